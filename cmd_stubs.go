@@ -1,0 +1,39 @@
+package main
+
+// Commands still being built. Each moves to its own file when it lands.
+
+import (
+	"context"
+	"errors"
+)
+
+var errNotBuilt = errors.New("not built yet")
+
+func screenCommand() command {
+	return command{name: "", flags: []string{"interval", "scan-interval", "audit-log", "batch"},
+		run: func(context.Context, env, *config, []string) error { return errNotBuilt }}
+}
+
+func snapshotCommand() command {
+	return command{name: "snapshot", summary: "print every pool and job type once (--json for JSON)", flags: []string{"json"},
+		run: func(context.Context, env, *config, []string) error { return errNotBuilt }}
+}
+
+func reapCommand() command {
+	return command{name: "reap", summary: "reap dead pools: POOL_ID... or --all-dead", flags: []string{"dry-run", "yes", "all-dead", "batch"},
+		run: func(context.Context, env, *config, []string) error { return errNotBuilt }}
+}
+
+func requeueCommand() command {
+	return command{name: "requeue", summary: "move the jobs of in-progress lists KEY... back to their queues", flags: []string{"dry-run", "yes", "batch"},
+		run: func(context.Context, env, *config, []string) error { return errNotBuilt }}
+}
+
+func repairLocksCommand() command {
+	return command{name: "repair-locks", summary: "reset lock and lock_info of job types JOB... from the in-progress lists", flags: []string{"dry-run", "yes"},
+		run: func(context.Context, env, *config, []string) error { return errNotBuilt }}
+}
+
+func startDemo(context.Context, *config) (string, func(), error) {
+	return "", nil, errNotBuilt
+}

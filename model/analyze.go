@@ -1,0 +1,248 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Classify applies upstream's rule with the given cut-off: a pool is dead
+// when its heartbeat is missing (or has no heartbeat_at) or when heartbeat_at
+// is deadAfter or more in the past; late when it is more than LateAfter in
+// the past; alive otherwise. A heartbeat_at that is not a number leaves the
+// age unknown and the pool late, never dead: reaping on a value that cannot
+// be read would risk running jobs twice.
+func Classify(hb *Heartbeat, now time.Time, deadAfter time.Duration) Status {
+	if hb == nil || hb.HeartbeatAtMissing {
+		return StatusDead
+	}
+	if hb.HeartbeatAtMalformed {
+		return StatusLate
+	}
+	age := HeartbeatAge(hb, now)
+	// Upstream: alive while heartbeat_at + deadTime is after now.
+	if !time.Unix(hb.HeartbeatAt, 0).Add(deadAfter).After(now) {
+		return StatusDead
+	}
+	if age > LateAfter {
+		return StatusLate
+	}
+	return StatusAlive
+}
+
+// HeartbeatAge is now minus heartbeat_at.
+func HeartbeatAge(hb *Heartbeat, now time.Time) time.Duration {
+	return now.Sub(time.Unix(hb.HeartbeatAt, 0))
+}
+
+// Drifted reports whether a job type's three counters disagree: lock, the sum
+// of lock_info and the total length of its in-progress lists.
+func Drifted(lock, lockInfoTotal, inProgress int64) bool {
+	return lock != lockInfoTotal || lockInfoTotal != inProgress
+}
+
+// Analyze fills in everything that follows from the raw data of a snapshot:
+// each pool's status and heartbeat age, each job type's in-progress total
+// (over the pools in the set), lock_info total, latency and drift, and the
+// findings. Pools are ordered dead first, then late, then alive, each group
+// by heartbeat age (oldest first) then ID; job types by name. It is pure: the
+// only clock is snap.RedisTime.
+func Analyze(snap *Snapshot, deadAfter time.Duration) {
+	now := snap.RedisTime
+	snap.DeadAfter = deadAfter
+	for i := range snap.Pools {
+		p := &snap.Pools[i]
+		p.Status = Classify(p.Heartbeat, now, deadAfter)
+		p.HeartbeatAge = nil
+		if p.Heartbeat != nil && !p.Heartbeat.HeartbeatAtMissing && !p.Heartbeat.HeartbeatAtMalformed {
+			age := HeartbeatAge(p.Heartbeat, now)
+			p.HeartbeatAge = &age
+		}
+	}
+	sort.SliceStable(snap.Pools, func(i, j int) bool { return poolLess(&snap.Pools[i], &snap.Pools[j]) })
+
+	inProgress := map[string]int64{}
+	for _, p := range snap.Pools {
+		for job, n := range p.InProgress {
+			inProgress[job] += n
+		}
+	}
+	for i := range snap.JobTypes {
+		jt := &snap.JobTypes[i]
+		jt.InProgress = inProgress[jt.Name]
+		jt.LockInfoTotal = 0
+		for _, n := range jt.LockInfo {
+			jt.LockInfoTotal += n
+		}
+		jt.Latency = nil
+		if jt.Queued > 0 && jt.OldestEnqueuedAt > 0 {
+			lat := now.Sub(time.Unix(jt.OldestEnqueuedAt, 0))
+			if lat < 0 {
+				lat = 0
+			}
+			jt.Latency = &lat
+		}
+		jt.Drift = Drifted(jt.Lock, jt.LockInfoTotal, jt.InProgress)
+	}
+	sort.SliceStable(snap.JobTypes, func(i, j int) bool { return snap.JobTypes[i].Name < snap.JobTypes[j].Name })
+
+	snap.Findings = Findings(snap)
+}
+
+func statusRank(s Status) int {
+	switch s {
+	case StatusDead:
+		return 0
+	case StatusLate:
+		return 1
+	default:
+		return 2
+	}
+}
+
+func poolLess(a, b *Pool) bool {
+	if ra, rb := statusRank(a.Status), statusRank(b.Status); ra != rb {
+		return ra < rb
+	}
+	// A missing age (no heartbeat) sorts as the oldest.
+	switch {
+	case a.HeartbeatAge == nil && b.HeartbeatAge != nil:
+		return true
+	case a.HeartbeatAge != nil && b.HeartbeatAge == nil:
+		return false
+	case a.HeartbeatAge != nil && b.HeartbeatAge != nil && *a.HeartbeatAge != *b.HeartbeatAge:
+		return *a.HeartbeatAge > *b.HeartbeatAge
+	}
+	return a.ID < b.ID
+}
+
+// Findings lists what an operator should look at, in a stable order: dead
+// pools, late pools, drifted job types, orphans, then warnings.
+func Findings(snap *Snapshot) []Finding {
+	var out []Finding
+	for _, p := range snap.Pools {
+		if p.Status != StatusDead {
+			continue
+		}
+		out = append(out, Finding{Kind: FindingDeadPool, Subject: p.ID, Detail: deadDetail(p, snap.DeadAfter)})
+	}
+	for _, p := range snap.Pools {
+		if p.Status != StatusLate {
+			continue
+		}
+		detail := "heartbeat_at is not a number"
+		if p.HeartbeatAge != nil {
+			detail = fmt.Sprintf("last heartbeat %s ago", FormatAge(*p.HeartbeatAge))
+		}
+		out = append(out, Finding{Kind: FindingLatePool, Subject: p.ID, Detail: detail})
+	}
+	for _, jt := range snap.JobTypes {
+		if !jt.Drift {
+			continue
+		}
+		detail := fmt.Sprintf("lock %d, lock_info total %d, in progress %d", jt.Lock, jt.LockInfoTotal, jt.InProgress)
+		if jt.MaxConcurrency > 0 && jt.Lock >= jt.MaxConcurrency && jt.InProgress < jt.MaxConcurrency {
+			detail += fmt.Sprintf("; lock at max_concurrency %d blocks every worker", jt.MaxConcurrency)
+		}
+		out = append(out, Finding{Kind: FindingDrift, Subject: jt.Name, Detail: detail})
+	}
+	for _, o := range snap.Orphans {
+		out = append(out, Finding{Kind: FindingOrphan, Subject: o.Key,
+			Detail: fmt.Sprintf("%d jobs of %s held by pool %s, which is not in the worker_pools set", o.Length, o.JobName, o.PoolID)})
+	}
+	for _, w := range snap.Warnings {
+		out = append(out, Finding{Kind: FindingWarning, Subject: snap.Namespace, Detail: w})
+	}
+	for _, p := range snap.Pools {
+		for _, w := range p.Warnings {
+			out = append(out, Finding{Kind: FindingWarning, Subject: p.ID, Detail: w})
+		}
+	}
+	for _, jt := range snap.JobTypes {
+		for _, w := range jt.Warnings {
+			out = append(out, Finding{Kind: FindingWarning, Subject: jt.Name, Detail: w})
+		}
+	}
+	return out
+}
+
+func deadDetail(p Pool, deadAfter time.Duration) string {
+	var why string
+	switch {
+	case p.Heartbeat == nil:
+		why = "heartbeat missing"
+	case p.Heartbeat.HeartbeatAtMissing:
+		why = "heartbeat has no heartbeat_at"
+	case p.HeartbeatAge != nil:
+		why = fmt.Sprintf("no heartbeat for %s (cut-off %s)", FormatAge(*p.HeartbeatAge), FormatAge(deadAfter))
+	default:
+		why = "dead"
+	}
+	return fmt.Sprintf("%s; %d jobs in progress", why, p.InProgressTotal())
+}
+
+// FormatAge prints a duration the way an operator reads it: 4s, 2m05s,
+// 3h02m, 2d04h.
+func FormatAge(d time.Duration) string {
+	neg := d < 0
+	if neg {
+		d = -d
+	}
+	s := int64(d / time.Second)
+	var out string
+	switch {
+	case s < 60:
+		out = fmt.Sprintf("%ds", s)
+	case s < 3600:
+		out = fmt.Sprintf("%dm%02ds", s/60, s%60)
+	case s < 86400:
+		out = fmt.Sprintf("%dh%02dm", s/3600, (s%3600)/60)
+	default:
+		out = fmt.Sprintf("%dd%02dh", s/86400, (s%86400)/3600)
+	}
+	if neg {
+		return "-" + out
+	}
+	return out
+}
+
+// JobNames returns the union of the job names known to the snapshot: every
+// job type, and every job name in a heartbeat, sorted.
+func JobNames(snap *Snapshot) []string {
+	set := map[string]struct{}{}
+	for _, jt := range snap.JobTypes {
+		set[jt.Name] = struct{}{}
+	}
+	for _, p := range snap.Pools {
+		if p.Heartbeat != nil {
+			for _, n := range p.Heartbeat.JobNames {
+				set[n] = struct{}{}
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for n := range set {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// SplitList splits a comma-joined heartbeat field, dropping empty parts.
+func SplitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	parts := strings.Split(s, ",")
+	out := parts[:0]
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}

@@ -1,0 +1,183 @@
+// Package model holds the plain data of a gocraft/work namespace as workq-tui
+// sees it, and the pure functions that classify it (alive, late, dead, orphan,
+// drift). It knows nothing of Redis or of the terminal.
+package model
+
+import "time"
+
+// Status is a worker pool's health as judged from its heartbeat.
+type Status string
+
+// The statuses of a pool.
+const (
+	StatusAlive Status = "alive"
+	StatusLate  Status = "late"
+	StatusDead  Status = "dead"
+)
+
+// DefaultDeadAfter is upstream's cut-off: two missed 5 s beats.
+const DefaultDeadAfter = 10 * time.Second
+
+// LateAfter is when a pool counts as late: one 5 s beat missed, plus slack
+// for heartbeat timestamps being whole seconds.
+const LateAfter = 7 * time.Second
+
+// Heartbeat is the hash `<ns>:worker_pools:<pool>` as a live pool writes it
+// every 5 s.
+type Heartbeat struct {
+	HeartbeatAt int64    `json:"heartbeat_at"` // unix seconds
+	StartedAt   int64    `json:"started_at"`   // unix seconds
+	Host        string   `json:"host"`
+	PID         int64    `json:"pid"`
+	Concurrency int64    `json:"concurrency"`
+	JobNames    []string `json:"job_names"`
+	WorkerIDs   []string `json:"worker_ids"`
+	// HeartbeatAtMissing is set when the hash exists without a heartbeat_at
+	// field: upstream treats that pool like one without a heartbeat.
+	HeartbeatAtMissing bool `json:"-"`
+	// HeartbeatAtMalformed is set when heartbeat_at is not a whole number:
+	// the age is unknown, so the pool is never classed dead from it.
+	HeartbeatAtMalformed bool `json:"-"`
+}
+
+// Pool is one member of `<ns>:worker_pools`.
+type Pool struct {
+	ID string `json:"id"`
+	// Heartbeat is nil when the heartbeat hash is missing.
+	Heartbeat *Heartbeat `json:"heartbeat"`
+	Status    Status     `json:"status"`
+	// HeartbeatAge is Redis time minus heartbeat_at; nil when the heartbeat is
+	// missing or its heartbeat_at could not be read.
+	HeartbeatAge *time.Duration `json:"-"`
+	// InProgress is the length of `<ns>:jobs:<job>:<pool>:inprogress` per job
+	// name; only non-empty lists are listed.
+	InProgress map[string]int64 `json:"in_progress"`
+	// LockInfo is this pool's field in `<ns>:jobs:<job>:lock_info` per job
+	// name; only present fields are listed.
+	LockInfo map[string]int64 `json:"lock_info"`
+	// Warnings describe data of this pool that could not be read as expected.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// InProgressTotal is the number of jobs the pool holds over all job types.
+func (p Pool) InProgressTotal() int64 {
+	var n int64
+	for _, v := range p.InProgress {
+		n += v
+	}
+	return n
+}
+
+// LocksHeld is the sum of this pool's lock_info entries.
+func (p Pool) LocksHeld() int64 {
+	var n int64
+	for _, v := range p.LockInfo {
+		n += v
+	}
+	return n
+}
+
+// JobType is one job name with its queue and lock keys.
+type JobType struct {
+	Name   string `json:"name"`
+	Queued int64  `json:"queued"`
+	// OldestEnqueuedAt is `t` of the job at index -1 of the queue (unix
+	// seconds), 0 when the queue is empty or that job is unreadable.
+	OldestEnqueuedAt int64 `json:"-"`
+	// Latency is Redis time minus OldestEnqueuedAt; nil when unknown.
+	Latency *time.Duration `json:"-"`
+	// InProgress is the total length of this type's in-progress lists of the
+	// pools in the set (orphans are reported apart).
+	InProgress int64 `json:"in_progress"`
+	Lock       int64 `json:"lock"`
+	// LockInfo is the whole lock_info hash: pool ID to count.
+	LockInfo       map[string]int64 `json:"lock_info"`
+	LockInfoTotal  int64            `json:"lock_info_total"`
+	MaxConcurrency int64            `json:"max_concurrency"`
+	Paused         bool             `json:"paused"`
+	Drift          bool             `json:"drift"`
+	Warnings       []string         `json:"warnings,omitempty"`
+}
+
+// InProgressList is an in-progress list found by key, used for orphans: lists
+// whose pool is not in `<ns>:worker_pools`.
+type InProgressList struct {
+	Key     string `json:"key"`
+	JobName string `json:"job_name"`
+	PoolID  string `json:"pool_id"`
+	Length  int64  `json:"length"`
+}
+
+// Finding kinds.
+const (
+	FindingDeadPool = "dead_pool"
+	FindingLatePool = "late_pool"
+	FindingDrift    = "drift"
+	FindingOrphan   = "orphan"
+	FindingWarning  = "warning"
+)
+
+// Finding is something an operator should look at.
+type Finding struct {
+	Kind    string `json:"kind"`
+	Subject string `json:"subject"`
+	Detail  string `json:"detail"`
+}
+
+// Snapshot is one read of a namespace.
+type Snapshot struct {
+	Namespace string    `json:"namespace"`
+	RedisTime time.Time `json:"-"`
+	// DeadAfter is the cut-off the statuses were computed with.
+	DeadAfter time.Duration `json:"-"`
+	Pools     []Pool        `json:"pools"`
+	JobTypes  []JobType     `json:"job_types"`
+	// Orphans are filled by the orphan scan; nil when no scan has run.
+	Orphans  []InProgressList `json:"orphans"`
+	Findings []Finding        `json:"findings"`
+	// Warnings about the namespace as a whole (a set of the wrong type, ...).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Pool returns the pool with the given ID.
+func (s *Snapshot) Pool(id string) (*Pool, bool) {
+	for i := range s.Pools {
+		if s.Pools[i].ID == id {
+			return &s.Pools[i], true
+		}
+	}
+	return nil, false
+}
+
+// JobType returns the job type with the given name.
+func (s *Snapshot) JobType(name string) (*JobType, bool) {
+	for i := range s.JobTypes {
+		if s.JobTypes[i].Name == name {
+			return &s.JobTypes[i], true
+		}
+	}
+	return nil, false
+}
+
+// DeadPools returns the IDs of the dead pools, in snapshot order.
+func (s *Snapshot) DeadPools() []string {
+	var ids []string
+	for _, p := range s.Pools {
+		if p.Status == StatusDead {
+			ids = append(ids, p.ID)
+		}
+	}
+	return ids
+}
+
+// HasProblems reports whether the snapshot has dead pools, drift or orphans:
+// what makes `workq-tui snapshot` exit 3.
+func (s *Snapshot) HasProblems() bool {
+	for _, f := range s.Findings {
+		switch f.Kind {
+		case FindingDeadPool, FindingDrift, FindingOrphan:
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,115 @@
+// Package reaper plans (dry runs) and executes the repairs workq-tui can make:
+// reap a dead pool, requeue an in-progress list, repair a job type's lock.
+// Execution is by Lua scripts embedded next to the Go code that loads them.
+package reaper
+
+import (
+	"errors"
+	"time"
+)
+
+// Sentinel errors, checked with errors.Is.
+var (
+	// ErrUnknownPool: a target pool ID is not in the snapshot.
+	ErrUnknownPool = errors.New("unknown pool")
+	// ErrPoolAlive: a target pool is not dead (at plan time).
+	ErrPoolAlive = errors.New("pool is not dead")
+	// ErrNothingToDo: no dead pool to reap.
+	ErrNothingToDo = errors.New("nothing to reap")
+)
+
+// Targets say which pools to reap.
+type Targets struct {
+	PoolIDs []string
+	AllDead bool
+}
+
+// Plan is what a reap will do, computed from a snapshot. It is what the
+// screen and --dry-run show, and what Execute carries out.
+type Plan struct {
+	Namespace string
+	// RedisTime is the snapshot's Redis time; DeadAfter the cut-off used.
+	RedisTime time.Time
+	DeadAfter time.Duration
+	Pools     []PoolPlan
+}
+
+// PoolPlan is the reap of one dead pool.
+type PoolPlan struct {
+	PoolID string
+	// HeartbeatMissing is true when the plan saw no heartbeat hash (or no
+	// heartbeat_at); else HeartbeatAt is the value seen. The script re-checks
+	// both at execution time.
+	HeartbeatMissing bool
+	HeartbeatAt      int64
+	Jobs             []JobPlan
+}
+
+// JobPlan is one job type of a pool being reaped.
+type JobPlan struct {
+	JobName       string
+	InProgressKey string
+	QueueKey      string
+	// Jobs is how many jobs move from InProgressKey to QueueKey (pushed onto
+	// the same end of the queue as upstream does, in the same order).
+	Jobs int64
+	// Lock and this pool's lock_info field, before and after (after the
+	// steps of earlier pools in the same plan).
+	LockBefore, LockAfter         int64
+	LockInfoBefore, LockInfoAfter int64
+	// LockInfoPresent says the pool had a lock_info field for this type.
+	LockInfoPresent bool
+}
+
+// TotalJobs is how many jobs the plan moves.
+func (p Plan) TotalJobs() int64 {
+	var n int64
+	for _, pp := range p.Pools {
+		n += pp.TotalJobs()
+	}
+	return n
+}
+
+// TotalJobs is how many jobs this pool's reap moves.
+func (pp PoolPlan) TotalJobs() int64 {
+	var n int64
+	for _, j := range pp.Jobs {
+		n += j.Jobs
+	}
+	return n
+}
+
+// Progress is called after each script call with the jobs moved so far and
+// the planned total.
+type Progress func(moved, total int64)
+
+// Result is what a reap did.
+type Result struct {
+	Pools []PoolResult
+}
+
+// PoolResult is what happened to one pool.
+type PoolResult struct {
+	PoolID string
+	// Reaped is true when the pool was removed from the set.
+	Reaped bool
+	// Skipped explains why a pool was left alone, for example
+	// "pool 1a2b... is alive again, not reaped".
+	Skipped string
+	// Moved is the number of jobs moved back per job name.
+	Moved map[string]int64
+	// LocksReleased is how much was subtracted from each job type's lock.
+	LocksReleased map[string]int64
+	Err           error
+}
+
+// TotalMoved is how many jobs the whole reap moved.
+func (r Result) TotalMoved() int64 {
+	var n int64
+	for _, p := range r.Pools {
+		for _, m := range p.Moved {
+			n += m
+		}
+	}
+	return n
+}

@@ -1,0 +1,309 @@
+// Package redisq is everything that talks to Redis: connection options, the
+// key schema of gocraft/work, the pipelined snapshot, the orphan scan, job
+// peeks and the read-only guard.
+package redisq
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+)
+
+// Options say how to reach Redis. Password is never printed.
+type Options struct {
+	// Address is host:port, or a redis:// or rediss:// URL.
+	Address       string
+	DB            int
+	User          string
+	Password      string
+	TLS           bool
+	TLSCAFile     string
+	TLSSkipVerify bool
+	// Timeout bounds every Redis call (connect, read, write).
+	Timeout time.Duration
+	// ReadOnly makes every connection refuse commands outside the read
+	// allow-list before anything is sent.
+	ReadOnly bool
+}
+
+// ErrReadOnly is returned for a command refused by a read-only connection.
+var ErrReadOnly = errors.New("refused in read-only mode")
+
+// Endpoint is a parsed address: what is dialled and what may be shown.
+type Endpoint struct {
+	HostPort string
+	TLS      bool
+	DB       int
+	User     string
+}
+
+// String is the address as shown to the operator: never a password.
+func (e Endpoint) String() string {
+	s := e.HostPort
+	if e.TLS {
+		s = "rediss://" + s
+	}
+	if e.DB != 0 {
+		s += "/" + strconv.Itoa(e.DB)
+	}
+	return s
+}
+
+// ParseAddress reads host:port or a redis:// or rediss:// URL. A URL that
+// carries a password is refused: a password on the command line shows in ps.
+// The error never repeats the address, so it cannot leak one.
+func (o Options) Endpoint() (Endpoint, error) {
+	ep := Endpoint{DB: o.DB, User: o.User, TLS: o.TLS}
+	addr := strings.TrimSpace(o.Address)
+	if addr == "" {
+		addr = "localhost:6379"
+	}
+	if strings.Contains(addr, "://") {
+		u, err := url.Parse(addr)
+		if err != nil {
+			return ep, errors.New("invalid --redis URL: expected redis://[user@]host[:port][/db] or rediss://")
+		}
+		switch u.Scheme {
+		case "redis":
+		case "rediss":
+			ep.TLS = true
+		default:
+			return ep, fmt.Errorf("invalid --redis URL scheme %q: use redis:// or rediss://", u.Scheme)
+		}
+		if u.User != nil {
+			if _, set := u.User.Password(); set {
+				return ep, errors.New("the --redis URL holds a password, which would show in ps: put it in REDIS_PASSWORD or --password-file instead")
+			}
+			if name := u.User.Username(); name != "" && ep.User == "" {
+				ep.User = name
+			}
+		}
+		host, port := u.Hostname(), u.Port()
+		if host == "" {
+			host = "localhost"
+		}
+		if port == "" {
+			port = "6379"
+		}
+		ep.HostPort = net.JoinHostPort(host, port)
+		if p := strings.Trim(u.Path, "/"); p != "" {
+			db, err := strconv.Atoi(p)
+			if err != nil || db < 0 {
+				return ep, fmt.Errorf("invalid database %q in --redis URL: want a number", p)
+			}
+			if o.DB == 0 {
+				ep.DB = db
+			}
+		}
+		return ep, nil
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		// A bare host: default port.
+		if strings.Contains(addr, ":") && !strings.HasPrefix(addr, "[") {
+			return ep, fmt.Errorf("invalid --redis address %q: want host:port or a redis:// URL", addr)
+		}
+		host, port = strings.Trim(addr, "[]"), "6379"
+	}
+	if _, err := strconv.Atoi(port); err != nil {
+		return ep, fmt.Errorf("invalid port %q in --redis: want a number", port)
+	}
+	if host == "" {
+		host = "localhost"
+	}
+	ep.HostPort = net.JoinHostPort(host, port)
+	return ep, nil
+}
+
+// Dialer opens connections with fixed options.
+type Dialer struct {
+	ep      Endpoint
+	opts    Options
+	tlsConf *tls.Config
+}
+
+// NewDialer validates the options (address, CA file) without connecting.
+func NewDialer(o Options) (*Dialer, error) {
+	if o.Timeout <= 0 {
+		o.Timeout = 5 * time.Second
+	}
+	ep, err := o.Endpoint()
+	if err != nil {
+		return nil, err
+	}
+	d := &Dialer{ep: ep, opts: o}
+	if ep.TLS || o.TLSCAFile != "" || o.TLSSkipVerify {
+		d.ep.TLS = true
+		host, _, _ := net.SplitHostPort(ep.HostPort)
+		conf := &tls.Config{ServerName: host, InsecureSkipVerify: o.TLSSkipVerify, MinVersion: tls.VersionTLS12} //nolint:gosec // the operator asked for it
+		if o.TLSCAFile != "" {
+			pem, err := os.ReadFile(o.TLSCAFile)
+			if err != nil {
+				return nil, fmt.Errorf("read --tls-ca: %w", err)
+			}
+			pool := x509.NewCertPool()
+			if !pool.AppendCertsFromPEM(pem) {
+				return nil, fmt.Errorf("read --tls-ca %s: no PEM certificate in it", o.TLSCAFile)
+			}
+			conf.RootCAs = pool
+		}
+		d.tlsConf = conf
+	}
+	return d, nil
+}
+
+// Endpoint is where the dialer connects, fit to show.
+func (d *Dialer) Endpoint() Endpoint { return d.ep }
+
+// ReadOnly reports whether connections refuse writes.
+func (d *Dialer) ReadOnly() bool { return d.opts.ReadOnly }
+
+// Timeout is the per-call timeout.
+func (d *Dialer) Timeout() time.Duration { return d.opts.Timeout }
+
+// Dial connects, authenticates and selects the database. It sends nothing
+// else (no PING, no CLIENT SETNAME, no SELECT 0), so a Redis ACL user that
+// may only read can connect. The error names the address and never holds the
+// password.
+func (d *Dialer) Dial(ctx context.Context) (redis.Conn, error) {
+	opts := []redis.DialOption{
+		redis.DialConnectTimeout(d.opts.Timeout),
+		redis.DialReadTimeout(d.opts.Timeout),
+		redis.DialWriteTimeout(d.opts.Timeout),
+	}
+	if d.ep.DB != 0 {
+		opts = append(opts, redis.DialDatabase(d.ep.DB))
+	}
+	if d.opts.Password != "" {
+		opts = append(opts, redis.DialPassword(d.opts.Password))
+		if d.ep.User != "" {
+			opts = append(opts, redis.DialUsername(d.ep.User))
+		}
+	}
+	if d.tlsConf != nil {
+		opts = append(opts, redis.DialUseTLS(true), redis.DialTLSConfig(d.tlsConf))
+	}
+	ctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
+	defer cancel()
+	c, err := redis.DialContext(ctx, "tcp", d.ep.HostPort, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("connect to redis at %s: %s", d.ep, d.scrub(describeDialError(err)))
+	}
+	if d.opts.ReadOnly {
+		c = ReadOnlyConn(c)
+	}
+	return c, nil
+}
+
+// scrub removes the password from a message, should any layer echo it.
+func (d *Dialer) scrub(msg string) string {
+	if d.opts.Password == "" {
+		return msg
+	}
+	return strings.ReplaceAll(msg, d.opts.Password, "[password]")
+}
+
+func describeDialError(err error) string {
+	var re redis.Error
+	if errors.As(err, &re) {
+		msg := string(re)
+		switch {
+		case strings.HasPrefix(msg, "WRONGPASS"), strings.Contains(msg, "invalid password"), strings.Contains(msg, "invalid username-password"):
+			return "authentication failed: wrong user name or password (" + msg + ")"
+		case strings.HasPrefix(msg, "NOAUTH"):
+			return "authentication required: set REDIS_PASSWORD or --password-file (" + msg + ")"
+		}
+		return msg
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return "timed out (" + err.Error() + ")"
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "timed out"
+	}
+	var ce *tls.CertificateVerificationError
+	if errors.As(err, &ce) {
+		return "TLS certificate not trusted: " + ce.Err.Error() + " (check --tls-ca)"
+	}
+	return err.Error()
+}
+
+// Pool is a redigo pool over the dialer, for the reaper and long-running
+// screens. Connections are tested with nothing (no PING: a read-only ACL
+// user may not be allowed one).
+func (d *Dialer) Pool() *redis.Pool {
+	return &redis.Pool{
+		MaxIdle:     4,
+		IdleTimeout: time.Minute,
+		DialContext: d.Dial,
+	}
+}
+
+// readAllow is every command a read-only connection may send.
+var readAllow = map[string]bool{
+	"GET": true, "MGET": true, "STRLEN": true, "EXISTS": true, "TYPE": true, "TTL": true, "PTTL": true,
+	"HGET": true, "HMGET": true, "HGETALL": true, "HLEN": true, "HKEYS": true, "HVALS": true, "HEXISTS": true, "HSCAN": true,
+	"LLEN": true, "LINDEX": true, "LRANGE": true,
+	"SMEMBERS": true, "SCARD": true, "SISMEMBER": true, "SSCAN": true,
+	"ZCARD": true, "ZRANGE": true, "ZRANGEBYSCORE": true, "ZCOUNT": true, "ZSCORE": true, "ZSCAN": true,
+	"SCAN": true, "TIME": true, "PING": true, "DBSIZE": true,
+	"": true, // redigo's flush-and-receive
+}
+
+// IsReadCommand reports whether a read-only connection lets cmd through.
+func IsReadCommand(cmd string) bool { return readAllow[strings.ToUpper(cmd)] }
+
+// ReadOnlyConn wraps a connection so that every command outside the read
+// allow-list fails with ErrReadOnly before anything is sent.
+func ReadOnlyConn(c redis.Conn) redis.Conn { return &readOnlyConn{Conn: c} }
+
+type readOnlyConn struct{ redis.Conn }
+
+func refuse(cmd string) error { return fmt.Errorf("%s: %w", strings.ToUpper(cmd), ErrReadOnly) }
+
+func (c *readOnlyConn) Do(cmd string, args ...interface{}) (interface{}, error) {
+	if !IsReadCommand(cmd) {
+		return nil, refuse(cmd)
+	}
+	return c.Conn.Do(cmd, args...)
+}
+
+func (c *readOnlyConn) Send(cmd string, args ...interface{}) error {
+	if !IsReadCommand(cmd) {
+		return refuse(cmd)
+	}
+	return c.Conn.Send(cmd, args...)
+}
+
+func (c *readOnlyConn) DoContext(ctx context.Context, cmd string, args ...interface{}) (interface{}, error) {
+	if !IsReadCommand(cmd) {
+		return nil, refuse(cmd)
+	}
+	return redis.DoContext(c.Conn, ctx, cmd, args...)
+}
+
+func (c *readOnlyConn) DoWithTimeout(d time.Duration, cmd string, args ...interface{}) (interface{}, error) {
+	if !IsReadCommand(cmd) {
+		return nil, refuse(cmd)
+	}
+	return redis.DoWithTimeout(c.Conn, d, cmd, args...)
+}
+
+func (c *readOnlyConn) ReceiveContext(ctx context.Context) (interface{}, error) {
+	return redis.ReceiveContext(c.Conn, ctx)
+}
+
+func (c *readOnlyConn) ReceiveWithTimeout(d time.Duration) (interface{}, error) {
+	return redis.ReceiveWithTimeout(c.Conn, d)
+}
