@@ -66,10 +66,18 @@ func FreePort(t testing.TB) int {
 // "--requirepass", "x") on a free port and stops it when the test ends.
 func Start(t testing.TB, extra ...string) *Server {
 	t.Helper()
-	s := &Server{t: t, bin: Bin(t), dir: t.TempDir(), args: extra}
+	return StartFunc(t, func(int) []string { return extra })
+}
+
+// StartFunc is Start with arguments that depend on the chosen port and the
+// server's directory, for a TLS-only server (--port 0 --tls-port PORT ...).
+func StartFunc(t testing.TB, args func(port int) []string) *Server {
+	t.Helper()
+	s := &Server{t: t, bin: Bin(t), dir: t.TempDir()}
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
 		s.Port = FreePort(t)
+		s.args = args(s.Port)
 		if lastErr = s.start(); lastErr == nil {
 			t.Cleanup(s.Stop)
 			return s
