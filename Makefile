@@ -1,0 +1,65 @@
+# workq-tui: build and test.
+#
+#   make test    install redis-server and tmux when missing (apt-get, Debian),
+#                check gofmt, go vet, and go test -race in the root module and
+#                in the nested conformance module (real gocraft/work v0.5.1).
+#   make build   build ./workq-tui
+#   make bench   benchmarks (placeholder: other engineers add theirs here)
+#   make stress  long-running stress tests (placeholder: filled by others)
+
+GO          ?= go
+TEST_TIMEOUT ?= 20m
+GOTESTFLAGS ?=
+# apt-get runs through sudo when not root.
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all build test deps fmt-check vet test-root test-conformance bench stress clean
+
+all: build
+
+build:
+	$(GO) build -o workq-tui .
+
+test: deps fmt-check vet test-root test-conformance
+
+# deps installs the binaries the tests run (a real redis-server; tmux for the
+# screen tests) when they are missing.
+deps:
+	@missing=""; \
+	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
+	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
+	if [ -n "$$missing" ]; then \
+		if ! command -v apt-get >/dev/null 2>&1; then \
+			echo "missing:$$missing; install them (no apt-get on this machine)" >&2; exit 1; \
+		fi; \
+		echo "installing:$$missing"; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+
+# fmt-check fails listing every file gofmt would change.
+fmt-check:
+	@files=$$(find . -name '*.go' -not -path './.git/*' -print0 | xargs -0 gofmt -l); \
+	if [ -n "$$files" ]; then echo "gofmt needed on:" >&2; echo "$$files" >&2; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+	cd conformance && $(GO) vet ./...
+
+test-root:
+	$(GO) test -race -timeout $(TEST_TIMEOUT) $(GOTESTFLAGS) ./...
+
+test-conformance:
+	cd conformance && $(GO) test -race -timeout $(TEST_TIMEOUT) $(GOTESTFLAGS) ./...
+
+# bench: placeholder. Engineers add benchmark runs here (ratios only, no
+# absolute-time assertions).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# stress: placeholder. Engineers add long-running stress tests here.
+stress:
+	@echo "no stress tests yet"
+
+clean:
+	rm -f workq-tui
