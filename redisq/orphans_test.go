@@ -1,0 +1,201 @@
+package redisq
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// orphCommandCalls reads INFO commandstats and returns calls per command name
+// (lower case, without the "cmdstat_" prefix).
+func orphCommandCalls(t *testing.T, c redis.Conn) map[string]int {
+	t.Helper()
+	info, err := redis.String(c.Do("INFO", "commandstats"))
+	if err != nil {
+		t.Fatalf("INFO commandstats: %v", err)
+	}
+	out := map[string]int{}
+	for _, line := range strings.Split(info, "\r\n") {
+		name, rest, ok := strings.Cut(line, ":")
+		if !ok || !strings.HasPrefix(name, "cmdstat_") {
+			continue
+		}
+		var calls int
+		if _, err := fmt.Sscanf(rest, "calls=%d", &calls); err != nil {
+			t.Fatalf("parse %q: %v", line, err)
+		}
+		out[strings.TrimPrefix(name, "cmdstat_")] = calls
+	}
+	return out
+}
+
+func TestOrphanScanFindsOrphansAmongManyKeys(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	const ns = "my*ns" // a glob character in the namespace must not match "myXns"
+	k := NewKeys(ns)
+	other := NewKeys("myXns")
+
+	// Unrelated keys: far more than the in-progress lists, in this namespace
+	// and others.
+	for i := 0; i < 3000; i++ {
+		orphDo(t, c, "SET", fmt.Sprintf("unrelated:%d", i), "x")
+	}
+	for i := 0; i < 200; i++ {
+		orphDo(t, c, "LPUSH", k.Queue(fmt.Sprintf("job%d", i)), "{}")
+		orphDo(t, c, "SET", k.Lock(fmt.Sprintf("job%d", i)), "0")
+	}
+
+	live := []string{"aaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbb"}
+	for _, p := range live {
+		orphDo(t, c, "SADD", k.WorkerPools(), p)
+		orphDo(t, c, "RPUSH", k.InProgress("emails", p), "{}")
+		orphDo(t, c, "RPUSH", k.InProgress("a:b:c", p), "{}")
+	}
+	want := []model.InProgressList{
+		{JobName: "emails", PoolID: "dddddddddddddddddddddddd", Length: 3},
+		{JobName: "a:b:c", PoolID: "dddddddddddddddddddddddd", Length: 2},
+		{JobName: "x:inprogress", PoolID: "eeeeeeeeeeeeeeeeeeeeeeee", Length: 1},
+		{JobName: "emails", PoolID: "ffffffffffffffffffffffff", Length: 1},
+	}
+	for i := range want {
+		w := &want[i]
+		w.Key = k.InProgress(w.JobName, w.PoolID)
+		for j := int64(0); j < w.Length; j++ {
+			orphDo(t, c, "RPUSH", w.Key, fmt.Sprintf(`{"id":"%d"}`, j))
+		}
+	}
+	// Lookalikes that are not orphans: another namespace's list, and the
+	// queue of a known job whose name ends in ":<x>:inprogress".
+	orphDo(t, c, "RPUSH", other.InProgress("emails", "cccccccccccccccccccccccc"), "{}")
+	orphDo(t, c, "SADD", k.KnownJobs(), "emails", "q:r:inprogress")
+	orphDo(t, c, "RPUSH", k.Queue("q:r:inprogress"), "{}")
+
+	orphDo(t, c, "CONFIG", "RESETSTAT")
+	var progress []ScanProgress
+	res, err := ScanOrphans(context.Background(), c, k, 100, func(p ScanProgress) { progress = append(progress, p) })
+	if err != nil {
+		t.Fatalf("scan: %v", err)
+	}
+	stats := orphCommandCalls(t, c)
+
+	// Sort want by key as the result is.
+	orphSortLists(want)
+	if !reflect.DeepEqual(res.Orphans, want) {
+		t.Errorf("orphans:\n got %+v\nwant %+v", res.Orphans, want)
+	}
+	if len(res.Warnings) != 0 {
+		t.Errorf("warnings: %v", res.Warnings)
+	}
+	// 4 orphans + 4 live lists + the known job's queue.
+	if res.Candidates != 9 {
+		t.Errorf("candidates = %d, want 9", res.Candidates)
+	}
+	if stats["keys"] != 0 {
+		t.Errorf("KEYS was called %d times", stats["keys"])
+	}
+	if stats["scan"] != res.Calls || res.Calls < 10 {
+		t.Errorf("SCAN calls: commandstats %d, result %d; want the same and at least 10 for ~3,600 keys at COUNT 100", stats["scan"], res.Calls)
+	}
+	if len(progress) != res.Calls || !progress[len(progress)-1].Done {
+		t.Errorf("progress reported %d times (want %d), last %+v", len(progress), res.Calls, progress[len(progress)-1])
+	}
+	for i := 1; i < len(progress); i++ {
+		if progress[i].Calls != progress[i-1].Calls+1 || progress[i].Candidates < progress[i-1].Candidates {
+			t.Fatalf("progress not monotonic: %+v then %+v", progress[i-1], progress[i])
+		}
+	}
+	t.Logf("%d SCAN calls over %d keys found %d candidates, %d orphans", res.Calls, 3000+400+9+1+2, res.Candidates, len(res.Orphans))
+}
+
+func orphSortLists(l []model.InProgressList) {
+	for i := 1; i < len(l); i++ {
+		for j := i; j > 0 && l[j].Key < l[j-1].Key; j-- {
+			l[j], l[j-1] = l[j-1], l[j]
+		}
+	}
+}
+
+func TestOrphanScanStepByStep(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	k := NewKeys("work")
+	for i := 0; i < 500; i++ {
+		orphDo(t, c, "SET", fmt.Sprintf("work:other:%d", i), "x")
+	}
+	orphDo(t, c, "RPUSH", k.InProgress("j", "p1"), "a", "b")
+
+	s := NewOrphanScan(k, 10)
+	if _, err := s.Finish(context.Background(), c); !errors.Is(err, ErrScanNotDone) {
+		t.Fatalf("Finish before done: err = %v, want ErrScanNotDone", err)
+	}
+	steps := 0
+	for !s.Done() {
+		if _, err := s.Step(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+		steps++
+		if steps > 10000 {
+			t.Fatal("scan does not end")
+		}
+	}
+	if steps < 5 {
+		t.Errorf("only %d steps over 501 keys at COUNT 10: a step must be one bounded SCAN call", steps)
+	}
+	// A list that appears in the set between walk and finish is not an
+	// orphan: the set is read at Finish.
+	res, err := s.Finish(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Orphans) != 1 || res.Orphans[0].Length != 2 || res.Orphans[0].PoolID != "p1" {
+		t.Fatalf("orphans = %+v", res.Orphans)
+	}
+	orphDo(t, c, "SADD", k.WorkerPools(), "p1")
+	res, err = s.Finish(context.Background(), c)
+	if err != nil || len(res.Orphans) != 0 {
+		t.Fatalf("after SADD: %+v, %v", res.Orphans, err)
+	}
+}
+
+func TestOrphanScanEdgeCases(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	k := NewKeys("work")
+	// A string at an in-progress key: a warning, not an orphan.
+	orphDo(t, c, "SET", k.InProgress("j", "p2"), "x")
+	// A key whose job name would be empty does not parse.
+	orphDo(t, c, "RPUSH", "work:jobs::p3:inprogress", "x")
+	// worker_pools of the wrong type is an error.
+	res, err := ScanOrphans(context.Background(), ReadOnlyConn(c), k, 0, nil)
+	if err != nil {
+		t.Fatalf("scan on a read-only connection: %v", err)
+	}
+	if len(res.Orphans) != 0 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "not a list") {
+		t.Fatalf("got orphans %+v warnings %q", res.Orphans, res.Warnings)
+	}
+	orphDo(t, c, "SET", k.WorkerPools(), "x")
+	if _, err := ScanOrphans(context.Background(), c, k, 0, nil); err == nil {
+		t.Fatal("worker_pools of the wrong type: no error")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ScanOrphans(ctx, c, k, 0, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: err = %v", err)
+	}
+}
+
+func orphDo(t *testing.T, c redis.Conn, cmd string, args ...interface{}) {
+	t.Helper()
+	if _, err := c.Do(cmd, args...); err != nil {
+		t.Fatalf("%s %v: %v", cmd, args, err)
+	}
+}
