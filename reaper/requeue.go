@@ -1,0 +1,353 @@
+package reaper
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+// Sentinel errors of requeue and repair-locks, checked with errors.Is.
+var (
+	// ErrNotInProgressKey: a key is not an in-progress list key of the
+	// namespace.
+	ErrNotInProgressKey = errors.New("not an in-progress list of the namespace")
+	// ErrNoSuchList: an in-progress list does not exist (or is empty, which
+	// in Redis is the same).
+	ErrNoSuchList = errors.New("no such in-progress list")
+	// ErrWrongType: a key holds a Redis type gocraft/work never writes there.
+	ErrWrongType = errors.New("key of the wrong type")
+	// ErrBadValue: a counter that should hold an integer does not.
+	ErrBadValue = errors.New("not an integer")
+)
+
+//go:embed requeue.lua
+var requeueLua string
+
+// requeueScript moves one batch of one list; see requeue.lua.
+var requeueScript = redis.NewScript(5, requeueLua)
+
+// RequeuePlan is what a requeue will do: for each in-progress list, how many
+// jobs go back to which queue, and lock and lock_info before and after.
+type RequeuePlan struct {
+	Namespace string
+	RedisTime time.Time
+	DeadAfter time.Duration
+	Lists     []ListPlan
+}
+
+// ListPlan is the requeue of one in-progress list.
+type ListPlan struct {
+	Key      string
+	JobName  string
+	PoolID   string
+	QueueKey string
+	// Jobs is the list's length at plan time.
+	Jobs int64
+	// PoolInSet says the pool is still in <ns>:worker_pools (a dead pool not
+	// yet reaped); false for an orphan.
+	PoolInSet bool
+	// PoolStatus is dead: a live pool's list is refused at plan time.
+	// HeartbeatMissing says there is no heartbeat (or no heartbeat_at); else
+	// HeartbeatAt is the value seen.
+	PoolStatus       model.Status
+	HeartbeatMissing bool
+	HeartbeatAt      int64
+	// Lock of the job type and this pool's lock_info field, before and after
+	// (after the lists before this one in the plan). LockPresent and
+	// LockInfoPresent say whether the key and field exist.
+	LockPresent                   bool
+	LockBefore, LockAfter         int64
+	LockInfoPresent               bool
+	LockInfoBefore, LockInfoAfter int64
+}
+
+// TotalJobs is how many jobs the plan moves.
+func (p RequeuePlan) TotalJobs() int64 {
+	var n int64
+	for _, l := range p.Lists {
+		n += l.Jobs
+	}
+	return n
+}
+
+// RequeueResult is what a requeue did.
+type RequeueResult struct {
+	Lists []ListResult
+}
+
+// ListResult is what happened to one list.
+type ListResult struct {
+	Key string
+	// Moved is how many jobs went back to the queue.
+	Moved int64
+	// Remaining is the list's length after the last script call.
+	Remaining int64
+	// LockAfter and LockInfoAfter are the values the last script call left.
+	LockAfter, LockInfoAfter int64
+	// Skipped explains why a list was left alone (its pool is alive again).
+	Skipped string
+	Err     error
+}
+
+// TotalMoved is how many jobs the requeue moved.
+func (r RequeueResult) TotalMoved() int64 {
+	var n int64
+	for _, l := range r.Lists {
+		n += l.Moved
+	}
+	return n
+}
+
+// Err joins the errors of the lists.
+func (r RequeueResult) Err() error {
+	var errs []error
+	for _, l := range r.Lists {
+		if l.Err != nil {
+			errs = append(errs, l.Err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// PlanRequeue reads what it needs from Redis (TIME, the set, each list's
+// type and length, its pool's heartbeat, the job type's lock and lock_info)
+// and returns the plan. Any key that is not an in-progress list of the
+// namespace, missing, of the wrong type, or whose pool is alive makes the
+// whole plan fail with one error; nothing is written. Duplicate keys count
+// once; the lists keep the order given.
+func PlanRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, listKeys []string, deadAfter time.Duration) (RequeuePlan, error) {
+	plan := RequeuePlan{Namespace: strings.TrimSuffix(keys.Prefix(), ":"), DeadAfter: deadAfter}
+	if len(listKeys) == 0 {
+		return plan, errors.New("requeue: no in-progress list given")
+	}
+	seen := map[string]bool{}
+	var uniq []string
+	for _, k := range listKeys {
+		if _, _, ok := keys.ParseInProgress(k); !ok {
+			return plan, fmt.Errorf("requeue %q: %w %q (want %sjobs:<job>:<pool>:inprogress)", k, ErrNotInProgressKey, plan.Namespace, keys.Prefix())
+		}
+		if !seen[k] {
+			seen[k] = true
+			uniq = append(uniq, k)
+		}
+	}
+	now, err := rqRedisTime(ctx, c)
+	if err != nil {
+		return plan, fmt.Errorf("requeue: %w", err)
+	}
+	plan.RedisTime = now
+	members, err := redis.Strings(redis.DoContext(c, ctx, "SMEMBERS", keys.WorkerPools()))
+	if err != nil {
+		return plan, fmt.Errorf("requeue: read %s: %w", keys.WorkerPools(), err)
+	}
+	inSet := map[string]bool{}
+	for _, m := range members {
+		inSet[m] = true
+	}
+	lockNow := map[string]int64{} // job name -> lock after the lists planned so far
+	for _, k := range uniq {
+		job, pool, _ := keys.ParseInProgress(k)
+		lp := ListPlan{Key: k, JobName: job, PoolID: pool, QueueKey: keys.Queue(job), PoolInSet: inSet[pool]}
+		if err := rqExpectType(ctx, c, k, "list"); err != nil {
+			if errors.Is(err, rqErrNone) {
+				return plan, fmt.Errorf("requeue %s: %w (nothing to move)", k, ErrNoSuchList)
+			}
+			return plan, fmt.Errorf("requeue %s: %w", k, err)
+		}
+		for key, typ := range map[string]string{lp.QueueKey: "list", keys.Lock(job): "string", keys.LockInfo(job): "hash", keys.Heartbeat(pool): "hash"} {
+			if err := rqExpectType(ctx, c, key, typ); err != nil && !errors.Is(err, rqErrNone) {
+				return plan, fmt.Errorf("requeue %s: %w", k, err)
+			}
+		}
+		if lp.Jobs, err = redis.Int64(redis.DoContext(c, ctx, "LLEN", k)); err != nil {
+			return plan, fmt.Errorf("requeue %s: llen: %w", k, err)
+		}
+		hb, err := redis.String(redis.DoContext(c, ctx, "HGET", keys.Heartbeat(pool), "heartbeat_at"))
+		switch {
+		case errors.Is(err, redis.ErrNil):
+			lp.HeartbeatMissing = true
+		case err != nil:
+			return plan, fmt.Errorf("requeue %s: read heartbeat: %w", k, err)
+		default:
+			at, perr := strconv.ParseInt(hb, 10, 64)
+			if perr != nil {
+				return plan, fmt.Errorf("requeue %s: pool %s: %w (its heartbeat_at %q is not a number, so it is never taken for dead)", k, pool, ErrPoolAlive, hb)
+			}
+			lp.HeartbeatAt = at
+		}
+		var hbp *model.Heartbeat
+		if !lp.HeartbeatMissing {
+			hbp = &model.Heartbeat{HeartbeatAt: lp.HeartbeatAt}
+		}
+		lp.PoolStatus = model.Classify(hbp, now, deadAfter)
+		if lp.PoolStatus != model.StatusDead {
+			age := model.FormatAge(model.HeartbeatAge(hbp, now))
+			return plan, fmt.Errorf("requeue %s: pool %s: %w (last heartbeat %s ago, cut-off %s)", k, pool, ErrPoolAlive, age, model.FormatAge(deadAfter))
+		}
+		lock, present, err := rqGetInt(ctx, c, "GET", keys.Lock(job))
+		if err != nil {
+			return plan, fmt.Errorf("requeue %s: %w", k, err)
+		}
+		if l, ok := lockNow[job]; ok {
+			lock = l
+		}
+		lp.LockPresent, lp.LockBefore = present, lock
+		info, infoPresent, err := rqGetInt(ctx, c, "HGET", keys.LockInfo(job), pool)
+		if err != nil {
+			return plan, fmt.Errorf("requeue %s: %w", k, err)
+		}
+		lp.LockInfoPresent, lp.LockInfoBefore = infoPresent, info
+		release := min(lp.Jobs, max(info, 0))
+		lp.LockInfoAfter = info - release
+		lp.LockAfter = lock
+		if present {
+			lp.LockAfter = max(lock-release, 0)
+		}
+		lockNow[job] = lp.LockAfter
+		plan.Lists = append(plan.Lists, lp)
+	}
+	return plan, nil
+}
+
+// ExecuteRequeue carries out a plan, batch jobs per script call (each call
+// atomic). The script re-checks the pool's heartbeat on every call; a pool
+// alive again has its list skipped, the others go on. progress, when not
+// nil, is called after each call with the jobs moved so far and the planned
+// total. A cancelled ctx stops between calls: what was moved stays moved,
+// with its locks released, and a new plan picks up the rest.
+func ExecuteRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, plan RequeuePlan, batch int, progress Progress) (RequeueResult, error) {
+	if batch < 1 {
+		batch = 1
+	}
+	var res RequeueResult
+	total := plan.TotalJobs()
+	var moved int64
+	deadMs := plan.DeadAfter.Milliseconds()
+	for _, lp := range plan.Lists {
+		lr := ListResult{Key: lp.Key, Remaining: lp.Jobs, LockAfter: lp.LockBefore, LockInfoAfter: lp.LockInfoBefore}
+		for {
+			if err := ctx.Err(); err != nil {
+				lr.Err = fmt.Errorf("requeue %s: stopped after %d jobs: %w", lp.Key, lr.Moved, err)
+				res.Lists = append(res.Lists, lr)
+				return res, res.Err()
+			}
+			b, err := requeueBatch(ctx, c, keys, lp, batch, deadMs)
+			if err != nil {
+				lr.Err = fmt.Errorf("requeue %s: %w", lp.Key, err)
+				break
+			}
+			if b.status == "alive" {
+				lr.Skipped = fmt.Sprintf("pool %s is alive again, %s not requeued", lp.PoolID, lp.Key)
+				lr.Remaining = b.remaining
+				break
+			}
+			lr.Moved += b.moved
+			moved += b.moved
+			lr.Remaining, lr.LockAfter, lr.LockInfoAfter = b.remaining, b.lock, b.info
+			if progress != nil {
+				progress(moved, total)
+			}
+			if b.moved == 0 || b.remaining == 0 {
+				break
+			}
+		}
+		res.Lists = append(res.Lists, lr)
+	}
+	return res, res.Err()
+}
+
+type batchReply struct {
+	status                       string
+	moved, remaining, lock, info int64
+}
+
+func requeueBatch(ctx context.Context, c redis.Conn, keys redisq.Keys, lp ListPlan, batch int, deadMs int64) (batchReply, error) {
+	var b batchReply
+	v, err := redis.Values(requeueScript.DoContext(ctx, c,
+		lp.Key, keys.Queue(lp.JobName), keys.Lock(lp.JobName), keys.LockInfo(lp.JobName), keys.Heartbeat(lp.PoolID),
+		lp.PoolID, batch, deadMs))
+	if err != nil {
+		return b, err
+	}
+	if _, err := redis.Scan(v, &b.status, &b.moved, &b.remaining, &b.lock, &b.info); err != nil {
+		return b, fmt.Errorf("unexpected script reply: %w", err)
+	}
+	switch {
+	case b.status == "ok", b.status == "alive":
+		return b, nil
+	case strings.HasPrefix(b.status, "wrongtype:"):
+		return b, fmt.Errorf("%s: %w", strings.TrimPrefix(b.status, "wrongtype:"), ErrWrongType)
+	case strings.HasPrefix(b.status, "badvalue:"):
+		return b, fmt.Errorf("%s: %w", strings.TrimPrefix(b.status, "badvalue:"), ErrBadValue)
+	}
+	return b, fmt.Errorf("unexpected script status %q", b.status)
+}
+
+// rqErrNone is expectType's answer for a key that does not exist.
+var rqErrNone = errors.New("no such key")
+
+// rqExpectType checks a key's type: nil when it is want, rqErrNone when the key
+// does not exist, an ErrWrongType error otherwise.
+func rqExpectType(ctx context.Context, c redis.Conn, key, want string) error {
+	t, err := redis.String(redis.DoContext(c, ctx, "TYPE", key))
+	if err != nil {
+		return fmt.Errorf("type %s: %w", key, err)
+	}
+	switch t {
+	case want:
+		return nil
+	case "none":
+		return rqErrNone
+	}
+	return fmt.Errorf("%s is a %s, want a %s: %w", key, t, want, ErrWrongType)
+}
+
+// rqGetInt reads an integer with GET key or HGET key field; present is false
+// when there is no value.
+func rqGetInt(ctx context.Context, c redis.Conn, cmd string, args ...interface{}) (n int64, present bool, err error) {
+	s, err := redis.String(redis.DoContext(c, ctx, cmd, args...))
+	if errors.Is(err, redis.ErrNil) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("%s %v: %w", strings.ToLower(cmd), args, err)
+	}
+	n, perr := strconv.ParseInt(s, 10, 64)
+	if perr != nil {
+		return 0, true, fmt.Errorf("%s %v holds %q: %w", strings.ToLower(cmd), args, s, ErrBadValue)
+	}
+	return n, true, nil
+}
+
+// rqRedisTime is Redis's clock (TIME): the workers' clock, not the operator's.
+func rqRedisTime(ctx context.Context, c redis.Conn) (time.Time, error) {
+	v, err := redis.Int64s(redis.DoContext(c, ctx, "TIME"))
+	if err != nil || len(v) != 2 {
+		return time.Time{}, fmt.Errorf("read redis time: %w", rqErrOr(err, errors.New("unexpected reply")))
+	}
+	return time.Unix(v[0], v[1]*1000), nil
+}
+
+func rqErrOr(err, alt error) error {
+	if err != nil {
+		return err
+	}
+	return alt
+}
+
+// rqSorted returns s sorted, leaving s alone.
+func rqSorted(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}

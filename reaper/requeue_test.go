@@ -1,0 +1,364 @@
+package reaper
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+const (
+	rqDeadPool  = "dead00000000000000000000"
+	rqLivePool  = "live00000000000000000000"
+	rqGonePool  = "gone00000000000000000000"
+	rqDeadAfter = 10 * time.Second
+)
+
+func rqDo(t *testing.T, c redis.Conn, cmd string, args ...interface{}) interface{} {
+	t.Helper()
+	v, err := c.Do(cmd, args...)
+	if err != nil {
+		t.Fatalf("%s %v: %v", cmd, args, err)
+	}
+	return v
+}
+
+func rqNow(t *testing.T, c redis.Conn) int64 {
+	t.Helper()
+	v, err := redis.Int64s(c.Do("TIME"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v[0]
+}
+
+// rqState writes a namespace with a live pool, a dead pool still in the set
+// (stale heartbeat) and an orphan (a pool gone from the set, no heartbeat),
+// all with jobs of "a:b" (a job name with a colon) in progress.
+//
+//	live: 2 jobs, lock_info 2
+//	dead: 5 jobs, lock_info 5
+//	gone: 4 jobs, lock_info 1 (its other locks were released already)
+//	lock = 8
+func rqState(t *testing.T, c redis.Conn, k redisq.Keys) {
+	t.Helper()
+	now := rqNow(t, c)
+	job := "a:b"
+	rqDo(t, c, "SADD", k.WorkerPools(), rqLivePool, rqDeadPool)
+	rqDo(t, c, "HSET", k.Heartbeat(rqLivePool), "heartbeat_at", now, "job_names", job)
+	rqDo(t, c, "HSET", k.Heartbeat(rqDeadPool), "heartbeat_at", now-60, "job_names", job)
+	fill := func(pool string, n int) {
+		for i := 0; i < n; i++ {
+			rqDo(t, c, "LPUSH", k.InProgress(job, pool), fmt.Sprintf(`{"name":"a:b","id":"%s-%d"}`, pool[:4], i))
+		}
+	}
+	fill(rqLivePool, 2)
+	fill(rqDeadPool, 5)
+	fill(rqGonePool, 4)
+	rqDo(t, c, "LPUSH", k.Queue(job), `{"name":"a:b","id":"queued"}`)
+	rqDo(t, c, "SET", k.Lock(job), 8)
+	rqDo(t, c, "HSET", k.LockInfo(job), rqLivePool, 2, rqDeadPool, 5, rqGonePool, 1)
+}
+
+func rqKeysOf(k redisq.Keys, pools ...string) []string {
+	var out []string
+	for _, p := range pools {
+		out = append(out, k.InProgress("a:b", p))
+	}
+	return out
+}
+
+func TestRequeueMovesJobsAndReleasesLocks(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	k := redisq.NewKeys("work")
+	rqState(t, c, k)
+	ctx := context.Background()
+
+	// What upstream's reaper would leave in the queue: RPOPLPUSH one by one.
+	ref := redisq.NewKeys("ref")
+	rqState(t, c, ref)
+	for _, p := range []string{rqDeadPool, rqGonePool} {
+		for {
+			if v, _ := c.Do("RPOPLPUSH", ref.InProgress("a:b", p), ref.Queue("a:b")); v == nil {
+				break
+			}
+		}
+	}
+	wantQueue, _ := redis.Strings(c.Do("LRANGE", ref.Queue("a:b"), 0, -1))
+
+	plan, err := PlanRequeue(ctx, c, k, rqKeysOf(k, rqDeadPool, rqGonePool, rqDeadPool), rqDeadAfter)
+	if err != nil {
+		t.Fatalf("plan: %v", err)
+	}
+	if len(plan.Lists) != 2 {
+		t.Fatalf("plan has %d lists, want 2 (duplicates count once)", len(plan.Lists))
+	}
+	d, g := plan.Lists[0], plan.Lists[1]
+	if d.Jobs != 5 || !d.PoolInSet || d.LockBefore != 8 || d.LockAfter != 3 || d.LockInfoBefore != 5 || d.LockInfoAfter != 0 || d.JobName != "a:b" {
+		t.Errorf("dead pool's list plan: %+v", d)
+	}
+	if g.Jobs != 4 || g.PoolInSet || !g.HeartbeatMissing || g.LockBefore != 3 || g.LockAfter != 2 || g.LockInfoBefore != 1 || g.LockInfoAfter != 0 {
+		t.Errorf("orphan's plan: %+v", g)
+	}
+
+	rqDo(t, c, "SCRIPT", "LOAD", requeueLua)
+	rqDo(t, c, "CONFIG", "RESETSTAT")
+	var calls []int64
+	res, err := ExecuteRequeue(ctx, c, k, plan, 2, func(moved, total int64) {
+		if total != 9 {
+			t.Errorf("progress total %d, want 9", total)
+		}
+		calls = append(calls, moved)
+	})
+	if err != nil {
+		t.Fatalf("execute: %v", err)
+	}
+	if res.TotalMoved() != 9 {
+		t.Errorf("moved %d, want 9", res.TotalMoved())
+	}
+	// 5 jobs in batches of 2: 3 calls; 4 jobs: 2 calls.
+	if want := []int64{2, 4, 5, 7, 9}; !reflect.DeepEqual(calls, want) {
+		t.Errorf("progress %v, want %v", calls, want)
+	}
+	info, _ := redis.String(c.Do("INFO", "commandstats"))
+	if !strings.Contains(info, "cmdstat_evalsha:calls=5,") {
+		t.Errorf("want 5 EVALSHA calls (one per batch); commandstats:\n%s", info)
+	}
+	gotQueue, _ := redis.Strings(c.Do("LRANGE", k.Queue("a:b"), 0, -1))
+	if !reflect.DeepEqual(gotQueue, wantQueue) {
+		t.Errorf("queue:\n got %q\nwant %q (upstream's order)", gotQueue, wantQueue)
+	}
+	for _, p := range []string{rqDeadPool, rqGonePool} {
+		if n, _ := redis.Int(c.Do("LLEN", k.InProgress("a:b", p))); n != 0 {
+			t.Errorf("%s still holds %d jobs", p, n)
+		}
+	}
+	lock, _ := redis.Int(c.Do("GET", k.Lock("a:b")))
+	infoMap, _ := redis.Int64Map(c.Do("HGETALL", k.LockInfo("a:b")))
+	if lock != 2 {
+		t.Errorf("lock = %d, want 2 (the live pool's)", lock)
+	}
+	if want := map[string]int64{rqLivePool: 2, rqDeadPool: 0, rqGonePool: 0}; !reflect.DeepEqual(infoMap, want) {
+		t.Errorf("lock_info = %v, want %v", infoMap, want)
+	}
+	if n, _ := redis.Int(c.Do("LLEN", k.InProgress("a:b", rqLivePool))); n != 2 {
+		t.Errorf("live pool's list touched: %d jobs", n)
+	}
+	if r := res.Lists[0]; r.LockAfter != 3 || r.LockInfoAfter != 0 || r.Remaining != 0 {
+		t.Errorf("result of the dead pool's list: %+v", r)
+	}
+}
+
+func TestRequeueLockNeverBelowZero(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	k := redisq.NewKeys("work")
+	ctx := context.Background()
+	key := k.InProgress("j", rqGonePool)
+	rqDo(t, c, "RPUSH", key, "1", "2", "3")
+	rqDo(t, c, "SET", k.Lock("j"), 1)
+	rqDo(t, c, "HSET", k.LockInfo("j"), rqGonePool, 3)
+	// No lock at all for another job: none is created.
+	key2 := k.InProgress("n", rqGonePool)
+	rqDo(t, c, "RPUSH", key2, "1")
+	rqDo(t, c, "HSET", k.LockInfo("n"), rqGonePool, -2)
+
+	plan, err := PlanRequeue(ctx, c, k, []string{key, key2}, rqDeadAfter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Lists[0].LockAfter != 0 || plan.Lists[0].LockInfoAfter != 0 || plan.Lists[1].LockInfoAfter != -2 {
+		t.Errorf("plan: %+v", plan.Lists)
+	}
+	if _, err := ExecuteRequeue(ctx, c, k, plan, 100, nil); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := redis.Int(c.Do("GET", k.Lock("j"))); v != 0 {
+		t.Errorf("lock = %d, want 0", v)
+	}
+	if v, _ := redis.Int(c.Do("HGET", k.LockInfo("j"), rqGonePool)); v != 0 {
+		t.Errorf("lock_info = %d, want 0", v)
+	}
+	if n, _ := redis.Int(c.Do("EXISTS", k.Lock("n"))); n != 0 {
+		t.Error("a lock was created")
+	}
+	if v, _ := redis.Int(c.Do("HGET", k.LockInfo("n"), rqGonePool)); v != -2 {
+		t.Errorf("a negative lock_info was changed to %d", v)
+	}
+	if n, _ := redis.Int(c.Do("LLEN", k.Queue("n"))); n != 1 {
+		t.Errorf("queue n has %d jobs, want 1", n)
+	}
+}
+
+func TestRequeueRefusals(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	k := redisq.NewKeys("work")
+	ctx := context.Background()
+	rqState(t, c, k)
+	rqDo(t, c, "SET", k.InProgress("str", rqGonePool), "x")
+	rqDo(t, c, "RPUSH", k.InProgress("badq", rqGonePool), "x")
+	rqDo(t, c, "SET", k.Queue("badq"), "x")
+	rqDo(t, c, "RPUSH", k.InProgress("badlock", rqGonePool), "x")
+	rqDo(t, c, "SET", k.Lock("badlock"), "many")
+	rqDo(t, c, "RPUSH", k.InProgress("fresh", "notinset"), "x")
+	rqDo(t, c, "HSET", k.Heartbeat("notinset"), "heartbeat_at", rqNow(t, c))
+	rqDo(t, c, "RPUSH", k.InProgress("garbled", "g"), "x")
+	rqDo(t, c, "HSET", k.Heartbeat("g"), "heartbeat_at", "soon")
+	before := redistest.Dump(t, c, "*")
+
+	cases := []struct {
+		name string
+		keys []string
+		want error
+	}{
+		{"live pool", rqKeysOf(k, rqDeadPool, rqLivePool), ErrPoolAlive},
+		{"fresh heartbeat outside the set", []string{k.InProgress("fresh", "notinset")}, ErrPoolAlive},
+		{"unreadable heartbeat", []string{k.InProgress("garbled", "g")}, ErrPoolAlive},
+		{"other namespace", []string{"other:jobs:a:b:" + rqGonePool + ":inprogress"}, ErrNotInProgressKey},
+		{"queue not list", []string{k.Queue("a:b")}, ErrNotInProgressKey},
+		{"missing", []string{k.InProgress("a:b", "nobody")}, ErrNoSuchList},
+		{"string", []string{k.InProgress("str", rqGonePool)}, ErrWrongType},
+		{"queue string", []string{k.InProgress("badq", rqGonePool)}, ErrWrongType},
+		{"lock not a number", []string{k.InProgress("badlock", rqGonePool)}, ErrBadValue},
+		{"none", nil, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := PlanRequeue(ctx, c, k, tc.keys, rqDeadAfter)
+			if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error is not one line: %q", err)
+			}
+		})
+	}
+	if after := redistest.Dump(t, c, "*"); !reflect.DeepEqual(before, after) {
+		t.Error("a refused plan changed Redis")
+	}
+
+	// The script refuses on its own too: the pool beat again after the plan.
+	plan, err := PlanRequeue(ctx, c, k, rqKeysOf(k, rqDeadPool, rqGonePool), rqDeadAfter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rqDo(t, c, "HSET", k.Heartbeat(rqDeadPool), "heartbeat_at", rqNow(t, c))
+	res, err := ExecuteRequeue(ctx, c, k, plan, 3, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Lists[0]; r.Moved != 0 || r.Skipped == "" || r.Remaining != 5 {
+		t.Errorf("pool alive again: %+v", r)
+	}
+	if r := res.Lists[1]; r.Moved != 4 || r.Skipped != "" {
+		t.Errorf("orphan next to it: %+v", r)
+	}
+	if n, _ := redis.Int(c.Do("LLEN", k.InProgress("a:b", rqDeadPool))); n != 5 {
+		t.Errorf("list of the pool alive again: %d jobs, want 5", n)
+	}
+
+	// A wrong type that appears between plan and execute: the script checks
+	// before writing.
+	rqDo(t, c, "RPUSH", k.InProgress("late", rqGonePool), "x")
+	plan, err = PlanRequeue(ctx, c, k, []string{k.InProgress("late", rqGonePool)}, rqDeadAfter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rqDo(t, c, "HSET", k.Lock("late"), "f", "v")
+	before = redistest.Dump(t, c, "*")
+	if _, err := ExecuteRequeue(ctx, c, k, plan, 3, nil); !errors.Is(err, ErrWrongType) {
+		t.Fatalf("err = %v, want ErrWrongType", err)
+	}
+	if after := redistest.Dump(t, c, "*"); !reflect.DeepEqual(before, after) {
+		t.Error("a refused script changed Redis")
+	}
+
+	// Read-only: refused before anything is sent.
+	rqDo(t, c, "RPUSH", k.InProgress("ro", rqGonePool), "x")
+	plan, err = PlanRequeue(ctx, redisq.ReadOnlyConn(c), k, []string{k.InProgress("ro", rqGonePool)}, rqDeadAfter)
+	if err != nil {
+		t.Fatalf("plan on a read-only connection: %v", err)
+	}
+	if _, err := ExecuteRequeue(ctx, redisq.ReadOnlyConn(c), k, plan, 3, nil); !errors.Is(err, redisq.ErrReadOnly) {
+		t.Fatalf("execute read-only: err = %v", err)
+	}
+}
+
+// An interrupted requeue, run again from a new plan, ends where an
+// uninterrupted one ends.
+func TestRequeueInterruptedThenRerun(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	ctx := context.Background()
+	a, b := redisq.NewKeys("a"), redisq.NewKeys("b")
+	rqState(t, c, a)
+	rqState(t, c, b)
+	// Clocks: both states were written within the same second or two.
+
+	plan, err := PlanRequeue(ctx, c, a, rqKeysOf(a, rqDeadPool, rqGonePool), rqDeadAfter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ExecuteRequeue(ctx, c, a, plan, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	cctx, cancel := context.WithCancel(ctx)
+	plan, err = PlanRequeue(ctx, c, b, rqKeysOf(b, rqDeadPool, rqGonePool), rqDeadAfter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ExecuteRequeue(cctx, c, b, plan, 2, func(moved, _ int64) {
+		if moved >= 4 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || res.TotalMoved() != 4 {
+		t.Fatalf("interrupted: moved %d, err %v", res.TotalMoved(), err)
+	}
+	// Halfway: lock and lock_info agree with what moved.
+	if v, _ := redis.Int(c.Do("HGET", b.LockInfo("a:b"), rqDeadPool)); v != 1 {
+		t.Errorf("halfway lock_info = %d, want 1", v)
+	}
+	if v, _ := redis.Int(c.Do("GET", b.Lock("a:b"))); v != 4 {
+		t.Errorf("halfway lock = %d, want 4", v)
+	}
+	plan, err = PlanRequeue(ctx, c, b, rqKeysOf(b, rqDeadPool, rqGonePool), rqDeadAfter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.TotalJobs() != 5 {
+		t.Errorf("rerun plans %d jobs, want 5", plan.TotalJobs())
+	}
+	if _, err := ExecuteRequeue(ctx, c, b, plan, 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	strip := func(m map[string]string, prefix string) map[string]string {
+		out := map[string]string{}
+		for k, v := range m {
+			if strings.HasPrefix(k, prefix) {
+				out[strings.TrimPrefix(k, prefix)] = v
+			}
+		}
+		return out
+	}
+	dump := redistest.Dump(t, c, "*")
+	da, db := strip(dump, "a:"), strip(dump, "b:")
+	delete(da, "worker_pools:"+rqLivePool) // heartbeat times may differ by a second
+	delete(db, "worker_pools:"+rqLivePool)
+	delete(da, "worker_pools:"+rqDeadPool)
+	delete(db, "worker_pools:"+rqDeadPool)
+	if !reflect.DeepEqual(da, db) {
+		t.Errorf("interrupted and rerun differs from one run:\n%v\n%v", da, db)
+	}
+}
