@@ -1,0 +1,309 @@
+package reaper
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+var (
+	// ErrUnknownJob: a job type has no key at all and is not in known_jobs.
+	ErrUnknownJob = errors.New("unknown job type")
+	// ErrSetChanged: <ns>:worker_pools changed between plan and execution;
+	// the script changed nothing.
+	ErrSetChanged = errors.New("worker_pools changed since the plan")
+)
+
+//go:embed repair_locks.lua
+var repairLocksLua string
+
+// repairLocksScript takes a variable number of keys; see repair_locks.lua.
+var repairLocksScript = redis.NewScript(-1, repairLocksLua)
+
+// LockRepairPlan is what repair-locks will do, per job type.
+type LockRepairPlan struct {
+	Namespace string
+	Jobs      []JobLockPlan
+}
+
+// JobLockPlan is the repair of one job type's lock and lock_info.
+type JobLockPlan struct {
+	JobName string
+	// Pools are the members of <ns>:worker_pools at plan time, sorted; the
+	// script refuses if the set is not exactly this when it runs.
+	Pools []string
+	// InProgress is the length of each pool's in-progress list of this type
+	// (pools holding none are left out).
+	InProgress map[string]int64
+	// LockPresent says the lock key exists; LockBefore is its value, and
+	// LockBeforeRaw the text when it is not an integer.
+	LockPresent   bool
+	LockBefore    int64
+	LockBeforeRaw string
+	// LockInfoBefore is the whole hash as read (values as text, since a
+	// drifted hash may hold anything).
+	LockInfoBefore map[string]string
+	// LockAfter and LockInfoAfter are what the script will write.
+	LockAfter     int64
+	LockInfoAfter map[string]int64
+	// MaxConcurrency (0 = none) and Queued are shown with the plan.
+	MaxConcurrency int64
+	Queued         int64
+}
+
+// Changes reports whether the repair would change anything.
+func (j JobLockPlan) Changes() bool {
+	switch {
+	case j.LockBeforeRaw != "":
+		return true
+	case !j.LockPresent && j.LockAfter != 0:
+		return true
+	case j.LockPresent && j.LockBefore != j.LockAfter:
+		return true
+	}
+	if len(j.LockInfoBefore) != len(j.LockInfoAfter) {
+		return true
+	}
+	for f, v := range j.LockInfoAfter {
+		if j.LockInfoBefore[f] != strconv.FormatInt(v, 10) {
+			return true
+		}
+	}
+	return false
+}
+
+// Changes reports whether the plan would change anything.
+func (p LockRepairPlan) Changes() bool {
+	for _, j := range p.Jobs {
+		if j.Changes() {
+			return true
+		}
+	}
+	return false
+}
+
+// LockRepairResult is what repair-locks did.
+type LockRepairResult struct {
+	Jobs []JobLockResult
+}
+
+// JobLockResult is the outcome for one job type.
+type JobLockResult struct {
+	JobName string
+	// Applied is true when the script wrote the new values.
+	Applied       bool
+	LockAfter     int64
+	LockInfoAfter map[string]int64
+	Err           error
+}
+
+// Err joins the errors of the job types.
+func (r LockRepairResult) Err() error {
+	var errs []error
+	for _, j := range r.Jobs {
+		if j.Err != nil {
+			errs = append(errs, j.Err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// PlanRepairLocks reads, for each job type, the set, the in-progress list
+// of every pool in it, lock, lock_info, max_concurrency and the queue
+// length, and returns what the repair would write. A job type with no key at
+// all, or a key of the wrong type, fails the whole plan; nothing is written.
+func PlanRepairLocks(ctx context.Context, c redis.Conn, keys redisq.Keys, jobs []string) (LockRepairPlan, error) {
+	plan := LockRepairPlan{Namespace: strings.TrimSuffix(keys.Prefix(), ":")}
+	if len(jobs) == 0 {
+		return plan, errors.New("repair-locks: no job type given")
+	}
+	if err := rqExpectType(ctx, c, keys.WorkerPools(), "set"); err != nil && !errors.Is(err, rqErrNone) {
+		return plan, fmt.Errorf("repair-locks: %w", err)
+	}
+	members, err := redis.Strings(redis.DoContext(c, ctx, "SMEMBERS", keys.WorkerPools()))
+	if err != nil {
+		return plan, fmt.Errorf("repair-locks: read %s: %w", keys.WorkerPools(), err)
+	}
+	pools := rqSorted(members)
+	known := map[string]bool{}
+	if err := rqExpectType(ctx, c, keys.KnownJobs(), "set"); err == nil {
+		names, err := redis.Strings(redis.DoContext(c, ctx, "SMEMBERS", keys.KnownJobs()))
+		if err != nil {
+			return plan, fmt.Errorf("repair-locks: read %s: %w", keys.KnownJobs(), err)
+		}
+		for _, n := range names {
+			known[n] = true
+		}
+	}
+	seen := map[string]bool{}
+	for _, job := range jobs {
+		if job == "" {
+			return plan, errors.New("repair-locks: empty job name")
+		}
+		if seen[job] {
+			continue
+		}
+		seen[job] = true
+		jp, err := planJobLocks(ctx, c, keys, job, pools, known[job])
+		if err != nil {
+			return plan, fmt.Errorf("repair-locks %s: %w", job, err)
+		}
+		plan.Jobs = append(plan.Jobs, jp)
+	}
+	return plan, nil
+}
+
+func planJobLocks(ctx context.Context, c redis.Conn, keys redisq.Keys, job string, pools []string, known bool) (JobLockPlan, error) {
+	jp := JobLockPlan{JobName: job, Pools: pools, InProgress: map[string]int64{}, LockInfoAfter: map[string]int64{}}
+	exists := known
+	for key, typ := range map[string]string{keys.Lock(job): "string", keys.LockInfo(job): "hash", keys.Queue(job): "list", keys.MaxConcurrency(job): "string"} {
+		err := rqExpectType(ctx, c, key, typ)
+		switch {
+		case err == nil:
+			exists = true
+		case !errors.Is(err, rqErrNone):
+			return jp, err
+		}
+	}
+	for _, p := range pools {
+		k := keys.InProgress(job, p)
+		err := rqExpectType(ctx, c, k, "list")
+		switch {
+		case errors.Is(err, rqErrNone):
+			continue
+		case err != nil:
+			return jp, err
+		}
+		exists = true
+		n, err := redis.Int64(redis.DoContext(c, ctx, "LLEN", k))
+		if err != nil {
+			return jp, fmt.Errorf("llen %s: %w", k, err)
+		}
+		if n > 0 {
+			jp.InProgress[p] = n
+			jp.LockInfoAfter[p] = n
+			jp.LockAfter += n
+		}
+	}
+	if !exists {
+		return jp, fmt.Errorf("%w: no queue, lock or in-progress list, and not in %s", ErrUnknownJob, keys.KnownJobs())
+	}
+	raw, err := redis.String(redis.DoContext(c, ctx, "GET", keys.Lock(job)))
+	switch {
+	case errors.Is(err, redis.ErrNil):
+	case err != nil:
+		return jp, fmt.Errorf("get %s: %w", keys.Lock(job), err)
+	default:
+		jp.LockPresent = true
+		if n, perr := strconv.ParseInt(raw, 10, 64); perr == nil {
+			jp.LockBefore = n
+		} else {
+			jp.LockBeforeRaw = raw
+		}
+	}
+	if jp.LockInfoBefore, err = redis.StringMap(redis.DoContext(c, ctx, "HGETALL", keys.LockInfo(job))); err != nil {
+		return jp, fmt.Errorf("hgetall %s: %w", keys.LockInfo(job), err)
+	}
+	mc, _, err := rqGetInt(ctx, c, "GET", keys.MaxConcurrency(job))
+	if err != nil && !errors.Is(err, ErrBadValue) {
+		return jp, err
+	}
+	jp.MaxConcurrency = mc
+	if jp.Queued, err = redis.Int64(redis.DoContext(c, ctx, "LLEN", keys.Queue(job))); err != nil {
+		return jp, fmt.Errorf("llen %s: %w", keys.Queue(job), err)
+	}
+	return jp, nil
+}
+
+// ExecuteRepairLocks runs one atomic script per job type of the plan. The
+// script re-reads the set and refuses (ErrSetChanged, nothing written) when
+// it differs from the plan's; other job types go on. A job type whose plan
+// changes nothing is still run: the script then writes the same values.
+func ExecuteRepairLocks(ctx context.Context, c redis.Conn, keys redisq.Keys, plan LockRepairPlan) (LockRepairResult, error) {
+	var res LockRepairResult
+	for _, jp := range plan.Jobs {
+		if err := ctx.Err(); err != nil {
+			res.Jobs = append(res.Jobs, JobLockResult{JobName: jp.JobName, Err: fmt.Errorf("repair-locks %s: %w", jp.JobName, err)})
+			break
+		}
+		jr := repairJob(ctx, c, keys, jp)
+		res.Jobs = append(res.Jobs, jr)
+	}
+	return res, res.Err()
+}
+
+func repairJob(ctx context.Context, c redis.Conn, keys redisq.Keys, jp JobLockPlan) JobLockResult {
+	jr := JobLockResult{JobName: jp.JobName}
+	args := make([]interface{}, 0, 2+2*len(jp.Pools)+1)
+	args = append(args, 3+len(jp.Pools), keys.WorkerPools(), keys.Lock(jp.JobName), keys.LockInfo(jp.JobName))
+	for _, p := range jp.Pools {
+		args = append(args, keys.InProgress(jp.JobName, p))
+	}
+	for _, p := range jp.Pools {
+		args = append(args, p)
+	}
+	v, err := redis.Values(repairLocksScript.DoContext(ctx, c, args...))
+	if err != nil {
+		jr.Err = fmt.Errorf("repair-locks %s: %w", jp.JobName, err)
+		return jr
+	}
+	var status string
+	if len(v) > 0 {
+		status, _ = redis.String(v[0], nil)
+	}
+	switch status {
+	case "ok":
+	case "changed":
+		jr.Err = fmt.Errorf("repair-locks %s: %w (a pool started or was reaped); nothing changed, plan again", jp.JobName, ErrSetChanged)
+		return jr
+	case "wrongtype":
+		key := ""
+		if len(v) > 1 {
+			key, _ = redis.String(v[1], nil)
+		}
+		jr.Err = fmt.Errorf("repair-locks %s: %s: %w", jp.JobName, key, ErrWrongType)
+		return jr
+	default:
+		jr.Err = fmt.Errorf("repair-locks %s: unexpected script reply %v", jp.JobName, v)
+		return jr
+	}
+	if len(v) < 2 || len(v)%2 != 0 {
+		jr.Err = fmt.Errorf("repair-locks %s: unexpected script reply %v", jp.JobName, v)
+		return jr
+	}
+	jr.Applied = true
+	jr.LockAfter, _ = redis.Int64(v[1], nil)
+	jr.LockInfoAfter = map[string]int64{}
+	for i := 2; i+1 < len(v); i += 2 {
+		f, _ := redis.String(v[i], nil)
+		n, _ := redis.Int64(v[i+1], nil)
+		jr.LockInfoAfter[f] = n
+	}
+	return jr
+}
+
+// LockInfoFields returns the fields of before and after together, sorted,
+// for showing a plan.
+func (j JobLockPlan) LockInfoFields() []string {
+	set := map[string]bool{}
+	for f := range j.LockInfoBefore {
+		set[f] = true
+	}
+	for f := range j.LockInfoAfter {
+		set[f] = true
+	}
+	out := make([]string, 0, len(set))
+	for f := range set {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
+}
