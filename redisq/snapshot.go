@@ -1,0 +1,672 @@
+package redisq
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// Conns hands out connections; *redis.Pool (for example Dialer.Pool())
+// satisfies it, and OneConn wraps a single connection.
+type Conns interface {
+	GetContext(ctx context.Context) (redis.Conn, error)
+}
+
+// OneConn makes one connection usable as Conns: every GetContext returns it,
+// and closing what GetContext returned does not close it. It is for callers
+// that hold a connection of their own (tests, a reaper inside one session).
+func OneConn(c redis.Conn) Conns { return oneConn{c} }
+
+type oneConn struct{ c redis.Conn }
+
+func (o oneConn) GetContext(context.Context) (redis.Conn, error) { return noClose{o.c}, nil }
+
+type noClose struct{ redis.Conn }
+
+func (noClose) Close() error { return nil }
+
+func (c noClose) DoContext(ctx context.Context, cmd string, args ...any) (any, error) {
+	return redis.DoContext(c.Conn, ctx, cmd, args...)
+}
+
+func (c noClose) ReceiveContext(ctx context.Context) (any, error) {
+	return redis.ReceiveContext(c.Conn, ctx)
+}
+
+func (c noClose) DoWithTimeout(d time.Duration, cmd string, args ...any) (any, error) {
+	return redis.DoWithTimeout(c.Conn, d, cmd, args...)
+}
+
+func (c noClose) ReceiveWithTimeout(d time.Duration) (any, error) {
+	return redis.ReceiveWithTimeout(c.Conn, d)
+}
+
+// Client reads one gocraft/work namespace.
+type Client struct {
+	conns     Conns
+	keys      Keys
+	namespace string
+	deadAfter time.Duration
+	// where names the Redis in errors ("" when unknown); closer closes the
+	// pool the client made.
+	where  string
+	closer func() error
+}
+
+// NewDialerClient returns a client that takes its connections from a pool of
+// the dialer's (connections are made when first needed). Its errors name the
+// address. Close it when done.
+func NewDialerClient(d *Dialer, namespace string, deadAfter time.Duration) *Client {
+	p := d.Pool()
+	c := NewClient(p, namespace, deadAfter)
+	c.where = d.Endpoint().String()
+	c.closer = p.Close
+	return c
+}
+
+// Close closes the connections the client made itself (NewDialerClient); it
+// does nothing otherwise.
+func (c *Client) Close() error {
+	if c.closer == nil {
+		return nil
+	}
+	return c.closer()
+}
+
+// wrap makes sure an error names the Redis it came from.
+func (c *Client) wrap(err error) error {
+	if err == nil || c.where == "" || strings.Contains(err.Error(), c.where) {
+		return err
+	}
+	return fmt.Errorf("redis at %s: %w", c.where, err)
+}
+
+// NewClient returns a client of a namespace; deadAfter is the cut-off of
+// model.Classify (model.DefaultDeadAfter when not positive).
+func NewClient(conns Conns, namespace string, deadAfter time.Duration) *Client {
+	if deadAfter <= 0 {
+		deadAfter = model.DefaultDeadAfter
+	}
+	return &Client{conns: conns, keys: NewKeys(namespace), namespace: namespace, deadAfter: deadAfter}
+}
+
+// Keys is the key schema of the client's namespace.
+func (c *Client) Keys() Keys { return c.keys }
+
+// Namespace is the namespace as given.
+func (c *Client) Namespace() string { return c.namespace }
+
+// DeadAfter is the cut-off the client classifies with.
+func (c *Client) DeadAfter() time.Duration { return c.deadAfter }
+
+// Snapshot reads the namespace (see ReadSnapshot) on a connection of its own.
+func (c *Client) Snapshot(ctx context.Context) (*model.Snapshot, error) {
+	conn, err := c.conns.GetContext(ctx)
+	if err != nil {
+		return nil, c.wrap(err)
+	}
+	defer conn.Close()
+	snap, err := ReadSnapshot(ctx, conn, c.namespace, c.deadAfter)
+	return snap, c.wrap(err)
+}
+
+// PeekInProgress reads the first n jobs of a pool's in-progress list (index 0
+// is the job the pool took last) and parses them loosely.
+func (c *Client) PeekInProgress(ctx context.Context, poolID, job string, n int) ([]Job, error) {
+	conn, err := c.conns.GetContext(ctx)
+	if err != nil {
+		return nil, c.wrap(err)
+	}
+	defer conn.Close()
+	jobs, err := PeekList(ctx, conn, c.keys.InProgress(job, poolID), n)
+	return jobs, c.wrap(err)
+}
+
+// PeekList reads the first n items of a list of jobs (LRANGE key 0 n-1) and
+// parses each loosely: an item that is not a job keeps its raw text and a
+// parse error.
+func PeekList(ctx context.Context, conn redis.Conn, key string, n int) ([]Job, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	raws, err := redis.Strings(redis.DoContext(conn, ctx, "LRANGE", key, 0, n-1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", key, err)
+	}
+	jobs := make([]Job, len(raws))
+	for i, r := range raws {
+		jobs[i] = ParseJob(r)
+	}
+	return jobs, nil
+}
+
+// Job is a gocraft/work job as stored in a list, parsed loosely.
+type Job struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// EnqueuedAt is `t` (unix seconds), 0 when missing.
+	EnqueuedAt int64 `json:"t"`
+	// Args is the `args` object as it was stored.
+	Args json.RawMessage `json:"args,omitempty"`
+	// Raw is the whole stored item.
+	Raw string `json:"-"`
+	// Err is set when the item is not a JSON object or `t` is missing or not
+	// a number.
+	Err error `json:"-"`
+}
+
+// ParseJob reads a stored job. It never fails: what cannot be read is in Err.
+func ParseJob(raw string) Job {
+	j := Job{Raw: raw}
+	var v struct {
+		ID   any             `json:"id"`
+		Name any             `json:"name"`
+		T    json.RawMessage `json:"t"`
+		Args json.RawMessage `json:"args"`
+	}
+	if err := json.Unmarshal([]byte(raw), &v); err != nil {
+		j.Err = fmt.Errorf("not a JSON object: %w", err)
+		return j
+	}
+	j.ID, _ = v.ID.(string)
+	j.Name, _ = v.Name.(string)
+	j.Args = v.Args
+	if len(v.T) == 0 || string(v.T) == "null" {
+		j.Err = errors.New("no enqueue time (t)")
+		return j
+	}
+	t, err := parseJSONSeconds(v.T)
+	if err != nil {
+		j.Err = fmt.Errorf("enqueue time (t) %s is not a number", truncate(string(v.T), 40))
+		return j
+	}
+	j.EnqueuedAt = t
+	return j
+}
+
+// parseJSONSeconds reads a JSON number of seconds (gocraft writes an
+// integer; a float is accepted and truncated).
+func parseJSONSeconds(b json.RawMessage) (int64, error) {
+	if len(b) > 0 && b[0] == '"' {
+		return 0, errors.New("a string, not a number")
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return 0, err
+	}
+	if i, err := n.Int64(); err == nil {
+		return i, nil
+	}
+	f, err := n.Float64()
+	if err != nil {
+		return 0, err
+	}
+	return int64(f), nil
+}
+
+// ReadSnapshot reads a whole namespace in at most three round trips whatever
+// the number of pools and job types, and classifies it with
+// model.Analyze(snap, deadAfter):
+//
+//  1. TIME, SMEMBERS <ns>:worker_pools, SMEMBERS <ns>:known_jobs;
+//  2. HGETALL of every pool's heartbeat (skipped when there are no pools);
+//  3. per job type (heartbeat job_names together with known_jobs): LLEN and
+//     LINDEX -1 of the queue, GET lock, HGETALL lock_info, LLEN of every
+//     pool's in-progress list, GET max_concurrency, EXISTS paused.
+//
+// A pipeline is not atomic: a job fetched or finished by a live pool between
+// two of its commands would look like drift. The commands that take part in
+// the drift check (lock, lock_info and the in-progress lengths of one job
+// type) are therefore sent next to each other, and when some job type still
+// shows drift, a fourth round trip re-reads just those commands for just
+// those job types; the re-read values are kept, and only drift that shows
+// again is reported. Even so, a pool that registers between round trips 1
+// and 3 can show as drift once: confirm drift with a second snapshot.
+//
+// "Now" is Redis's TIME. A Redis ACL user without +time (TIME is not in
+// @read) gets the local clock and a warning. A key of the wrong type, a
+// malformed heartbeat or a queued job that is not JSON gives that item a
+// warning and never fails the snapshot; other error replies (NOAUTH, NOPERM
+// on a key, ...) and connection errors do.
+func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAfter time.Duration) (*model.Snapshot, error) {
+	keys := NewKeys(namespace)
+	snap := &model.Snapshot{Namespace: namespace}
+
+	// Round trip 1.
+	rt1, err := pipeline(ctx, conn, []cmd{
+		{"TIME", nil},
+		{"SMEMBERS", []any{keys.WorkerPools()}},
+		{"SMEMBERS", []any{keys.KnownJobs()}},
+	})
+	if err != nil {
+		return nil, err
+	}
+	now, err := redisTime(rt1[0])
+	switch {
+	case err == nil:
+		snap.RedisTime = now
+	case isNoPerm(rt1[0].err):
+		snap.RedisTime = time.Now()
+		snap.Warnings = append(snap.Warnings, "TIME was refused (the Redis user lacks +time): ages use the local clock")
+	default:
+		return nil, fatalReply(rt1[0], "redis TIME")
+	}
+	poolIDs, w, err := setMembers(rt1[1], keys.WorkerPools())
+	if err != nil {
+		return nil, err
+	}
+	snap.Warnings = append(snap.Warnings, w...)
+	known, w, err := setMembers(rt1[2], keys.KnownJobs())
+	if err != nil {
+		return nil, err
+	}
+	snap.Warnings = append(snap.Warnings, w...)
+	sort.Strings(poolIDs)
+
+	// Round trip 2: heartbeats.
+	snap.Pools = make([]model.Pool, len(poolIDs))
+	if len(poolIDs) > 0 {
+		cmds := make([]cmd, len(poolIDs))
+		for i, id := range poolIDs {
+			cmds[i] = cmd{"HGETALL", []any{keys.Heartbeat(id)}}
+		}
+		rt2, err := pipeline(ctx, conn, cmds)
+		if err != nil {
+			return nil, err
+		}
+		for i, id := range poolIDs {
+			p := &snap.Pools[i]
+			p.ID = id
+			if err := fatalReply(rt2[i], keys.Heartbeat(id)); err != nil {
+				return nil, err
+			}
+			p.Heartbeat, p.Warnings = parseHeartbeat(rt2[i])
+		}
+	}
+
+	// Job types: heartbeat job_names together with known_jobs.
+	jobSet := map[string]struct{}{}
+	for _, n := range known {
+		jobSet[n] = struct{}{}
+	}
+	for _, p := range snap.Pools {
+		if p.Heartbeat != nil {
+			for _, n := range p.Heartbeat.JobNames {
+				jobSet[n] = struct{}{}
+			}
+		}
+	}
+	jobNames := make([]string, 0, len(jobSet))
+	for n := range jobSet {
+		jobNames = append(jobNames, n)
+	}
+	sort.Strings(jobNames)
+
+	// Round trip 3: per job type.
+	snap.JobTypes = make([]model.JobType, len(jobNames))
+	if len(jobNames) > 0 {
+		per := 6 + len(poolIDs)
+		cmds := make([]cmd, 0, len(jobNames)*per)
+		for _, job := range jobNames {
+			cmds = append(cmds,
+				cmd{"LLEN", []any{keys.Queue(job)}},
+				cmd{"LINDEX", []any{keys.Queue(job), -1}},
+			)
+			cmds = append(cmds, countersCmds(keys, job, poolIDs)...)
+			cmds = append(cmds,
+				cmd{"GET", []any{keys.MaxConcurrency(job)}},
+				cmd{"EXISTS", []any{keys.Paused(job)}},
+			)
+		}
+		rt3, err := pipeline(ctx, conn, cmds)
+		if err != nil {
+			return nil, err
+		}
+		for i, job := range jobNames {
+			r := rt3[i*per : (i+1)*per]
+			jt := &snap.JobTypes[i]
+			jt.Name = job
+			if err := fatalReplies(r, job); err != nil {
+				return nil, err
+			}
+			jt.Queued, err = intReply(r[0])
+			if err != nil {
+				jt.Warnings = append(jt.Warnings, fmt.Sprintf("queue %s: %v", keys.Queue(job), err))
+			}
+			if r[1].err != nil {
+				jt.Warnings = append(jt.Warnings, fmt.Sprintf("queue %s: %v", keys.Queue(job), r[1].err))
+			} else if r[1].v != nil {
+				raw, _ := redis.String(r[1].v, nil)
+				if j := ParseJob(raw); j.Err != nil {
+					jt.Warnings = append(jt.Warnings, fmt.Sprintf("oldest queued job: %v", j.Err))
+				} else {
+					jt.OldestEnqueuedAt = j.EnqueuedAt
+				}
+			}
+			applyCounters(snap, keys, jt, poolIDs, r[2:2+2+len(poolIDs)])
+			jt.MaxConcurrency, err = intReply(r[per-2])
+			if err != nil {
+				jt.Warnings = append(jt.Warnings, fmt.Sprintf("%s: %v", keys.MaxConcurrency(job), err))
+			}
+			paused, err := intReply(r[per-1])
+			if err != nil {
+				jt.Warnings = append(jt.Warnings, fmt.Sprintf("%s: %v", keys.Paused(job), err))
+			}
+			jt.Paused = paused > 0
+		}
+	}
+	model.Analyze(snap, deadAfter)
+
+	// Round trip 4, only when drift shows: re-read the counters of the
+	// drifted job types.
+	var drifted []string
+	for _, jt := range snap.JobTypes {
+		if jt.Drift {
+			drifted = append(drifted, jt.Name)
+		}
+	}
+	if len(drifted) == 0 {
+		return snap, nil
+	}
+	per := 2 + len(poolIDs)
+	cmds := make([]cmd, 0, len(drifted)*per)
+	for _, job := range drifted {
+		cmds = append(cmds, countersCmds(keys, job, poolIDs)...)
+	}
+	rt4, err := pipeline(ctx, conn, cmds)
+	if err != nil {
+		return nil, err
+	}
+	for i, job := range drifted {
+		r := rt4[i*per : (i+1)*per]
+		if err := fatalReplies(r, job); err != nil {
+			return nil, err
+		}
+		jt, _ := snap.JobType(job)
+		// Start this job type's counters afresh from the re-read.
+		jt.Warnings = dropPrefixed(jt.Warnings, counterWarning)
+		for pi := range snap.Pools {
+			p := &snap.Pools[pi]
+			delete(p.InProgress, job)
+			delete(p.LockInfo, job)
+			p.Warnings = dropPrefixed(p.Warnings, keys.InProgress(job, p.ID)+": ")
+		}
+		applyCounters(snap, keys, jt, poolIDs, r)
+	}
+	model.Analyze(snap, deadAfter)
+	return snap, nil
+}
+
+// countersCmds are the commands of the drift check for one job type, next to
+// each other: GET lock, HGETALL lock_info, LLEN of each pool's list.
+func countersCmds(keys Keys, job string, poolIDs []string) []cmd {
+	cmds := make([]cmd, 0, 2+len(poolIDs))
+	cmds = append(cmds, cmd{"GET", []any{keys.Lock(job)}}, cmd{"HGETALL", []any{keys.LockInfo(job)}})
+	for _, id := range poolIDs {
+		cmds = append(cmds, cmd{"LLEN", []any{keys.InProgress(job, id)}})
+	}
+	return cmds
+}
+
+const counterWarning = "counter: "
+
+// applyCounters fills a job type's lock and lock_info, and every pool's
+// lock_info and in-progress entries for it, from the replies of countersCmds.
+func applyCounters(snap *model.Snapshot, keys Keys, jt *model.JobType, poolIDs []string, r []reply) {
+	job := jt.Name
+	var err error
+	jt.Lock, err = intReply(r[0])
+	if err != nil {
+		jt.Warnings = append(jt.Warnings, fmt.Sprintf("%s%s: %v", counterWarning, keys.Lock(job), err))
+	}
+	li, w := lockInfo(r[1], keys.LockInfo(job))
+	for _, x := range w {
+		jt.Warnings = append(jt.Warnings, counterWarning+x)
+	}
+	jt.LockInfo = li
+	byID := make(map[string]*model.Pool, len(snap.Pools))
+	for i := range snap.Pools {
+		byID[snap.Pools[i].ID] = &snap.Pools[i]
+	}
+	for pi, id := range poolIDs {
+		p := byID[id]
+		if v, ok := li[id]; ok {
+			if p.LockInfo == nil {
+				p.LockInfo = map[string]int64{}
+			}
+			p.LockInfo[job] = v
+		}
+		n, err := intReply(r[2+pi])
+		if err != nil {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("%s: %v", keys.InProgress(job, id), err))
+			continue
+		}
+		if n > 0 {
+			if p.InProgress == nil {
+				p.InProgress = map[string]int64{}
+			}
+			p.InProgress[job] = n
+		}
+	}
+}
+
+// dropPrefixed drops the warnings that start with prefix.
+func dropPrefixed(ws []string, prefix string) []string {
+	var out []string
+	for _, w := range ws {
+		if !strings.HasPrefix(w, prefix) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// cmd is one command of a pipeline.
+type cmd struct {
+	name string
+	args []any
+}
+
+// reply is one reply of a pipeline: a value, or the error reply of that
+// command alone.
+type reply struct {
+	v   any
+	err error
+}
+
+// pipeline sends the commands, flushes once and reads every reply: one round
+// trip. A per-command error reply (redis.Error) is kept in its reply; any
+// other error (connection, timeout, refused by a read-only connection) fails
+// the whole pipeline.
+func pipeline(ctx context.Context, conn redis.Conn, cmds []cmd) ([]reply, error) {
+	for _, c := range cmds {
+		if err := conn.Send(c.name, c.args...); err != nil {
+			return nil, fmt.Errorf("send %s: %w", c.name, err)
+		}
+	}
+	if err := conn.Flush(); err != nil {
+		return nil, fmt.Errorf("send to redis: %w", err)
+	}
+	out := make([]reply, len(cmds))
+	for i := range cmds {
+		v, err := redis.ReceiveContext(conn, ctx)
+		var re redis.Error
+		if err != nil && !errors.As(err, &re) {
+			return nil, fmt.Errorf("read from redis: %w", err)
+		}
+		out[i] = reply{v: v, err: err}
+	}
+	return out, nil
+}
+
+func isWrongTypeErr(err error) bool {
+	var re redis.Error
+	return errors.As(err, &re) && strings.HasPrefix(string(re), "WRONGTYPE")
+}
+
+func isNoPerm(err error) bool {
+	var re redis.Error
+	return errors.As(err, &re) && strings.HasPrefix(string(re), "NOPERM")
+}
+
+// fatalReply turns an error reply other than WRONGTYPE into an error: the
+// snapshot cannot be trusted when Redis refuses to answer (NOAUTH, NOPERM,
+// LOADING, ...).
+func fatalReply(r reply, what string) error {
+	if r.err == nil || isWrongTypeErr(r.err) {
+		return nil
+	}
+	msg := r.err.Error()
+	switch {
+	case strings.HasPrefix(msg, "NOAUTH"):
+		return fmt.Errorf("read %s: authentication required: set REDIS_PASSWORD or --password-file (%s)", what, msg)
+	case strings.HasPrefix(msg, "NOPERM"):
+		return fmt.Errorf("read %s: the Redis user may not read it (%s)", what, msg)
+	}
+	return fmt.Errorf("read %s: %w", what, r.err)
+}
+
+func fatalReplies(rs []reply, what string) error {
+	for _, r := range rs {
+		if err := fatalReply(r, "job type "+what); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func redisTime(r reply) (time.Time, error) {
+	if r.err != nil {
+		return time.Time{}, r.err
+	}
+	parts, err := redis.Int64s(r.v, nil)
+	if err != nil || len(parts) != 2 {
+		return time.Time{}, fmt.Errorf("redis TIME: unexpected reply %v", r.v)
+	}
+	return time.Unix(parts[0], parts[1]*1000), nil
+}
+
+// setMembers reads an SMEMBERS reply; a key of the wrong type is a warning.
+func setMembers(r reply, key string) ([]string, []string, error) {
+	if r.err != nil {
+		if isWrongTypeErr(r.err) {
+			return nil, []string{fmt.Sprintf("%s is not a set (%v)", key, r.err)}, nil
+		}
+		return nil, nil, fatalReply(r, key)
+	}
+	m, err := redis.Strings(r.v, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", key, err)
+	}
+	return m, nil, nil
+}
+
+// intReply reads an integer reply or a string holding an integer; nil is 0.
+func intReply(r reply) (int64, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	switch v := r.v.(type) {
+	case nil:
+		return 0, nil
+	case int64:
+		return v, nil
+	case []byte:
+		n, err := strconv.ParseInt(strings.TrimSpace(string(v)), 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%q is not a whole number", truncate(string(v), 40))
+		}
+		return n, nil
+	}
+	return 0, fmt.Errorf("unexpected reply %T", r.v)
+}
+
+// lockInfo reads an HGETALL of lock_info; fields that are not numbers are
+// left out with a warning.
+func lockInfo(r reply, key string) (map[string]int64, []string) {
+	if r.err != nil {
+		return nil, []string{fmt.Sprintf("%s: %v", key, r.err)}
+	}
+	m, err := redis.StringMap(r.v, nil)
+	if err != nil {
+		return nil, []string{fmt.Sprintf("%s: %v", key, err)}
+	}
+	if len(m) == 0 {
+		return nil, nil
+	}
+	var warnings []string
+	out := make(map[string]int64, len(m))
+	for f, v := range m {
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s field %s: %q is not a whole number", key, f, truncate(v, 40)))
+			continue
+		}
+		out[f] = n
+	}
+	sort.Strings(warnings)
+	return out, warnings
+}
+
+// parseHeartbeat reads an HGETALL of a heartbeat hash: nil when the hash is
+// missing. A hash of the wrong type or an unreadable heartbeat_at leaves the
+// age unknown (HeartbeatAtMalformed), so the pool is never classed dead from
+// data that could not be read.
+func parseHeartbeat(r reply) (*model.Heartbeat, []string) {
+	if r.err != nil {
+		return &model.Heartbeat{HeartbeatAtMalformed: true}, []string{fmt.Sprintf("heartbeat: %v", r.err)}
+	}
+	m, err := redis.StringMap(r.v, nil)
+	if err != nil {
+		return &model.Heartbeat{HeartbeatAtMalformed: true}, []string{fmt.Sprintf("heartbeat: %v", err)}
+	}
+	if len(m) == 0 {
+		return nil, nil
+	}
+	hb := &model.Heartbeat{
+		Host:      m["host"],
+		JobNames:  model.SplitList(m["job_names"]),
+		WorkerIDs: model.SplitList(m["worker_ids"]),
+	}
+	var warnings []string
+	num := func(field string, dst *int64) {
+		v, ok := m[field]
+		if !ok {
+			return
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		if err != nil {
+			warnings = append(warnings, fmt.Sprintf("heartbeat %s %q is not a whole number", field, truncate(v, 40)))
+			return
+		}
+		*dst = n
+	}
+	if v, ok := m["heartbeat_at"]; !ok {
+		hb.HeartbeatAtMissing = true
+	} else if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err != nil {
+		hb.HeartbeatAtMalformed = true
+		warnings = append(warnings, fmt.Sprintf("heartbeat heartbeat_at %q is not a whole number", truncate(v, 40)))
+	} else {
+		hb.HeartbeatAt = n
+	}
+	num("started_at", &hb.StartedAt)
+	num("pid", &hb.PID)
+	num("concurrency", &hb.Concurrency)
+	return hb, warnings
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
+}
