@@ -43,6 +43,11 @@ type PoolPlan struct {
 	HeartbeatMissing bool
 	HeartbeatAt      int64
 	Jobs             []JobPlan
+	// JobNames are the job types whose in-progress lists are emptied and
+	// whose lock_info[pool] is cleaned: the heartbeat's job_names, or every
+	// known job type when there is no heartbeat (Execute adds those of lists
+	// it finds by SCAN). Jobs lists only those with something to do.
+	JobNames []string
 }
 
 // JobPlan is one job type of a pool being reaped.
@@ -100,7 +105,13 @@ type PoolResult struct {
 	Moved map[string]int64
 	// LocksReleased is how much was subtracted from each job type's lock.
 	LocksReleased map[string]int64
-	Err           error
+	// LockAfter is each job type's lock after the final step, for the job
+	// types whose lock the reap touched.
+	LockAfter map[string]int64
+	// Left is how many jobs were still in the pool's in-progress lists when
+	// it was skipped because another process removed it from the set.
+	Left int64
+	Err  error
 }
 
 // TotalMoved is how many jobs the whole reap moved.

@@ -1,0 +1,342 @@
+package reaper
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+// rpState is a hand-built gocraft/work state, written with the exact key
+// layout of DESIGN.md.
+type rpState struct {
+	KnownJobs []string
+	Pools     []rpPool
+	// Locks: job name -> lock value; a job type not listed has no lock key.
+	Locks map[string]int64
+	// LockInfo: job name -> pool -> value (fields of any pool, dead or live).
+	LockInfo map[string]map[string]int64
+	// Queues: job name -> jobs, left to right.
+	Queues map[string][]string
+	// Now is the unix time heartbeats are aged from; 0: Redis TIME at write.
+	// Set it when one state is written twice, so both copies are the same.
+	Now int64
+}
+
+type rpPool struct {
+	ID string
+	// NoHeartbeat: no heartbeat hash. Else the heartbeat is AgeSec old.
+	NoHeartbeat bool
+	AgeSec      int64
+	JobNames    []string
+	// InProgress: job name -> jobs, left to right.
+	InProgress map[string][]string
+	// NotInSet leaves the pool out of <ns>:worker_pools.
+	NotInSet bool
+}
+
+func rpDo(t testing.TB, c redis.Conn, cmd string, args ...interface{}) interface{} {
+	t.Helper()
+	v, err := c.Do(cmd, args...)
+	if err != nil {
+		t.Fatalf("%s %v: %v", cmd, args, err)
+	}
+	return v
+}
+
+func rpNow(t testing.TB, c redis.Conn) time.Time {
+	t.Helper()
+	v, err := redis.Int64s(c.Do("TIME"))
+	if err != nil {
+		t.Fatalf("TIME: %v", err)
+	}
+	return time.Unix(v[0], v[1]*1000)
+}
+
+// write puts the state into Redis under namespace ns.
+func (s rpState) write(t testing.TB, c redis.Conn, ns string) {
+	t.Helper()
+	k := redisq.NewKeys(ns)
+	now := s.Now
+	if now == 0 {
+		now = rpNow(t, c).Unix()
+	}
+	for _, j := range s.KnownJobs {
+		rpDo(t, c, "SADD", k.KnownJobs(), j)
+	}
+	for _, p := range s.Pools {
+		if !p.NotInSet {
+			rpDo(t, c, "SADD", k.WorkerPools(), p.ID)
+		}
+		if !p.NoHeartbeat {
+			rpDo(t, c, "HSET", k.Heartbeat(p.ID),
+				"heartbeat_at", now-p.AgeSec, "started_at", now-3600,
+				"job_names", strings.Join(p.JobNames, ","), "concurrency", 10,
+				"worker_ids", "w1,w2", "host", "h", "pid", 42)
+		}
+		for job, jobs := range p.InProgress {
+			for _, j := range jobs {
+				rpDo(t, c, "RPUSH", k.InProgress(job, p.ID), j)
+			}
+		}
+	}
+	for job, v := range s.Locks {
+		rpDo(t, c, "SET", k.Lock(job), v)
+	}
+	for job, m := range s.LockInfo {
+		for pool, v := range m {
+			rpDo(t, c, "HSET", k.LockInfo(job), pool, v)
+		}
+	}
+	for job, jobs := range s.Queues {
+		for _, j := range jobs {
+			rpDo(t, c, "RPUSH", k.Queue(job), j)
+		}
+	}
+}
+
+// rpSnapshot reads what NewPlan needs from Redis. It is a test fixture
+// reader only (the product's snapshot lives in redisq): set members and
+// heartbeats, known_jobs and heartbeat job names, locks, lock_info and the
+// lengths of each pool's in-progress lists, then model.Analyze.
+func rpSnapshot(t testing.TB, c redis.Conn, ns string, deadAfter time.Duration) *model.Snapshot {
+	t.Helper()
+	k := redisq.NewKeys(ns)
+	snap := &model.Snapshot{Namespace: ns, RedisTime: rpNow(t, c)}
+	ids, err := redis.Strings(c.Do("SMEMBERS", k.WorkerPools()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(ids)
+	jobs := map[string]bool{}
+	known, _ := redis.Strings(c.Do("SMEMBERS", k.KnownJobs()))
+	for _, j := range known {
+		jobs[j] = true
+	}
+	for _, id := range ids {
+		p := model.Pool{ID: id, InProgress: map[string]int64{}, LockInfo: map[string]int64{}}
+		h, err := redis.StringMap(c.Do("HGETALL", k.Heartbeat(id)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(h) > 0 {
+			hb := &model.Heartbeat{JobNames: model.SplitList(h["job_names"])}
+			if v, ok := h["heartbeat_at"]; !ok {
+				hb.HeartbeatAtMissing = true
+			} else if n, err := strconv.ParseInt(v, 10, 64); err != nil {
+				hb.HeartbeatAtMalformed = true
+			} else {
+				hb.HeartbeatAt = n
+			}
+			for _, j := range hb.JobNames {
+				jobs[j] = true
+			}
+			p.Heartbeat = hb
+		}
+		snap.Pools = append(snap.Pools, p)
+	}
+	for j := range jobs {
+		jt := model.JobType{Name: j, LockInfo: map[string]int64{}}
+		jt.Lock, _ = redis.Int64(c.Do("GET", k.Lock(j)))
+		li, _ := redis.StringMap(c.Do("HGETALL", k.LockInfo(j)))
+		for pool, v := range li {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			jt.LockInfo[pool] = n
+		}
+		jt.Queued, _ = redis.Int64(c.Do("LLEN", k.Queue(j)))
+		for i := range snap.Pools {
+			p := &snap.Pools[i]
+			if n, ok := jt.LockInfo[p.ID]; ok {
+				p.LockInfo[j] = n
+			}
+			if n, _ := redis.Int64(c.Do("LLEN", k.InProgress(j, p.ID))); n > 0 {
+				p.InProgress[j] = n
+			}
+		}
+		snap.JobTypes = append(snap.JobTypes, jt)
+	}
+	model.Analyze(snap, deadAfter)
+	return snap
+}
+
+// Upstream's scripts, verbatim from gocraft/work v0.5.1 redis.go, for the
+// reference reaper below.
+const rpUpstreamReenqueue = `
+local function releaseLock(lockKey, lockInfoKey, workerPoolID)
+  redis.call('decr', lockKey)
+  redis.call('hincrby', lockInfoKey, workerPoolID, -1)
+end
+
+local keylen = #KEYS
+local res, jobQueue, inProgQueue, workerPoolID, lockKey, lockInfoKey
+workerPoolID = ARGV[1]
+
+for i=1,keylen,4 do
+  inProgQueue = KEYS[i]
+  jobQueue = KEYS[i+1]
+  lockKey = KEYS[i+2]
+  lockInfoKey = KEYS[i+3]
+  res = redis.call('rpoplpush', inProgQueue, jobQueue)
+  if res then
+    releaseLock(lockKey, lockInfoKey, workerPoolID)
+    return {res, inProgQueue, jobQueue}
+  end
+end
+return nil`
+
+const rpUpstreamReapStaleLocks = `
+local keylen = #KEYS
+local lock, lockInfo, deadLockCount
+local deadPoolID = ARGV[1]
+
+for i=1,keylen,2 do
+  lock = KEYS[i]
+  lockInfo = KEYS[i+1]
+  deadLockCount = tonumber(redis.call('hget', lockInfo, deadPoolID))
+
+  if deadLockCount then
+    redis.call('decrby', lock, deadLockCount)
+    redis.call('hdel', lockInfo, deadPoolID)
+
+    if tonumber(redis.call('get', lock)) < 0 then
+      redis.call('set', lock, 0)
+    end
+  end
+end
+return nil
+`
+
+// rpUpstreamReap is a port of gocraft/work v0.5.1's deadPoolReaper.reap
+// (../shared/seed/dead_pool_reaper.go.txt), step for step, with Redis time
+// for the clock and errors returned rather than dropped. curJobTypes are the
+// reaping pool's own job types.
+func rpUpstreamReap(t testing.TB, c redis.Conn, ns string, curJobTypes []string) {
+	t.Helper()
+	k := redisq.NewKeys(ns)
+	now := rpNow(t, c)
+	ids, err := redis.Strings(c.Do("SMEMBERS", k.WorkerPools()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := map[string][]string{}
+	for _, id := range ids {
+		at, err := redis.Int64(c.Do("HGET", k.Heartbeat(id), "heartbeat_at"))
+		if err == redis.ErrNil {
+			dead[id] = []string{}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if time.Unix(at, 0).Add(model.DefaultDeadAfter).After(now) {
+			continue
+		}
+		names, err := redis.String(c.Do("HGET", k.Heartbeat(id), "job_names"))
+		if err == redis.ErrNil {
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		dead[id] = strings.Split(names, ",")
+	}
+	requeue := redis.NewScript(-1, rpUpstreamReenqueue)
+	locks := redis.NewScript(-1, rpUpstreamReapStaleLocks)
+	for id, jobTypes := range dead {
+		lockJobTypes := jobTypes
+		if len(jobTypes) > 0 {
+			args := []interface{}{4 * len(jobTypes)}
+			for _, j := range jobTypes {
+				args = append(args, k.InProgress(j, id), k.Queue(j), k.Lock(j), k.LockInfo(j))
+			}
+			args = append(args, id)
+			for {
+				v, err := redis.Values(requeue.Do(c, args...))
+				if err == redis.ErrNil {
+					break
+				}
+				if err != nil {
+					t.Fatalf("upstream requeue: %v", err)
+				}
+				if len(v) != 3 {
+					t.Fatalf("upstream requeue: %d elements", len(v))
+				}
+			}
+			rpDo(t, c, "DEL", k.Heartbeat(id))
+		} else {
+			lockJobTypes = curJobTypes
+		}
+		rpDo(t, c, "SREM", k.WorkerPools(), id)
+		args := []interface{}{2 * len(lockJobTypes)}
+		for _, j := range lockJobTypes {
+			args = append(args, k.Lock(j), k.LockInfo(j))
+		}
+		args = append(args, id)
+		if _, err := locks.Do(c, args...); err != nil {
+			t.Fatalf("upstream stale locks: %v", err)
+		}
+	}
+}
+
+// rpDump is redistest.Dump of one namespace with the prefix cut off, so that
+// two namespaces can be compared key by key.
+func rpDump(t testing.TB, c redis.Conn, ns string) map[string]string {
+	t.Helper()
+	prefix := redisq.NewKeys(ns).Prefix()
+	out := map[string]string{}
+	for k, v := range redistest.Dump(t, c, prefix+"*") {
+		out[strings.TrimPrefix(k, prefix)] = v
+	}
+	return out
+}
+
+func rpDiff(a, b map[string]string) string {
+	var keys []string
+	seen := map[string]bool{}
+	for k := range a {
+		seen[k] = true
+	}
+	for k := range b {
+		seen[k] = true
+	}
+	for k := range seen {
+		if a[k] != b[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var sb strings.Builder
+	for _, k := range keys {
+		fmt.Fprintf(&sb, "%s:\n  want %.300q\n  got  %.300q\n", k, a[k], b[k])
+	}
+	return sb.String()
+}
+
+// rpReap plans the reap of targets from a fresh read and executes it.
+func rpReap(t testing.TB, pool *redis.Pool, c redis.Conn, ns string, batch int, targets Targets) (Plan, Result, error) {
+	t.Helper()
+	snap := rpSnapshot(t, c, ns, model.DefaultDeadAfter)
+	plan, err := NewPlan(snap, targets)
+	if err != nil {
+		return plan, Result{}, err
+	}
+	res, err := NewReaper(pool, ns, batch).Execute(context.Background(), plan, nil)
+	return plan, res, err
+}
+
+func rpJobs(prefix string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf(`{"name":"%s","id":"%s-%d","t":1700000000,"args":{}}`, prefix, prefix, i)
+	}
+	return out
+}
