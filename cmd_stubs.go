@@ -24,16 +24,6 @@ func reapCommand() command {
 		run: func(context.Context, env, *config, []string) error { return errNotBuilt }}
 }
 
-func requeueCommand() command {
-	return command{name: "requeue", summary: "move the jobs of in-progress lists KEY... back to their queues", flags: []string{"dry-run", "yes", "batch"},
-		run: func(context.Context, env, *config, []string) error { return errNotBuilt }}
-}
-
-func repairLocksCommand() command {
-	return command{name: "repair-locks", summary: "reset lock and lock_info of job types JOB... from the in-progress lists", flags: []string{"dry-run", "yes"},
-		run: func(context.Context, env, *config, []string) error { return errNotBuilt }}
-}
-
 func startDemo(context.Context, *config) (string, func(), error) {
 	return "", nil, errNotBuilt
 }

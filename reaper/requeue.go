@@ -87,7 +87,8 @@ type RequeueResult struct {
 
 // ListResult is what happened to one list.
 type ListResult struct {
-	Key string
+	Key    string
+	PoolID string
 	// Moved is how many jobs went back to the queue.
 	Moved int64
 	// Remaining is the list's length after the last script call.
@@ -234,7 +235,7 @@ func ExecuteRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, plan Re
 	var moved int64
 	deadMs := plan.DeadAfter.Milliseconds()
 	for _, lp := range plan.Lists {
-		lr := ListResult{Key: lp.Key, Remaining: lp.Jobs, LockAfter: lp.LockBefore, LockInfoAfter: lp.LockInfoBefore}
+		lr := ListResult{Key: lp.Key, PoolID: lp.PoolID, Remaining: lp.Jobs, LockAfter: lp.LockBefore, LockInfoAfter: lp.LockInfoBefore}
 		for {
 			if err := ctx.Err(); err != nil {
 				lr.Err = fmt.Errorf("requeue %s: stopped after %d jobs: %w", lp.Key, lr.Moved, err)
