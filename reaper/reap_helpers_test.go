@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -104,67 +103,13 @@ func (s rpState) write(t testing.TB, c redis.Conn, ns string) {
 	}
 }
 
-// rpSnapshot reads what NewPlan needs from Redis. It is a test fixture
-// reader only (the product's snapshot lives in redisq): set members and
-// heartbeats, known_jobs and heartbeat job names, locks, lock_info and the
-// lengths of each pool's in-progress lists, then model.Analyze.
+// rpSnapshot is the product's snapshot (redisq.ReadSnapshot) of ns.
 func rpSnapshot(t testing.TB, c redis.Conn, ns string, deadAfter time.Duration) *model.Snapshot {
 	t.Helper()
-	k := redisq.NewKeys(ns)
-	snap := &model.Snapshot{Namespace: ns, RedisTime: rpNow(t, c)}
-	ids, err := redis.Strings(c.Do("SMEMBERS", k.WorkerPools()))
+	snap, err := redisq.ReadSnapshot(context.Background(), c, ns, deadAfter)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("snapshot: %v", err)
 	}
-	sort.Strings(ids)
-	jobs := map[string]bool{}
-	known, _ := redis.Strings(c.Do("SMEMBERS", k.KnownJobs()))
-	for _, j := range known {
-		jobs[j] = true
-	}
-	for _, id := range ids {
-		p := model.Pool{ID: id, InProgress: map[string]int64{}, LockInfo: map[string]int64{}}
-		h, err := redis.StringMap(c.Do("HGETALL", k.Heartbeat(id)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(h) > 0 {
-			hb := &model.Heartbeat{JobNames: model.SplitList(h["job_names"])}
-			if v, ok := h["heartbeat_at"]; !ok {
-				hb.HeartbeatAtMissing = true
-			} else if n, err := strconv.ParseInt(v, 10, 64); err != nil {
-				hb.HeartbeatAtMalformed = true
-			} else {
-				hb.HeartbeatAt = n
-			}
-			for _, j := range hb.JobNames {
-				jobs[j] = true
-			}
-			p.Heartbeat = hb
-		}
-		snap.Pools = append(snap.Pools, p)
-	}
-	for j := range jobs {
-		jt := model.JobType{Name: j, LockInfo: map[string]int64{}}
-		jt.Lock, _ = redis.Int64(c.Do("GET", k.Lock(j)))
-		li, _ := redis.StringMap(c.Do("HGETALL", k.LockInfo(j)))
-		for pool, v := range li {
-			n, _ := strconv.ParseInt(v, 10, 64)
-			jt.LockInfo[pool] = n
-		}
-		jt.Queued, _ = redis.Int64(c.Do("LLEN", k.Queue(j)))
-		for i := range snap.Pools {
-			p := &snap.Pools[i]
-			if n, ok := jt.LockInfo[p.ID]; ok {
-				p.LockInfo[j] = n
-			}
-			if n, _ := redis.Int64(c.Do("LLEN", k.InProgress(j, p.ID))); n > 0 {
-				p.InProgress[j] = n
-			}
-		}
-		snap.JobTypes = append(snap.JobTypes, jt)
-	}
-	model.Analyze(snap, deadAfter)
 	return snap
 }
 
