@@ -1,0 +1,155 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
+)
+
+// actionKind names an action in the audit log.
+type actionKind string
+
+// The actions. A new one (requeue, repair locks) gets a kind here, a key in
+// keyMap, a case in buildAction and a builder like reapAction.
+const (
+	actionReap actionKind = "reap"
+)
+
+// action is a change to Redis the operator confirms: what the dialog shows
+// and what runs on 'y'. Building one reads nothing and writes nothing.
+type action struct {
+	kind    actionKind
+	title   string   // dialog title
+	body    []string // dialog lines, clean
+	running string   // "reaping 2 pools", for the status line
+	targets []string // for the audit log
+	total   int64    // jobs it moves, for the progress bar
+	run     func(ctx context.Context, progress func(moved, total int64)) (actionOutcome, error)
+}
+
+// actionOutcome is what an action did, in words for the status line.
+type actionOutcome struct {
+	summary string
+	moved   int64
+	// failed is set when part of the action was not done (a pool alive
+	// again, an error on one pool): the status line shows it as an error.
+	failed bool
+}
+
+// buildAction plans an action from the last snapshot.
+func (m Model) buildAction(kind actionKind, t reaper.Targets) (action, error) {
+	switch kind {
+	case actionReap:
+		plan, err := m.opts.Planner(m.snap, t)
+		if err != nil {
+			return action{}, planError(err)
+		}
+		return reapAction(plan, m.opts.Reaper), nil
+	}
+	return action{}, fmt.Errorf("unknown action %q", kind)
+}
+
+func planError(err error) error {
+	switch {
+	case errors.Is(err, reaper.ErrNothingToDo):
+		return errors.New("no dead pool to reap")
+	case errors.Is(err, reaper.ErrPoolAlive):
+		return fmt.Errorf("not reaped: %s", clean(err.Error()))
+	}
+	return fmt.Errorf("cannot plan the reap: %s", clean(err.Error()))
+}
+
+// reapAction turns a reap plan into an action.
+func reapAction(plan reaper.Plan, r Reaper) action {
+	ids := make([]string, len(plan.Pools))
+	for i, pp := range plan.Pools {
+		ids[i] = pp.PoolID
+	}
+	n := len(plan.Pools)
+	a := action{
+		kind:    actionReap,
+		title:   fmt.Sprintf("Reap %s?", plural(n, "dead pool", "dead pools")),
+		body:    renderPlan(plan),
+		running: "reaping " + plural(n, "pool", "pools"),
+		targets: ids,
+		total:   plan.TotalJobs(),
+	}
+	a.run = func(ctx context.Context, progress func(moved, total int64)) (actionOutcome, error) {
+		res, err := r.Execute(ctx, plan, reaper.Progress(progress))
+		return summarizeReap(res), err
+	}
+	return a
+}
+
+// renderPlan is the dialog text of a reap plan: per pool the jobs that go
+// back per job type and the lock changes.
+func renderPlan(plan reaper.Plan) []string {
+	lines := []string{fmt.Sprintf("%s back to their queues, locks released:", plural64(plan.TotalJobs(), "job goes", "jobs go"))}
+	for _, pp := range plan.Pools {
+		hb := "no heartbeat"
+		if !pp.HeartbeatMissing {
+			hb = "last heartbeat " + model.FormatAge(plan.RedisTime.Sub(timeUnix(pp.HeartbeatAt))) + " ago"
+		}
+		lines = append(lines, fmt.Sprintf("pool %s (%s)", clean(pp.PoolID), hb))
+		if len(pp.Jobs) == 0 {
+			lines = append(lines, "  nothing in progress, no locks held")
+		}
+		for _, j := range pp.Jobs {
+			li := "no lock_info entry"
+			if j.LockInfoPresent {
+				li = fmt.Sprintf("lock_info %d→%d", j.LockInfoBefore, j.LockInfoAfter)
+			}
+			lines = append(lines, fmt.Sprintf("  %s: %s to the queue; lock %d→%d; %s",
+				clean(j.JobName), plural64(j.Jobs, "job", "jobs"), j.LockBefore, j.LockAfter, li))
+		}
+	}
+	return lines
+}
+
+// summarizeReap puts a reap result in words.
+func summarizeReap(res reaper.Result) actionOutcome {
+	var out actionOutcome
+	reaped := 0
+	var problems []string
+	for _, p := range res.Pools {
+		if p.Reaped {
+			reaped++
+		}
+		if p.Skipped != "" {
+			problems = append(problems, clean(p.Skipped))
+		}
+		if p.Err != nil {
+			problems = append(problems, fmt.Sprintf("pool %s: %s", clean(shortID(p.PoolID)), clean(p.Err.Error())))
+		}
+	}
+	out.moved = res.TotalMoved()
+	out.summary = fmt.Sprintf("reaped %s, %s back in their queues", plural(reaped, "pool", "pools"), plural64(out.moved, "job", "jobs"))
+	if len(problems) > 0 {
+		out.failed = true
+		sort.Strings(problems)
+		out.summary += "; " + strings.Join(problems, "; ")
+	}
+	return out
+}
+
+func plural(n int, one, many string) string { return plural64(int64(n), one, many) }
+
+func plural64(n int64, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// shortID shortens a long pool ID for messages.
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12] + "…"
+	}
+	return id
+}

@@ -1,0 +1,95 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Commands are built from plain values (never the model) and each carries
+// its own timeout, so Update never blocks and a stuck Redis cannot pile up
+// work.
+
+// fetchCmd takes one snapshot.
+func fetchCmd(src Source, gen uint64, timeout time.Duration, now func() time.Time) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		snap, err := src.Snapshot(ctx)
+		if err == nil && snap == nil {
+			err = errNoSnapshot
+		}
+		return snapshotMsg{gen: gen, snap: snap, err: err, at: now()}
+	}
+}
+
+// peekCmd reads up to limit in-progress jobs of a pool, job type by job
+// type in the order given.
+func peekCmd(p Peeker, poolID string, jobNames []string, limit int, seq int, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		var out []peekedJob
+		for _, name := range jobNames {
+			if len(out) >= limit {
+				break
+			}
+			payloads, err := p.PeekInProgress(ctx, poolID, name, limit-len(out))
+			if err != nil {
+				return peekMsg{poolID: poolID, seq: seq, jobs: out, err: err}
+			}
+			for _, pl := range payloads {
+				out = append(out, peekedJob{jobName: name, payload: pl})
+			}
+		}
+		if len(out) > limit {
+			out = out[:limit]
+		}
+		return peekMsg{poolID: poolID, seq: seq, jobs: out}
+	}
+}
+
+// runActionCmd runs a confirmed action in its own goroutine and returns the
+// command that delivers its first event. Progress events are dropped when
+// the screen is behind (only the latest matters); the done event is always
+// delivered. The audit line is written once the action returns, whatever
+// the outcome.
+func runActionCmd(a action, seq int, timeout time.Duration, audit Auditor, entry AuditEntry, now func() time.Time) tea.Cmd {
+	ch := make(chan tea.Msg, 1)
+	var events <-chan tea.Msg = ch
+	start := func() tea.Msg {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), timeout)
+			defer cancel()
+			progress := func(moved, total int64) {
+				select {
+				case ch <- actionProgressMsg{seq: seq, moved: moved, total: total, ch: events}:
+				default:
+				}
+			}
+			out, err := a.run(ctx, progress)
+			var auditErr error
+			if audit != nil {
+				entry.Time = now()
+				entry.Moved = out.moved
+				entry.Result = out.summary
+				if err != nil {
+					entry.Result = "error: " + err.Error()
+				}
+				auditErr = audit.Record(entry)
+			}
+			ch <- actionDoneMsg{seq: seq, outcome: out, err: err, auditErr: auditErr}
+		}()
+		return <-events
+	}
+	return start
+}
+
+// waitActionCmd delivers the next event of a running action.
+func waitActionCmd(ch <-chan tea.Msg) tea.Cmd {
+	return func() tea.Msg { return <-ch }
+}
+
+// after schedules a message; tests replace it to run timers at once.
+type afterFunc func(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd

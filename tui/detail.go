@@ -1,0 +1,261 @@
+package tui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// detailView is one pool: per job type its in-progress length and
+// lock_info entry, then its first in-progress jobs, in a scrollable
+// viewport. It follows the pool across polls by ID.
+type detailView struct {
+	poolID    string
+	pool      model.Pool
+	gone      bool // the pool is no longer in the snapshot (reaped)
+	redisTime time.Time
+
+	peekSeq     int
+	loading     bool
+	unavailable bool
+	jobs        []peekedJob
+	peekErr     error
+
+	vp            viewport.Model
+	width, height int
+}
+
+func newDetail(poolID string, s *model.Snapshot) detailView {
+	d := detailView{poolID: poolID, vp: viewport.New(0, 0)}
+	return d.setSnapshot(s)
+}
+
+func (d detailView) setSnapshot(s *model.Snapshot) detailView {
+	if s == nil {
+		return d
+	}
+	d.redisTime = s.RedisTime
+	if p, ok := s.Pool(d.poolID); ok {
+		d.pool, d.gone = *p, false
+	} else {
+		d.gone = true
+	}
+	return d.refresh()
+}
+
+// current is the pool shown, unless it is gone.
+func (d detailView) current() (model.Pool, bool) {
+	if d.poolID == "" || d.gone {
+		return model.Pool{}, false
+	}
+	return d.pool, true
+}
+
+func (d detailView) startPeek(seq int) detailView {
+	d.peekSeq, d.loading, d.peekErr = seq, true, nil
+	return d.refresh()
+}
+
+func (d detailView) peekUnavailable(noPeeker bool) detailView {
+	d.unavailable = noPeeker
+	d.loading = false
+	return d.refresh()
+}
+
+func (d detailView) setPeek(msg peekMsg) detailView {
+	if msg.poolID != d.poolID || msg.seq != d.peekSeq {
+		return d // an older peek, or another pool's
+	}
+	d.loading, d.jobs, d.peekErr = false, msg.jobs, msg.err
+	return d.refresh()
+}
+
+func (d detailView) setSize(w, h int) detailView {
+	if d.width == w && d.height == h {
+		return d
+	}
+	d.width, d.height = w, h
+	d.vp.Width, d.vp.Height = w, h
+	return d.refresh()
+}
+
+func (d detailView) refresh() detailView {
+	if d.poolID == "" {
+		return d
+	}
+	d.vp.SetContent(renderDetail(d, d.width))
+	return d
+}
+
+func (d detailView) navigate(msg tea.KeyMsg, k keyMap) detailView {
+	switch {
+	case key.Matches(msg, k.Up):
+		d.vp.ScrollUp(1)
+	case key.Matches(msg, k.Down):
+		d.vp.ScrollDown(1)
+	case key.Matches(msg, k.PageUp):
+		d.vp.PageUp()
+	case key.Matches(msg, k.PageDown):
+		d.vp.PageDown()
+	case key.Matches(msg, k.Top):
+		d.vp.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		d.vp.GotoBottom()
+	}
+	return d
+}
+
+func (d detailView) view() string {
+	return fitBlock(d.vp.View(), d.width, d.height)
+}
+
+// inProgressJobNames are the job types a pool holds jobs of, sorted.
+func inProgressJobNames(p model.Pool) []string {
+	var names []string
+	for n, c := range p.InProgress {
+		if c > 0 {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// renderDetail is the viewport's content: plain text, every line cut to
+// width. Styles are left out so that scrolling never splits a sequence.
+func renderDetail(d detailView, width int) string {
+	p := d.pool
+	var lines []string
+	add := func(format string, a ...any) { lines = append(lines, fmt.Sprintf(format, a...)) }
+	add("pool %s  %s", clean(p.ID), statusMarker(p.Status))
+	if d.gone {
+		add("this pool is no longer in the worker_pools set (reaped or stopped); showing its last known state")
+	}
+	if hb := p.Heartbeat; hb != nil {
+		started := "-"
+		if hb.StartedAt > 0 {
+			started = model.FormatAge(d.redisTime.Sub(timeUnix(hb.StartedAt))) + " ago"
+		}
+		add("host %s  pid %d  concurrency %d  heartbeat %s ago  started %s", clean(hb.Host), hb.PID, hb.Concurrency, beatAge(&p), started)
+		add("job names: %s", clean(strings.Join(hb.JobNames, ", ")))
+		add("workers: %d", len(hb.WorkerIDs))
+	} else {
+		add("no heartbeat hash: nothing says which host or process this was")
+	}
+	for _, w := range p.Warnings {
+		add("warning: %s", clean(w))
+	}
+	add("")
+	names := map[string]bool{}
+	for n := range p.InProgress {
+		names[n] = true
+	}
+	for n := range p.LockInfo {
+		names[n] = true
+	}
+	if p.Heartbeat != nil {
+		for _, n := range p.Heartbeat.JobNames {
+			names[n] = true
+		}
+	}
+	sorted := make([]string, 0, len(names))
+	for n := range names {
+		sorted = append(sorted, n)
+	}
+	sort.Strings(sorted)
+	cols := fitColumns([]colSpec{{title: "JOB", min: 12, max: 48}, {title: "IN PROGRESS", min: 11, max: 11, right: true}, {title: "LOCK_INFO", min: 9, max: 9, right: true}}, min(width, 74))
+	add("%s", renderCells(cols, []string{"JOB", "IN PROGRESS", "LOCK_INFO"}))
+	for _, n := range sorted {
+		li := "-"
+		if v, ok := p.LockInfo[n]; ok {
+			li = strconv.FormatInt(v, 10)
+		}
+		add("%s", renderCells(cols, []string{clean(n), strconv.FormatInt(p.InProgress[n], 10), li}))
+	}
+	if len(sorted) == 0 {
+		add("(no job types)")
+	}
+	add("")
+	switch {
+	case d.unavailable:
+		add("in-progress jobs: not available")
+	case d.loading && len(d.jobs) == 0:
+		add("in-progress jobs: loading…")
+	default:
+		total := p.InProgressTotal()
+		add("in-progress jobs: showing %d of %d", len(d.jobs), total)
+		if d.peekErr != nil {
+			add("could not read them: %s", clean(d.peekErr.Error()))
+		}
+		for i, j := range d.jobs {
+			lines = append(lines, renderJob(i+1, j, d.redisTime)...)
+		}
+	}
+	for i, l := range lines {
+		lines[i] = fitLine(l, width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// renderJob pretty-prints one in-progress job: a title line, then its args
+// (and failure, if any) as indented JSON.
+func renderJob(n int, j peekedJob, redisTime time.Time) []string {
+	var job struct {
+		Name     string          `json:"name"`
+		ID       string          `json:"id"`
+		T        json.Number     `json:"t"`
+		Args     json.RawMessage `json:"args"`
+		Fails    int64           `json:"fails"`
+		Err      string          `json:"err"`
+		FailedAt int64           `json:"failed_at"`
+		Unique   bool            `json:"unique"`
+	}
+	if err := json.Unmarshal([]byte(j.payload), &job); err != nil {
+		return []string{
+			fmt.Sprintf("#%d %s: not a JSON job", n, clean(j.jobName)),
+			"    " + clean(j.payload),
+		}
+	}
+	name := job.Name
+	if name == "" {
+		name = j.jobName
+	}
+	enq := "-"
+	if sec, err := job.T.Float64(); err == nil && sec > 0 {
+		t := timeUnix(int64(sec))
+		enq = t.UTC().Format("2006-01-02 15:04:05Z")
+		if !redisTime.IsZero() {
+			enq += " (" + model.FormatAge(redisTime.Sub(t)) + " ago)"
+		}
+	}
+	out := []string{fmt.Sprintf("#%d %s  id %s  enqueued %s", n, clean(name), clean(job.ID), enq)}
+	if job.Fails > 0 {
+		out = append(out, fmt.Sprintf("    failed %d times, last: %s", job.Fails, clean(job.Err)))
+	}
+	args := "{}"
+	if len(job.Args) > 0 && string(job.Args) != "null" {
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, job.Args, "    ", "  "); err == nil {
+			args = buf.String()
+		} else {
+			args = string(job.Args)
+		}
+	}
+	for i, l := range strings.Split(args, "\n") {
+		if i == 0 {
+			l = "    args: " + l
+		}
+		out = append(out, clean(l))
+	}
+	return out
+}

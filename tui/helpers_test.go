@@ -1,0 +1,307 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
+)
+
+func TestMain(m *testing.M) {
+	// bubbles' default styles use the global renderer: make it plain too.
+	lipgloss.SetColorProfile(termenv.Ascii)
+	os.Exit(m.Run())
+}
+
+// fixedNow is the screen's frozen clock; the fixture's Redis time is 2s
+// before it.
+var fixedNow = time.Date(2026, 11, 29, 15, 0, 2, 0, time.UTC)
+
+func asciiRenderer() *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.Ascii)
+	return r
+}
+
+func dur(d time.Duration) *time.Duration { return &d }
+
+// fixture is a small namespace: two dead pools (one without heartbeat),
+// one late, two alive; three job types, one drifted, one paused.
+func fixture() *model.Snapshot {
+	rt := fixedNow.Add(-2 * time.Second)
+	hb := func(host string, pid int64, age time.Duration, up time.Duration, jobs ...string) *model.Heartbeat {
+		return &model.Heartbeat{HeartbeatAt: rt.Add(-age).Unix(), StartedAt: rt.Add(-up).Unix(), Host: host, PID: pid,
+			Concurrency: 10, JobNames: jobs, WorkerIDs: []string{"w1", "w2"}}
+	}
+	s := &model.Snapshot{
+		Namespace: "work",
+		RedisTime: rt,
+		DeadAfter: model.DefaultDeadAfter,
+		Pools: []model.Pool{
+			{ID: "6f1a2b3c4d5e6f7a8b9c0d1e", Heartbeat: hb("worker-a", 4242, 65*time.Second, 3*time.Hour, "resize_image", "send_email"),
+				InProgress: map[string]int64{"send_email": 3, "resize_image": 1}, LockInfo: map[string]int64{"send_email": 3, "resize_image": 1}},
+			{ID: "aaaabbbbccccddddeeeeffff", Heartbeat: nil,
+				InProgress: map[string]int64{"send_email": 2}, LockInfo: map[string]int64{"send_email": 2}},
+			{ID: "0123456789abcdef01234567", Heartbeat: hb("worker-b\x1b[31m", 77, 8*time.Second, 50*time.Hour, "send_email"),
+				InProgress: map[string]int64{"send_email": 1}, LockInfo: map[string]int64{"send_email": 1}},
+			{ID: "fedcba9876543210fedcba98", Heartbeat: hb("worker-c", 99, 2*time.Second, 10*time.Minute, "report", "send_email")},
+			{ID: "1111222233334444aaaabbbb", Heartbeat: hb("worker-d", 100, 4*time.Second, 26*time.Hour, "report"),
+				InProgress: map[string]int64{"report": 2}, LockInfo: map[string]int64{"report": 2}},
+		},
+		JobTypes: []model.JobType{
+			{Name: "report", Queued: 0, Lock: 2, LockInfo: map[string]int64{"1111222233334444aaaabbbb": 2}},
+			{Name: "resize_image", Queued: 7, OldestEnqueuedAt: rt.Add(-90 * time.Second).Unix(), Lock: 1, MaxConcurrency: 4, Paused: true,
+				LockInfo: map[string]int64{"6f1a2b3c4d5e6f7a8b9c0d1e": 1}},
+			{Name: "send_email", Queued: 1234, OldestEnqueuedAt: rt.Add(-45 * time.Second).Unix(), Lock: 9, MaxConcurrency: 10,
+				LockInfo: map[string]int64{"6f1a2b3c4d5e6f7a8b9c0d1e": 3, "aaaabbbbccccddddeeeeffff": 2, "0123456789abcdef01234567": 1}},
+		},
+	}
+	model.Analyze(s, model.DefaultDeadAfter)
+	return s
+}
+
+// fakeSource returns whatever next says; it counts calls and the largest
+// number of calls running at once.
+type fakeSource struct {
+	mu       sync.Mutex
+	next     func(call int) (*model.Snapshot, error)
+	calls    int
+	running  int
+	maxAtOnc int
+}
+
+func (f *fakeSource) Snapshot(ctx context.Context) (*model.Snapshot, error) {
+	f.mu.Lock()
+	f.calls++
+	call := f.calls
+	f.running++
+	f.maxAtOnc = max(f.maxAtOnc, f.running)
+	f.mu.Unlock()
+	defer func() { f.mu.Lock(); f.running--; f.mu.Unlock() }()
+	return f.next(call)
+}
+
+func staticSource(s *model.Snapshot) *fakeSource {
+	return &fakeSource{next: func(int) (*model.Snapshot, error) { return s, nil }}
+}
+
+type fakePeeker struct{ jobs map[string][]string }
+
+func (f fakePeeker) PeekInProgress(_ context.Context, poolID, job string, n int) ([]string, error) {
+	out := f.jobs[poolID+"/"+job]
+	if len(out) > n {
+		out = out[:n]
+	}
+	return out, nil
+}
+
+// fakeReaper records the plans it executes and reports progress per job.
+type fakeReaper struct {
+	mu    sync.Mutex
+	plans []reaper.Plan
+	err   error
+	skip  string // PoolID to report as skipped (alive again)
+}
+
+func (f *fakeReaper) Execute(_ context.Context, p reaper.Plan, progress reaper.Progress) (reaper.Result, error) {
+	f.mu.Lock()
+	f.plans = append(f.plans, p)
+	f.mu.Unlock()
+	var res reaper.Result
+	var moved int64
+	for _, pp := range p.Pools {
+		pr := reaper.PoolResult{PoolID: pp.PoolID, Moved: map[string]int64{}}
+		if pp.PoolID == f.skip {
+			pr.Skipped = fmt.Sprintf("pool %s is alive again, not reaped", pp.PoolID)
+			res.Pools = append(res.Pools, pr)
+			continue
+		}
+		pr.Reaped = true
+		for _, j := range pp.Jobs {
+			pr.Moved[j.JobName] = j.Jobs
+			moved += j.Jobs
+			if progress != nil {
+				progress(moved, p.TotalJobs())
+			}
+		}
+		res.Pools = append(res.Pools, pr)
+	}
+	return res, f.err
+}
+
+func (f *fakeReaper) executed() []reaper.Plan {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]reaper.Plan(nil), f.plans...)
+}
+
+// fakePlan is a stand-in for reaper.NewPlan with the same contract for the
+// cases the screen uses: targets must be dead pools of the snapshot.
+func fakePlan(snap *model.Snapshot, t reaper.Targets) (reaper.Plan, error) {
+	p := reaper.Plan{Namespace: snap.Namespace, RedisTime: snap.RedisTime, DeadAfter: snap.DeadAfter}
+	ids := append([]string(nil), t.PoolIDs...)
+	if t.AllDead {
+		ids = append(ids, snap.DeadPools()...)
+	}
+	if len(ids) == 0 {
+		return p, reaper.ErrNothingToDo
+	}
+	for _, id := range ids {
+		pool, ok := snap.Pool(id)
+		if !ok {
+			return reaper.Plan{}, fmt.Errorf("pool %s: %w", id, reaper.ErrUnknownPool)
+		}
+		if pool.Status != model.StatusDead {
+			return reaper.Plan{}, fmt.Errorf("pool %s: %w", id, reaper.ErrPoolAlive)
+		}
+		pp := reaper.PoolPlan{PoolID: id, HeartbeatMissing: pool.Heartbeat == nil}
+		if pool.Heartbeat != nil {
+			pp.HeartbeatAt = pool.Heartbeat.HeartbeatAt
+		}
+		for _, name := range inProgressJobNames(*pool) {
+			jt, _ := snap.JobType(name)
+			li, present := pool.LockInfo[name]
+			pp.Jobs = append(pp.Jobs, reaper.JobPlan{JobName: name, Jobs: pool.InProgress[name],
+				LockBefore: jt.Lock, LockAfter: max(jt.Lock-li, 0), LockInfoBefore: li, LockInfoPresent: present})
+		}
+		p.Pools = append(p.Pools, pp)
+	}
+	return p, nil
+}
+
+// scheduled is what a timer command returns in tests: the timer's length
+// and the message it would deliver, at once.
+type scheduled struct {
+	d   time.Duration
+	msg tea.Msg
+}
+
+func instantAfter(d time.Duration, fn func(time.Time) tea.Msg) tea.Cmd {
+	return func() tea.Msg { return scheduled{d: d, msg: fn(fixedNow)} }
+}
+
+type testDeps struct {
+	src    *fakeSource
+	reaper *fakeReaper
+	audit  *memAudit
+}
+
+type memAudit struct {
+	mu      sync.Mutex
+	entries []AuditEntry
+}
+
+func (a *memAudit) Record(e AuditEntry) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.entries = append(a.entries, e)
+	return nil
+}
+
+func testOptions(src *fakeSource) (Options, testDeps) {
+	d := testDeps{src: src, reaper: &fakeReaper{}, audit: &memAudit{}}
+	return Options{
+		Address:   "redis.internal:6379",
+		Namespace: "work",
+		Interval:  time.Hour, // no second poll during a golden test
+		Now:       func() time.Time { return fixedNow },
+		Renderer:  asciiRenderer(),
+		Source:    src,
+		Peeker: fakePeeker{jobs: map[string][]string{
+			"6f1a2b3c4d5e6f7a8b9c0d1e/send_email": {
+				`{"name":"send_email","id":"b1c2d3e4f5a6b7c8d9e0f1a2","t":1795964200,"args":{"to":"ops@example.com","template":"welcome"}}`,
+				`{"name":"send_email","id":"c1","t":1795964300,"args":{"to":"\u001b[2Jevil"},"fails":2,"err":"smtp timeout"}`,
+				"not json \x1b]0;title\x07",
+			},
+			"6f1a2b3c4d5e6f7a8b9c0d1e/resize_image": {`{"name":"resize_image","id":"r1","t":1795964000,"args":{"w":640,"h":480}}`},
+		}},
+		Reaper:  d.reaper,
+		Planner: fakePlan,
+		Audit:   d.audit,
+	}, d
+}
+
+// newTest builds a model for Update tests: sized, with instant timers,
+// and the first snapshot applied.
+func newTest(t *testing.T, o Options, w, h int) Model {
+	t.Helper()
+	m := New(o)
+	m.after = instantAfter
+	m = step(t, m, tea.WindowSizeMsg{Width: w, Height: h})
+	for _, msg := range runCmd(m.firstFetch()) {
+		m = step(t, m, msg)
+	}
+	return m
+}
+
+// step applies one message and returns the model.
+func step(t *testing.T, m Model, msg tea.Msg) Model {
+	t.Helper()
+	next, _ := m.Update(msg)
+	return next.(Model)
+}
+
+// stepCmd applies one message and returns the model and its command.
+func stepCmd(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	next, cmd := m.Update(msg)
+	return next.(Model), cmd
+}
+
+// runCmd runs a command and flattens batches; timers (scheduled) are
+// returned, not delivered.
+func runCmd(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, runCmd(c)...)
+		}
+		return out
+	}
+	if msg == nil {
+		return nil
+	}
+	return []tea.Msg{msg}
+}
+
+func keyMsg(s string) tea.KeyMsg {
+	switch s {
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyMsg{Type: tea.KeyShiftTab}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	case "pgdown":
+		return tea.KeyMsg{Type: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyMsg{Type: tea.KeyPgUp}
+	case "ctrl+c":
+		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	case "backspace":
+		return tea.KeyMsg{Type: tea.KeyBackspace}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+var errRefused = errors.New("dial tcp 127.0.0.1:6379: connect: connection refused")

@@ -1,0 +1,204 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// historyLen is how many polls the queue-length sparkline remembers.
+const historyLen = 40
+
+// queueHistory is each job type's queue length over the recent polls,
+// oldest first.
+type queueHistory map[string][]int64
+
+// add returns the history with one more sample per job type of the
+// snapshot; job types that are gone are forgotten. The receiver is not
+// changed.
+func (h queueHistory) add(s *model.Snapshot) queueHistory {
+	out := make(queueHistory, len(s.JobTypes))
+	for _, jt := range s.JobTypes {
+		old := h[jt.Name]
+		if len(old) >= historyLen {
+			old = old[len(old)-historyLen+1:]
+		}
+		vals := make([]int64, len(old), len(old)+1)
+		copy(vals, old)
+		out[jt.Name] = append(vals, jt.Queued)
+	}
+	return out
+}
+
+// sparkline draws the last width values, scaled from 0 to the largest.
+func sparkline(vals []int64, width int) string {
+	if width <= 0 || len(vals) == 0 {
+		return ""
+	}
+	if len(vals) > width {
+		vals = vals[len(vals)-width:]
+	}
+	levels := []rune("▁▂▃▄▅▆▇█")
+	var top int64
+	for _, v := range vals {
+		top = max(top, v)
+	}
+	var b strings.Builder
+	for _, v := range vals {
+		i := 0
+		if top > 0 && v > 0 {
+			i = int((v*int64(len(levels)-1) + top - 1) / top)
+		}
+		b.WriteRune(levels[min(max(i, 0), len(levels)-1)])
+	}
+	return b.String()
+}
+
+// jobTypesView lists the job types with their queues and locks.
+type jobTypesView struct {
+	types        []model.JobType
+	history      queueHistory
+	rows         []int
+	filter       string
+	list         listState
+	selectedName string
+	width        int
+	height       int
+}
+
+func (v jobTypesView) setSnapshot(s *model.Snapshot, h queueHistory) jobTypesView {
+	v.types, v.history = s.JobTypes, h
+	return v.refilter()
+}
+
+func (v jobTypesView) setFilter(f string) jobTypesView {
+	v.filter = f
+	return v.refilter()
+}
+
+func (v jobTypesView) setSize(w, h int) jobTypesView {
+	v.width, v.height = w, h
+	v.list = v.list.clamp(len(v.rows), h)
+	return v
+}
+
+func (v jobTypesView) refilter() jobTypesView {
+	rows := make([]int, 0, len(v.types))
+	f := strings.ToLower(v.filter)
+	for i, jt := range v.types {
+		text := strings.ToLower(clean(jt.Name))
+		if jt.Drift {
+			text += " drift"
+		}
+		if jt.Paused {
+			text += " paused"
+		}
+		if f == "" || strings.Contains(text, f) {
+			rows = append(rows, i)
+		}
+	}
+	v.rows = rows
+	for i, r := range rows {
+		if v.types[r].Name == v.selectedName {
+			v.list.cursor = i
+			break
+		}
+	}
+	v.list = v.list.clamp(len(rows), v.height)
+	v.selectedName = ""
+	if v.list.cursor < len(rows) {
+		v.selectedName = v.types[rows[v.list.cursor]].Name
+	}
+	return v
+}
+
+func (v jobTypesView) navigate(msg tea.KeyMsg, k keyMap) jobTypesView {
+	l, ok := v.list.navigate(msg, k, len(v.rows), v.height)
+	if !ok {
+		return v
+	}
+	v.list = l
+	if l.cursor < len(v.rows) {
+		v.selectedName = v.types[v.rows[l.cursor]].Name
+	}
+	return v
+}
+
+func (v jobTypesView) view(st styles) string {
+	return renderJobTypes(v.types, v.rows, v.history, v.list, v.width, v.height, st)
+}
+
+var jobTypeColumnSpecs = []colSpec{
+	{title: "JOB", min: 12, max: 30},
+	{title: "QUEUED", min: 7, max: 9, right: true},
+	{title: "LATENCY", min: 7, max: 7, right: true},
+	{title: "INPROG", min: 6, max: 6, right: true},
+	{title: "LOCK/MAX", min: 9, max: 11, right: true},
+	{title: "LOCKINFO", min: 8, max: 8, right: true},
+	{title: "PAUSED", min: 6, max: 6},
+	{title: "DRIFT", min: 5, max: 5},
+	{title: "QUEUE TREND", min: 8, max: historyLen},
+}
+
+func jobTypeColumns(width int) []column {
+	return fitColumns(jobTypeColumnSpecs, width-cursorWidth)
+}
+
+// renderJobTypes renders the column titles and the visible rows, exactly
+// height+1 lines.
+func renderJobTypes(types []model.JobType, rows []int, h queueHistory, l listState, width, height int, st styles) string {
+	cols := jobTypeColumns(width)
+	titles := make([]string, len(cols))
+	for i, c := range cols {
+		titles[i] = c.title
+	}
+	lines := []string{fitLine(st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), width)}
+	from, to := l.window(len(rows), height)
+	trendWidth := cols[len(cols)-1].width
+	for i := from; i < to; i++ {
+		jt := &types[rows[i]]
+		sel := i == l.cursor
+		latency := "-"
+		if jt.Latency != nil {
+			latency = model.FormatAge(*jt.Latency)
+		}
+		maxc := "-"
+		if jt.MaxConcurrency > 0 {
+			maxc = strconv.FormatInt(jt.MaxConcurrency, 10)
+		}
+		paused, drift := "", ""
+		if jt.Paused {
+			paused = "PAUSED"
+			if !sel {
+				paused = st.warn.Render(paused)
+			}
+		}
+		if jt.Drift {
+			drift = "DRIFT"
+			if !sel {
+				drift = st.dead.Render(drift)
+			}
+		}
+		trend := sparkline(h[jt.Name], trendWidth)
+		if !sel {
+			trend = st.accent.Render(trend)
+		}
+		cells := []string{clean(jt.Name), strconv.FormatInt(jt.Queued, 10), latency,
+			strconv.FormatInt(jt.InProgress, 10), fmt.Sprintf("%d/%s", jt.Lock, maxc),
+			strconv.FormatInt(jt.LockInfoTotal, 10), paused, drift, trend}
+		row := renderCells(cols, cells)
+		if sel {
+			lines = append(lines, fitLine(st.selected.Render("> "+row), width))
+		} else {
+			lines = append(lines, fitLine("  "+row, width))
+		}
+	}
+	if len(rows) == 0 {
+		lines = append(lines, st.faint.Render("  no job types"))
+	}
+	return fitBlock(strings.Join(lines, "\n"), width, height+1)
+}

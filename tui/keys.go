@@ -1,0 +1,77 @@
+package tui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// keyMap is every key binding of the screen. Bindings are data: the root
+// Update matches on them and the help line is rendered from them, so a
+// binding that is disabled (an action in read-only mode, or one that does
+// not apply right now) is both inert and absent from the help.
+type keyMap struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	NextView, PrevView                      key.Binding
+	Enter, Back                             key.Binding
+	Filter, Refresh, Help, Quit             key.Binding
+
+	// Actions. More (requeue, repair locks) are added here, with a case in
+	// actionFor and an entry in ShortHelp/FullHelp.
+	ReapOne, ReapAll key.Binding
+
+	// Dialog keys.
+	Confirm, Cancel key.Binding
+}
+
+func defaultKeyMap() keyMap {
+	return keyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+		NextView: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "view")),
+		PrevView: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
+		Enter:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
+		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		ReapOne:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reap")),
+		ReapAll:  key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "reap all")),
+		Confirm:  key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
+		Cancel:   key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "cancel")),
+	}
+}
+
+// ShortHelp is the one-line help at the bottom.
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.ReapOne, k.ReapAll, k.Refresh, k.Help, k.Quit}
+}
+
+// FullHelp is the help shown by '?'.
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
+		{k.ReapOne, k.ReapAll, k.Refresh, k.Help, k.Quit},
+	}
+}
+
+// dialogKeys is the help while a confirm dialog is open.
+type dialogKeys struct{ k keyMap }
+
+func (d dialogKeys) ShortHelp() []key.Binding {
+	return []key.Binding{d.k.Confirm, d.k.Cancel, d.k.Quit}
+}
+func (d dialogKeys) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
+
+// filterKeys is the help while the filter is being typed.
+type filterKeys struct{}
+
+func (filterKeys) ShortHelp() []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "keep filter")),
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+	}
+}
+func (f filterKeys) FullHelp() [][]key.Binding { return [][]key.Binding{f.ShortHelp()} }

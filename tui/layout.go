@@ -1,0 +1,143 @@
+package tui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// layout is where things go on a screen of a given size. It is a pure
+// function of the window size and of the measured heights of the header and
+// the footer (which grow with an error line, the full help, ...).
+type layout struct {
+	width, height  int
+	header, footer int
+	// body is the height left for the focused view; at least 0.
+	body int
+	// tooSmall is set when the body cannot show a single row of a list
+	// under its column header.
+	tooSmall bool
+}
+
+// minBody is the smallest useful body: a column header and one row.
+const minBody = 2
+
+func computeLayout(width, height, headerHeight, footerHeight int) layout {
+	l := layout{width: max(width, 0), height: max(height, 0), header: headerHeight, footer: footerHeight}
+	l.body = max(l.height-headerHeight-footerHeight, 0)
+	l.tooSmall = l.body < minBody || l.width < 20
+	return l
+}
+
+// colSpec is a column as wanted: a fixed column has min == max; max 0 means
+// no upper bound.
+type colSpec struct {
+	title    string
+	min, max int
+	right    bool
+}
+
+// column is a column as laid out.
+type column struct {
+	title string
+	width int
+	right bool
+}
+
+// colGap is the space between two columns.
+const colGap = 1
+
+// fitColumns lays the columns out in width: every column gets its minimum,
+// then the flexible ones grow in the order given, each up to its maximum,
+// until the width is used up (a column without maximum takes the rest).
+// When even the minimums do not fit, the renderer cuts the row at the right
+// edge.
+func fitColumns(specs []colSpec, width int) []column {
+	cols := make([]column, len(specs))
+	used := 0
+	for i, s := range specs {
+		cols[i] = column{title: s.title, width: s.min, right: s.right}
+		used += s.min
+	}
+	used += colGap * max(len(specs)-1, 0)
+	free := width - used
+	for i, s := range specs {
+		if free <= 0 {
+			break
+		}
+		grow := free
+		if s.max != 0 {
+			grow = min(free, s.max-cols[i].width)
+		}
+		cols[i].width += grow
+		free -= grow
+	}
+	return cols
+}
+
+// renderCells joins cell texts into a row of the columns: each cell cut to
+// its width (with an ellipsis) and padded. Cells must be clean already.
+func renderCells(cols []column, cells []string) string {
+	var b strings.Builder
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteString(strings.Repeat(" ", colGap))
+		}
+		text := ""
+		if i < len(cells) {
+			text = cells[i]
+		}
+		b.WriteString(fitCell(text, c.width, c.right))
+	}
+	return b.String()
+}
+
+// fitCell cuts or pads s to exactly w cells.
+func fitCell(s string, w int, right bool) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		return ansi.Truncate(s, w, "…")
+	}
+	pad := strings.Repeat(" ", w-sw)
+	if right {
+		return pad + s
+	}
+	return s + pad
+}
+
+// fitLine cuts a (possibly styled) line to the width, never wrapping.
+func fitLine(s string, w int) string {
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// fitBlock makes s exactly h lines, each at most w cells: long lines are
+// cut, missing lines are blank, extra lines are dropped.
+func fitBlock(s string, w, h int) string {
+	if h <= 0 {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = fitLine(l, w)
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// height is the number of lines of a rendered block.
+func height(s string) int { return lipgloss.Height(s) }
+
+// lineWidth is the width in cells of a (possibly styled) line.
+func lineWidth(s string) int { return ansi.StringWidth(s) }

@@ -1,0 +1,204 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// poolsView is the list of pools: dead first, then by heartbeat age (the
+// snapshot's order). The cursor follows a pool ID across polls.
+type poolsView struct {
+	pools      []model.Pool
+	redisTime  time.Time
+	rows       []int // indices into pools that pass the filter
+	filter     string
+	list       listState
+	selectedID string
+	width      int
+	height     int // rows, without the column titles
+}
+
+func (v poolsView) setSnapshot(s *model.Snapshot) poolsView {
+	v.pools, v.redisTime = s.Pools, s.RedisTime
+	return v.refilter()
+}
+
+func (v poolsView) setFilter(f string) poolsView {
+	v.filter = f
+	return v.refilter()
+}
+
+func (v poolsView) setSize(w, h int) poolsView {
+	v.width, v.height = w, h
+	v.list = v.list.clamp(len(v.rows), h)
+	return v
+}
+
+// refilter recomputes the rows and puts the cursor back on the selected
+// pool ID; when that pool is gone the cursor keeps its position.
+func (v poolsView) refilter() poolsView {
+	rows := make([]int, 0, len(v.pools))
+	f := strings.ToLower(v.filter)
+	for i := range v.pools {
+		if f == "" || strings.Contains(poolSearchText(&v.pools[i]), f) {
+			rows = append(rows, i)
+		}
+	}
+	v.rows = rows
+	if v.selectedID != "" {
+		for i, r := range rows {
+			if v.pools[r].ID == v.selectedID {
+				v.list.cursor = i
+				break
+			}
+		}
+	}
+	v.list = v.list.clamp(len(rows), v.height)
+	v.selectedID = ""
+	if p, ok := v.selected(); ok {
+		v.selectedID = p.ID
+	}
+	return v
+}
+
+func poolSearchText(p *model.Pool) string {
+	parts := []string{p.ID, string(p.Status), statusMarker(p.Status)}
+	if hb := p.Heartbeat; hb != nil {
+		parts = append(parts, hb.Host+":"+strconv.FormatInt(hb.PID, 10))
+		parts = append(parts, hb.JobNames...)
+	}
+	return strings.ToLower(clean(strings.Join(parts, " ")))
+}
+
+func (v poolsView) selected() (model.Pool, bool) {
+	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
+		return model.Pool{}, false
+	}
+	return v.pools[v.rows[v.list.cursor]], true
+}
+
+func (v poolsView) navigate(msg tea.KeyMsg, k keyMap) poolsView {
+	l, ok := v.list.navigate(msg, k, len(v.rows), v.height)
+	if !ok {
+		return v
+	}
+	v.list = l
+	if p, ok := v.selected(); ok {
+		v.selectedID = p.ID
+	}
+	return v
+}
+
+func (v poolsView) view(st styles) string {
+	return renderPools(v.pools, v.rows, v.list, v.redisTime, v.width, v.height, st)
+}
+
+// poolColumnSpecs: the pool ID (24 hex in practice) and host shrink on a
+// narrow screen; the job names take what is left.
+var poolColumnSpecs = []colSpec{
+	{title: "STATUS", min: 6, max: 6},
+	{title: "POOL", min: 12, max: 24},
+	{title: "HOST:PID", min: 14, max: 22},
+	{title: "BEAT", min: 6, max: 6, right: true},
+	{title: "STARTED", min: 7, max: 7, right: true},
+	{title: "CONC", min: 4, max: 4, right: true},
+	{title: "INPROG", min: 6, max: 6, right: true},
+	{title: "LOCKS", min: 5, max: 5, right: true},
+	{title: "JOBS", min: 4},
+}
+
+func poolColumns(width int) []column {
+	return fitColumns(poolColumnSpecs, width-cursorWidth)
+}
+
+// cursorWidth is the "> " in front of every row.
+const cursorWidth = 2
+
+// renderPools renders the column titles and the visible rows only (never
+// all of them: a namespace may hold 10,000 pools), exactly height+1 lines.
+func renderPools(pools []model.Pool, rows []int, l listState, redisTime time.Time, width, height int, st styles) string {
+	cols := poolColumns(width)
+	titles := make([]string, len(cols))
+	for i, c := range cols {
+		titles[i] = c.title
+	}
+	lines := make([]string, 0, height+1)
+	lines = append(lines, fitLine(st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), width))
+	from, to := l.window(len(rows), height)
+	for i := from; i < to; i++ {
+		p := &pools[rows[i]]
+		sel := i == l.cursor
+		lines = append(lines, renderPoolRow(p, cols, redisTime, sel, width, st))
+	}
+	if len(rows) == 0 {
+		lines = append(lines, st.faint.Render("  no pools"))
+	}
+	return fitBlock(strings.Join(lines, "\n"), width, height+1)
+}
+
+func renderPoolRow(p *model.Pool, cols []column, redisTime time.Time, selected bool, width int, st styles) string {
+	marker := statusMarker(p.Status)
+	status := marker
+	if !selected {
+		status = statusStyle(p.Status, st).Render(marker)
+	}
+	host, started, conc, jobs := "-", "-", "-", "-"
+	if hb := p.Heartbeat; hb != nil {
+		host = clean(hb.Host) + ":" + strconv.FormatInt(hb.PID, 10)
+		if hb.StartedAt > 0 {
+			started = model.FormatAge(redisTime.Sub(timeUnix(hb.StartedAt)))
+		}
+		conc = strconv.FormatInt(hb.Concurrency, 10)
+		jobs = clean(strings.Join(hb.JobNames, ","))
+	}
+	cells := []string{status, clean(p.ID), host, beatAge(p), started, conc,
+		strconv.FormatInt(p.InProgressTotal(), 10), strconv.FormatInt(p.LocksHeld(), 10), jobs}
+	row := renderCells(cols, cells)
+	if selected {
+		return fitLine(st.selected.Render("> "+row), width)
+	}
+	return fitLine("  "+row, width)
+}
+
+// beatAge is the heartbeat age as shown: "none" without a heartbeat, "?"
+// when heartbeat_at cannot be read.
+func beatAge(p *model.Pool) string {
+	switch {
+	case p.HeartbeatAge != nil:
+		return model.FormatAge(*p.HeartbeatAge)
+	case p.Heartbeat == nil || p.Heartbeat.HeartbeatAtMissing:
+		return "none"
+	default:
+		return "?"
+	}
+}
+
+// statusMarker is the text of a status: it reads without colour.
+func statusMarker(s model.Status) string {
+	switch s {
+	case model.StatusDead:
+		return "DEAD"
+	case model.StatusLate:
+		return "LATE"
+	default:
+		return "ok"
+	}
+}
+
+func statusStyle(s model.Status, st styles) interface{ Render(...string) string } {
+	switch s {
+	case model.StatusDead:
+		return st.dead
+	case model.StatusLate:
+		return st.warn
+	default:
+		return st.ok
+	}
+}
+
+func timeUnix(sec int64) time.Time { return time.Unix(sec, 0) }

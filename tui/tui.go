@@ -1,0 +1,219 @@
+// Package tui is the screen of workq-tui: a bubbletea program that polls a
+// snapshot of a gocraft/work namespace, shows pools and job types, and runs
+// repairs (reaps) on confirmation. It consumes small interfaces (a snapshot
+// source, a job peeker, a reaper) and never talks to Redis itself.
+package tui
+
+import (
+	"context"
+	"errors"
+	"os"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
+)
+
+// Source takes a snapshot of the namespace.
+type Source interface {
+	Snapshot(ctx context.Context) (*model.Snapshot, error)
+}
+
+// Peeker reads the first n jobs (raw payloads, as stored) of one pool's
+// in-progress list of one job type.
+type Peeker interface {
+	PeekInProgress(ctx context.Context, poolID, jobName string, n int) ([]string, error)
+}
+
+// Reaper executes a reap plan.
+type Reaper interface {
+	Execute(ctx context.Context, p reaper.Plan, progress reaper.Progress) (reaper.Result, error)
+}
+
+// Planner computes a reap plan from a snapshot; reaper.NewPlan in the
+// program, a fake in tests.
+type Planner func(snap *model.Snapshot, t reaper.Targets) (reaper.Plan, error)
+
+// Options configure the screen.
+type Options struct {
+	// Address is the Redis address as shown: it must never hold a password
+	// (redisq.Endpoint.String() is fit).
+	Address   string
+	Namespace string
+	ReadOnly  bool
+	Demo      bool
+
+	// Interval is the time between polls (default 2s); FetchTimeout bounds
+	// one poll (default 10s); MaxBackoff caps the wait between retries
+	// while Redis fails (default 30s); ActionTimeout bounds one action
+	// (default 10m); StatusTTL is how long a status message stays (8s).
+	Interval      time.Duration
+	FetchTimeout  time.Duration
+	MaxBackoff    time.Duration
+	ActionTimeout time.Duration
+	StatusTTL     time.Duration
+
+	// Now is the screen's clock (data age, status timers); time.Now by
+	// default. Ages of pools and queues come from Redis's clock instead.
+	Now func() time.Time
+	// Renderer builds every style; lipgloss.NewRenderer(os.Stdout) by
+	// default (it honours NO_COLOR).
+	Renderer *lipgloss.Renderer
+
+	Source Source
+	// Peeker is optional: without it the detail view shows no jobs.
+	Peeker Peeker
+	// Reaper and Planner are needed for the actions; without them (and in
+	// read-only mode) the actions are disabled.
+	Reaper  Reaper
+	Planner Planner
+	// Audit records every executed action; optional.
+	Audit Auditor
+}
+
+// PeekLimit is how many in-progress jobs the detail view shows.
+const PeekLimit = 20
+
+var errNoSnapshot = errors.New("the source returned no snapshot")
+
+// viewID names a top-level view; tab cycles through Model.tabs.
+type viewID int
+
+const (
+	viewPools viewID = iota
+	viewJobTypes
+)
+
+func (v viewID) title() string {
+	switch v {
+	case viewJobTypes:
+		return "Job types"
+	default:
+		return "Pools"
+	}
+}
+
+// Model is the root of the screen. It owns the state; the views are values
+// it routes keys to.
+type Model struct {
+	opts  Options
+	st    styles
+	keys  keyMap
+	help  help.Model
+	after afterFunc
+	lay   layout
+
+	width, height int
+
+	// Polling. gen is the current generation: a poll result or a tick of an
+	// older one is dropped. inFlight is set while a poll runs; there is
+	// never more than one.
+	gen       uint64
+	inFlight  bool
+	snap      *model.Snapshot
+	fetchedAt time.Time
+	err       error
+	failures  int
+	retryAt   time.Time
+	history   queueHistory
+
+	tabs     []viewID
+	view     viewID
+	pools    poolsView
+	jobs     jobTypesView
+	detail   detailView
+	inDetail bool
+
+	filtering bool
+	filter    filterInput
+
+	dialog    *confirmDialog
+	running   *runningAction
+	actionSeq int
+	peekSeq   int
+
+	status   statusLine
+	statusID int
+}
+
+// runningAction is the action in progress: at most one at a time.
+type runningAction struct {
+	seq          int
+	title        string
+	moved, total int64
+}
+
+// statusLine is the message at the bottom; it clears itself.
+type statusLine struct {
+	text  string
+	isErr bool
+}
+
+// New builds the screen.
+func New(o Options) Model {
+	if o.Interval <= 0 {
+		o.Interval = 2 * time.Second
+	}
+	if o.FetchTimeout <= 0 {
+		o.FetchTimeout = 10 * time.Second
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = 30 * time.Second
+	}
+	o.MaxBackoff = max(o.MaxBackoff, o.Interval)
+	if o.ActionTimeout <= 0 {
+		o.ActionTimeout = 10 * time.Minute
+	}
+	if o.StatusTTL <= 0 {
+		o.StatusTTL = 8 * time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Renderer == nil {
+		o.Renderer = lipgloss.NewRenderer(os.Stdout)
+	}
+	st := newStyles(o.Renderer, defaultTheme())
+	h := help.New()
+	h.Styles = st.help
+	h.ShortSeparator = "  "
+	m := Model{
+		inFlight: true, // Init polls at once
+		opts:     o,
+		st:       st,
+		keys:     defaultKeyMap(),
+		help:     h,
+		after:    tea.Tick,
+		tabs:     []viewID{viewPools, viewJobTypes},
+		view:     viewPools,
+		history:  queueHistory{},
+		width:    80,
+		height:   24,
+	}
+	return m.relayout()
+}
+
+// Init takes the first snapshot at once and starts the clock.
+func (m Model) Init() tea.Cmd {
+	return tea.Batch(m.firstFetch(), m.clockCmd())
+}
+
+// firstFetch is Init's poll; Init cannot change the model, so it uses the
+// generation New left (0) and marks nothing: the result arrives with gen 0
+// and is accepted. See startFetch for the rule.
+func (m Model) firstFetch() tea.Cmd {
+	return fetchCmd(m.opts.Source, m.gen, m.opts.FetchTimeout, m.opts.Now)
+}
+
+func (m Model) clockCmd() tea.Cmd {
+	return m.after(time.Second, func(time.Time) tea.Msg { return clockMsg{} })
+}
+
+// actionsAvailable reports whether actions can run at all.
+func (m Model) actionsAvailable() bool {
+	return !m.opts.ReadOnly && m.opts.Reaper != nil && m.opts.Planner != nil
+}

@@ -1,0 +1,375 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
+)
+
+// Update is the root update: global messages and keys, then the open
+// dialog, then the focused view. After every message the layout is
+// measured again, so the views always know their size.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := m.update(msg)
+	return m.relayout(), cmd
+}
+
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		return m, nil
+	case tickMsg:
+		if msg.gen != m.gen || m.inFlight {
+			return m, nil // armed before a refresh, or a poll already runs
+		}
+		return m.startFetch()
+	case snapshotMsg:
+		return m.onSnapshot(msg)
+	case clockMsg:
+		return m, m.clockCmd()
+	case peekMsg:
+		m.detail = m.detail.setPeek(msg)
+		return m, nil
+	case actionProgressMsg:
+		if m.running != nil && m.running.seq == msg.seq {
+			m.running.moved, m.running.total = msg.moved, msg.total
+		}
+		return m, waitActionCmd(msg.ch)
+	case actionDoneMsg:
+		return m.onActionDone(msg)
+	case statusClearMsg:
+		if msg.id == m.statusID {
+			m.status = statusLine{}
+		}
+		return m, nil
+	case tea.KeyMsg:
+		return m.onKey(msg)
+	}
+	return m, nil
+}
+
+// startFetch starts a poll of the current generation. Callers make sure no
+// poll is in flight.
+func (m Model) startFetch() (Model, tea.Cmd) {
+	m.inFlight = true
+	return m, fetchCmd(m.opts.Source, m.gen, m.opts.FetchTimeout, m.opts.Now)
+}
+
+// refresh polls now. It starts a new generation, so a poll already in
+// flight (which may have read Redis before an action changed it) is dropped
+// when it returns, and a new one starts then: still one at a time.
+func (m Model) refresh() (Model, tea.Cmd) {
+	m.gen++
+	if m.inFlight {
+		return m, nil
+	}
+	return m.startFetch()
+}
+
+func (m Model) tickCmd(d time.Duration) tea.Cmd {
+	gen := m.gen
+	return m.after(d, func(time.Time) tea.Msg { return tickMsg{gen: gen} })
+}
+
+// backoff is the wait before retry number failures: the interval, doubled
+// per failure, at most maxWait.
+func backoff(interval, maxWait time.Duration, failures int) time.Duration {
+	d := interval
+	for i := 1; i < failures && d < maxWait; i++ {
+		d *= 2
+	}
+	return min(d, maxWait)
+}
+
+func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
+	m.inFlight = false
+	if msg.gen != m.gen {
+		// Stale: a refresh asked for newer data while this poll ran.
+		return m.startFetch()
+	}
+	if msg.err != nil {
+		// Keep the last snapshot on screen, marked stale; retry later.
+		m.err = msg.err
+		m.failures++
+		d := backoff(m.opts.Interval, m.opts.MaxBackoff, m.failures)
+		m.retryAt = msg.at.Add(d)
+		return m, m.tickCmd(d)
+	}
+	m.err, m.failures = nil, 0
+	m.snap, m.fetchedAt = msg.snap, msg.at
+	m.history = m.history.add(msg.snap)
+	m.pools = m.pools.setSnapshot(msg.snap)
+	m.jobs = m.jobs.setSnapshot(msg.snap, m.history)
+	if m.inDetail {
+		m.detail = m.detail.setSnapshot(msg.snap)
+	}
+	return m, m.tickCmd(m.opts.Interval)
+}
+
+// activeKeys is the key map with each binding enabled only where it
+// applies: actions never in read-only mode or without a reaper, x only on
+// a dead pool, X only when there is one.
+func (m Model) activeKeys() keyMap {
+	k := m.keys
+	acts := m.actionsAvailable()
+	p, ok := m.selectedPool()
+	k.ReapOne.SetEnabled(acts && ok && p.Status == model.StatusDead && (m.view == viewPools || m.inDetail))
+	k.ReapAll.SetEnabled(acts && m.snap != nil && len(m.snap.DeadPools()) > 0)
+	k.Enter.SetEnabled(!m.inDetail && m.view == viewPools && ok)
+	k.Back.SetEnabled(m.inDetail || m.currentFilter() != "")
+	k.Filter.SetEnabled(!m.inDetail)
+	return k
+}
+
+// selectedPool is the pool under the cursor (or shown in the detail view).
+func (m Model) selectedPool() (model.Pool, bool) {
+	if m.inDetail {
+		return m.detail.current()
+	}
+	if m.view != viewPools {
+		return model.Pool{}, false
+	}
+	return m.pools.selected()
+}
+
+func (m Model) currentFilter() string {
+	switch m.view {
+	case viewJobTypes:
+		return m.jobs.filter
+	default:
+		return m.pools.filter
+	}
+}
+
+func (m Model) setFilter(f string) Model {
+	switch m.view {
+	case viewJobTypes:
+		m.jobs = m.jobs.setFilter(f)
+	default:
+		m.pools = m.pools.setFilter(f)
+	}
+	return m
+}
+
+func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if msg.Type == tea.KeyCtrlC {
+		return m, tea.Quit
+	}
+	if m.dialog != nil {
+		return m.onDialogKey(msg)
+	}
+	if m.filtering {
+		return m.onFilterKey(msg)
+	}
+	k := m.activeKeys()
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m, tea.Quit
+	case key.Matches(msg, k.Help):
+		m.help.ShowAll = !m.help.ShowAll
+		return m, nil
+	case key.Matches(msg, k.Refresh):
+		var peek tea.Cmd
+		if m.inDetail {
+			m, peek = m.startPeek()
+		}
+		m, cmd := m.refresh()
+		return m, tea.Batch(cmd, peek)
+	case key.Matches(msg, k.NextView), key.Matches(msg, k.PrevView):
+		step := 1
+		if key.Matches(msg, k.PrevView) {
+			step = len(m.tabs) - 1
+		}
+		m.inDetail = false
+		m.view = m.tabs[(m.tabIndex()+step)%len(m.tabs)]
+		return m, nil
+	case key.Matches(msg, k.Filter):
+		m.filtering = true
+		m.filter = m.filter.set(m.currentFilter())
+		return m, nil
+	case key.Matches(msg, k.ReapOne):
+		p, _ := m.selectedPool()
+		return m.openAction(actionReap, reaper.Targets{PoolIDs: []string{p.ID}})
+	case key.Matches(msg, k.ReapAll):
+		return m.openAction(actionReap, reaper.Targets{AllDead: true})
+	}
+	if hint := m.disabledHint(msg); hint != "" {
+		return m.setStatus(hint, false)
+	}
+	if m.inDetail {
+		if key.Matches(msg, k.Back) {
+			m.inDetail = false
+			return m, nil
+		}
+		m.detail = m.detail.navigate(msg, k)
+		return m, nil
+	}
+	if key.Matches(msg, k.Back) {
+		return m.setFilter(""), nil
+	}
+	switch m.view {
+	case viewJobTypes:
+		m.jobs = m.jobs.navigate(msg, k)
+	default:
+		if key.Matches(msg, k.Enter) {
+			return m.openDetail()
+		}
+		m.pools = m.pools.navigate(msg, k)
+	}
+	return m, nil
+}
+
+// disabledHint explains an action key that does nothing here, except in
+// read-only mode, where the actions are simply not there.
+func (m Model) disabledHint(msg tea.KeyMsg) string {
+	if !m.actionsAvailable() {
+		return ""
+	}
+	switch {
+	case key.Matches(msg, m.keys.ReapOne):
+		if p, ok := m.selectedPool(); ok {
+			return fmt.Sprintf("x reaps a dead pool; %s is %s", clean(shortID(p.ID)), p.Status)
+		}
+		return "x reaps the selected dead pool: select one in the pools view"
+	case key.Matches(msg, m.keys.ReapAll):
+		return "no dead pool to reap"
+	}
+	return ""
+}
+
+func (m Model) tabIndex() int {
+	for i, v := range m.tabs {
+		if v == m.view {
+			return i
+		}
+	}
+	return 0
+}
+
+func (m Model) onFilterKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	switch msg.Type {
+	case tea.KeyEnter:
+		m.filtering = false
+		return m, nil
+	case tea.KeyEsc:
+		m.filtering = false
+		m.filter = m.filter.set("")
+		return m.setFilter(""), nil
+	}
+	m.filter = m.filter.update(msg)
+	return m.setFilter(m.filter.Value()), nil
+}
+
+func (m Model) openDetail() (Model, tea.Cmd) {
+	p, ok := m.pools.selected()
+	if !ok {
+		return m, nil
+	}
+	m.inDetail = true
+	m.detail = newDetail(p.ID, m.snap)
+	return m.startPeek()
+}
+
+// startPeek reads the detail pool's first in-progress jobs.
+func (m Model) startPeek() (Model, tea.Cmd) {
+	p, ok := m.detail.current()
+	if !ok || m.opts.Peeker == nil {
+		m.detail = m.detail.peekUnavailable(m.opts.Peeker == nil)
+		return m, nil
+	}
+	m.peekSeq++
+	m.detail = m.detail.startPeek(m.peekSeq)
+	return m, peekCmd(m.opts.Peeker, p.ID, inProgressJobNames(p), PeekLimit, m.peekSeq, m.opts.FetchTimeout)
+}
+
+// openAction plans an action from the last snapshot and opens the confirm
+// dialog. Nothing is written before 'y'.
+func (m Model) openAction(kind actionKind, t reaper.Targets) (Model, tea.Cmd) {
+	if m.running != nil {
+		return m.setStatus(fmt.Sprintf("%s is still running: wait for it to finish", m.running.title), true)
+	}
+	if m.snap == nil {
+		return m.setStatus("no data yet", true)
+	}
+	a, err := m.buildAction(kind, t)
+	if err != nil {
+		return m.setStatus(err.Error(), true)
+	}
+	m.dialog = &confirmDialog{action: a}
+	if m.err != nil {
+		m.dialog.staleFor = m.opts.Now().Sub(m.fetchedAt)
+	}
+	return m, nil
+}
+
+func (m Model) onDialogKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	switch {
+	case key.Matches(msg, m.keys.Confirm):
+		a := m.dialog.action
+		m.dialog = nil
+		if m.running != nil {
+			return m.setStatus(fmt.Sprintf("%s is still running", m.running.title), true)
+		}
+		m.actionSeq++
+		m.running = &runningAction{seq: m.actionSeq, title: a.running, total: a.total}
+		entry := AuditEntry{Address: m.opts.Address, Namespace: m.opts.Namespace, Action: string(a.kind), Targets: a.targets}
+		return m, runActionCmd(a, m.actionSeq, m.opts.ActionTimeout, m.opts.Audit, entry, m.opts.Now)
+	case key.Matches(msg, m.keys.Cancel):
+		m.dialog = nil
+		return m.setStatus("cancelled: nothing was changed", false)
+	case key.Matches(msg, m.keys.Quit):
+		return m, tea.Quit
+	}
+	return m, nil
+}
+
+func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
+	if m.running == nil || m.running.seq != msg.seq {
+		return m, nil
+	}
+	m.running = nil
+	text, isErr := msg.outcome.summary, msg.outcome.failed
+	if msg.err != nil {
+		text, isErr = "failed: "+msg.err.Error(), true
+		if msg.outcome.summary != "" {
+			text += " (" + msg.outcome.summary + ")"
+		}
+	}
+	if msg.auditErr != nil {
+		text += "; audit log not written: " + msg.auditErr.Error()
+		isErr = true
+	}
+	m, clear := m.setStatus(text, isErr)
+	var peek tea.Cmd
+	if m.inDetail {
+		m, peek = m.startPeek()
+	}
+	m, fetch := m.refresh()
+	return m, tea.Batch(clear, fetch, peek)
+}
+
+// setStatus shows a message that clears itself after StatusTTL.
+func (m Model) setStatus(text string, isErr bool) (Model, tea.Cmd) {
+	m.statusID++
+	id := m.statusID
+	m.status = statusLine{text: text, isErr: isErr}
+	return m, m.after(m.opts.StatusTTL, func(time.Time) tea.Msg { return statusClearMsg{id: id} })
+}
+
+// relayout measures header and footer and gives each view its size.
+func (m Model) relayout() Model {
+	now := m.opts.Now()
+	m.help.Width = m.width
+	m.lay = computeLayout(m.width, m.height, height(m.renderHeader(now)), height(m.renderFooter()))
+	listRows := max(m.lay.body-1, 1) // one line of column titles
+	m.pools = m.pools.setSize(m.width, listRows)
+	m.jobs = m.jobs.setSize(m.width, listRows)
+	m.detail = m.detail.setSize(m.width, max(m.lay.body, 1))
+	return m
+}

@@ -1,0 +1,221 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// View is the whole screen: header, body, footer, exactly the window's
+// height, no line wider than the window.
+func (m Model) View() string {
+	now := m.opts.Now()
+	header := m.renderHeader(now)
+	footer := m.renderFooter()
+	if m.lay.tooSmall {
+		msg := fmt.Sprintf("terminal too small (%dx%d): workq-tui needs 80x24", m.width, m.height)
+		return fitBlock(msg, m.width, max(m.height, 1))
+	}
+	return header + "\n" + m.renderBody() + "\n" + footer
+}
+
+func (m Model) renderBody() string {
+	w, h := m.lay.width, m.lay.body
+	if m.dialog != nil {
+		return fitBlock(renderDialog(*m.dialog, w, h, m.st), w, h)
+	}
+	if m.snap == nil {
+		text := "connecting to " + clean(m.opts.Address) + "…"
+		if m.err != nil {
+			text = "no data yet: " + oneLine(m.err.Error())
+		}
+		return fitBlock("\n  "+text, w, h)
+	}
+	switch {
+	case m.inDetail:
+		return m.detail.view()
+	case m.view == viewJobTypes:
+		return m.jobs.view(m.st)
+	default:
+		return m.pools.view(m.st)
+	}
+}
+
+// renderHeader is the header: what the screen is connected to, how fresh
+// the data is, the counts and the view tabs; plus a line with the error
+// while Redis fails.
+func (m Model) renderHeader(now time.Time) string {
+	return renderHeader(headerData{
+		address:   m.opts.Address,
+		namespace: m.opts.Namespace,
+		readOnly:  m.opts.ReadOnly,
+		demo:      m.opts.Demo,
+		snap:      m.snap,
+		fetchedAt: m.fetchedAt,
+		err:       m.err,
+		inFlight:  m.inFlight,
+		retryAt:   m.retryAt,
+		tabs:      m.tabs,
+		view:      m.view,
+		inDetail:  m.inDetail,
+	}, now, m.width, m.st)
+}
+
+// headerData is what the header shows.
+type headerData struct {
+	address, namespace string
+	readOnly, demo     bool
+	snap               *model.Snapshot
+	fetchedAt          time.Time
+	err                error
+	inFlight           bool
+	retryAt            time.Time
+	tabs               []viewID
+	view               viewID
+	inDetail           bool
+}
+
+func renderHeader(d headerData, now time.Time, width int, st styles) string {
+	var seg []string
+	if d.readOnly {
+		seg = append(seg, st.badge.Render("[READ-ONLY]"))
+	}
+	if d.demo {
+		seg = append(seg, st.demoBadge.Render("[DEMO]"))
+	}
+	seg = append(seg, st.bold.Render(clean(d.address)), "ns "+clean(d.namespace))
+	if d.snap != nil {
+		seg = append(seg, "redis "+d.snap.RedisTime.UTC().Format("15:04:05Z"))
+		age := "updated " + model.FormatAge(now.Sub(d.fetchedAt)) + " ago"
+		if d.err != nil {
+			seg = append(seg, st.warn.Render("STALE "+age))
+		} else {
+			seg = append(seg, age)
+		}
+	}
+	seg = append(seg, connState(d, now, st))
+	line1 := fitLine(strings.Join(seg, "  "), width)
+
+	var counts []string
+	if d.snap != nil {
+		dead, late := 0, 0
+		for _, p := range d.snap.Pools {
+			switch p.Status {
+			case model.StatusDead:
+				dead++
+			case model.StatusLate:
+				late++
+			}
+		}
+		drift := 0
+		for _, jt := range d.snap.JobTypes {
+			if jt.Drift {
+				drift++
+			}
+		}
+		counts = append(counts, plural(len(d.snap.Pools), "pool", "pools"))
+		deadText := fmt.Sprintf("%d dead", dead)
+		if dead > 0 {
+			deadText = st.dead.Render(deadText)
+		}
+		counts = append(counts, deadText)
+		if late > 0 {
+			counts = append(counts, st.warn.Render(fmt.Sprintf("%d late", late)))
+		}
+		counts = append(counts, plural(len(d.snap.JobTypes), "job type", "job types"))
+		if drift > 0 {
+			counts = append(counts, st.dead.Render(fmt.Sprintf("%d drift", drift)))
+		}
+	}
+	var tabs []string
+	for _, v := range d.tabs {
+		t := v.title()
+		if v == d.view {
+			if d.inDetail && v == viewPools {
+				t += " › detail"
+			}
+			tabs = append(tabs, st.tabActive.Render("["+t+"]"))
+		} else {
+			tabs = append(tabs, st.tabInactive.Render(" "+t+" "))
+		}
+	}
+	left := strings.Join(counts, " · ")
+	right := strings.Join(tabs, " ")
+	gap := width - lineWidth(left) - lineWidth(right)
+	line2 := left + "   " + right
+	if gap >= 3 {
+		line2 = left + strings.Repeat(" ", gap) + right
+	}
+	lines := []string{line1, fitLine(line2, width)}
+	if d.err != nil {
+		lines = append(lines, fitLine(st.statusErr.Render("error: "+oneLine(d.err.Error())), width))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func connState(d headerData, now time.Time, st styles) string {
+	switch {
+	case d.err == nil && d.snap == nil:
+		return st.faint.Render("connecting…")
+	case d.err == nil:
+		return st.ok.Render("● ok")
+	case d.inFlight:
+		return st.warn.Render("reconnecting…")
+	default:
+		wait := d.retryAt.Sub(now)
+		if wait < 0 {
+			wait = 0
+		}
+		return st.dead.Render("✖ error, retry in " + model.FormatAge(wait.Round(time.Second)))
+	}
+}
+
+// renderFooter is the status line (or the filter being typed, or the
+// progress of a running action) and the help.
+func (m Model) renderFooter() string {
+	var status string
+	switch {
+	case m.filtering:
+		status = m.filter.view(m.st)
+	case m.running != nil:
+		status = renderProgress(*m.running, m.width, m.st)
+	case m.status.text != "":
+		s := m.st.statusInfo
+		if m.status.isErr {
+			s = m.st.statusErr
+		}
+		status = s.Render(oneLine(m.status.text))
+	case m.currentFilter() != "" && !m.inDetail:
+		status = m.st.faint.Render("filter: " + clean(m.currentFilter()) + "  (esc clears)")
+	}
+	var helpText string
+	switch {
+	case m.dialog != nil:
+		helpText = m.help.View(dialogKeys{m.keys})
+	case m.filtering:
+		helpText = m.help.View(filterKeys{})
+	default:
+		helpText = m.help.View(m.activeKeys())
+	}
+	return fitLine(status, m.width) + "\n" + fitBlock(helpText, m.width, height(helpText))
+}
+
+// renderProgress is the running action with a bar of jobs moved.
+func renderProgress(r runningAction, width int, st styles) string {
+	label := r.title + "…"
+	if r.total <= 0 {
+		return label
+	}
+	counts := fmt.Sprintf(" %d/%d jobs", r.moved, r.total)
+	barWidth := min(max(width-lineWidth(label)-lineWidth(counts)-3, 10), 50)
+	filled := int(int64(barWidth) * min(max(r.moved, 0), r.total) / r.total)
+	bar := st.barFull.Render(strings.Repeat("#", filled)) + st.barEmpty.Render(strings.Repeat("-", barWidth-filled))
+	return label + " [" + bar + "]" + counts
+}
+
+// oneLine cleans text from an error or from Redis into one line.
+func oneLine(s string) string {
+	return clean(strings.Join(strings.Fields(s), " "))
+}
