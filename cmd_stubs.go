@@ -19,11 +19,6 @@ func snapshotCommand() command {
 		run: func(context.Context, env, *config, []string) error { return errNotBuilt }}
 }
 
-func reapCommand() command {
-	return command{name: "reap", summary: "reap dead pools: POOL_ID... or --all-dead", flags: []string{"dry-run", "yes", "all-dead", "batch"},
-		run: func(context.Context, env, *config, []string) error { return errNotBuilt }}
-}
-
 func startDemo(context.Context, *config) (string, func(), error) {
 	return "", nil, errNotBuilt
 }

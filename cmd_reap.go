@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/workq-tui/workq-tui/reaper"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+func reapCommand() command {
+	return command{name: "reap", summary: "reap dead pools: POOL_ID... or --all-dead", flags: []string{"dry-run", "yes", "all-dead", "batch"},
+		run: runReap}
+}
+
+// runReap: snapshot, plan, show, confirm, execute in batches with progress
+// on stderr, show what was done per pool and job type.
+func runReap(ctx context.Context, e env, cfg *config, args []string) error {
+	switch {
+	case len(args) == 0 && !cfg.cmd.allDead:
+		return usageErrorf("reap needs pool IDs or --all-dead (`workq-tui snapshot` lists the dead pools)")
+	case len(args) > 0 && cfg.cmd.allDead:
+		return usageErrorf("reap takes pool IDs or --all-dead, not both")
+	}
+	if cfg.redis.ReadOnly {
+		return errors.New("reap writes to Redis and is refused with --read-only")
+	}
+	d, stop, err := cfg.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	pool := d.Pool()
+	defer pool.Close()
+	client := redisq.NewClient(pool, cfg.namespace, cfg.deadAfter)
+	snap, err := client.Snapshot(ctx)
+	if err != nil {
+		return fmt.Errorf("reap: redis at %s: %w", d.Endpoint(), err)
+	}
+	plan, err := reaper.NewPlan(snap, reaper.Targets{PoolIDs: args, AllDead: cfg.cmd.allDead})
+	switch {
+	case errors.Is(err, reaper.ErrNothingToDo) && cfg.cmd.allDead:
+		fmt.Fprintf(e.stdout, "No dead pool in namespace %s: nothing to reap.\n", cfg.namespace)
+		return nil
+	case errors.Is(err, reaper.ErrUnknownPool):
+		return fmt.Errorf("reap: %w: not in %s (see `workq-tui snapshot`)", err, redisq.NewKeys(cfg.namespace).WorkerPools())
+	case errors.Is(err, reaper.ErrPoolAlive):
+		return fmt.Errorf("reap: %w: not reaped (cut-off --dead-after %s)", err, cfg.deadAfter)
+	case err != nil:
+		return fmt.Errorf("reap: %w", err)
+	}
+	reaper.Render(e.stdout, plan)
+	if cfg.cmd.dryRun {
+		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
+		return nil
+	}
+	question := fmt.Sprintf("Reap %d pools and requeue %d jobs?", len(plan.Pools), plan.TotalJobs())
+	if len(plan.Pools) == 1 {
+		question = fmt.Sprintf("Reap pool %s and requeue %d jobs?", plan.Pools[0].PoolID, plan.TotalJobs())
+	}
+	if err := rqConfirm(e, cfg.cmd.yes, question, "reap"); err != nil {
+		return err
+	}
+	r := reaper.NewReaper(pool, cfg.namespace, cfg.cmd.batch)
+	res, err := r.Execute(ctx, plan, rqProgressPrinter(e.stderr, "requeued"))
+	fmt.Fprintln(e.stdout)
+	reaper.RenderResult(e.stdout, res)
+	if err != nil {
+		return fmt.Errorf("reap: %w", err)
+	}
+	var skipped []string
+	for _, pr := range res.Pools {
+		if !pr.Reaped {
+			skipped = append(skipped, pr.PoolID)
+		}
+	}
+	if len(skipped) > 0 {
+		return fmt.Errorf("reap: %d of %d pools not reaped (%s): see above", len(skipped), len(res.Pools), strings.Join(skipped, ", "))
+	}
+	return nil
+}

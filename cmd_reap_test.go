@@ -1,0 +1,110 @@
+package main
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+func TestReapCommand(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	k := redisq.NewKeys("work")
+	now, err := redis.Int64s(c.Do("TIME"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const dead, live = "deaddeaddeaddeaddeaddead", "11ve11ve11ve11ve11ve11ve"
+	rqCmdDo(t, c, "SADD", k.KnownJobs(), "mail:send", "sms")
+	rqCmdDo(t, c, "SADD", k.WorkerPools(), dead, live)
+	rqCmdDo(t, c, "HSET", k.Heartbeat(dead), "heartbeat_at", now[0]-120, "job_names", "mail:send,sms")
+	rqCmdDo(t, c, "HSET", k.Heartbeat(live), "heartbeat_at", now[0], "job_names", "mail:send")
+	rqCmdDo(t, c, "RPUSH", k.InProgress("mail:send", dead), "j1", "j2", "j3")
+	rqCmdDo(t, c, "RPUSH", k.InProgress("sms", dead), "s1")
+	rqCmdDo(t, c, "RPUSH", k.InProgress("mail:send", live), "l1")
+	rqCmdDo(t, c, "SET", k.Lock("mail:send"), 4)
+	rqCmdDo(t, c, "HSET", k.LockInfo("mail:send"), dead, 3, live, 1)
+	rqCmdDo(t, c, "SET", k.Lock("sms"), 1)
+	rqCmdDo(t, c, "HSET", k.LockInfo("sms"), dead, 1)
+	addr := "--redis=" + srv.Addr()
+	before := redistest.Dump(t, c, "*")
+
+	for _, tc := range []struct {
+		name  string
+		tty   bool
+		stdin string
+		args  []string
+		code  int
+		want  string
+	}{
+		{"read-only, before connecting", false, "", []string{"--redis=127.0.0.1:1", "--read-only", "reap", "--all-dead"}, 1, "refused with --read-only"},
+		{"nothing to reap named", false, "", []string{addr, "reap"}, 2, "pool IDs or --all-dead"},
+		{"both", false, "", []string{addr, "reap", "--all-dead", dead}, 2, "not both"},
+		{"unknown pool", false, "", []string{addr, "reap", "nosuchpool"}, 1, "pool nosuchpool: unknown pool: not in work:worker_pools"},
+		{"alive pool", false, "", []string{addr, "reap", dead, live}, 1, "pool " + live + " is alive"},
+		{"no terminal, no --yes", false, "y\n", []string{addr, "reap", "--all-dead"}, 1, "--yes"},
+		{"operator says no", true, "no\n", []string{addr, "reap", dead}, 1, "aborted"},
+		{"dry run", false, "", []string{addr, "reap", "--all-dead", "--dry-run"}, 0, ""},
+		{"no dead pool in another namespace", false, "", []string{addr, "-n", "other", "reap", "--all-dead"}, 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := rqRun(t, tc.stdin, tc.tty, tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr, tc.code, tc.want)
+			}
+			if lines := strings.Count(strings.TrimSuffix(stderr, "Run 'workq-tui --help' for usage.\n"), "\n"); lines > 1 {
+				t.Errorf("error takes %d lines: %q", lines, stderr)
+			}
+			if after := redistest.Dump(t, c, "*"); !reflect.DeepEqual(before, after) {
+				t.Fatal("Redis changed")
+			}
+		})
+	}
+
+	out, _, _ := rqRun(t, "", false, addr, "reap", "--all-dead", "--dry-run")
+	for _, want := range []string{"pool " + dead + " (last heartbeat 2m0", "mail:send", "work:jobs:mail:send", "4 -> 1", "3 -> deleted",
+		"Total: 4 jobs back to their queues, 1 pool removed.", "Dry run: nothing changed."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("dry run output lacks %q:\n%s", want, out)
+		}
+	}
+
+	out, stderr, code := rqRun(t, "y\n", true, addr, "reap", "--batch", "2", dead)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"Reap pool " + dead + " and requeue 4 jobs? [y/N]", "pool " + dead + ": reaped",
+		"mail:send: 3 jobs requeued, lock -3, now 1", "sms: 1 job requeued, lock -1, now 0", "Done: 4 jobs requeued, 1 of 1 pool reaped."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(stderr, "requeued 4 of 4 jobs") {
+		t.Errorf("progress on stderr: %q", stderr)
+	}
+	after := redistest.Dump(t, c, "*")
+	want := map[string]string{
+		k.Queue("mail:send"):            "list:j1\nj2\nj3",
+		k.Queue("sms"):                  "list:s1",
+		k.Lock("mail:send"):             "string:1",
+		k.LockInfo("mail:send"):         "hash:" + live + "=1",
+		k.Lock("sms"):                   "string:0",
+		k.WorkerPools():                 "set:" + live,
+		k.InProgress("mail:send", live): "list:l1",
+	}
+	for key, v := range want {
+		if after[key] != v {
+			t.Errorf("%s = %q, want %q", key, after[key], v)
+		}
+	}
+	for _, key := range []string{k.Heartbeat(dead), k.InProgress("mail:send", dead), k.InProgress("sms", dead), k.LockInfo("sms")} {
+		if _, ok := after[key]; ok {
+			t.Errorf("%s still there", key)
+		}
+	}
+}
