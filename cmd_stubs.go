@@ -14,11 +14,6 @@ func screenCommand() command {
 		run: func(context.Context, env, *config, []string) error { return errNotBuilt }}
 }
 
-func snapshotCommand() command {
-	return command{name: "snapshot", summary: "print every pool and job type once (--json for JSON)", flags: []string{"json"},
-		run: func(context.Context, env, *config, []string) error { return errNotBuilt }}
-}
-
 func startDemo(context.Context, *config) (string, func(), error) {
 	return "", nil, errNotBuilt
 }

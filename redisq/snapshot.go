@@ -119,6 +119,19 @@ func (c *Client) Snapshot(ctx context.Context) (*model.Snapshot, error) {
 	return snap, c.wrap(err)
 }
 
+// ScanOrphans runs a whole orphan scan (see OrphanScan) on a connection of
+// its own; count is the SCAN COUNT hint (DefaultScanCount when not positive)
+// and progress, when not nil, is called after every SCAN call.
+func (c *Client) ScanOrphans(ctx context.Context, count int, progress func(ScanProgress)) (OrphanResult, error) {
+	conn, err := c.conns.GetContext(ctx)
+	if err != nil {
+		return OrphanResult{}, c.wrap(err)
+	}
+	defer conn.Close()
+	res, err := ScanOrphans(ctx, conn, c.keys, count, progress)
+	return res, c.wrap(err)
+}
+
 // PeekInProgress reads the first n jobs of a pool's in-progress list (index 0
 // is the job the pool took last) and parses them loosely.
 func (c *Client) PeekInProgress(ctx context.Context, poolID, job string, n int) ([]Job, error) {

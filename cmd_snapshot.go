@@ -1,0 +1,324 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+func snapshotCommand() command {
+	return command{name: "snapshot", summary: "print every pool and job type once (--json for JSON); exit 3 on dead pools, drift or orphans",
+		flags: []string{"json"}, run: runSnapshot}
+}
+
+// runSnapshot reads the namespace once (the pipelined snapshot, then the
+// orphan scan), prints it and exits 3 when there are dead pools, drift or
+// orphans.
+func runSnapshot(ctx context.Context, e env, cfg *config, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf("snapshot takes no arguments, got %q", args[0])
+	}
+	d, stop, err := cfg.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	cl := redisq.NewDialerClient(d, cfg.namespace, cfg.deadAfter)
+	defer cl.Close()
+	snap, err := cl.Snapshot(ctx)
+	if err != nil {
+		return err
+	}
+	orph, err := cl.ScanOrphans(ctx, redisq.DefaultScanCount, nil)
+	if err != nil {
+		return err
+	}
+	snap.Orphans = orph.Orphans
+	snap.Warnings = append(snap.Warnings, orph.Warnings...)
+	snap.Findings = model.Findings(snap)
+
+	if cfg.cmd.json {
+		err = writeSnapshotJSON(e.stdout, snap)
+	} else {
+		err = writeSnapshotTable(e.stdout, snap)
+	}
+	if err != nil {
+		return fmt.Errorf("write snapshot: %w", err)
+	}
+	if snap.HasProblems() {
+		return errFindings
+	}
+	return nil
+}
+
+// The JSON shape of `snapshot --json`. Times are unix seconds, ages and
+// latencies seconds; unknown values are null, empty lists [] and empty maps
+// {}.
+type snapshotJSON struct {
+	Namespace string                 `json:"namespace"`
+	RedisTime int64                  `json:"redis_time"`
+	Pools     []poolJSON             `json:"pools"`
+	JobTypes  []jobTypeJSON          `json:"job_types"`
+	Orphans   []model.InProgressList `json:"orphans"`
+	Findings  []model.Finding        `json:"findings"`
+}
+
+type poolJSON struct {
+	ID                  string           `json:"id"`
+	Status              model.Status     `json:"status"`
+	Heartbeat           *heartbeatJSON   `json:"heartbeat"`
+	HeartbeatAgeSeconds *float64         `json:"heartbeat_age_seconds"`
+	InProgress          map[string]int64 `json:"in_progress"`
+	LockInfo            map[string]int64 `json:"lock_info"`
+}
+
+type heartbeatJSON struct {
+	// HeartbeatAt is null when the field is missing or not a number.
+	HeartbeatAt *int64   `json:"heartbeat_at"`
+	StartedAt   int64    `json:"started_at"`
+	Host        string   `json:"host"`
+	PID         int64    `json:"pid"`
+	Concurrency int64    `json:"concurrency"`
+	JobNames    []string `json:"job_names"`
+	WorkerIDs   []string `json:"worker_ids"`
+}
+
+type jobTypeJSON struct {
+	Name           string   `json:"name"`
+	Queued         int64    `json:"queued"`
+	LatencySeconds *float64 `json:"latency_seconds"`
+	InProgress     int64    `json:"in_progress"`
+	Lock           int64    `json:"lock"`
+	LockInfoTotal  int64    `json:"lock_info_total"`
+	MaxConcurrency int64    `json:"max_concurrency"`
+	Paused         bool     `json:"paused"`
+	Drift          bool     `json:"drift"`
+}
+
+func seconds(d *time.Duration) *float64 {
+	if d == nil {
+		return nil
+	}
+	s := math.Round(d.Seconds()*1000) / 1000
+	return &s
+}
+
+func nonNilMap(m map[string]int64) map[string]int64 {
+	if m == nil {
+		return map[string]int64{}
+	}
+	return m
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func snapshotToJSON(snap *model.Snapshot) snapshotJSON {
+	out := snapshotJSON{
+		Namespace: snap.Namespace,
+		RedisTime: snap.RedisTime.Unix(),
+		Pools:     make([]poolJSON, 0, len(snap.Pools)),
+		JobTypes:  make([]jobTypeJSON, 0, len(snap.JobTypes)),
+		Orphans:   snap.Orphans,
+		Findings:  snap.Findings,
+	}
+	if out.Orphans == nil {
+		out.Orphans = []model.InProgressList{}
+	}
+	if out.Findings == nil {
+		out.Findings = []model.Finding{}
+	}
+	for _, p := range snap.Pools {
+		pj := poolJSON{
+			ID:                  p.ID,
+			Status:              p.Status,
+			HeartbeatAgeSeconds: seconds(p.HeartbeatAge),
+			InProgress:          nonNilMap(p.InProgress),
+			LockInfo:            nonNilMap(p.LockInfo),
+		}
+		if hb := p.Heartbeat; hb != nil {
+			pj.Heartbeat = &heartbeatJSON{
+				StartedAt:   hb.StartedAt,
+				Host:        hb.Host,
+				PID:         hb.PID,
+				Concurrency: hb.Concurrency,
+				JobNames:    nonNilStrings(hb.JobNames),
+				WorkerIDs:   nonNilStrings(hb.WorkerIDs),
+			}
+			if !hb.HeartbeatAtMissing && !hb.HeartbeatAtMalformed {
+				at := hb.HeartbeatAt
+				pj.Heartbeat.HeartbeatAt = &at
+			}
+		}
+		out.Pools = append(out.Pools, pj)
+	}
+	for _, jt := range snap.JobTypes {
+		out.JobTypes = append(out.JobTypes, jobTypeJSON{
+			Name:           jt.Name,
+			Queued:         jt.Queued,
+			LatencySeconds: seconds(jt.Latency),
+			InProgress:     jt.InProgress,
+			Lock:           jt.Lock,
+			LockInfoTotal:  jt.LockInfoTotal,
+			MaxConcurrency: jt.MaxConcurrency,
+			Paused:         jt.Paused,
+			Drift:          jt.Drift,
+		})
+	}
+	return out
+}
+
+// writeSnapshotJSON prints one JSON object and a newline. JSON escapes
+// control characters itself, so strings are not cleaned.
+func writeSnapshotJSON(w io.Writer, snap *model.Snapshot) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(snapshotToJSON(snap))
+}
+
+// writeSnapshotTable prints the snapshot for a person: pools, job types,
+// orphans, findings. Every string from Redis goes through textsafe.Clean.
+func writeSnapshotTable(w io.Writer, snap *model.Snapshot) error {
+	c := textsafe.Clean
+	bw := &errWriter{w: w}
+	fmt.Fprintf(bw, "namespace %s   redis time %s   dead after %s\n",
+		c(snap.Namespace), snap.RedisTime.UTC().Format("2006-01-02 15:04:05 UTC"), model.FormatAge(snap.DeadAfter))
+
+	fmt.Fprintf(bw, "\nPOOLS (%d)\n", len(snap.Pools))
+	if len(snap.Pools) > 0 {
+		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "STATUS\tID\tHOST:PID\tBEAT\tJOBS\tIN PROGRESS\tLOCKS")
+		for _, p := range snap.Pools {
+			host, beat, jobs := "-", "none", "-"
+			if hb := p.Heartbeat; hb != nil {
+				host = c(hb.Host) + ":" + strconv.FormatInt(hb.PID, 10)
+				switch {
+				case p.HeartbeatAge != nil:
+					beat = model.FormatAge(*p.HeartbeatAge)
+				case hb.HeartbeatAtMissing:
+					beat = "no time"
+				default:
+					beat = "bad time"
+				}
+				if len(hb.JobNames) > 0 {
+					jobs = ellipsis(c(strings.Join(hb.JobNames, ",")), 40)
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Status, c(p.ID), host, beat, jobs,
+				countsCell(p.InProgressTotal(), p.InProgress), countsCell(p.LocksHeld(), p.LockInfo))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+
+	fmt.Fprintf(bw, "\nJOB TYPES (%d)\n", len(snap.JobTypes))
+	if len(snap.JobTypes) > 0 {
+		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tQUEUED\tLATENCY\tIN PROGRESS\tLOCK/MAX\tLOCK_INFO\tPAUSED\tDRIFT")
+		for _, jt := range snap.JobTypes {
+			lat := "-"
+			if jt.Latency != nil {
+				lat = model.FormatAge(*jt.Latency)
+			}
+			maxC := "-"
+			if jt.MaxConcurrency > 0 {
+				maxC = strconv.FormatInt(jt.MaxConcurrency, 10)
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d/%s\t%d\t%s\t%s\n", c(jt.Name), jt.Queued, lat, jt.InProgress,
+				jt.Lock, maxC, jt.LockInfoTotal, yesNo(jt.Paused, "paused"), yesNo(jt.Drift, "DRIFT"))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+
+	if len(snap.Orphans) > 0 {
+		fmt.Fprintf(bw, "\nORPHANED IN-PROGRESS LISTS (%d)\n", len(snap.Orphans))
+		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "JOB\tPOOL\tJOBS\tKEY")
+		for _, o := range snap.Orphans {
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", c(o.JobName), c(o.PoolID), o.Length, c(o.Key))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+
+	fmt.Fprintf(bw, "\nFINDINGS (%d)\n", len(snap.Findings))
+	if len(snap.Findings) == 0 {
+		fmt.Fprintln(bw, "nothing wrong")
+	} else {
+		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+		for _, f := range snap.Findings {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Kind, c(f.Subject), c(f.Detail))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	return bw.err
+}
+
+// countsCell is "3 (email 2, resize 1)", or "0".
+func countsCell(total int64, per map[string]int64) string {
+	if len(per) == 0 {
+		return strconv.FormatInt(total, 10)
+	}
+	names := make([]string, 0, len(per))
+	for n := range per {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf("%s %d", textsafe.Clean(n), per[n]))
+	}
+	return fmt.Sprintf("%d (%s)", total, ellipsis(strings.Join(parts, ", "), 50))
+}
+
+func yesNo(b bool, yes string) string {
+	if b {
+		return yes
+	}
+	return "-"
+}
+
+// ellipsis cuts s to n runes.
+func ellipsis(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// errWriter keeps the first write error so the printing code stays flat.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
