@@ -40,7 +40,7 @@ func (f filterInput) update(msg tea.KeyMsg) filterInput {
 		f.value = append(f.value, ' ')
 	case tea.KeyRunes:
 		for _, r := range msg.Runes {
-			if !unsafeRune(r) && len(f.value) < 200 {
+			if safeRune(r) && len(f.value) < 200 {
 				f.value = append(f.value, r)
 			}
 		}

@@ -146,40 +146,6 @@ func (f *fakeReaper) executed() []reaper.Plan {
 	return append([]reaper.Plan(nil), f.plans...)
 }
 
-// fakePlan is a stand-in for reaper.NewPlan with the same contract for the
-// cases the screen uses: targets must be dead pools of the snapshot.
-func fakePlan(snap *model.Snapshot, t reaper.Targets) (reaper.Plan, error) {
-	p := reaper.Plan{Namespace: snap.Namespace, RedisTime: snap.RedisTime, DeadAfter: snap.DeadAfter}
-	ids := append([]string(nil), t.PoolIDs...)
-	if t.AllDead {
-		ids = append(ids, snap.DeadPools()...)
-	}
-	if len(ids) == 0 {
-		return p, reaper.ErrNothingToDo
-	}
-	for _, id := range ids {
-		pool, ok := snap.Pool(id)
-		if !ok {
-			return reaper.Plan{}, fmt.Errorf("pool %s: %w", id, reaper.ErrUnknownPool)
-		}
-		if pool.Status != model.StatusDead {
-			return reaper.Plan{}, fmt.Errorf("pool %s: %w", id, reaper.ErrPoolAlive)
-		}
-		pp := reaper.PoolPlan{PoolID: id, HeartbeatMissing: pool.Heartbeat == nil}
-		if pool.Heartbeat != nil {
-			pp.HeartbeatAt = pool.Heartbeat.HeartbeatAt
-		}
-		for _, name := range inProgressJobNames(*pool) {
-			jt, _ := snap.JobType(name)
-			li, present := pool.LockInfo[name]
-			pp.Jobs = append(pp.Jobs, reaper.JobPlan{JobName: name, Jobs: pool.InProgress[name],
-				LockBefore: jt.Lock, LockAfter: max(jt.Lock-li, 0), LockInfoBefore: li, LockInfoPresent: present})
-		}
-		p.Pools = append(p.Pools, pp)
-	}
-	return p, nil
-}
-
 // scheduled is what a timer command returns in tests: the timer's length
 // and the message it would deliver, at once.
 type scheduled struct {
@@ -226,9 +192,8 @@ func testOptions(src *fakeSource) (Options, testDeps) {
 			},
 			"6f1a2b3c4d5e6f7a8b9c0d1e/resize_image": {`{"name":"resize_image","id":"r1","t":1795964000,"args":{"w":640,"h":480}}`},
 		}},
-		Reaper:  d.reaper,
-		Planner: fakePlan,
-		Audit:   d.audit,
+		Reaper: d.reaper,
+		Audit:  d.audit,
 	}, d
 }
 

@@ -67,8 +67,8 @@ type Options struct {
 	Source Source
 	// Peeker is optional: without it the detail view shows no jobs.
 	Peeker Peeker
-	// Reaper and Planner are needed for the actions; without them (and in
-	// read-only mode) the actions are disabled.
+	// Reaper is needed for the actions; without it (and in read-only mode)
+	// the actions are disabled. Planner is reaper.NewPlan unless set.
 	Reaper  Reaper
 	Planner Planner
 	// Audit records every executed action; optional.
@@ -115,6 +115,7 @@ type Model struct {
 	gen       uint64
 	inFlight  bool
 	snap      *model.Snapshot
+	counts    snapCounts
 	fetchedAt time.Time
 	err       error
 	failures  int
@@ -173,6 +174,9 @@ func New(o Options) Model {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.Planner == nil {
+		o.Planner = reaper.NewPlan
 	}
 	if o.Renderer == nil {
 		o.Renderer = lipgloss.NewRenderer(os.Stdout)

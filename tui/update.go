@@ -103,6 +103,7 @@ func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
 	}
 	m.err, m.failures = nil, 0
 	m.snap, m.fetchedAt = msg.snap, msg.at
+	m.counts = countSnapshot(msg.snap)
 	m.history = m.history.add(msg.snap)
 	m.pools = m.pools.setSnapshot(msg.snap)
 	m.jobs = m.jobs.setSnapshot(msg.snap, m.history)
@@ -120,7 +121,7 @@ func (m Model) activeKeys() keyMap {
 	acts := m.actionsAvailable()
 	p, ok := m.selectedPool()
 	k.ReapOne.SetEnabled(acts && ok && p.Status == model.StatusDead && (m.view == viewPools || m.inDetail))
-	k.ReapAll.SetEnabled(acts && m.snap != nil && len(m.snap.DeadPools()) > 0)
+	k.ReapAll.SetEnabled(acts && m.snap != nil && m.counts.dead > 0)
 	k.Enter.SetEnabled(!m.inDetail && m.view == viewPools && ok)
 	k.Back.SetEnabled(m.inDetail || m.currentFilter() != "")
 	k.Filter.SetEnabled(!m.inDetail)

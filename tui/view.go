@@ -53,6 +53,7 @@ func (m Model) renderHeader(now time.Time) string {
 		readOnly:  m.opts.ReadOnly,
 		demo:      m.opts.Demo,
 		snap:      m.snap,
+		counts:    m.counts,
 		fetchedAt: m.fetchedAt,
 		err:       m.err,
 		inFlight:  m.inFlight,
@@ -68,6 +69,7 @@ type headerData struct {
 	address, namespace string
 	readOnly, demo     bool
 	snap               *model.Snapshot
+	counts             snapCounts
 	fetchedAt          time.Time
 	err                error
 	inFlight           bool
@@ -100,33 +102,19 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 
 	var counts []string
 	if d.snap != nil {
-		dead, late := 0, 0
-		for _, p := range d.snap.Pools {
-			switch p.Status {
-			case model.StatusDead:
-				dead++
-			case model.StatusLate:
-				late++
-			}
-		}
-		drift := 0
-		for _, jt := range d.snap.JobTypes {
-			if jt.Drift {
-				drift++
-			}
-		}
-		counts = append(counts, plural(len(d.snap.Pools), "pool", "pools"))
-		deadText := fmt.Sprintf("%d dead", dead)
-		if dead > 0 {
+		c := d.counts
+		counts = append(counts, plural(c.pools, "pool", "pools"))
+		deadText := fmt.Sprintf("%d dead", c.dead)
+		if c.dead > 0 {
 			deadText = st.dead.Render(deadText)
 		}
 		counts = append(counts, deadText)
-		if late > 0 {
-			counts = append(counts, st.warn.Render(fmt.Sprintf("%d late", late)))
+		if c.late > 0 {
+			counts = append(counts, st.warn.Render(fmt.Sprintf("%d late", c.late)))
 		}
-		counts = append(counts, plural(len(d.snap.JobTypes), "job type", "job types"))
-		if drift > 0 {
-			counts = append(counts, st.dead.Render(fmt.Sprintf("%d drift", drift)))
+		counts = append(counts, plural(c.jobTypes, "job type", "job types"))
+		if c.drift > 0 {
+			counts = append(counts, st.dead.Render(fmt.Sprintf("%d drift", c.drift)))
 		}
 	}
 	var tabs []string
@@ -218,4 +206,27 @@ func renderProgress(r runningAction, width int, st styles) string {
 // oneLine cleans text from an error or from Redis into one line.
 func oneLine(s string) string {
 	return clean(strings.Join(strings.Fields(s), " "))
+}
+
+// snapCounts are the header's numbers, counted once per snapshot.
+type snapCounts struct {
+	pools, dead, late, jobTypes, drift int
+}
+
+func countSnapshot(s *model.Snapshot) snapCounts {
+	c := snapCounts{pools: len(s.Pools), jobTypes: len(s.JobTypes)}
+	for i := range s.Pools {
+		switch s.Pools[i].Status {
+		case model.StatusDead:
+			c.dead++
+		case model.StatusLate:
+			c.late++
+		}
+	}
+	for i := range s.JobTypes {
+		if s.JobTypes[i].Drift {
+			c.drift++
+		}
+	}
+	return c
 }

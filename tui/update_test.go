@@ -1,0 +1,603 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// deliver runs cmd and feeds its messages back into the model, following
+// the chain while it produces messages (timers are returned, not run).
+func deliver(t *testing.T, m Model, cmd tea.Cmd) (Model, []scheduled) {
+	t.Helper()
+	var timers []scheduled
+	queue := runCmd(cmd)
+	for i := 0; i < 100 && len(queue) > 0; i++ {
+		msg := queue[0]
+		queue = queue[1:]
+		if s, ok := msg.(scheduled); ok {
+			timers = append(timers, s)
+			continue
+		}
+		if _, ok := msg.(tea.QuitMsg); ok {
+			continue
+		}
+		var next tea.Cmd
+		m, next = stepCmd(m, msg)
+		queue = append(queue, runCmd(next)...)
+	}
+	return m, timers
+}
+
+func tickOf(timers []scheduled) (tickMsg, time.Duration, bool) {
+	for _, s := range timers {
+		if tk, ok := s.msg.(tickMsg); ok {
+			return tk, s.d, true
+		}
+	}
+	return tickMsg{}, 0, false
+}
+
+func TestPollArmsNextTickOnlyWhenFetchReturns(t *testing.T) {
+	src := staticSource(fixture())
+	o, _ := testOptions(src)
+	o.Interval = 2 * time.Second
+	m := New(o)
+	m.after = instantAfter
+	if !m.inFlight {
+		t.Fatal("New must count Init's poll as in flight")
+	}
+	// The poll returns: the next tick is armed, with the interval.
+	m, cmd := stepCmd(m, runCmd(m.firstFetch())[0])
+	tk, d, ok := tickOf(func() []scheduled { _, ts := deliver(t, m, cmd); return ts }())
+	if !ok || d != 2*time.Second {
+		t.Fatalf("after a poll: tick %v armed for %s, want one for 2s", ok, d)
+	}
+	if m.inFlight {
+		t.Fatal("in flight after the result came back")
+	}
+	// The tick starts exactly one poll; a second tick of the same
+	// generation while it runs does nothing.
+	m, cmd = stepCmd(m, tk)
+	if cmd == nil || !m.inFlight {
+		t.Fatal("tick did not start a poll")
+	}
+	m2, cmd2 := stepCmd(m, tk)
+	if cmd2 != nil || !m2.inFlight {
+		t.Fatal("a tick while a poll runs started another")
+	}
+	if src.calls != 1 {
+		t.Fatalf("source called %d times before the command ran, want 1", src.calls)
+	}
+	_ = cmd
+}
+
+func TestRefreshWhileInFlightDropsTheOldResult(t *testing.T) {
+	first := fixture()
+	src := staticSource(first)
+	o, _ := testOptions(src)
+	m := newTest(t, o, 120, 30)
+	m, cmd := stepCmd(m, keyMsg("r")) // poll of generation 1 starts
+	if cmd == nil {
+		t.Fatal("r did not poll")
+	}
+	pending := runCmd(cmd)[0].(snapshotMsg)
+
+	// While it runs, an action finishes and asks for a refresh: no second
+	// poll starts.
+	m, cmd = m.refresh()
+	if cmd != nil {
+		t.Fatal("refresh started a second poll while one was in flight")
+	}
+	// The old result (read before the change) arrives: it is dropped and a
+	// new poll starts at once.
+	old := fixture()
+	old.Pools = old.Pools[:1]
+	pending.snap = old
+	m, cmd = stepCmd(m, pending)
+	if len(m.snap.Pools) != len(first.Pools) {
+		t.Fatalf("stale result applied: %d pools on screen", len(m.snap.Pools))
+	}
+	if cmd == nil || !m.inFlight {
+		t.Fatal("no new poll after dropping the stale result")
+	}
+	fresh := runCmd(cmd)[0].(snapshotMsg)
+	if fresh.gen != m.gen {
+		t.Fatalf("new poll has generation %d, want %d", fresh.gen, m.gen)
+	}
+	fresh.snap = old
+	m = step(t, m, fresh)
+	if len(m.snap.Pools) != 1 {
+		t.Fatalf("current result not applied: %d pools", len(m.snap.Pools))
+	}
+}
+
+func TestOldTickDropped(t *testing.T) {
+	o, _ := testOptions(staticSource(fixture()))
+	m := newTest(t, o, 120, 30)
+	oldGen := m.gen
+	m, cmd := stepCmd(m, keyMsg("r"))
+	m, _ = deliver(t, m, cmd)
+	if _, cmd = stepCmd(m, tickMsg{gen: oldGen}); cmd != nil {
+		t.Fatal("a tick armed before the refresh started a poll")
+	}
+}
+
+func TestRedisAwayKeepsSnapshotBacksOffAndRecovers(t *testing.T) {
+	down := true
+	snap := fixture()
+	src := &fakeSource{next: func(call int) (*model.Snapshot, error) {
+		if call == 1 || !down {
+			return snap, nil
+		}
+		return nil, errRefused
+	}}
+	o, _ := testOptions(src)
+	o.Interval, o.MaxBackoff = time.Second, 5*time.Second
+	m := newTest(t, o, 120, 30)
+	var waits []time.Duration
+	for i := 0; i < 5; i++ {
+		gen := m.gen
+		var cmd tea.Cmd
+		m, cmd = stepCmd(m, tickMsg{gen: gen})
+		var timers []scheduled
+		m, timers = deliver(t, m, cmd)
+		_, d, ok := tickOf(timers)
+		if !ok {
+			t.Fatalf("failure %d: no retry armed", i+1)
+		}
+		waits = append(waits, d)
+		if m.snap != snap || m.err == nil {
+			t.Fatalf("failure %d: snapshot %p err %v; want the last one kept and the error shown", i+1, m.snap, m.err)
+		}
+	}
+	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 5 * time.Second, 5 * time.Second}
+	if fmt.Sprint(waits) != fmt.Sprint(want) {
+		t.Fatalf("retry waits %v, want %v", waits, want)
+	}
+	if v := m.View(); !strings.Contains(v, "STALE") || !strings.Contains(v, "connection refused") {
+		t.Fatalf("view does not show stale data and the error:\n%s", v)
+	}
+	down = false
+	m, cmd := stepCmd(m, tickMsg{gen: m.gen})
+	m, timers := deliver(t, m, cmd)
+	if _, d, _ := tickOf(timers); m.err != nil || d != time.Second {
+		t.Fatalf("after recovery: err %v, next poll in %s", m.err, d)
+	}
+	if v := m.View(); strings.Contains(v, "STALE") || !strings.Contains(v, "● ok") {
+		t.Fatalf("recovered view still stale:\n%s", v)
+	}
+}
+
+func TestNavigationKeys(t *testing.T) {
+	o, _ := testOptions(staticSource(manyPools(100)))
+	m := newTest(t, o, 80, 24)
+	rows := m.pools.height
+	tests := []struct {
+		keys []string
+		want int
+	}{
+		{[]string{"j"}, 1},
+		{[]string{"down", "down", "k"}, 1},
+		{[]string{"G"}, 99},
+		{[]string{"G", "g"}, 0},
+		{[]string{"pgdown"}, rows - 1},
+		{[]string{"pgdown", "pgup"}, 0},
+		{[]string{"up"}, 0},
+		{[]string{"G", "j"}, 99},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.keys, ","), func(t *testing.T) {
+			mm := m
+			for _, k := range tc.keys {
+				mm = step(t, mm, keyMsg(k))
+			}
+			if mm.pools.list.cursor != tc.want {
+				t.Fatalf("cursor %d, want %d", mm.pools.list.cursor, tc.want)
+			}
+			p, _ := mm.pools.selected()
+			if !strings.Contains(mm.View(), "> ") || !strings.Contains(mm.View(), p.ID[:12]) {
+				t.Fatalf("selected pool %s not on screen", p.ID)
+			}
+		})
+	}
+}
+
+func manyPools(n int) *model.Snapshot {
+	rt := fixedNow.Add(-2 * time.Second)
+	s := &model.Snapshot{Namespace: "work", RedisTime: rt}
+	for i := 0; i < n; i++ {
+		age := time.Duration(i%30) * time.Second
+		s.Pools = append(s.Pools, model.Pool{ID: fmt.Sprintf("%024x", i), Heartbeat: &model.Heartbeat{
+			HeartbeatAt: rt.Add(-age).Unix(), StartedAt: rt.Add(-time.Hour).Unix(), Host: fmt.Sprintf("host-%d", i), PID: int64(i),
+			Concurrency: 4, JobNames: []string{"a", "b"}}})
+	}
+	model.Analyze(s, model.DefaultDeadAfter)
+	return s
+}
+
+func TestCursorStaysOnPoolID(t *testing.T) {
+	snap := fixture()
+	src := &fakeSource{next: func(int) (*model.Snapshot, error) { return snap, nil }}
+	o, _ := testOptions(src)
+	m := newTest(t, o, 120, 30)
+	for i := 0; i < 3; i++ {
+		m = step(t, m, keyMsg("j"))
+	}
+	sel, _ := m.pools.selected()
+	// The next snapshot has the pools in another order (and one fewer).
+	next := fixture()
+	next.Pools = append([]model.Pool{next.Pools[4], next.Pools[3]}, next.Pools[:3]...)
+	next.Pools = next.Pools[1:]
+	snap = next
+	m, cmd := stepCmd(m, keyMsg("r"))
+	m, _ = deliver(t, m, cmd)
+	got, _ := m.pools.selected()
+	if got.ID != sel.ID {
+		t.Fatalf("cursor on %s after the refresh, want %s", got.ID, sel.ID)
+	}
+}
+
+func TestReapOneDeadPoolConfirmed(t *testing.T) {
+	o, d := testOptions(staticSource(fixture()))
+	m := newTest(t, o, 120, 30)
+	m = step(t, m, keyMsg("j")) // the dead pool with a heartbeat
+	sel, _ := m.pools.selected()
+	if sel.Status != model.StatusDead {
+		t.Fatalf("fixture: row 2 is %s", sel.Status)
+	}
+	m = step(t, m, keyMsg("x"))
+	if m.dialog == nil {
+		t.Fatal("x on a dead pool opened no dialog")
+	}
+	if v := m.View(); !strings.Contains(v, "Reap 1 dead pool?") || !strings.Contains(v, "send_email: 3 jobs") {
+		t.Fatalf("dialog does not show the plan:\n%s", v)
+	}
+	genBefore := m.gen
+	m, cmd := stepCmd(m, keyMsg("y"))
+	if m.dialog != nil || m.running == nil {
+		t.Fatal("y did not start the reap")
+	}
+	// While it runs, another reap cannot start.
+	m2 := step(t, m, keyMsg("X"))
+	if m2.dialog != nil || !strings.Contains(m2.status.text, "still running") {
+		t.Fatalf("second reap: dialog %v, status %q", m2.dialog != nil, m2.status.text)
+	}
+	m, _ = deliver(t, m, cmd)
+	plans := d.reaper.executed()
+	if len(plans) != 1 || len(plans[0].Pools) != 1 || plans[0].Pools[0].PoolID != sel.ID {
+		t.Fatalf("executed plans %+v, want one for %s", plans, sel.ID)
+	}
+	if m.running != nil {
+		t.Fatal("still running after the result")
+	}
+	if !strings.Contains(m.status.text, "reaped 1 pool, 4 jobs back in their queues") || m.status.isErr {
+		t.Fatalf("status %q (error %v)", m.status.text, m.status.isErr)
+	}
+	if m.gen == genBefore {
+		t.Fatal("no refresh after the reap")
+	}
+	if len(d.audit.entries) != 1 {
+		t.Fatalf("%d audit entries, want 1", len(d.audit.entries))
+	}
+	e := d.audit.entries[0]
+	if e.Action != "reap" || e.Moved != 4 || strings.Join(e.Targets, ",") != sel.ID || e.Address != "redis.internal:6379" || e.Namespace != "work" {
+		t.Fatalf("audit entry %+v", e)
+	}
+}
+
+func TestReapAllCancelled(t *testing.T) {
+	for _, k := range []string{"n", "esc"} {
+		t.Run(k, func(t *testing.T) {
+			o, d := testOptions(staticSource(fixture()))
+			m := newTest(t, o, 120, 30)
+			m = step(t, m, keyMsg("X"))
+			if m.dialog == nil || len(m.dialog.action.targets) != 2 {
+				t.Fatal("X opened no dialog for the two dead pools")
+			}
+			m, cmd := stepCmd(m, keyMsg(k))
+			m, _ = deliver(t, m, cmd)
+			if m.dialog != nil || m.running != nil || len(d.reaper.executed()) != 0 || len(d.audit.entries) != 0 {
+				t.Fatal("cancel ran something")
+			}
+		})
+	}
+}
+
+func TestReapSkippedPoolShowsError(t *testing.T) {
+	snap := fixture()
+	o, d := testOptions(staticSource(snap))
+	d.reaper.skip = snap.DeadPools()[0]
+	m := newTest(t, o, 120, 30)
+	m = step(t, m, keyMsg("X"))
+	m, cmd := stepCmd(m, keyMsg("y"))
+	m, _ = deliver(t, m, cmd)
+	if !m.status.isErr || !strings.Contains(m.status.text, "alive again, not reaped") {
+		t.Fatalf("status %q (error %v)", m.status.text, m.status.isErr)
+	}
+	d.reaper.err = errors.New("redis at x: connection reset")
+	m = step(t, m, keyMsg("X"))
+	m, cmd = stepCmd(m, keyMsg("y"))
+	m, timers := deliver(t, m, cmd)
+	if !m.status.isErr || !strings.HasPrefix(m.status.text, "failed: redis at x: connection reset") {
+		t.Fatalf("status %q", m.status.text)
+	}
+	// The status line clears itself.
+	for _, s := range timers {
+		if c, ok := s.msg.(statusClearMsg); ok {
+			m = step(t, m, c)
+		}
+	}
+	if m.status.text != "" {
+		t.Fatalf("status not cleared: %q", m.status.text)
+	}
+}
+
+func TestXOnLivePoolDoesNotOpen(t *testing.T) {
+	o, _ := testOptions(staticSource(fixture()))
+	m := newTest(t, o, 120, 30)
+	m = step(t, m, keyMsg("G")) // an alive pool
+	m = step(t, m, keyMsg("x"))
+	if m.dialog != nil {
+		t.Fatal("x on a live pool opened a dialog")
+	}
+	if !strings.Contains(m.status.text, "is alive") {
+		t.Fatalf("status %q", m.status.text)
+	}
+}
+
+func TestReadOnlyHidesAndDisablesActions(t *testing.T) {
+	o, d := testOptions(staticSource(fixture()))
+	o.ReadOnly = true
+	m := newTest(t, o, 120, 30)
+	m = step(t, m, keyMsg("?"))
+	view := m.View()
+	if strings.Contains(view, "reap") {
+		t.Fatalf("read-only help mentions reap:\n%s", view)
+	}
+	if !strings.Contains(view, "READ-ONLY") {
+		t.Fatal("no READ-ONLY badge")
+	}
+	for _, k := range []string{"x", "X", "y"} {
+		var cmd tea.Cmd
+		m, cmd = stepCmd(m, keyMsg(k))
+		if m.dialog != nil || m.running != nil || m.status.text != "" {
+			t.Fatalf("%s in read-only: dialog %v, running %v, status %q", k, m.dialog != nil, m.running != nil, m.status.text)
+		}
+		m, _ = deliver(t, m, cmd)
+	}
+	if len(d.reaper.executed()) != 0 {
+		t.Fatal("read-only executed a reap")
+	}
+	// Without read-only the same help does show the actions.
+	o.ReadOnly = false
+	m = step(t, newTest(t, o, 120, 30), keyMsg("?"))
+	if !strings.Contains(m.View(), "reap") {
+		t.Fatal("help never mentions reap: the test above proves nothing")
+	}
+}
+
+func TestTenThousandPoolsRendersOnlyTheScreen(t *testing.T) {
+	o, _ := testOptions(staticSource(manyPools(10000)))
+	for _, size := range [][2]int{{80, 24}, {160, 48}} {
+		m := newTest(t, o, size[0], size[1])
+		for _, k := range []string{"", "pgdown", "G", "k"} {
+			if k != "" {
+				m = step(t, m, keyMsg(k))
+			}
+			checkScreen(t, m.View(), size[0], size[1])
+		}
+		if last, _ := m.pools.selected(); !strings.Contains(m.View(), last.ID[:12]) {
+			t.Fatal("selected pool not on screen at the bottom")
+		}
+	}
+}
+
+func BenchmarkViewTenThousandPools(b *testing.B) {
+	o, _ := testOptions(staticSource(manyPools(10000)))
+	m := New(o)
+	m.after = instantAfter
+	next, _ := m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	m = next.(Model)
+	next, _ = m.Update(runCmd(m.firstFetch())[0])
+	m = next.(Model)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		next, _ = m.Update(keyMsg("j"))
+		m = next.(Model)
+		_ = m.View()
+	}
+}
+
+func TestDetailPeekAndBack(t *testing.T) {
+	o, _ := testOptions(staticSource(fixture()))
+	m := newTest(t, o, 100, 40)
+	m = step(t, m, keyMsg("j"))
+	m, cmd := stepCmd(m, keyMsg("enter"))
+	if !m.inDetail {
+		t.Fatal("enter did not open the detail")
+	}
+	if !strings.Contains(m.View(), "loading") {
+		t.Fatal("no loading note before the peek returns")
+	}
+	m, _ = deliver(t, m, cmd)
+	v := m.View()
+	for _, want := range []string{"#1 resize_image", `"template": "welcome"`, `\u001b[2Jevil`, `not json \x1b]0;title\x07`} {
+		if !strings.Contains(v, want) {
+			t.Errorf("detail lacks %q", want)
+		}
+	}
+	if strings.ContainsRune(v, '\x1b') || strings.ContainsRune(v, '\x07') {
+		t.Error("a control character reached the screen")
+	}
+	// An old peek (another sequence) is ignored.
+	m = step(t, m, peekMsg{poolID: m.detail.poolID, seq: m.detail.peekSeq - 1})
+	if len(m.detail.jobs) == 0 {
+		t.Fatal("an old peek result replaced the current one")
+	}
+	m = step(t, m, keyMsg("esc"))
+	if m.inDetail {
+		t.Fatal("esc did not go back")
+	}
+}
+
+func TestTabsAndFilter(t *testing.T) {
+	o, _ := testOptions(staticSource(fixture()))
+	m := newTest(t, o, 120, 30)
+	m = step(t, m, keyMsg("tab"))
+	if m.view != viewJobTypes {
+		t.Fatal("tab did not go to job types")
+	}
+	m = step(t, m, keyMsg("shift+tab"))
+	if m.view != viewPools {
+		t.Fatal("shift+tab did not come back")
+	}
+	m = step(t, m, keyMsg("/"))
+	for _, r := range "worker-d" {
+		m = step(t, m, keyMsg(string(r)))
+	}
+	if len(m.pools.rows) != 1 {
+		t.Fatalf("filter worker-d leaves %d rows", len(m.pools.rows))
+	}
+	m = step(t, m, keyMsg("backspace"))
+	m = step(t, m, keyMsg("enter"))
+	if m.filtering || m.pools.filter != "worker-" || len(m.pools.rows) != 4 {
+		t.Fatalf("filter %q rows %d", m.pools.filter, len(m.pools.rows))
+	}
+	// q while filtering types a q; after enter it quits.
+	m = step(t, m, keyMsg("esc"))
+	if m.pools.filter != "" || len(m.pools.rows) != 5 {
+		t.Fatal("esc did not clear the filter")
+	}
+	if _, cmd := stepCmd(m, keyMsg("q")); cmd == nil || cmd() != tea.Quit() {
+		t.Fatal("q does not quit")
+	}
+	if _, cmd := stepCmd(m, keyMsg("ctrl+c")); cmd == nil || cmd() != tea.Quit() {
+		t.Fatal("ctrl+c does not quit")
+	}
+}
+
+func TestLayout(t *testing.T) {
+	tests := []struct {
+		w, h, header, footer int
+		body                 int
+		tooSmall             bool
+	}{
+		{80, 24, 2, 2, 20, false},
+		{80, 24, 3, 2, 19, false},
+		{160, 48, 2, 8, 38, false},
+		{80, 5, 2, 2, 1, true},
+		{10, 24, 2, 2, 20, true},
+		{0, 0, 2, 2, 0, true},
+	}
+	for _, tc := range tests {
+		l := computeLayout(tc.w, tc.h, tc.header, tc.footer)
+		if l.body != tc.body || l.tooSmall != tc.tooSmall {
+			t.Errorf("computeLayout(%d, %d, %d, %d) = body %d small %v, want %d %v", tc.w, tc.h, tc.header, tc.footer, l.body, l.tooSmall, tc.body, tc.tooSmall)
+		}
+	}
+	for _, w := range []int{80, 100, 120, 160, 250} {
+		for name, cols := range map[string][]column{"pools": poolColumns(w), "job types": jobTypeColumns(w)} {
+			total := cursorWidth + colGap*(len(cols)-1)
+			for _, c := range cols {
+				total += c.width
+			}
+			if total > w || (name == "pools" && total != w) {
+				t.Errorf("%s at width %d: columns take %d", name, w, total)
+			}
+		}
+	}
+	if c := poolColumns(120); c[1].width != 24 {
+		t.Errorf("pool ID column at 120 is %d wide, want the whole 24-character ID", c[1].width)
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	for i, want := range []time.Duration{2, 4, 8, 16, 30, 30} {
+		if got := backoff(2*time.Second, 30*time.Second, i+1); got != want*time.Second {
+			t.Errorf("failure %d: %s, want %ds", i+1, got, want)
+		}
+	}
+}
+
+func TestSparkline(t *testing.T) {
+	tests := []struct {
+		vals  []int64
+		width int
+		want  string
+	}{
+		{nil, 5, ""},
+		{[]int64{0, 0}, 5, "▁▁"},
+		{[]int64{0, 7, 14}, 5, "▁▅█"},
+		{[]int64{1, 2, 3, 4}, 2, "▇█"},
+	}
+	for _, tc := range tests {
+		if got := sparkline(tc.vals, tc.width); got != tc.want {
+			t.Errorf("sparkline(%v, %d) = %q, want %q", tc.vals, tc.width, got, tc.want)
+		}
+	}
+	h := queueHistory{}
+	for i := 0; i < historyLen+5; i++ {
+		h = h.add(&model.Snapshot{JobTypes: []model.JobType{{Name: "a", Queued: int64(i)}}})
+	}
+	if n := len(h["a"]); n != historyLen || h["a"][n-1] != historyLen+4 {
+		t.Fatalf("history %v", h["a"])
+	}
+}
+
+func TestAudit(t *testing.T) {
+	e := AuditEntry{Time: time.Date(2026, 11, 29, 15, 30, 0, 0, time.UTC), Address: "redis:6379", Namespace: "work",
+		Action: "reap", Targets: []string{"a1", "b2"}, Moved: 14, Result: "reaped 2 pools"}
+	line := FormatAudit("ops", e)
+	want := "2026-11-29T15:30:00Z user=ops redis=redis:6379 namespace=work action=reap targets=a1,b2 moved=14 result=\"reaped 2 pools\"\n"
+	if line != want {
+		t.Fatalf("audit line\n%q, want\n%q", line, want)
+	}
+	e.Targets = []string{"evil\nid"}
+	if l := FormatAudit("ops", e); strings.Count(l, "\n") != 1 {
+		t.Fatalf("a newline in a target splits the line: %q", l)
+	}
+	dir := t.TempDir()
+	f := &FileAudit{Path: filepath.Join(dir, "state", "workq-tui", "audit.log"), User: "ops"}
+	for i := 0; i < 2; i++ {
+		if err := f.Record(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Count(string(b), "\n") != 2 {
+		t.Fatalf("log holds %q, want two lines", b)
+	}
+	if fi, _ := os.Stat(f.Path); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("audit log mode %v", fi.Mode())
+	}
+	env := map[string]string{"XDG_STATE_HOME": "/x/state"}
+	if p, _ := DefaultAuditPath(func(k string) string { return env[k] }, "/home/u"); p != "/x/state/workq-tui/audit.log" {
+		t.Fatalf("with XDG_STATE_HOME: %s", p)
+	}
+	if p, _ := DefaultAuditPath(func(string) string { return "" }, "/home/u"); p != "/home/u/.local/state/workq-tui/audit.log" {
+		t.Fatalf("default: %s", p)
+	}
+}
+
+func TestCleanReachesEveryCell(t *testing.T) {
+	snap := fixture()
+	snap.Pools[3].Heartbeat.JobNames = []string{"job\x1b]0;pwned\x07", "\u202egnp.exe"}
+	o, _ := testOptions(staticSource(snap))
+	m := newTest(t, o, 200, 30)
+	v := m.View()
+	if strings.ContainsAny(v, "\x1b\x07\u202e") {
+		t.Fatalf("control characters on screen: %q", v)
+	}
+}
