@@ -105,7 +105,7 @@ func TestGoldenStale(t *testing.T) {
 	}
 	view := m.View()
 	checkScreen(t, view, 100, 24)
-	for _, want := range []string{"STALE updated 45s ago", "error: dial tcp", "worker-a", "retry in 2s"} {
+	for _, want := range []string{"STALE, updated 45s ago", "error: dial tcp", "worker-a", "retry in 2s"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("view lacks %q:\n%s", want, view)
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -87,17 +89,19 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	if d.demo {
 		seg = append(seg, st.demoBadge.Render("[DEMO]"))
 	}
-	seg = append(seg, st.bold.Render(clean(d.address)), "ns "+clean(d.namespace))
+	seg = append(seg, connState(d, now, st))
 	if d.snap != nil {
-		seg = append(seg, "redis "+d.snap.RedisTime.UTC().Format("15:04:05Z"))
 		age := "updated " + model.FormatAge(now.Sub(d.fetchedAt)) + " ago"
 		if d.err != nil {
-			seg = append(seg, st.warn.Render("STALE "+age))
+			seg = append(seg, st.warn.Render("STALE, "+age))
 		} else {
 			seg = append(seg, age)
 		}
 	}
-	seg = append(seg, connState(d, now, st))
+	seg = append(seg, st.bold.Render(clean(d.address)), "ns "+clean(d.namespace))
+	if d.snap != nil {
+		seg = append(seg, "redis "+d.snap.RedisTime.UTC().Format("15:04:05Z"))
+	}
 	line1 := fitLine(strings.Join(seg, "  "), width)
 
 	var counts []string
@@ -138,7 +142,15 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	}
 	lines := []string{line1, fitLine(line2, width)}
 	if d.err != nil {
-		lines = append(lines, fitLine(st.statusErr.Render("error: "+oneLine(d.err.Error())), width))
+		// The error may wrap onto a second line: its end ("connection
+		// refused") is the part that says what is wrong.
+		wrapped := strings.Split(ansi.Wrap("error: "+oneLine(d.err.Error()), width, ""), "\n")
+		if len(wrapped) > 2 {
+			wrapped = []string{wrapped[0], strings.Join(wrapped[1:], " ")}
+		}
+		for _, part := range wrapped {
+			lines = append(lines, st.statusErr.Render(fitLine(strings.TrimSpace(part), width)))
+		}
 	}
 	return strings.Join(lines, "\n")
 }
