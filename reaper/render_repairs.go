@@ -25,7 +25,10 @@ func RenderRequeuePlan(w io.Writer, p RequeuePlan) {
 			where = "dead pool still in worker_pools"
 		}
 		beat := "no heartbeat"
-		if !l.HeartbeatMissing {
+		switch {
+		case l.HeartbeatUnread:
+			beat = "heartbeat checked when run"
+		case !l.HeartbeatMissing:
 			beat = "last heartbeat " + model.FormatAge(p.RedisTime.Sub(time.Unix(l.HeartbeatAt, 0))) + " ago"
 		}
 		fmt.Fprintf(w, "  job %s, pool %s (%s, %s)\n", rqClean(l.JobName), rqClean(l.PoolID), where, beat)

@@ -62,6 +62,10 @@ type ListPlan struct {
 	PoolStatus       model.Status
 	HeartbeatMissing bool
 	HeartbeatAt      int64
+	// HeartbeatUnread is set by NewRequeuePlan for an orphan: the snapshot
+	// does not read the heartbeats of pools outside the set. The script
+	// checks it when it runs.
+	HeartbeatUnread bool
 	// Lock of the job type and this pool's lock_info field, before and after
 	// (after the lists before this one in the plan). LockPresent and
 	// LockInfoPresent say whether the key and field exist.

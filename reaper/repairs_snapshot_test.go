@@ -1,0 +1,95 @@
+package reaper
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+// The screen plans from the snapshot, the command line from Redis: on the
+// same state both plans must say the same.
+func TestSnapshotPlansAgreeWithRedisPlans(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	ctx := context.Background()
+	k := redisq.NewKeys("work")
+	rqState(t, c, k)
+	rlState(t, c, k)
+
+	cl := redisq.NewClient(redisq.OneConn(c), "work", rqDeadAfter)
+	snap, err := cl.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orph, err := cl.ScanOrphans(ctx, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap.Orphans = orph.Orphans
+
+	lists := rqKeysOf(k, rqDeadPool, rqGonePool)
+	fromSnap, err := NewRequeuePlan(snap, lists)
+	if err != nil {
+		t.Fatalf("snapshot plan: %v", err)
+	}
+	fromRedis, err := PlanRequeue(ctx, c, k, lists, rqDeadAfter)
+	if err != nil {
+		t.Fatalf("redis plan: %v", err)
+	}
+	if !fromSnap.Lists[1].HeartbeatUnread {
+		t.Error("orphan's heartbeat not marked unread")
+	}
+	for i := range fromSnap.Lists {
+		a, b := fromSnap.Lists[i], fromRedis.Lists[i]
+		a.HeartbeatUnread, a.HeartbeatMissing, b.HeartbeatMissing = false, false, false
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("list %d:\nsnapshot %+v\n   redis %+v", i, a, b)
+		}
+	}
+
+	jobs := []string{"mail:send", "a:b"}
+	lsnap, err := NewLockRepairPlan(snap, jobs)
+	if err != nil {
+		t.Fatalf("snapshot plan: %v", err)
+	}
+	lredis, err := PlanRepairLocks(ctx, c, k, jobs)
+	if err != nil {
+		t.Fatalf("redis plan: %v", err)
+	}
+	if !reflect.DeepEqual(lsnap, lredis) {
+		t.Errorf("lock plans differ:\nsnapshot %+v\n   redis %+v", lsnap, lredis)
+	}
+
+	// Refusals.
+	if _, err := NewRequeuePlan(snap, rqKeysOf(k, rqLivePool)); !errors.Is(err, ErrPoolAlive) {
+		t.Errorf("live pool: %v", err)
+	}
+	if _, err := NewRequeuePlan(snap, []string{k.InProgress("a:b", "nobody")}); !errors.Is(err, ErrNoSuchList) {
+		t.Errorf("unknown list: %v", err)
+	}
+	if _, err := NewRequeuePlan(snap, []string{"elsewhere:jobs:a:p:inprogress"}); !errors.Is(err, ErrNotInProgressKey) {
+		t.Errorf("other namespace: %v", err)
+	}
+	if _, err := NewLockRepairPlan(snap, []string{"nosuchjob"}); !errors.Is(err, ErrUnknownJob) {
+		t.Errorf("unknown job: %v", err)
+	}
+
+	// The Repairer executes them on a connection of its own.
+	r := NewRepairer(srv.Pool(), "work", 2)
+	res, err := r.Requeue(ctx, fromSnap, nil)
+	if err != nil || res.TotalMoved() != 9 {
+		t.Fatalf("requeue: moved %d, %v", res.TotalMoved(), err)
+	}
+	if _, err := r.RepairLocks(ctx, lsnap); err != nil {
+		t.Fatalf("repair: %v", err)
+	}
+	if v, _ := redis.Int(c.Do("GET", k.Lock("mail:send"))); v != 3 {
+		t.Errorf("mail:send lock = %d, want 3", v)
+	}
+}
