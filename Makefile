@@ -56,6 +56,7 @@ test-conformance:
 # absolute-time assertions).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -tags bench -run '^TestReapBench100k$$' -count=1 -v ./reaper
 
 # stress: placeholder. Engineers add long-running stress tests here.
 stress:
