@@ -32,7 +32,7 @@ func TestLiveAndKilled(t *testing.T) {
 	})
 
 	spec := gcstate.Spec{Addr: srv.Addr(), Namespace: ns, Concurrency: 4,
-		Jobs: []gcstate.JobType{{Name: "slow", Enqueue: 5}, {Name: "capped", MaxConcurrency: 1, Enqueue: 3}}}
+		Jobs: []gcstate.JobType{{Name: "slow", Enqueue: 3}, {Name: "capped", MaxConcurrency: 1, Enqueue: 3}}}
 	if got := spec.ExpectedInProgress(); got != 4 {
 		t.Fatalf("ExpectedInProgress = %d, want 4", got)
 	}

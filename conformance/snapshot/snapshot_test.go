@@ -148,7 +148,7 @@ func TestLiveAndKilledPools(t *testing.T) {
 		return llen(t, c, ns+":jobs:mail:"+live.ID+":inprogress") == 2, nil
 	})
 	killed := gcstate.StartKilled(t, gcstate.Spec{Addr: srv.Addr(), Namespace: ns, Concurrency: 4,
-		Jobs: []gcstate.JobType{{Name: "crunch", Enqueue: 5}, {Name: "report:pdf", MaxConcurrency: 1, Enqueue: 2}}})
+		Jobs: []gcstate.JobType{{Name: "crunch", Enqueue: 3}, {Name: "report:pdf", MaxConcurrency: 1, Enqueue: 2}}})
 	if want := map[string]int64{"crunch": 3, "report:pdf": 1}; !reflect.DeepEqual(killed.InProgress, want) {
 		t.Fatalf("killed pool holds %v, want %v", killed.InProgress, want)
 	}
@@ -214,7 +214,7 @@ func TestLiveAndKilledPools(t *testing.T) {
 	type jt struct{ queued, inProgress, lock, lockInfo, max int64 }
 	want := map[string]jt{
 		"mail":       {0, 2, 2, 2, 0},
-		"crunch":     {2, 3, 3, 3, 0},
+		"crunch":     {0, 3, 3, 3, 0},
 		"report:pdf": {1, 1, 1, 1, 1},
 	}
 	if len(s.JobTypes) != len(want) {
