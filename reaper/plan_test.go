@@ -133,7 +133,7 @@ func TestRenderResultStripsControls(t *testing.T) {
 	if strings.ContainsAny(out, "\x1b\x07") {
 		t.Fatalf("control characters in %q", out)
 	}
-	for _, s := range []string{"pool p?[31m1: reaped", "em?ail: 3 jobs requeued, lock -3, now 0", "pool p2: skipped: pool p2 is alive again", "Done: 3 jobs requeued, 1 of 2 pools reaped."} {
+	for _, s := range []string{"pool p\\x1b[31m1: reaped", "em\\x07ail: 3 jobs requeued, lock -3, now 0", "pool p2: skipped: pool p2 is alive again", "Done: 3 jobs requeued, 1 of 2 pools reaped."} {
 		if !strings.Contains(out, s) {
 			t.Errorf("lacks %q:\n%s", s, out)
 		}

@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -93,13 +92,5 @@ func reapPlural(n int64, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// clean replaces control characters (terminal escape sequences in job
-// names or pool IDs) so that text from Redis cannot drive the terminal.
-func reapClean(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return '?'
-		}
-		return r
-	}, s)
-}
+// reapClean makes text from Redis (job names, pool IDs) safe to print.
+func reapClean(s string) string { return textsafe.Clean(s) }
