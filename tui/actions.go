@@ -89,7 +89,7 @@ func reapAction(plan reaper.Plan, r Reaper) action {
 // renderPlan is the dialog text of a reap plan: per pool the jobs that go
 // back per job type and the lock changes.
 func renderPlan(plan reaper.Plan) []string {
-	lines := []string{fmt.Sprintf("%s back to the queue, locks released:", plural64(plan.TotalJobs(), "job goes", "jobs go"))}
+	lines := []string{fmt.Sprintf("Moves %s back to the queues and releases the pools' locks:", plural64(plan.TotalJobs(), "job", "jobs"))}
 	for _, pp := range plan.Pools {
 		hb := "no heartbeat"
 		if !pp.HeartbeatMissing {

@@ -173,7 +173,7 @@ func renderDetail(d detailView, width int) string {
 		sorted = append(sorted, n)
 	}
 	sort.Strings(sorted)
-	cols := fitColumns([]colSpec{{title: "JOB", min: 12, max: 48}, {title: "IN PROGRESS", min: 11, max: 11, right: true}, {title: "LOCK_INFO", min: 9, max: 9, right: true}}, min(width, 74))
+	cols := fitColumns([]colSpec{{title: "JOB", min: 12, max: 30}, {title: "IN PROGRESS", min: 11, max: 11, right: true}, {title: "LOCK_INFO", min: 9, max: 9, right: true}}, min(width, 74))
 	add("%s", renderCells(cols, []string{"JOB", "IN PROGRESS", "LOCK_INFO"}))
 	for _, n := range sorted {
 		li := "-"
@@ -233,9 +233,9 @@ func renderJob(n int, j peekedJob, redisTime time.Time) []string {
 	enq := "-"
 	if sec, err := job.T.Float64(); err == nil && sec > 0 {
 		t := timeUnix(int64(sec))
-		enq = t.UTC().Format("2006-01-02 15:04:05Z")
+		enq = "at " + t.UTC().Format("2006-01-02 15:04:05Z")
 		if !redisTime.IsZero() {
-			enq += " (" + model.FormatAge(redisTime.Sub(t)) + " ago)"
+			enq = model.FormatAge(redisTime.Sub(t)) + " ago, " + enq
 		}
 	}
 	out := []string{fmt.Sprintf("#%d %s  id %s  enqueued %s", n, clean(name), clean(job.ID), enq)}

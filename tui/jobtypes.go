@@ -141,7 +141,7 @@ var jobTypeColumnSpecs = []colSpec{
 	{title: "LOCKINFO", min: 8, max: 8, right: true},
 	{title: "PAUSED", min: 6, max: 6},
 	{title: "DRIFT", min: 5, max: 5},
-	{title: "QUEUE TREND", min: 8, max: historyLen},
+	{title: "TREND", min: 8, max: historyLen},
 }
 
 func jobTypeColumns(width int) []column {

@@ -171,6 +171,10 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.activeKeys()
 	switch {
 	case key.Matches(msg, k.Quit):
+		if m.running != nil {
+			// Quitting now would lose the result and the audit line.
+			return m.setStatus(m.running.title+" is running: wait for it, or ctrl+c to quit anyway", true)
+		}
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
 		m.help.ShowAll = !m.help.ShowAll

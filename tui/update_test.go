@@ -601,3 +601,36 @@ func TestCleanReachesEveryCell(t *testing.T) {
 		t.Fatalf("control characters on screen: %q", v)
 	}
 }
+
+func TestProgressBarWhileRunning(t *testing.T) {
+	o, _ := testOptions(staticSource(fixture()))
+	m := newTest(t, o, 100, 24)
+	m = step(t, m, keyMsg("X"))
+	m, cmd := stepCmd(m, keyMsg("y"))
+	if m.running == nil {
+		t.Fatal("not running")
+	}
+	ch := make(chan tea.Msg)
+	m, next := stepCmd(m, actionProgressMsg{seq: m.running.seq, moved: 3, total: 6, ch: ch})
+	if next == nil {
+		t.Fatal("progress does not wait for the next event")
+	}
+	v := m.View()
+	if !strings.Contains(v, "reaping 2 pools… [") || !strings.Contains(v, "3/6 jobs") || !strings.Contains(v, "#") {
+		t.Fatalf("no progress bar:\n%s", v)
+	}
+	// q does not walk away from a running reap; ctrl+c does.
+	mq, qcmd := stepCmd(m, keyMsg("q"))
+	for _, msg := range runCmd(qcmd) {
+		if _, ok := msg.(tea.QuitMsg); ok {
+			t.Fatal("q quit during a reap")
+		}
+	}
+	if !strings.Contains(mq.status.text, "ctrl+c") {
+		t.Fatalf("status %q", mq.status.text)
+	}
+	m, _ = deliver(t, m, cmd)
+	if m.running != nil || !strings.Contains(m.status.text, "reaped 2 pools") {
+		t.Fatalf("running %v status %q", m.running, m.status.text)
+	}
+}
