@@ -81,6 +81,15 @@ const PeekLimit = 20
 var errNoSnapshot = errors.New("the source returned no snapshot")
 
 // viewID names a top-level view; tab cycles through Model.tabs.
+//
+// Adding a view (orphans, say): a viewID and its title here; a value type
+// like poolsView with setSnapshot, setSize, setFilter, navigate and view
+// (listState does the cursor and the window, fitColumns the columns); a
+// field in Model; its case in currentFilter, setFilter, onKey, relayout and
+// renderBody; and its ID in New's tabs. Adding an action: an actionKind and
+// a builder in actions.go, a binding in keyMap (enabled in activeKeys only
+// where it applies, never in read-only), and its case in onKey; the confirm
+// dialog, progress bar, audit line and refresh come with it.
 type viewID int
 
 const (

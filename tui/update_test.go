@@ -634,3 +634,21 @@ func TestProgressBarWhileRunning(t *testing.T) {
 		t.Fatalf("running %v status %q", m.running, m.status.text)
 	}
 }
+
+func TestResizeKeepsSelectionAndFits(t *testing.T) {
+	o, _ := testOptions(staticSource(manyPools(500)))
+	m := newTest(t, o, 160, 48)
+	m = step(t, m, keyMsg("G"))
+	sel, _ := m.pools.selected()
+	for _, size := range [][2]int{{80, 24}, {200, 60}, {100, 30}} {
+		m = step(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		checkScreen(t, m.View(), size[0], size[1])
+		if got, _ := m.pools.selected(); got.ID != sel.ID || !strings.Contains(m.View(), sel.ID[:12]) {
+			t.Fatalf("at %dx%d the selection moved to %s or is off screen", size[0], size[1], got.ID)
+		}
+	}
+	m = step(t, m, tea.WindowSizeMsg{Width: 30, Height: 5})
+	if !strings.Contains(m.View(), "too small") {
+		t.Fatalf("no too-small note at 30x5:\n%s", m.View())
+	}
+}
