@@ -11,6 +11,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -29,7 +31,54 @@ import (
 
 func TestMain(m *testing.M) {
 	gcstate.MaybeRunChild()
-	os.Exit(m.Run())
+	code := m.Run()
+	if cliDir != "" {
+		os.RemoveAll(cliDir)
+	}
+	os.Exit(code)
+}
+
+var (
+	cliOnce sync.Once
+	cliDir  string
+	cliErr  error
+)
+
+// cli builds the workq-tui binary from the repository root (once per test
+// binary) and returns its path.
+func cli(t *testing.T) string {
+	t.Helper()
+	cliOnce.Do(func() {
+		if cliDir, cliErr = os.MkdirTemp("", "workq-tui-cli"); cliErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", filepath.Join(cliDir, "workq-tui"), ".")
+		cmd.Dir = filepath.Join("..", "..")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			cliErr = fmt.Errorf("go build: %v: %s", err, out)
+		}
+	})
+	if cliErr != nil {
+		t.Fatalf("build workq-tui: %v", cliErr)
+	}
+	return filepath.Join(cliDir, "workq-tui")
+}
+
+// runCLI runs workq-tui with args, stdin not a terminal, and returns its
+// stdout, stderr and exit status.
+func runCLI(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	cmd := exec.Command(cli(t), args...)
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run workq-tui: %v", err)
+	}
+	return out.String(), errb.String(), code
 }
 
 const ns = "conf"
@@ -90,26 +139,6 @@ func pause(t *testing.T, c redis.Conn, jobs ...string) {
 	for _, j := range jobs {
 		do(t, c, "SET", k.Paused(j), "1")
 	}
-}
-
-// reapOurs plans from a fresh snapshot and executes, as `workq-tui reap
-// --all-dead --yes` does.
-func reapOurs(t *testing.T, addr string, batch int, targets reaper.Targets) (reaper.Plan, reaper.Result) {
-	t.Helper()
-	pool := gcstate.RedisPool(t, addr)
-	snap, err := redisq.NewClient(pool, ns, model.DefaultDeadAfter).Snapshot(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := reaper.NewPlan(snap, targets)
-	if err != nil {
-		t.Fatalf("plan: %v", err)
-	}
-	res, err := reaper.NewReaper(pool, ns, batch).Execute(context.Background(), plan, nil)
-	if err != nil {
-		t.Fatalf("execute: %v", err)
-	}
-	return plan, res
 }
 
 // reapUpstream starts a live gocraft/work pool registering jobs (all paused)
@@ -205,9 +234,10 @@ func TestReapMatchesGocraftReaper(t *testing.T) {
 	}
 
 	reapUpstream(t, addr, jobTypes, k1.ID, k2.ID, k3.ID)
-	plan, res := reapOurs(t, srvUs.Addr(), 2, reaper.Targets{AllDead: true})
-	if len(plan.Pools) != 3 || len(res.Pools) != 3 {
-		t.Fatalf("plan %d pools, result %d", len(plan.Pools), len(res.Pools))
+	// Ours: the command line, as an operator runs it.
+	out, stderr, code := runCLI(t, "--redis", srvUs.Addr(), "-n", ns, "reap", "--all-dead", "--yes", "--batch", "2")
+	if code != 0 {
+		t.Fatalf("workq-tui reap exit %d: %s\n%s", code, stderr, out)
 	}
 	var held int64
 	for _, k := range []*gcstate.KilledPool{k1, k2, k3} {
@@ -215,8 +245,8 @@ func TestReapMatchesGocraftReaper(t *testing.T) {
 			held += n
 		}
 	}
-	if res.TotalMoved() != held || held == 0 {
-		t.Fatalf("moved %d, the killed pools held %d", res.TotalMoved(), held)
+	if want := fmt.Sprintf("Done: %d jobs requeued, 3 of 3 pools reaped.", held); !strings.Contains(out, want) {
+		t.Fatalf("output lacks %q:\n%s", want, out)
 	}
 
 	want, got := redistest.Dump(t, up, ns+":*"), redistest.Dump(t, us, ns+":*")
@@ -233,7 +263,7 @@ func TestReapMatchesGocraftReaper(t *testing.T) {
 			t.Errorf("%s = %s, want 0", keys.Lock(j.Name), v)
 		}
 	}
-	t.Logf("%d keys compared, %d jobs requeued", len(want), res.TotalMoved())
+	t.Logf("%d keys compared, %d jobs requeued", len(want), held)
 }
 
 // TestReapPoolWithoutHeartbeat: a killed pool whose heartbeat is gone.
@@ -255,9 +285,9 @@ func TestReapPoolWithoutHeartbeat(t *testing.T) {
 	copyAll(t, up, us)
 
 	reapUpstream(t, addr, []gcstate.JobType{{Name: "alpha"}, {Name: "capped", MaxConcurrency: 1}}, k.ID)
-	_, res := reapOurs(t, srvUs.Addr(), 1000, reaper.Targets{PoolIDs: []string{k.ID}})
-	if !res.Pools[0].Reaped {
-		t.Fatalf("not reaped: %+v", res.Pools[0])
+	out, stderr, code := runCLI(t, "--redis", srvUs.Addr(), "-n", ns, "reap", "--all-dead", "--yes")
+	if code != 0 || !strings.Contains(out, "pool "+k.ID+" (no heartbeat)") || !strings.Contains(out, "1 of 1 pool reaped") {
+		t.Fatalf("workq-tui reap exit %d: %s\n%s", code, stderr, out)
 	}
 
 	want, got := redistest.Dump(t, up, ns+":*"), redistest.Dump(t, us, ns+":*")
@@ -271,8 +301,8 @@ func TestReapPoolWithoutHeartbeat(t *testing.T) {
 		if _, ok := got[ip]; ok {
 			t.Errorf("ours left %s = %q", ip, got[ip])
 		}
-		if res.Pools[0].Moved[job] != n {
-			t.Errorf("ours moved %d of %s, want %d", res.Pools[0].Moved[job], job, n)
+		if want := fmt.Sprintf("%s: %d job", job, n); !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 		// The queue on our side is upstream's queue plus the held jobs.
 		wantQ := strings.TrimPrefix(want[ip], "list:")
