@@ -257,6 +257,19 @@ func (s *Sim) AdvanceTo(ctx context.Context, t time.Time) error {
 	return nil
 }
 
+// Shift moves the simulated time and every pending event forward by d, as
+// if the whole deployment had been paused for d: the live demo uses it to
+// skip a gap (a suspended laptop) instead of replaying it.
+func (s *Sim) Shift(d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	s.now = s.now.Add(d)
+	for _, ev := range s.events {
+		ev.at = ev.at.Add(d) // the same shift for all keeps the heap order
+	}
+}
+
 // at schedules fn at time t.
 func (s *Sim) at(t time.Time, fn func() error) {
 	s.seq++
@@ -602,7 +615,7 @@ func (s *Sim) fetch(w *worker) error {
 	}
 	n, err := redis.Int(s.conn.Do("EXISTS", queues...))
 	if err != nil {
-		return fmt.Errorf("pool %s: fetch: %w", p.id, err)
+		return s.fetchFailed(w, err)
 	}
 	if n == 0 {
 		return s.miss(w)
@@ -618,28 +631,33 @@ func (s *Sim) fetch(w *worker) error {
 		return s.miss(w)
 	}
 	if err != nil {
-		return fmt.Errorf("pool %s: fetch: %w", p.id, err)
+		return s.fetchFailed(w, err)
 	}
 	var raw, inProg string
 	if _, err := redis.Scan(values, &raw, new(string), &inProg); err != nil {
-		return fmt.Errorf("pool %s: fetch reply: %w", p.id, err)
+		return s.fetchFailed(w, err)
 	}
 	w.misses = 0
 	s.stats.Fetched++
 	var j job
-	if err := json.Unmarshal([]byte(raw), &j); err != nil {
-		return fmt.Errorf("pool %s: decode job: %w", p.id, err)
-	}
-	if err := s.observeStarted(w, &j); err != nil {
-		return err
+	if err := json.Unmarshal([]byte(raw), &j); err != nil || s.specs[j.Name] == nil {
+		// gocraft/work drops a job it cannot decode and leaves it in the
+		// in-progress list (and in lock); so do we.
+		return s.fetchFailed(w, fmt.Errorf("undecodable job %.60q: %v", raw, err))
 	}
 	sp := s.specs[j.Name]
 	run := sp.minRun + time.Duration(s.rng.Int63n(int64(sp.maxRun-sp.minRun)+1))
-	if p.hung {
-		return nil // the job never ends; neither does the worker
+	if !p.hung { // a hung pool's jobs never end; neither do its workers
+		s.after(run, func() error { return s.finish(w, raw, inProg, &j) })
 	}
-	s.after(run, func() error { return s.finish(w, raw, inProg, &j) })
-	return nil
+	return s.observeStarted(w, &j)
+}
+
+// fetchFailed is gocraft/work's answer to a fetch error: log it, try again
+// in 10 ms.
+func (s *Sim) fetchFailed(w *worker, err error) error {
+	s.after(10*time.Millisecond, func() error { return s.fetch(w) })
+	return fmt.Errorf("pool %s: fetch: %w", w.pool.id, err)
 }
 
 // miss schedules the next fetch after gocraft/work's idle backoff.
@@ -709,6 +727,8 @@ func (s *Sim) finish(w *worker, raw, inProg string, j *job) error {
 			return err
 		}
 	}
+	// The worker moves on whatever happens, as gocraft/work's does.
+	s.after(0, func() error { return s.fetch(w) })
 	if _, err := s.conn.Do("EXEC"); err != nil {
 		return fmt.Errorf("pool %s: remove job from in progress: %w", p.id, err)
 	}
@@ -720,7 +740,6 @@ func (s *Sim) finish(w *worker, raw, inProg string, j *job) error {
 	if _, err := s.conn.Do("DEL", s.keys.Prefix()+"worker:"+w.id); err != nil {
 		return fmt.Errorf("worker %s: observe done: %w", w.id, err)
 	}
-	s.after(0, func() error { return s.fetch(w) })
 	return nil
 }
 
