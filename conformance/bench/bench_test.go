@@ -1,0 +1,726 @@
+// Package bench_test is the driver of `make bench` (issue 8): one table of
+// ratios, each measured in the same run against the same redis-server, with
+// its goal and PASS or MISS. It lives in the conformance module because one
+// of its lines compares workq-tui's snapshot with gocraft/work v0.5.1's own
+// Client, and only this module may import gocraft/work.
+//
+// TestBenchTable (build tag bench) runs the full sizes; TestBenchSmoke runs
+// the same code at tiny sizes in `make test`, so the driver cannot rot.
+// Nothing here asserts an absolute time.
+package bench_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/gocraft/work"
+	"github.com/gomodule/redigo/redis"
+	"github.com/muesli/termenv"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
+	"github.com/workq-tui/workq-tui/redisq"
+	"github.com/workq-tui/workq-tui/tui"
+)
+
+// sizes of one run of the driver.
+type sizes struct {
+	// Snapshot namespace: pools x jobTypes in-progress lists.
+	pools, jobTypes int
+	// rounds of the fast snapshot measurements, of the per-key loop, and
+	// runs of the built binary.
+	rounds, loopRounds, procRuns int
+	// reapJobs in-progress jobs of one dead pool.
+	reapJobs int
+	// screenPools pools (x jobTypes job types) behind the screen.
+	screenPools int
+	// noiseKeys unrelated keys for the orphan scan; scanPolls polls timed
+	// with and without the scan running.
+	noiseKeys int
+	scanPolls int
+	// smoke: only check that every line is produced.
+	smoke bool
+}
+
+var fullSizes = sizes{pools: 1000, jobTypes: 20, rounds: 15, loopRounds: 2, procRuns: 10,
+	reapJobs: 100000, screenPools: 10000, noiseKeys: 1000000, scanPolls: 30}
+
+var smokeSizes = sizes{pools: 20, jobTypes: 4, rounds: 3, loopRounds: 1, procRuns: 2,
+	reapJobs: 2000, screenPools: 200, noiseKeys: 20000, scanPolls: 4, smoke: true}
+
+const (
+	snapNS   = "bench"
+	screenNS = "screen"
+	frame    = 16 * time.Millisecond
+	rssLimit = 100 << 20
+)
+
+// env is what every section shares: one redis-server, the built binary.
+type env struct {
+	t   *testing.T
+	srv *redistest.Server
+	bin string
+	sz  sizes
+	tb  *table
+	// snapshot namespace, loaded by the first section.
+	snapLoaded loaded
+	rawMedian  time.Duration
+}
+
+func (e *env) dial() redis.Conn { return e.srv.Dial() }
+
+// runBench runs every section and returns the table.
+func runBench(t *testing.T, sz sizes) *table {
+	srv := redistest.Start(t, "--enable-debug-command", "local")
+	e := &env{t: t, srv: srv, sz: sz, tb: &table{}}
+	e.bin = buildCLI(t)
+	ver, _ := redis.String(srv.Dial().Do("INFO", "server"))
+	rv := "redis ?"
+	for _, l := range strings.Split(ver, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "redis_version:"); ok {
+			rv = "redis " + v
+		}
+	}
+	e.tb.header = []string{
+		"workq-tui performance (make bench): ratios measured in one run against one redis-server",
+		"machine: " + machine() + ", " + rv,
+		fmt.Sprintf("sizes: snapshot %d pools x %d job types (%d in-progress lists); reap %d jobs; screen %d pools at 200x60; orphan scan over %d unrelated keys",
+			sz.pools, sz.jobTypes, sz.pools*sz.jobTypes, sz.reapJobs, sz.screenPools, sz.noiseKeys),
+	}
+	e.snapshot()
+	e.reap()
+	e.screen()
+	e.orphans()
+	return e.tb
+}
+
+// buildCLI builds the workq-tui binary from the root module.
+func buildCLI(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "workq-tui")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build workq-tui: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func timeIt(t *testing.T, what string, f func() error) time.Duration {
+	t.Helper()
+	start := time.Now()
+	if err := f(); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	return time.Since(start)
+}
+
+// 1. The snapshot: ours against the raw batch, gocraft/work's Client, the
+// per-key loop, and the whole process.
+func (e *env) snapshot() {
+	t, sz := e.t, e.sz
+	c := e.dial()
+	l := loadNamespace(t, c, nsSpec{ns: snapNS, pools: sz.pools, jobTypes: sz.jobTypes, listsPerPool: sz.jobTypes,
+		deadEvery: 50, queued: 50, orphans: 10})
+	e.snapLoaded = l
+	ctx := context.Background()
+	cmds := rawCommands(snapNS, l)
+
+	var snap *model.Snapshot
+	ours := func() error {
+		var err error
+		snap, err = redisq.ReadSnapshot(ctx, c, snapNS, model.DefaultDeadAfter)
+		return err
+	}
+	raw := func() error { return runBatch(c, cmds) }
+	var gcCount counter
+	gcPool := &redis.Pool{MaxIdle: 2, Dial: func() (redis.Conn, error) {
+		rc, err := redis.Dial("tcp", e.srv.Addr())
+		if err != nil {
+			return nil, err
+		}
+		return &countingConn{Conn: rc, n: &gcCount}, nil
+	}}
+	defer gcPool.Close()
+	gc := work.NewClient(snapNS, gcPool)
+	var gcPools, gcQueues int
+	gocraft := func() error {
+		hb, err := gc.WorkerPoolHeartbeats()
+		if err != nil {
+			return err
+		}
+		qs, err := gc.Queues()
+		gcPools, gcQueues = len(hb), len(qs)
+		return err
+	}
+
+	// Warm up, and check that each reads what was loaded.
+	for _, f := range []func() error{raw, ours, gocraft} {
+		timeIt(t, "warm-up", f)
+	}
+	var inProg int64
+	for _, p := range snap.Pools {
+		inProg += p.InProgressTotal()
+	}
+	if len(snap.Pools) != sz.pools || len(snap.JobTypes) != sz.jobTypes || inProg != int64(l.inProg) {
+		t.Fatalf("snapshot read %d pools, %d job types, %d in progress; loaded %d, %d, %d",
+			len(snap.Pools), len(snap.JobTypes), inProg, sz.pools, sz.jobTypes, l.inProg)
+	}
+	for _, jt := range snap.JobTypes {
+		if jt.Drift {
+			t.Fatalf("job type %s shows drift on consistent data", jt.Name)
+		}
+	}
+	if gcPools != sz.pools || gcQueues != sz.jobTypes {
+		t.Fatalf("gocraft/work read %d pools, %d queues", gcPools, gcQueues)
+	}
+
+	var tRaw, tOurs, tGC []time.Duration
+	for i := 0; i < sz.rounds; i++ {
+		tRaw = append(tRaw, timeIt(t, "raw batch", raw))
+		tOurs = append(tOurs, timeIt(t, "snapshot", ours))
+		tGC = append(tGC, timeIt(t, "gocraft/work client", gocraft))
+	}
+	var tLoop []time.Duration
+	for i := 0; i < sz.loopRounds; i++ {
+		tLoop = append(tLoop, timeIt(t, "per-key loop", func() error { return runLoop(c, cmds) }))
+	}
+
+	// Commands and round trips: counted by the client and by Redis.
+	var oursCount counter
+	cc := &countingConn{Conn: c, n: &oursCount}
+	before := serverCalls(t, c)
+	if _, err := redisq.ReadSnapshot(ctx, cc, snapNS, model.DefaultDeadAfter); err != nil {
+		t.Fatal(err)
+	}
+	oursServer := serverCalls(t, c) - before
+	before = serverCalls(t, c)
+	if err := raw(); err != nil {
+		t.Fatal(err)
+	}
+	rawServer := serverCalls(t, c) - before
+	gcCount = counter{}
+	before = serverCalls(t, c)
+	if err := gocraft(); err != nil {
+		t.Fatal(err)
+	}
+	gcServer := serverCalls(t, c) - before
+	if int64(oursCount.commands) != oursServer || int64(len(cmds)) != rawServer {
+		t.Fatalf("client and server disagree on the commands: ours %d/%d, raw %d/%d", oursCount.commands, oursServer, len(cmds), rawServer)
+	}
+
+	// The whole process, output included, against more raw batches.
+	var tProc []time.Duration
+	var outBytes int
+	for i := 0; i < sz.procRuns; i++ {
+		tRaw = append(tRaw, timeIt(t, "raw batch", raw))
+		var out bytes.Buffer
+		tProc = append(tProc, timeIt(t, "workq-tui snapshot --json", func() error {
+			cmd := exec.Command(e.bin, "--redis", e.srv.Addr(), "--namespace", snapNS, "snapshot", "--json")
+			cmd.Stdout = &out
+			var ee *exec.ExitError
+			if err := cmd.Run(); err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 3) {
+				return err
+			}
+			return nil
+		}))
+		outBytes = out.Len()
+		if !bytes.Contains(out.Bytes(), []byte(`"orphans"`)) || bytes.Count(out.Bytes(), []byte(`"heartbeat_at"`)) != sz.pools {
+			t.Fatalf("snapshot --json printed %d bytes without every pool", out.Len())
+		}
+	}
+
+	mRaw, mOurs, mGC, mLoop, mProc := median(tRaw), median(tOurs), median(tGC), median(tLoop), median(tProc)
+	e.rawMedian = mRaw
+	tb := e.tb
+	tb.atMost("1a", "snapshot in process / raw pipelined batch", float64(mOurs)/float64(mRaw), 1.3,
+		fmt.Sprintf("ours %s in %d round trips, raw batch %s in 1 (medians of %d)", ms(mOurs), oursCount.roundTrips, ms(mRaw), len(tOurs)))
+	tb.atMost("1b", "`snapshot --json` process / raw batch", float64(mProc)/float64(mRaw), 2,
+		fmt.Sprintf("process %s (exec, connect, snapshot, orphan scan, %d KB JSON), median of %d", ms(mProc), outBytes>>10, len(tProc)))
+	tb.atLeast("1c", "per-key loop / snapshot (speed-up)", float64(mLoop)/float64(mOurs), 20,
+		fmt.Sprintf("loop %s in %d round trips (one per key, like upstream's reaper)", ms(mLoop), len(cmds)))
+	tb.atMost("1d", "Redis commands: snapshot / raw batch", float64(oursServer)/float64(rawServer), 1,
+		fmt.Sprintf("%d vs %d commands (INFO commandstats deltas; client count agrees)", oursServer, rawServer))
+	tb.info("1e", "snapshot / gocraft/work Client (time)", float64(mOurs)/float64(mGC),
+		fmt.Sprintf("gocraft WorkerPoolHeartbeats+Queues %s, %d round trips, %d commands (reads no in-progress lists or locks)",
+			ms(mGC), gcCount.roundTrips, gcServer))
+}
+
+// upstreamReenqueue and upstreamReapStaleLocks are gocraft/work v0.5.1's
+// own reaper scripts (redis.go), verbatim, with requeueKeysPerJob = 4.
+const upstreamReenqueue = `
+local function releaseLock(lockKey, lockInfoKey, workerPoolID)
+  redis.call('decr', lockKey)
+  redis.call('hincrby', lockInfoKey, workerPoolID, -1)
+end
+
+local keylen = #KEYS
+local res, jobQueue, inProgQueue, workerPoolID, lockKey, lockInfoKey
+workerPoolID = ARGV[1]
+
+for i=1,keylen,4 do
+  inProgQueue = KEYS[i]
+  jobQueue = KEYS[i+1]
+  lockKey = KEYS[i+2]
+  lockInfoKey = KEYS[i+3]
+  res = redis.call('rpoplpush', inProgQueue, jobQueue)
+  if res then
+    releaseLock(lockKey, lockInfoKey, workerPoolID)
+    return {res, inProgQueue, jobQueue}
+  end
+end
+return nil`
+
+const upstreamReapStaleLocks = `
+local keylen = #KEYS
+local lock, lockInfo, deadLockCount
+local deadPoolID = ARGV[1]
+
+for i=1,keylen,2 do
+  lock = KEYS[i]
+  lockInfo = KEYS[i+1]
+  deadLockCount = tonumber(redis.call('hget', lockInfo, deadPoolID))
+
+  if deadLockCount then
+    redis.call('decrby', lock, deadLockCount)
+    redis.call('hdel', lockInfo, deadPoolID)
+
+    if tonumber(redis.call('get', lock)) < 0 then
+      redis.call('set', lock, 0)
+    end
+  end
+end
+return nil
+`
+
+const reapPool = "deadbeefdeadbeefdeadbeef"
+
+var reapJobTypes = []string{"send_email", "resize_image", "charge_card", "import:batch"}
+
+// loadDeadPool writes one dead pool holding n jobs in progress over
+// reapJobTypes, with lock and lock_info to match.
+func loadDeadPool(t *testing.T, c redis.Conn, ns string, n int) {
+	k := redisq.NewKeys(ns)
+	now := time.Now().Unix()
+	b := &bulk{t: t, c: c}
+	b.send("SADD", k.WorkerPools(), reapPool)
+	b.send("HSET", k.Heartbeat(reapPool), "heartbeat_at", now-600, "started_at", now-7200,
+		"job_names", "charge_card,import:batch,resize_image,send_email", "concurrency", 10,
+		"worker_ids", "aaaaaaaaaaaaaaaaaaaaaaaa", "host", "worker-001.prod.internal", "pid", 4242)
+	per := n / len(reapJobTypes)
+	for ji, j := range reapJobTypes {
+		cnt := per
+		if ji == 0 {
+			cnt += n - per*len(reapJobTypes)
+		}
+		b.send("SADD", k.KnownJobs(), j)
+		b.send("SET", k.Lock(j), cnt)
+		b.send("HSET", k.LockInfo(j), reapPool, cnt)
+		for i := 0; i < cnt; i += 1000 {
+			args := []any{k.InProgress(j, reapPool)}
+			for x := i; x < min(i+1000, cnt); x++ {
+				args = append(args, jobJSON(j, strconv.Itoa(x), now-60, x))
+			}
+			b.send("RPUSH", args...)
+		}
+	}
+	b.flush()
+}
+
+// 2. The reap of one dead pool's jobs: ours against upstream's loop.
+func (e *env) reap() {
+	t, n := e.t, e.sz.reapJobs
+	c := e.dial()
+	ctx := context.Background()
+	loadDeadPool(t, c, "reap-up", n)
+	loadDeadPool(t, c, "reap-us", n)
+
+	// Upstream: one script call per job, then the stale locks.
+	k := redisq.NewKeys("reap-up")
+	requeue := redis.NewScript(4*len(reapJobTypes), upstreamReenqueue)
+	locks := redis.NewScript(2*len(reapJobTypes), upstreamReapStaleLocks)
+	var reqArgs, lockArgs []any
+	for _, j := range reapJobTypes {
+		reqArgs = append(reqArgs, k.InProgress(j, reapPool), k.Queue(j), k.Lock(j), k.LockInfo(j))
+		lockArgs = append(lockArgs, k.Lock(j), k.LockInfo(j))
+	}
+	reqArgs = append(reqArgs, reapPool)
+	lockArgs = append(lockArgs, reapPool)
+	var upLongest time.Duration
+	upCalls := 0
+	upTime := timeIt(t, "upstream reap", func() error {
+		for {
+			t0 := time.Now()
+			v, err := requeue.Do(c, reqArgs...)
+			upLongest = max(upLongest, time.Since(t0))
+			upCalls++
+			if err != nil {
+				return err
+			}
+			if v == nil {
+				break
+			}
+		}
+		if _, err := c.Do("DEL", k.Heartbeat(reapPool)); err != nil {
+			return err
+		}
+		if _, err := c.Do("SREM", k.WorkerPools(), reapPool); err != nil {
+			return err
+		}
+		_, err := locks.Do(c, lockArgs...)
+		upCalls++
+		return err
+	})
+
+	// Ours: plan from a snapshot, then execute in batches; SLOWLOG times
+	// every script call inside Redis.
+	snap, err := redisq.ReadSnapshot(ctx, c, "reap-us", model.DefaultDeadAfter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := reaper.NewPlan(snap, reaper.Targets{AllDead: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := reaper.NewReaper(redisq.OneConn(c), "reap-us", reaper.DefaultBatch)
+	var usLongest time.Duration
+	usCalls := 0
+	r.Observe = func(d time.Duration) { usCalls++; usLongest = max(usLongest, d) }
+	for _, a := range [][]any{{"slowlog-log-slower-than", 0}, {"slowlog-max-len", 100000}} {
+		if _, err := c.Do("CONFIG", append([]any{"SET"}, a...)...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Do("SLOWLOG", "RESET"); err != nil {
+		t.Fatal(err)
+	}
+	var res reaper.Result
+	usTime := timeIt(t, "workq-tui reap", func() error {
+		var err error
+		res, err = r.Execute(ctx, plan, nil)
+		return err
+	})
+	slow := longestScript(t, c)
+	for _, a := range [][]any{{"slowlog-log-slower-than", 10000}, {"slowlog-max-len", 128}} {
+		if _, err := c.Do("CONFIG", append([]any{"SET"}, a...)...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if res.TotalMoved() != int64(n) {
+		t.Fatalf("workq-tui reaped %d jobs, want %d", res.TotalMoved(), n)
+	}
+	for _, ns := range []string{"reap-up", "reap-us"} {
+		k := redisq.NewKeys(ns)
+		queued := 0
+		for _, j := range reapJobTypes {
+			m, _ := redis.Int(c.Do("LLEN", k.Queue(j)))
+			queued += m
+			if l, _ := redis.Int(c.Do("GET", k.Lock(j))); l != 0 {
+				t.Fatalf("%s: lock of %s is %d after the reap", ns, j, l)
+			}
+		}
+		if in, _ := redis.Bool(c.Do("SISMEMBER", k.WorkerPools(), reapPool)); queued != n || in {
+			t.Fatalf("%s: %d jobs queued after the reap (want %d), pool still in the set: %v", ns, queued, n, in)
+		}
+	}
+	e.tb.atLeast("2a", fmt.Sprintf("reap %d jobs: upstream loop / ours (speed-up)", n), float64(upTime)/float64(usTime), 10,
+		fmt.Sprintf("ours %s in %d script calls (batch %d), upstream-style %s in %d calls (one per job)",
+			ms(usTime), usCalls, reaper.DefaultBatch, ms(upTime), upCalls))
+	e.tb.info("2b", "longest script call / raw snapshot batch", float64(slow)/float64(e.rawMedian),
+		fmt.Sprintf("ours: longest call %s inside Redis (SLOWLOG), %s seen by the client; upstream's longest %s",
+			ms(slow), ms(usLongest), ms(upLongest)))
+}
+
+// longestScript is the longest EVAL/EVALSHA in the slow log.
+func longestScript(t *testing.T, c redis.Conn) time.Duration {
+	entries, err := redis.Values(c.Do("SLOWLOG", "GET", -1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var longest time.Duration
+	found := 0
+	for _, en := range entries {
+		f, err := redis.Values(en, nil)
+		if err != nil || len(f) < 4 {
+			continue
+		}
+		us, _ := redis.Int64(f[2], nil)
+		args, _ := redis.Strings(f[3], nil)
+		if len(args) > 0 && strings.HasPrefix(strings.ToUpper(args[0]), "EVAL") {
+			found++
+			longest = max(longest, time.Duration(us)*time.Microsecond)
+		}
+	}
+	if found == 0 {
+		t.Fatal("no script call in the slow log")
+	}
+	return longest
+}
+
+// staticSource hands the screen one snapshot.
+type staticSource struct{ snap *model.Snapshot }
+
+func (s staticSource) Snapshot(context.Context) (*model.Snapshot, error) { return s.snap, nil }
+
+// 3. The screen: Update and View at 200x60 over a big snapshot, and the
+// resident memory of the real program holding it.
+func (e *env) screen() {
+	t, sz := e.t, e.sz
+	c := e.dial()
+	loadNamespace(t, c, nsSpec{ns: screenNS, pools: sz.screenPools, jobTypes: sz.jobTypes, listsPerPool: 2,
+		deadEvery: 40, queued: 20})
+	snap, err := redisq.ReadSnapshot(context.Background(), c, screenNS, model.DefaultDeadAfter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Pools) != sz.screenPools {
+		t.Fatalf("screen snapshot has %d pools", len(snap.Pools))
+	}
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.TrueColor)
+	now := snap.RedisTime.Add(time.Second)
+	m := tui.New(tui.Options{Address: e.srv.Addr(), Namespace: screenNS, Interval: time.Hour,
+		Now: func() time.Time { return now }, Renderer: r, Source: staticSource{snap}})
+	var model tea.Model = m
+	model, _ = model.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	batch, ok := m.Init()().(tea.BatchMsg)
+	if !ok || len(batch) == 0 {
+		t.Fatal("Init does not start with a poll")
+	}
+	snapMsg := batch[0]() // the first poll; the second command is the clock
+	if name := fmt.Sprintf("%T", snapMsg); name != "tui.snapshotMsg" {
+		t.Fatalf("Init's first command returned a %s, not the snapshot", name)
+	}
+	model, _ = model.Update(snapMsg)
+	if v := model.View(); !strings.Contains(v, fmt.Sprintf("%d pools", sz.screenPools)) {
+		t.Fatalf("the screen does not show %d pools:\n%s", sz.screenPools, v)
+	}
+	keys := []tea.KeyMsg{{Type: tea.KeyRunes, Runes: []rune("j")}, {Type: tea.KeyRunes, Runes: []rune("k")}}
+	bench := func(f func(i int)) testing.BenchmarkResult {
+		return testing.Benchmark(func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				f(i)
+			}
+		})
+	}
+	view := bench(func(int) { _ = model.View() })
+	key := bench(func(i int) {
+		model, _ = model.Update(keys[(i/50)%2])
+		_ = model.View()
+	})
+	poll := bench(func(int) {
+		model, _ = model.Update(snapMsg)
+		_ = model.View()
+	})
+	per := func(b testing.BenchmarkResult) time.Duration { return time.Duration(b.NsPerOp()) }
+	alloc := func(b testing.BenchmarkResult) string {
+		return fmt.Sprintf("%d allocs, %d KB per frame", b.AllocsPerOp(), b.AllocedBytesPerOp()>>10)
+	}
+	e.tb.atMost("3a", "View() / 16 ms frame", float64(per(view))/float64(frame), 1,
+		fmt.Sprintf("%s, %s (%d pools, 200x60)", ms(per(view)), alloc(view), sz.screenPools))
+	e.tb.atMost("3b", "Update(key j/k) + View() / 16 ms frame", float64(per(key))/float64(frame), 1,
+		fmt.Sprintf("%s, %s", ms(per(key)), alloc(key)))
+	e.tb.atMost("3c", "Update(snapshot) + View() / 16 ms frame", float64(per(poll))/float64(frame), 1,
+		fmt.Sprintf("%s, %s", ms(per(poll)), alloc(poll)))
+
+	rss, hwm, polls := e.screenRSS()
+	e.tb.atMost("3d", "resident memory of the screen / 100 MB", float64(hwm)/rssLimit, 1,
+		fmt.Sprintf("peak %d MB (VmHWM), now %d MB (VmRSS), real binary in tmux 200x60 after %d polls of %d pools",
+			hwm>>20, rss>>20, polls, sz.screenPools))
+}
+
+// screenRSS runs the built binary in a tmux pane of 200x60 against the
+// screen namespace, waits for several polls, and reads its memory from
+// /proc.
+func (e *env) screenRSS() (rss, hwm int64, polls int) {
+	t := e.t
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Fatal("tmux is not installed; install it with `apt-get install -y tmux` (or run `make test`, which does)")
+	}
+	socket := fmt.Sprintf("workq-bench-%d-%d", os.Getpid(), time.Now().UnixNano())
+	tmux := func(args ...string) string {
+		out, err := exec.Command("tmux", append([]string{"-L", socket}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("tmux %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	dir := t.TempDir()
+	line := fmt.Sprintf("exec env TERM=xterm-256color %s --redis %s --namespace %s --interval 500ms --audit-log %s",
+		e.bin, e.srv.Addr(), screenNS, filepath.Join(dir, "audit.log"))
+	tmux("new-session", "-d", "-s", "bench", "-x", "200", "-y", "60", line)
+	defer exec.Command("tmux", "-L", socket, "kill-server").Run()
+	pid, err := strconv.Atoi(strings.TrimSpace(tmux("list-panes", "-t", "bench", "-F", "#{pane_pid}")))
+	if err != nil {
+		t.Fatalf("pane pid: %v", err)
+	}
+	want := fmt.Sprintf("%d pools", e.sz.screenPools)
+	deadline := time.Now().Add(60 * time.Second)
+	for !strings.Contains(tmux("capture-pane", "-p", "-t", "bench"), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the screen never showed %q:\n%s", want, tmux("capture-pane", "-p", "-t", "bench"))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// Count polls by the Redis commands the pane's client sends: each poll
+	// reads TIME once.
+	c := e.dial()
+	timeCalls := func() int64 {
+		s, _ := redis.String(c.Do("INFO", "commandstats"))
+		for _, l := range strings.Split(s, "\n") {
+			if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "cmdstat_time:calls="); ok {
+				n, _ := strconv.ParseInt(strings.SplitN(rest, ",", 2)[0], 10, 64)
+				return n
+			}
+		}
+		return 0
+	}
+	start := timeCalls()
+	deadline = time.Now().Add(60 * time.Second)
+	for timeCalls()-start < 5 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	polls = int(timeCalls()-start) + 1
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatalf("read the screen's memory: %v", err)
+	}
+	for _, l := range strings.Split(string(status), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			continue
+		}
+		kb, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			rss = kb << 10
+		case "VmHWM:":
+			hwm = kb << 10
+		}
+	}
+	if rss == 0 || hwm == 0 {
+		t.Fatalf("no VmRSS/VmHWM for pid %d", pid)
+	}
+	return rss, hwm, polls
+}
+
+// 4. The orphan scan over many unrelated keys, and the poll while it runs.
+func (e *env) orphans() {
+	t, sz := e.t, e.sz
+	c := e.dial()
+	if _, err := c.Do("DEBUG", "POPULATE", sz.noiseKeys, "noise"); err != nil {
+		t.Fatalf("DEBUG POPULATE: %v", err)
+	}
+	keys := redisq.NewKeys(snapNS)
+	ctx := context.Background()
+	scanConn := e.dial()
+	var longest time.Duration
+	var res redisq.OrphanResult
+	scanTime := timeIt(t, "orphan scan", func() error {
+		s := redisq.NewOrphanScan(keys, redisq.DefaultScanCount)
+		for !s.Done() {
+			t0 := time.Now()
+			if _, err := s.Step(ctx, scanConn); err != nil {
+				return err
+			}
+			longest = max(longest, time.Since(t0))
+		}
+		var err error
+		res, err = s.Finish(ctx, scanConn)
+		return err
+	})
+	if len(res.Orphans) != 10 {
+		t.Fatalf("the scan found %d orphans, want 10", len(res.Orphans))
+	}
+
+	// The poll, alone and while scans run back to back on their own
+	// connection; alternating blocks so that drift in the machine's speed
+	// hits both alike.
+	poll := func() time.Duration {
+		return timeIt(t, "poll", func() error {
+			_, err := redisq.ReadSnapshot(ctx, c, snapNS, model.DefaultDeadAfter)
+			return err
+		})
+	}
+	var alone, during []time.Duration
+	var scans atomic.Int64
+	for block := 0; block < 2; block++ {
+		for i := 0; i < sz.scanPolls/2; i++ {
+			alone = append(alone, poll())
+		}
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		var scanErr error
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := redisq.ScanOrphans(ctx, scanConn, keys, redisq.DefaultScanCount, nil); err != nil {
+					scanErr = err
+					return
+				}
+				scans.Add(1)
+			}
+		}()
+		time.Sleep(20 * time.Millisecond) // the scan is under way
+		for i := 0; i < sz.scanPolls/2; i++ {
+			during = append(during, poll())
+		}
+		close(stop)
+		wg.Wait()
+		if scanErr != nil {
+			t.Fatal(scanErr)
+		}
+	}
+	mAlone, mDuring := median(alone), median(during)
+	p90Alone, p90During := quantile(alone, 0.9), quantile(during, 0.9)
+	e.tb.info("4a", fmt.Sprintf("orphan scan over %dk other keys / raw batch", sz.noiseKeys/1000), float64(scanTime)/float64(e.rawMedian),
+		fmt.Sprintf("%s in %d SCAN calls of COUNT %d, longest step %s (%.1f%% of the scan); %d orphans found",
+			ms(scanTime), res.Calls, redisq.DefaultScanCount, ms(longest), 100*float64(longest)/float64(scanTime), len(res.Orphans)))
+	e.tb.atMost("4b", "poll during the scan / poll alone (median)", float64(mDuring)/float64(mAlone), 1.25,
+		fmt.Sprintf("%s vs %s over %d polls each; p90 %s vs %s (%.2fx); %d scans ran meanwhile on their own connection",
+			ms(mDuring), ms(mAlone), len(during), ms(p90During), ms(p90Alone), float64(p90During)/float64(p90Alone), scans.Load()))
+}
+
+// TestBenchSmoke runs the whole driver at tiny sizes: every line must be
+// produced. Goals are not checked (tiny sizes and -race say nothing about
+// speed).
+func TestBenchSmoke(t *testing.T) {
+	tb := runBench(t, smokeSizes)
+	var b strings.Builder
+	tb.write(&b)
+	t.Log("\n" + b.String())
+	ids := map[string]bool{}
+	for _, l := range tb.lines {
+		ids[l.id] = true
+		if !(l.ratio > 0) {
+			t.Errorf("line %s %q has ratio %v", l.id, l.what, l.ratio)
+		}
+	}
+	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b"} {
+		if !ids[id] {
+			t.Errorf("line %s missing from the table", id)
+		}
+	}
+}
