@@ -100,12 +100,20 @@ func renderPlan(plan reaper.Plan) []string {
 			lines = append(lines, "  nothing in progress, no locks held")
 		}
 		for _, j := range pp.Jobs {
+			// The reap deletes the pool's lock_info field (as upstream does).
 			li := "no lock_info entry"
 			if j.LockInfoPresent {
-				li = fmt.Sprintf("lock_info %d→%d", j.LockInfoBefore, j.LockInfoAfter)
+				li = fmt.Sprintf("lock_info %d→removed", j.LockInfoBefore)
 			}
-			lines = append(lines, fmt.Sprintf("  %s: %s to the queue; lock %d→%d; %s",
-				clean(j.JobName), plural64(j.Jobs, "job", "jobs"), j.LockBefore, j.LockAfter, li))
+			move := plural64(j.Jobs, "job", "jobs") + " to the queue"
+			if j.Jobs == 0 {
+				move = "nothing in progress"
+			}
+			lock := fmt.Sprintf("lock %d→%d", j.LockBefore, j.LockAfter)
+			if j.LockBefore == j.LockAfter {
+				lock = fmt.Sprintf("lock stays %d", j.LockBefore)
+			}
+			lines = append(lines, fmt.Sprintf("  %s: %s; %s; %s", clean(j.JobName), move, lock, li))
 		}
 	}
 	return lines
