@@ -72,7 +72,9 @@ func runReap(ctx context.Context, e env, cfg *config, args []string) error {
 	}
 	var skipped []string
 	for _, pr := range res.Pools {
-		if !pr.Reaped {
+		// A pool another process removed first, with nothing left in its
+		// lists, needs nothing more.
+		if !pr.Reaped && !(pr.Gone && pr.Left == 0) {
 			skipped = append(skipped, pr.PoolID)
 		}
 	}

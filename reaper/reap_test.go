@@ -460,6 +460,16 @@ func TestReapConcurrent(t *testing.T) {
 			if d := rpDiff(rpSortQueues(want), rpSortQueues(rpDump(t, c, "us"))); d != "" {
 				t.Fatalf("end state:\n%s", d)
 			}
+			if other == "ours" {
+				// Each pool is reaped by one of them; the other finds it gone
+				// with nothing left.
+				for i, pr := range results[0].Pools {
+					qr := results[1].Pools[i]
+					if pr.Reaped == qr.Reaped || (!pr.Reaped && (!pr.Gone || pr.Left != 0)) || (!qr.Reaped && (!qr.Gone || qr.Left != 0)) {
+						t.Errorf("pool %s: %+v and %+v", pr.PoolID, pr, qr)
+					}
+				}
+			}
 			moved := results[0].TotalMoved() + results[1].TotalMoved()
 			if other == "ours" && moved != 1800 {
 				t.Fatalf("moved %d in all, want 1800", moved)
@@ -509,7 +519,7 @@ func TestReapGoneAndBadData(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if pr := res.Pools[0]; pr.Reaped || pr.Left != 3 || !strings.Contains(pr.Skipped, "no longer in us:worker_pools") {
+		if pr := res.Pools[0]; pr.Reaped || !pr.Gone || pr.Left != 3 || !strings.Contains(pr.Skipped, "no longer in us:worker_pools") {
 			t.Fatalf("result %+v", pr)
 		}
 		if d := rpDiff(before, rpDump(t, c, "us")); d != "" {

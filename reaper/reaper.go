@@ -230,6 +230,7 @@ func (r *Reaper) reapPool(ctx context.Context, pp PoolPlan, jobs []string, deadA
 				pr.Skipped = fmt.Sprintf("pool %s is alive again, not reaped", pp.PoolID)
 				return pr
 			case "gone":
+				pr.Gone = true
 				pr.Skipped = fmt.Sprintf("pool %s is no longer in %s (reaped or stopped by another process)", pp.PoolID, r.keys.WorkerPools())
 				if n, _ := redis.Int64(remaining, nil); n > 0 {
 					pr.Left = n
@@ -287,6 +288,7 @@ func (r *Reaper) reapPool(ctx context.Context, pp PoolPlan, jobs []string, deadA
 			pr.Skipped = fmt.Sprintf("pool %s is alive again, not reaped", pp.PoolID)
 			return pr
 		case "gone":
+			pr.Gone = true
 			pr.Skipped = fmt.Sprintf("pool %s is no longer in %s (reaped or stopped by another process)", pp.PoolID, r.keys.WorkerPools())
 			return pr
 		case "notempty":

@@ -108,6 +108,10 @@ type PoolResult struct {
 	// LockAfter is each job type's lock after the final step, for the job
 	// types whose lock the reap touched.
 	LockAfter map[string]int64
+	// Gone is set when another process removed the pool from the set first
+	// (another reaper, or a clean stop); Skipped then says so. With Left 0
+	// nothing is left to do for it.
+	Gone bool
 	// Left is how many jobs were still in the pool's in-progress lists when
 	// it was skipped because another process removed it from the set.
 	Left int64
