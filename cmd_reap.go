@@ -68,7 +68,7 @@ func runReap(ctx context.Context, e env, cfg *config, args []string) error {
 	fmt.Fprintln(e.stdout)
 	reaper.RenderResult(e.stdout, res)
 	if err != nil {
-		return fmt.Errorf("reap: %w", err)
+		return err // "reap pool ID: ..." for each pool that failed
 	}
 	var skipped []string
 	for _, pr := range res.Pools {
