@@ -292,7 +292,7 @@ func jobSpecs() []*jobSpec {
 			args: func(r *rand.Rand) map[string]any {
 				return map[string]any{"image_id": 100000 + r.Intn(900000), "width": pick(r, 320, 640, 1280)}
 			}},
-		{name: "charge_card", maxConcurrency: 3, priority: 1, perMinute: 15, minRun: 2 * time.Second, maxRun: 9 * time.Second, failRate: 0.02,
+		{name: "charge_card", maxConcurrency: 3, priority: 1, perMinute: 27, minRun: 2 * time.Second, maxRun: 9 * time.Second, failRate: 0.02,
 			errs: []string{"stripe: card_declined", "stripe: rate_limit: too many requests"},
 			args: func(r *rand.Rand) map[string]any {
 				return map[string]any{"order_id": fmt.Sprintf("ord_%06d", r.Intn(1000000)), "amount_cents": 500 + r.Intn(20000), "currency": "usd"}
