@@ -48,7 +48,9 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		mr.Close()
 		return nil, fmt.Errorf("connect to embedded redis: %w", err)
 	}
-	opts.Now, opts.SetTime = time.Now(), nil
+	// A whole second: the history is then the same for the same seed on
+	// every run (the pools' clocks are whole seconds, as gocraft/work's).
+	opts.Now, opts.SetTime = time.Now().Truncate(time.Second), nil
 	sim := New(conn, opts)
 	if err := sim.Init(ctx); err != nil {
 		conn.Close()
