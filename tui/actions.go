@@ -123,12 +123,17 @@ func renderPlan(plan reaper.Plan) []string {
 func summarizeReap(res reaper.Result) actionOutcome {
 	var out actionOutcome
 	reaped := 0
-	var problems []string
+	var problems, notes []string
 	for _, p := range res.Pools {
 		if p.Reaped {
 			reaped++
 		}
-		if p.Skipped != "" {
+		switch {
+		case p.Gone && p.Left == 0 && p.Err == nil:
+			// Another reaper (or a clean stop) finished it first: nothing
+			// is lost, so it is not a failure.
+			notes = append(notes, fmt.Sprintf("pool %s was already gone", clean(shortID(p.PoolID))))
+		case p.Skipped != "":
 			problems = append(problems, clean(p.Skipped))
 		}
 		if p.Err != nil {
@@ -137,6 +142,10 @@ func summarizeReap(res reaper.Result) actionOutcome {
 	}
 	out.moved = res.TotalMoved()
 	out.summary = fmt.Sprintf("reaped %s, %s back in their queues", plural(reaped, "pool", "pools"), plural64(out.moved, "job", "jobs"))
+	if len(notes) > 0 {
+		sort.Strings(notes)
+		out.summary += "; " + strings.Join(notes, "; ")
+	}
 	if len(problems) > 0 {
 		out.failed = true
 		sort.Strings(problems)
