@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestDemoCommands: --demo works with the one-shot commands, in any
+// namespace, and the same seed gives the same deployment.
+func TestDemoCommands(t *testing.T) {
+	type snap struct {
+		Namespace string `json:"namespace"`
+		Pools     []struct {
+			ID     string `json:"id"`
+			Status string `json:"status"`
+		} `json:"pools"`
+		JobTypes []struct {
+			Name  string `json:"name"`
+			Drift bool   `json:"drift"`
+		} `json:"job_types"`
+		Orphans []struct {
+			Key string `json:"key"`
+		} `json:"orphans"`
+	}
+	read := func(args ...string) snap {
+		t.Helper()
+		out, errOut, code := snapRun(t, nil, args...)
+		if code != exitFindings {
+			t.Fatalf("%v: exit %d, want %d (findings); stderr %q", args, code, exitFindings, errOut)
+		}
+		var s snap
+		if err := json.Unmarshal([]byte(out), &s); err != nil {
+			t.Fatalf("%v: %v in %q", args, err, out)
+		}
+		return s
+	}
+	a := read("--demo", "snapshot", "--json")
+	status := map[string]int{}
+	for _, p := range a.Pools {
+		status[p.Status]++
+	}
+	if status["alive"] != 3 || status["dead"] != 2 {
+		t.Errorf("pools by status %v, want 3 alive and 2 dead", status)
+	}
+	var drift []string
+	for _, jt := range a.JobTypes {
+		if jt.Drift {
+			drift = append(drift, jt.Name)
+		}
+	}
+	if len(drift) != 1 || len(a.Orphans) != 1 {
+		t.Fatalf("drift %v, orphans %v: want one of each", drift, a.Orphans)
+	}
+
+	b := read("--demo", "--demo-seed", "1", "-n", "myapp-work", "snapshot", "--json")
+	if b.Namespace != "myapp-work" || len(b.Orphans) != 1 || !strings.HasPrefix(b.Orphans[0].Key, "myapp-work:jobs:") {
+		t.Errorf("namespace %q, orphans %v", b.Namespace, b.Orphans)
+	}
+	if a.Pools[0].ID != b.Pools[0].ID {
+		t.Errorf("same seed, different pools: %s vs %s", a.Pools[0].ID, b.Pools[0].ID)
+	}
+	c := read("--demo", "--demo-seed", "2", "snapshot", "--json")
+	if c.Pools[0].ID == a.Pools[0].ID {
+		t.Errorf("seeds 1 and 2 gave the same pool %s", a.Pools[0].ID)
+	}
+
+	// The demo is writable: a repair runs there and clears the drift.
+	if _, errOut, code := snapRun(t, nil, "--demo", "repair-locks", "--yes", drift[0]); code != exitOK {
+		t.Errorf("repair-locks on the demo: exit %d, %s", code, errOut)
+	}
+}
