@@ -20,7 +20,10 @@ all: build
 build:
 	$(GO) build -o workq-tui .
 
-test: deps fmt-check vet test-root test-conformance
+# Both test runs always run, so a failure in one does not hide the other's.
+test: deps fmt-check vet
+	@rc=0; $(MAKE) --no-print-directory test-root || rc=1; \
+	$(MAKE) --no-print-directory test-conformance || rc=1; exit $$rc
 
 # deps installs the binaries the tests run (a real redis-server; tmux for the
 # screen tests) when they are missing.
