@@ -362,3 +362,46 @@ func TestRequeueInterruptedThenRerun(t *testing.T) {
 		t.Errorf("interrupted and rerun differs from one run:\n%v\n%v", da, db)
 	}
 }
+
+// Two sessions requeueing the same lists at once: every job moves exactly
+// once and every lock is released exactly once.
+func TestRequeueConcurrentSessions(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	ctx := context.Background()
+	k := redisq.NewKeys("work")
+	rqState(t, c, k)
+	lists := rqKeysOf(k, rqDeadPool, rqGonePool)
+	plan, err := PlanRequeue(ctx, c, k, lists, rqDeadAfter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := srv.Pool()
+	errs := make(chan error, 2)
+	moved := make(chan int64, 2)
+	for i := 0; i < 2; i++ {
+		go func() {
+			conn := pool.Get()
+			defer conn.Close()
+			res, err := ExecuteRequeue(ctx, conn, k, plan, 1, nil)
+			moved <- res.TotalMoved()
+			errs <- err
+		}()
+	}
+	var total int64
+	for i := 0; i < 2; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+		total += <-moved
+	}
+	if total != 9 {
+		t.Errorf("moved %d jobs in all, want 9", total)
+	}
+	if n, _ := redis.Int(c.Do("LLEN", k.Queue("a:b"))); n != 10 {
+		t.Errorf("queue has %d jobs, want 10", n)
+	}
+	if v, _ := redis.Int(c.Do("GET", k.Lock("a:b"))); v != 2 {
+		t.Errorf("lock = %d, want 2", v)
+	}
+}
