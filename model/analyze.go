@@ -20,6 +20,12 @@ func Classify(hb *Heartbeat, now time.Time, deadAfter time.Duration) Status {
 	if hb.HeartbeatAtMalformed {
 		return StatusLate
 	}
+	if hb.HeartbeatAt > now.Unix() {
+		// A beat from the future (a skewed clock, or garbage such as
+		// 9223372036854775807, which overflows time.Unix(...).Add below
+		// into the past) is not a dead pool.
+		return StatusAlive
+	}
 	age := HeartbeatAge(hb, now)
 	// Upstream: alive while heartbeat_at + deadTime is after now.
 	if !time.Unix(hb.HeartbeatAt, 0).Add(deadAfter).After(now) {
