@@ -61,8 +61,12 @@ func RenderRequeueResult(w io.Writer, r RequeueResult) {
 		case l.Skipped != "":
 			fmt.Fprintf(w, "%s: skipped: %s\n", rqClean(l.Key), rqClean(l.Skipped))
 		default:
-			fmt.Fprintf(w, "%s: %s requeued, %d left; lock %d, lock_info[%s] %d\n",
-				rqClean(l.Key), rqPlural(l.Moved, "job"), l.Remaining, l.LockAfter, rqClean(l.PoolID), l.LockInfoAfter)
+			info := "absent"
+			if l.LockInfoPresent {
+				info = strconv.FormatInt(l.LockInfoAfter, 10)
+			}
+			fmt.Fprintf(w, "%s: %s requeued, %d left; lock %d, lock_info[%s] %s\n",
+				rqClean(l.Key), rqPlural(l.Moved, "job"), l.Remaining, l.LockAfter, rqClean(l.PoolID), info)
 		}
 	}
 	fmt.Fprintf(w, "Done: %s requeued.\n", rqPlural(r.TotalMoved(), "job"))

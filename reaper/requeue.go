@@ -98,7 +98,9 @@ type ListResult struct {
 	// Remaining is the list's length after the last script call.
 	Remaining int64
 	// LockAfter and LockInfoAfter are the values the last script call left.
+	// LockInfoPresent is the plan's: the script never creates the field.
 	LockAfter, LockInfoAfter int64
+	LockInfoPresent          bool
 	// Skipped explains why a list was left alone (its pool is alive again).
 	Skipped string
 	Err     error
@@ -239,7 +241,7 @@ func ExecuteRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, plan Re
 	var moved int64
 	deadMs := plan.DeadAfter.Milliseconds()
 	for _, lp := range plan.Lists {
-		lr := ListResult{Key: lp.Key, PoolID: lp.PoolID, Remaining: lp.Jobs, LockAfter: lp.LockBefore, LockInfoAfter: lp.LockInfoBefore}
+		lr := ListResult{Key: lp.Key, PoolID: lp.PoolID, Remaining: lp.Jobs, LockAfter: lp.LockBefore, LockInfoAfter: lp.LockInfoBefore, LockInfoPresent: lp.LockInfoPresent}
 		for {
 			if err := ctx.Err(); err != nil {
 				lr.Err = fmt.Errorf("requeue %s: stopped after %d jobs: %w", lp.Key, lr.Moved, err)
