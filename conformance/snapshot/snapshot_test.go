@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -23,26 +24,41 @@ import (
 	"github.com/workq-tui/workq-tui/internal/redistest"
 )
 
-// bin is the workq-tui binary built once by TestMain.
-var bin string
-
 func TestMain(m *testing.M) {
 	gcstate.MaybeRunChild()
-	dir, err := os.MkdirTemp("", "workq-tui-conf")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin = filepath.Join(dir, "workq-tui")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = filepath.Join("..", "..") // the root module
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build workq-tui: %v\n%s", err, out)
-		os.Exit(1)
-	}
 	code := m.Run()
-	os.RemoveAll(dir)
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
 	os.Exit(code)
+}
+
+// The workq-tui binary, built once by the first test that needs it.
+var (
+	buildOnce sync.Once
+	binDir    string
+	bin       string
+	buildErr  error
+)
+
+func workqTUI(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "workq-tui-conf")
+		if buildErr != nil {
+			return
+		}
+		bin = filepath.Join(binDir, "workq-tui")
+		build := exec.Command("go", "build", "-o", bin, ".")
+		build.Dir = filepath.Join("..", "..") // the root module
+		if out, err := build.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("build workq-tui: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return bin
 }
 
 // The JSON of `snapshot --json`, as a consumer reads it.
@@ -99,7 +115,7 @@ func run(t *testing.T, addr, ns string, extra ...string) (*snapshot, int) {
 	t.Helper()
 	args := append([]string{"--redis", addr, "-n", ns, "--read-only"}, extra...)
 	args = append(args, "snapshot", "--json")
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(workqTUI(t), args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	code := 0
