@@ -1,0 +1,316 @@
+package reliability_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/redisq"
+	"github.com/workq-tui/workq-tui/tui"
+)
+
+// rawLeak returns a description of the first byte of out that must not reach
+// a terminal from data: a C0 control other than newline (tab included), DEL
+// or ESC. With an Ascii renderer the screen has no styling at all, so any
+// ESC is a leak.
+func rawLeak(out string) (string, bool) {
+	for i := 0; i < len(out); i++ {
+		b := out[i]
+		if (b < 0x20 && b != '\n') || b == 0x7f {
+			lo := max(i-30, 0)
+			hi := min(i+30, len(out))
+			return fmt.Sprintf("byte 0x%02x at %d in %q", b, i, out[lo:hi]), true
+		}
+	}
+	// C1 controls and bidi overrides as UTF-8.
+	for _, r := range []string{"\u009b", "\u0085", "\u202e", "\u2066", "\u2028"} {
+		if i := strings.Index(out, r); i >= 0 {
+			return fmt.Sprintf("%q at %d", r, i), true
+		}
+	}
+	return "", false
+}
+
+const badNS = "bad"
+
+// nasty is text with terminal escapes and controls of every kind.
+var nasty = []string{
+	"\x1b[31mred\x1b[0m", "\x1b]0;window title\x07", "\x1b[2J\x1b[H", "bell\x07", "back\bspace",
+	"car\rriage", "new\nline", "tab\there", "del\x7f", "nul\x00byte", "\u009b31mC1", "\u202eevil.exe", "\xff\xfeinvalid",
+}
+
+// writeBadData writes a namespace with bad data of every kind the issue
+// lists and returns how many bad inputs it holds.
+func writeBadData(t testing.TB, c redis.Conn, bigList, manyNames int) int {
+	t.Helper()
+	p := prefix(badNS)
+	now := redisNow(t, c)
+	n := 0
+	hb := func(id string, fields ...any) {
+		do(t, c, "SADD", p+"worker_pools", id)
+		do(t, c, "HSET", append([]any{p + "worker_pools:" + id}, fields...)...)
+		n++
+	}
+	// Heartbeat fields that are not numbers.
+	hb("nonnumeric00000000000000", "heartbeat_at", "soon", "started_at", "yesterday", "pid", "abc", "concurrency", "-", "job_names", "email", "host", "h")
+	hb("floatbeat000000000000000", "heartbeat_at", "1.5e9", "job_names", "email", "host", "h")
+	hb("hugebeat0000000000000000", "heartbeat_at", "9223372036854775807", "job_names", "email", "host", "h")
+	// Empty job_names, and no heartbeat_at at all.
+	hb("emptyjobs000000000000000", "heartbeat_at", now-600, "job_names", "", "host", "h")
+	hb("noheartbeatat00000000000", "job_names", "email", "host", "h")
+	// Control characters in host, job names, worker IDs and the pool ID.
+	for i, s := range nasty {
+		hb(fmt.Sprintf("ansi%02d%s", i, s), "heartbeat_at", now-600, "started_at", now-9000, "host", s, "pid", 1,
+			"concurrency", 1, "job_names", "ansi"+s+",email", "worker_ids", s)
+		do(t, c, "SADD", p+"known_jobs", "ansi"+s)
+		do(t, c, "LPUSH", p+"jobs:ansi"+s, fmt.Sprintf(`{"name":%q,"id":%q,"t":%d,"args":{"k":%q}}`, s, s, now-5, s))
+		n++
+	}
+	// A heartbeat that is not a hash.
+	do(t, c, "SADD", p+"worker_pools", "stringbeat00000000000000")
+	do(t, c, "SET", p+"worker_pools:stringbeat00000000000000", "oops")
+	n++
+	// A dead pool holding bad jobs: not JSON, a 1 MB job, args with escapes
+	// (JSON-escaped and raw).
+	dead := "deadbad00000000000000000"
+	hb(dead, "heartbeat_at", now-600, "started_at", now-9000, "job_names", "email", "host", "h", "pid", 1, "concurrency", 5)
+	ip := p + "jobs:email:" + dead + ":inprogress"
+	big := fmt.Sprintf(`{"name":"email","id":"big","t":%d,"args":{"blob":"%s"}}`, now-60, strings.Repeat("x", 1<<20))
+	do(t, c, "LPUSH", ip, "not json at all \x1b[31m", big,
+		fmt.Sprintf(`{"name":"email","id":"esc","t":%d,"args":{"to":"\u001b]0;pwned\u0007","bidi":"\u202e","c1":"\u009b"}}`, now-60),
+		"{\"name\":\"email\",\"id\":\"raw\x1b[2J\",\"t\":1,\"args\":{\"x\":\"\x1b[31m\"}}",
+		fmt.Sprintf(`{"name":"email","id":"notime","t":"yesterday","args":[1,2,3]}`),
+	)
+	do(t, c, "SET", p+"jobs:email:lock", 5)
+	do(t, c, "HSET", p+"jobs:email:lock_info", dead, 5)
+	n += 5
+	// Queues: a non-JSON oldest job, a 1 MB oldest job, a 100,000-job list.
+	do(t, c, "RPUSH", p+"jobs:email", "\x1b[5mnot json")
+	do(t, c, "SADD", p+"known_jobs", "bigjob", "biglist")
+	do(t, c, "RPUSH", p+"jobs:bigjob", big)
+	items := make([]string, bigList)
+	for i := range items {
+		items[i] = fmt.Sprintf(`{"name":"biglist","id":"b%d","t":%d,"args":{}}`, i, now-int64(i))
+	}
+	pushAll(t, c, p+"jobs:biglist", items)
+	n += 3
+	// Keys of the wrong type: a lock that is a hash, a queue that is a
+	// string, lock_info that is a string, max_concurrency that is a list.
+	do(t, c, "SADD", p+"known_jobs", "hashlock", "stringqueue", "strinfo", "listmax")
+	do(t, c, "HSET", p+"jobs:hashlock:lock", "a", "b")
+	do(t, c, "SET", p+"jobs:stringqueue", "not a list")
+	do(t, c, "SET", p+"jobs:strinfo:lock_info", "x")
+	do(t, c, "RPUSH", p+"jobs:listmax:max_concurrency", "1")
+	do(t, c, "SET", p+"jobs:email:max_concurrency", "many")
+	n += 5
+	// Many job names.
+	args := []any{p + "known_jobs"}
+	for i := 0; i < manyNames; i++ {
+		args = append(args, fmt.Sprintf("name%05d", i))
+	}
+	do(t, c, "SADD", args...)
+	n++
+	return n
+}
+
+// TestBadDataSnapshot: the built binary reads a namespace full of bad data
+// without crashing, warns, exits 3 (there are dead pools), prints no raw
+// control character in the table, and valid JSON with --json.
+func TestBadDataSnapshot(t *testing.T) {
+	srv := redisServer(t)
+	c := srv.Dial()
+	inputs := writeBadData(t, c, 100000, 10000)
+	before := redistest.Dump(t, c, prefix(badNS)+"worker_pools*")
+
+	binary(t)
+	start := time.Now()
+	r := runCLI(t, nil, "--redis="+srv.Addr(), "--namespace="+badNS, "snapshot")
+	t.Logf("snapshot of the bad namespace took %s", time.Since(start))
+	if r.code != 3 {
+		t.Fatalf("snapshot: exit %d\n%s", r.code, r.stderr)
+	}
+	if leak, ok := rawLeak(r.stdout + r.stderr); ok {
+		t.Errorf("snapshot table: %s", leak)
+	}
+	for _, want := range []string{"warning", "heartbeat_at", "not a whole number", "WRONGTYPE", `\x1b[31mred`, "deadbad"} {
+		if !strings.Contains(r.stdout+r.stderr, want) {
+			t.Errorf("snapshot table lacks %q", want)
+		}
+	}
+	r = runCLI(t, nil, "--redis="+srv.Addr(), "--namespace="+badNS, "snapshot", "--json")
+	if r.code != 3 {
+		t.Fatalf("snapshot --json: exit %d\n%s", r.code, r.stderr)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+		t.Fatalf("snapshot --json is not JSON: %v", err)
+	}
+	if strings.ContainsRune(r.stdout, 0x1b) {
+		t.Errorf("raw ESC in --json output")
+	}
+	if after := redistest.Dump(t, c, prefix(badNS)+"worker_pools*"); !reflect.DeepEqual(before, after) {
+		t.Errorf("snapshot changed Redis")
+	}
+	t.Logf("bad inputs in the namespace: %d (plus a 100,000-job list and 10,000 job names)", inputs)
+}
+
+// recorder wraps the screen and keeps every frame it renders.
+type recorder struct {
+	inner  tea.Model
+	mu     *sync.Mutex
+	frames *[]string
+}
+
+func (r recorder) Init() tea.Cmd { return r.inner.Init() }
+func (r recorder) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := r.inner.Update(msg)
+	return recorder{m, r.mu, r.frames}, cmd
+}
+func (r recorder) View() string {
+	v := r.inner.View()
+	r.mu.Lock()
+	*r.frames = append(*r.frames, v)
+	r.mu.Unlock()
+	return v
+}
+
+// TestBadDataScreen runs the screen in-process on the real source with an
+// Ascii renderer over the same bad namespace, opens the detail of every
+// pool (peeking its in-progress jobs: not JSON, 1 MB, escapes), the job
+// types view and the help, and checks every frame it rendered: no C0
+// control but newline, no DEL, no ESC, no C1 or bidi override.
+func TestBadDataScreen(t *testing.T) {
+	srv := redisServer(t)
+	c := srv.Dial()
+	writeBadData(t, c, 100000, 10000)
+	d, err := redisq.NewDialer(redisq.Options{Address: srv.Addr(), ReadOnly: true, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := redisq.NewDialerClient(d, badNS, 0)
+	defer client.Close()
+	o := tui.Options{Address: d.Endpoint().String(), Namespace: badNS, ReadOnly: true, Interval: 500 * time.Millisecond,
+		Renderer: asciiRenderer(), Source: client, Peeker: modelPeeker{client}}
+
+	var mu sync.Mutex
+	var frames []string
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	p := tea.NewProgram(recorder{tui.New(o), &mu, &frames}, tea.WithInput(nil), tea.WithOutput(io.Discard),
+		tea.WithContext(ctx), tea.WithoutSignalHandler())
+	pools := int(do(t, c, "SCARD", prefix(badNS)+"worker_pools").(int64))
+	go func() {
+		p.Send(tea.WindowSizeMsg{Width: 140, Height: 45})
+		time.Sleep(3 * time.Second) // the first snapshot of 10,000 job types
+		for i := 0; i < pools; i++ {
+			p.Send(teaKey("Enter"))
+			time.Sleep(60 * time.Millisecond)
+			p.Send(teaKey("G")) // scroll to the end of the detail
+			time.Sleep(20 * time.Millisecond)
+			p.Send(teaKey("Escape"))
+			p.Send(teaKey("Down"))
+		}
+		for _, k := range []string{"Tab", "G", "g", "Down", "Down", "?", "?", "BTab", "/", "a", "n", "s", "i", "Enter", "Escape"} {
+			p.Send(teaKey(k))
+			time.Sleep(20 * time.Millisecond)
+		}
+		time.Sleep(500 * time.Millisecond)
+		p.Quit()
+	}()
+	if _, err := p.Run(); err != nil {
+		t.Fatalf("screen: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	var sawDetail, sawBig, sawWarn bool
+	for _, f := range frames {
+		if leak, ok := rawLeak(f); ok {
+			t.Fatalf("frame shows %s; frame:\n%s", leak, f)
+		}
+		sawDetail = sawDetail || strings.Contains(f, "in-progress jobs: showing")
+		sawBig = sawBig || strings.Contains(f, "xxxxxxxxxxxxxxxxxxxx")
+		sawWarn = sawWarn || strings.Contains(f, "warning")
+	}
+	if !sawDetail || !sawBig || !sawWarn {
+		t.Errorf("the screen never showed detail %v, the 1 MB job %v, a warning %v (frames: %d)", sawDetail, sawBig, sawWarn, len(frames))
+	}
+	t.Logf("%d frames rendered over %d pools' details, the job types and help: no raw control character", len(frames), pools)
+}
+
+// TestWrongTypesRefusedUntouched: reap, requeue and repair-locks on keys of
+// the wrong type exit with a one-line error (or do nothing) and leave Redis
+// exactly as it was.
+func TestWrongTypesRefusedUntouched(t *testing.T) {
+	srv := redisServer(t)
+	c := srv.Dial()
+	const pool = "deadpool0000000000000000"
+	p := prefix(badNS)
+	ip := p + "jobs:email:" + pool + ":inprogress"
+	base := func() {
+		do(t, c, "FLUSHALL")
+		now := redisNow(t, c)
+		writeHeartbeat(t, c, badNS, pool, now-600, "h", "email")
+		do(t, c, "RPUSH", ip, jobJSON("email", "a", now-700, "{}"), jobJSON("email", "b", now-700, "{}"))
+		do(t, c, "SET", p+"jobs:email:lock", 2)
+		do(t, c, "HSET", p+"jobs:email:lock_info", pool, 2)
+	}
+	reap := []string{"reap", pool, "--yes"}
+	reapAll := []string{"reap", "--all-dead", "--yes"}
+	requeue := []string{"requeue", ip, "--yes"}
+	repair := []string{"repair-locks", "email", "--yes"}
+	cases := []struct {
+		name   string
+		break_ func()
+		cmds   [][]string
+	}{
+		{"lock is a hash", func() { do(t, c, "DEL", p+"jobs:email:lock"); do(t, c, "HSET", p+"jobs:email:lock", "x", 1) }, [][]string{reap, reapAll, requeue, repair}},
+		// (repair-locks is left out here: resetting a garbage lock is its job.)
+		{"lock is not a number", func() { do(t, c, "SET", p+"jobs:email:lock", "two") }, [][]string{reap, requeue}},
+		{"lock_info is a string", func() { do(t, c, "DEL", p+"jobs:email:lock_info"); do(t, c, "SET", p+"jobs:email:lock_info", "x") }, [][]string{reap, requeue, repair}},
+		{"lock_info field not a number", func() { do(t, c, "HSET", p+"jobs:email:lock_info", pool, "two") }, [][]string{reap, requeue}},
+		{"queue is a string", func() { do(t, c, "SET", p+"jobs:email", "not a list") }, [][]string{reap, reapAll, requeue}},
+		{"queue is a hash", func() { do(t, c, "HSET", p+"jobs:email", "a", "b") }, [][]string{reap, requeue}},
+		{"in-progress list is a string", func() { do(t, c, "DEL", ip); do(t, c, "SET", ip, "x") }, [][]string{reap, requeue, repair}},
+		{"worker_pools is a string", func() { do(t, c, "DEL", p+"worker_pools"); do(t, c, "SET", p+"worker_pools", "x") }, [][]string{reap, reapAll, requeue, repair}},
+		{"heartbeat is a string", func() { do(t, c, "DEL", p+"worker_pools:"+pool); do(t, c, "SET", p+"worker_pools:"+pool, "x") }, [][]string{reap, reapAll, requeue}},
+	}
+	tried := 0
+	for _, tc := range cases {
+		for _, args := range tc.cmds {
+			base()
+			tc.break_()
+			before := redistest.Dump(t, c, "*")
+			r := runCLI(t, nil, append([]string{"--redis=" + srv.Addr(), "--namespace=" + badNS}, args...)...)
+			tried++
+			after := redistest.Dump(t, c, "*")
+			if !reflect.DeepEqual(before, after) {
+				t.Errorf("%s, %v: Redis changed (exit %d)\n%s%s", tc.name, args, r.code, r.stdout, r.stderr)
+			}
+			if leak, ok := rawLeak(r.stdout + r.stderr); ok {
+				t.Errorf("%s, %v: %s", tc.name, args, leak)
+			}
+			switch {
+			case r.code == 0 && strings.Contains(r.stdout, "No dead pool"):
+				// --all-dead finds no dead pool it can read: nothing done.
+			case r.code == 0:
+				t.Errorf("%s, %v: exit 0 after doing nothing?\n%s%s", tc.name, args, r.stdout, r.stderr)
+			case r.code == 1:
+				oneLine(t, fmt.Sprint(tc.name, args), r.stderr)
+			default:
+				t.Errorf("%s, %v: exit %d\n%s", tc.name, args, r.code, r.stderr)
+			}
+			t.Logf("%s, %v: exit %d: %s", tc.name, args, r.code, strings.TrimSpace(r.stderr))
+		}
+	}
+	t.Logf("wrong-typed keys: %d command runs, Redis untouched by each", tried)
+}
