@@ -1,6 +1,7 @@
 package redisq
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,6 +25,7 @@ type Conns interface {
 // OneConn makes one connection usable as Conns: every GetContext returns it,
 // and closing what GetContext returned does not close it. It is for callers
 // that hold a connection of their own (tests, a reaper inside one session).
+// Like the connection itself, it is for one goroutine at a time.
 func OneConn(c redis.Conn) Conns { return oneConn{c} }
 
 type oneConn struct{ c redis.Conn }
@@ -324,31 +326,43 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 	}
 	sort.Strings(jobNames)
 
-	// Round trip 3: per job type.
+	// Round trip 3: per job type. The commands are sent as they are built
+	// and the replies read one job type at a time into one reused slice, so
+	// that memory does not grow with pools x job types beyond the snapshot
+	// itself.
 	snap.JobTypes = make([]model.JobType, len(jobNames))
 	if len(jobNames) > 0 {
 		per := 6 + len(poolIDs)
-		cmds := make([]cmd, 0, len(jobNames)*per)
+		sent := 0
 		for _, job := range jobNames {
-			cmds = append(cmds,
-				cmd{"LLEN", []any{keys.Queue(job)}},
-				cmd{"LINDEX", []any{keys.Queue(job), -1}},
-			)
-			cmds = append(cmds, countersCmds(keys, job, poolIDs)...)
-			cmds = append(cmds,
-				cmd{"GET", []any{keys.MaxConcurrency(job)}},
-				cmd{"EXISTS", []any{keys.Paused(job)}},
-			)
+			n, err := sendCmds(conn, cmd{"LLEN", []any{keys.Queue(job)}}, cmd{"LINDEX", []any{keys.Queue(job), -1}})
+			sent += n
+			if err == nil {
+				n, err = sendCounters(conn, keys, job, poolIDs)
+				sent += n
+			}
+			if err == nil {
+				n, err = sendCmds(conn, cmd{"GET", []any{keys.MaxConcurrency(job)}}, cmd{"EXISTS", []any{keys.Paused(job)}})
+				sent += n
+			}
+			if err != nil {
+				drain(ctx, conn, sent)
+				return nil, err
+			}
 		}
-		rt3, err := pipeline(ctx, conn, cmds)
-		if err != nil {
-			return nil, err
+		if err := conn.Flush(); err != nil {
+			return nil, fmt.Errorf("send to redis: %w", err)
 		}
+		pools := alignedPools(snap, poolIDs)
+		r := make([]reply, per)
 		for i, job := range jobNames {
-			r := rt3[i*per : (i+1)*per]
+			if err := receiveInto(ctx, conn, r); err != nil {
+				return nil, err
+			}
 			jt := &snap.JobTypes[i]
 			jt.Name = job
 			if err := fatalReplies(r, job); err != nil {
+				drain(ctx, conn, (len(jobNames)-i-1)*per)
 				return nil, err
 			}
 			jt.Queued, err = intReply(r[0])
@@ -365,7 +379,7 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 					jt.OldestEnqueuedAt = j.EnqueuedAt
 				}
 			}
-			applyCounters(snap, keys, jt, poolIDs, r[2:2+2+len(poolIDs)])
+			applyCounters(keys, jt, pools, poolIDs, len(jobNames), r[2:2+2+len(poolIDs)])
 			jt.MaxConcurrency, err = intReply(r[per-2])
 			if err != nil {
 				jt.Warnings = append(jt.Warnings, fmt.Sprintf("%s: %v", keys.MaxConcurrency(job), err))
@@ -399,6 +413,7 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 	if err != nil {
 		return nil, err
 	}
+	pools := alignedPools(snap, poolIDs) // Analyze has sorted the pools
 	for i, job := range drifted {
 		r := rt4[i*per : (i+1)*per]
 		if err := fatalReplies(r, job); err != nil {
@@ -413,7 +428,7 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 			delete(p.LockInfo, job)
 			p.Warnings = dropPrefixed(p.Warnings, keys.InProgress(job, p.ID)+": ")
 		}
-		applyCounters(snap, keys, jt, poolIDs, r)
+		applyCounters(keys, jt, pools, poolIDs, len(snap.JobTypes), r)
 	}
 	model.Analyze(snap, deadAfter)
 	return snap, nil
@@ -434,7 +449,9 @@ const counterWarning = "counter: "
 
 // applyCounters fills a job type's lock and lock_info, and every pool's
 // lock_info and in-progress entries for it, from the replies of countersCmds.
-func applyCounters(snap *model.Snapshot, keys Keys, jt *model.JobType, poolIDs []string, r []reply) {
+// pools[i] is the pool of poolIDs[i] (see alignedPools); nJobs sizes the
+// pools' maps.
+func applyCounters(keys Keys, jt *model.JobType, pools []*model.Pool, poolIDs []string, nJobs int, r []reply) {
 	job := jt.Name
 	var err error
 	jt.Lock, err = intReply(r[0])
@@ -446,15 +463,11 @@ func applyCounters(snap *model.Snapshot, keys Keys, jt *model.JobType, poolIDs [
 		jt.Warnings = append(jt.Warnings, counterWarning+x)
 	}
 	jt.LockInfo = li
-	byID := make(map[string]*model.Pool, len(snap.Pools))
-	for i := range snap.Pools {
-		byID[snap.Pools[i].ID] = &snap.Pools[i]
-	}
 	for pi, id := range poolIDs {
-		p := byID[id]
+		p := pools[pi]
 		if v, ok := li[id]; ok {
 			if p.LockInfo == nil {
-				p.LockInfo = map[string]int64{}
+				p.LockInfo = make(map[string]int64, nJobs)
 			}
 			p.LockInfo[job] = v
 		}
@@ -465,11 +478,50 @@ func applyCounters(snap *model.Snapshot, keys Keys, jt *model.JobType, poolIDs [
 		}
 		if n > 0 {
 			if p.InProgress == nil {
-				p.InProgress = map[string]int64{}
+				p.InProgress = make(map[string]int64, nJobs)
 			}
 			p.InProgress[job] = n
 		}
 	}
+}
+
+// alignedPools returns, for each of poolIDs, its pool in snap.Pools.
+func alignedPools(snap *model.Snapshot, poolIDs []string) []*model.Pool {
+	byID := make(map[string]*model.Pool, len(snap.Pools))
+	for i := range snap.Pools {
+		byID[snap.Pools[i].ID] = &snap.Pools[i]
+	}
+	out := make([]*model.Pool, len(poolIDs))
+	for i, id := range poolIDs {
+		out[i] = byID[id]
+	}
+	return out
+}
+
+// sendCounters sends countersCmds without building them first; it returns
+// how many commands were sent.
+func sendCounters(conn redis.Conn, keys Keys, job string, poolIDs []string) (int, error) {
+	n, err := sendCmds(conn, cmd{"GET", []any{keys.Lock(job)}}, cmd{"HGETALL", []any{keys.LockInfo(job)}})
+	if err != nil {
+		return n, err
+	}
+	prefix := keys.Queue(job) + ":"
+	for _, id := range poolIDs {
+		if err := conn.Send("LLEN", prefix+id+":inprogress"); err != nil {
+			return n, fmt.Errorf("send LLEN: %w", err)
+		}
+		n++
+	}
+	return n, nil
+}
+
+func sendCmds(conn redis.Conn, cmds ...cmd) (int, error) {
+	for i, c := range cmds {
+		if err := conn.Send(c.name, c.args...); err != nil {
+			return i, fmt.Errorf("send %s: %w", c.name, err)
+		}
+	}
+	return len(cmds), nil
 }
 
 // dropPrefixed drops the warnings that start with prefix.
@@ -510,15 +562,67 @@ func pipeline(ctx context.Context, conn redis.Conn, cmds []cmd) ([]reply, error)
 		return nil, fmt.Errorf("send to redis: %w", err)
 	}
 	out := make([]reply, len(cmds))
-	for i := range cmds {
-		v, err := redis.ReceiveContext(conn, ctx)
+	if err := receiveInto(ctx, conn, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// receiveInto reads len(out) replies. A per-command error reply is kept in
+// its reply; any other error fails the whole read.
+//
+// redigo's ReceiveContext starts a goroutine for every reply; here only the
+// first reply (the wait for Redis to start answering) is read that way, so
+// that cancelling ctx ends the wait. The others are read with the time left
+// until ctx's deadline (the connection's own read timeout without one), and
+// ctx is checked between replies.
+func receiveInto(ctx context.Context, conn redis.Conn, out []reply) error {
+	cwt, _ := conn.(redis.ConnWithTimeout)
+	dl, hasDeadline := ctx.Deadline()
+	for i := range out {
+		var v any
+		var err error
+		switch {
+		case i == 0 || cwt == nil:
+			v, err = redis.ReceiveContext(conn, ctx)
+		case i%256 == 0 && ctx.Err() != nil:
+			err = ctx.Err()
+		case hasDeadline:
+			left := time.Until(dl)
+			if left <= 0 {
+				err = context.DeadlineExceeded
+				break
+			}
+			v, err = cwt.ReceiveWithTimeout(left)
+		default:
+			v, err = conn.Receive()
+		}
 		var re redis.Error
 		if err != nil && !errors.As(err, &re) {
-			return nil, fmt.Errorf("read from redis: %w", err)
+			return fmt.Errorf("read from redis: %w", err)
 		}
 		out[i] = reply{v: v, err: err}
 	}
-	return out, nil
+	return nil
+}
+
+// drain reads and drops n replies still due on conn after an early return,
+// so that the connection can be used again; errors end it quietly.
+func drain(ctx context.Context, conn redis.Conn, n int) {
+	if n <= 0 {
+		return
+	}
+	if err := conn.Flush(); err != nil {
+		return
+	}
+	buf := make([]reply, min(n, 1024))
+	for n > 0 {
+		k := min(n, len(buf))
+		if receiveInto(ctx, conn, buf[:k]) != nil {
+			return
+		}
+		n -= k
+	}
 }
 
 func isWrongTypeErr(err error) bool {
@@ -550,6 +654,9 @@ func fatalReply(r reply, what string) error {
 
 func fatalReplies(rs []reply, what string) error {
 	for _, r := range rs {
+		if r.err == nil {
+			continue
+		}
 		if err := fatalReply(r, "job type "+what); err != nil {
 			return err
 		}
@@ -604,24 +711,34 @@ func intReply(r reply) (int64, error) {
 }
 
 // lockInfo reads an HGETALL of lock_info; fields that are not numbers are
-// left out with a warning.
+// left out with a warning. The reply is read field by field, without an
+// intermediate map of strings.
 func lockInfo(r reply, key string) (map[string]int64, []string) {
 	if r.err != nil {
 		return nil, []string{fmt.Sprintf("%s: %v", key, r.err)}
 	}
-	m, err := redis.StringMap(r.v, nil)
+	vs, err := redis.Values(r.v, nil)
+	if err == nil && len(vs)%2 != 0 {
+		err = errors.New("redigo: StringMap expects even number of values result")
+	}
 	if err != nil {
 		return nil, []string{fmt.Sprintf("%s: %v", key, err)}
 	}
-	if len(m) == 0 {
+	if len(vs) == 0 {
 		return nil, nil
 	}
 	var warnings []string
-	out := make(map[string]int64, len(m))
-	for f, v := range m {
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+	out := make(map[string]int64, len(vs)/2)
+	for i := 0; i < len(vs); i += 2 {
+		fb, ok1 := vs[i].([]byte)
+		vb, ok2 := vs[i+1].([]byte)
+		if !ok1 || !ok2 {
+			return nil, []string{fmt.Sprintf("%s: unexpected reply", key)}
+		}
+		f := string(fb)
+		n, err := strconv.ParseInt(string(bytes.TrimSpace(vb)), 10, 64)
 		if err != nil {
-			warnings = append(warnings, fmt.Sprintf("%s field %s: %q is not a whole number", key, f, truncate(v, 40)))
+			warnings = append(warnings, fmt.Sprintf("%s field %s: %q is not a whole number", key, f, truncate(string(vb), 40)))
 			continue
 		}
 		out[f] = n
