@@ -6,6 +6,7 @@
 #   make build   build ./workq-tui
 #   make bench   benchmarks (placeholder: other engineers add theirs here)
 #   make stress  long-running stress tests (placeholder: filled by others)
+#   make fuzz    run each fuzz target for FUZZTIME (default 60s)
 
 GO          ?= go
 TEST_TIMEOUT ?= 20m
@@ -13,7 +14,7 @@ GOTESTFLAGS ?=
 # apt-get runs through sudo when not root.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all build test deps fmt-check vet test-root test-conformance bench stress clean
+.PHONY: all build test deps fmt-check vet test-root test-conformance bench stress fuzz clean
 
 all: build
 
@@ -62,8 +63,21 @@ bench:
 	$(GO) test -tags bench -run '^TestReapBench100k$$' -count=1 -v ./reaper
 
 # stress: placeholder. Engineers add long-running stress tests here.
+# Issue 7 (reliability/, conformance/reliability/): WORKQ_STRESS=1 scales the
+# short versions that make test runs (20 SIGKILLs over a 20,000-job reap, 2
+# Redis restarts, 4 dead pools x 3,000 jobs under three reapers) up to 40
+# SIGKILLs over 100,000 jobs, 6 restarts and 8 pools x 20,000 jobs.
 stress:
-	@echo "no stress tests yet"
+	WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run 'Killed|Restarts' ./reliability/
+	cd conformance && WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run 'TwoOfOurs' ./reliability/
+
+# fuzz: each issue 7 fuzz target for FUZZTIME (their seeds run in make test).
+FUZZTIME ?= 60s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParseHeartbeat$$' -fuzztime $(FUZZTIME) ./redisq
+	$(GO) test -run '^$$' -fuzz '^FuzzParseInProgress$$' -fuzztime $(FUZZTIME) ./redisq
+	$(GO) test -run '^$$' -fuzz '^FuzzRenderJob$$' -fuzztime $(FUZZTIME) ./tui
+	$(GO) test -run '^$$' -fuzz '^FuzzClean$$' -fuzztime $(FUZZTIME) ./internal/textsafe
 
 clean:
 	rm -f workq-tui
