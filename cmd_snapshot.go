@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -186,9 +185,14 @@ func snapshotToJSON(snap *model.Snapshot) snapshotJSON {
 // writeSnapshotJSON prints one JSON object and a newline. JSON escapes
 // control characters itself, so strings are not cleaned.
 func writeSnapshotJSON(w io.Writer, snap *model.Snapshot) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(snapshotToJSON(snap))
+	// appendSnapshotJSON writes what json.Encoder with SetIndent("", "  ")
+	// would, several times faster (see cmd_snapshot_json.go).
+	b, err := appendSnapshotJSON(make([]byte, 0, 4096+3072*len(snap.Pools)), snapshotToJSON(snap))
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
 }
 
 // writeSnapshotTable prints the snapshot for a person: pools, job types,

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"sort"
+	"strconv"
+)
+
+// appendSnapshotJSON appends what json.Encoder with SetIndent("", "  ")
+// writes for v, byte for byte, plus the newline. The pools (nearly all of
+// the output: 1,000 pools make megabytes) are written directly; encoding
+// them with reflection and then re-indenting the whole document took longer
+// than reading the snapshot from Redis. The small parts go through
+// encoding/json. TestSnapshotJSONMatchesEncodingJSON holds it to that.
+func appendSnapshotJSON(b []byte, v snapshotJSON) ([]byte, error) {
+	var err error
+	b = append(b, "{\n  \"namespace\": "...)
+	b = appendJSONString(b, v.Namespace)
+	b = append(b, ",\n  \"redis_time\": "...)
+	b = strconv.AppendInt(b, v.RedisTime, 10)
+	b = append(b, ",\n  \"pools\": "...)
+	if v.Pools == nil {
+		b = append(b, "null"...)
+	} else if len(v.Pools) == 0 {
+		b = append(b, "[]"...)
+	} else {
+		b = append(b, '[')
+		for i := range v.Pools {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendPoolJSON(b, &v.Pools[i]); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, "\n  ]"...)
+	}
+	for _, part := range []struct {
+		name string
+		v    any
+	}{{"job_types", v.JobTypes}, {"orphans", v.Orphans}, {"findings", v.Findings}} {
+		js, err := json.MarshalIndent(part.v, "  ", "  ")
+		if err != nil {
+			return nil, err
+		}
+		b = append(b, ",\n  \""...)
+		b = append(b, part.name...)
+		b = append(b, "\": "...)
+		b = append(b, js...)
+	}
+	return append(b, "\n}\n"...), nil
+}
+
+// appendPoolJSON writes one pool at the depth of the pools array.
+func appendPoolJSON(b []byte, p *poolJSON) ([]byte, error) {
+	const in = "\n      " // the pool's fields
+	b = append(b, "\n    {"+in+"\"id\": "...)
+	b = appendJSONString(b, p.ID)
+	b = append(b, ","+in+"\"status\": "...)
+	b = appendJSONString(b, string(p.Status))
+	b = append(b, ","+in+"\"heartbeat\": "...)
+	if hb := p.Heartbeat; hb == nil {
+		b = append(b, "null"...)
+	} else {
+		const hin = "\n        "
+		b = append(b, "{"+hin+"\"heartbeat_at\": "...)
+		if hb.HeartbeatAt == nil {
+			b = append(b, "null"...)
+		} else {
+			b = strconv.AppendInt(b, *hb.HeartbeatAt, 10)
+		}
+		b = append(b, ","+hin+"\"started_at\": "...)
+		b = strconv.AppendInt(b, hb.StartedAt, 10)
+		b = append(b, ","+hin+"\"host\": "...)
+		b = appendJSONString(b, hb.Host)
+		b = append(b, ","+hin+"\"pid\": "...)
+		b = strconv.AppendInt(b, hb.PID, 10)
+		b = append(b, ","+hin+"\"concurrency\": "...)
+		b = strconv.AppendInt(b, hb.Concurrency, 10)
+		b = append(b, ","+hin+"\"job_names\": "...)
+		b = appendJSONStrings(b, hb.JobNames, hin)
+		b = append(b, ","+hin+"\"worker_ids\": "...)
+		b = appendJSONStrings(b, hb.WorkerIDs, hin)
+		b = append(b, "\n      }"...)
+	}
+	b = append(b, ","+in+"\"heartbeat_age_seconds\": "...)
+	if p.HeartbeatAgeSeconds == nil {
+		b = append(b, "null"...)
+	} else {
+		var err error
+		if b, err = appendJSONFloat(b, *p.HeartbeatAgeSeconds); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, ","+in+"\"in_progress\": "...)
+	b = appendJSONCounts(b, p.InProgress, in)
+	b = append(b, ","+in+"\"lock_info\": "...)
+	b = appendJSONCounts(b, p.LockInfo, in)
+	return append(b, "\n    }"...), nil
+}
+
+// appendJSONStrings writes a list of strings whose opening bracket is on a
+// line indented by indent.
+func appendJSONStrings(b []byte, s []string, indent string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	if len(s) == 0 {
+		return append(b, "[]"...)
+	}
+	b = append(b, '[')
+	for i, x := range s {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, indent...)
+		b = append(b, "  "...)
+		b = appendJSONString(b, x)
+	}
+	b = append(b, indent...)
+	return append(b, ']')
+}
+
+// appendJSONCounts writes a map with its keys sorted, as encoding/json does.
+func appendJSONCounts(b []byte, m map[string]int64, indent string) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	if len(m) == 0 {
+		return append(b, "{}"...)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, indent...)
+		b = append(b, "  "...)
+		b = appendJSONString(b, k)
+		b = append(b, ": "...)
+		b = strconv.AppendInt(b, m[k], 10)
+	}
+	b = append(b, indent...)
+	return append(b, '}')
+}
+
+// appendJSONString writes s as encoding/json does (HTML characters escaped,
+// as json.Encoder does by default): directly when every byte is printable
+// ASCII that needs no escape, through json.Marshal otherwise.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			js, _ := json.Marshal(s) // a string always marshals
+			return append(b, js...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// appendJSONFloat writes f as encoding/json does; plain decimals directly,
+// the rest (exponents, NaN) through json.Marshal.
+func appendJSONFloat(b []byte, f float64) ([]byte, error) {
+	if abs := math.Abs(f); f == 0 || (abs >= 1e-6 && abs < 1e21) {
+		return strconv.AppendFloat(b, f, 'f', -1, 64), nil
+	}
+	js, err := json.Marshal(f)
+	if err != nil {
+		return nil, err
+	}
+	return append(b, js...), nil
+}

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand"
+	"testing"
+	"time"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// encodingJSON is what writeSnapshotJSON wrote before appendSnapshotJSON:
+// the reference.
+func encodingJSON(t *testing.T, v snapshotJSON) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func checkSameJSON(t *testing.T, name string, v snapshotJSON) {
+	t.Helper()
+	want := encodingJSON(t, v)
+	got, err := appendSnapshotJSON(nil, v)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if !bytes.Equal(got, want) {
+		i := 0
+		for i < len(got) && i < len(want) && got[i] == want[i] {
+			i++
+		}
+		lo := max(i-80, 0)
+		t.Fatalf("%s: output differs from encoding/json at byte %d:\ngot  %q\nwant %q", name, i, got[lo:min(i+80, len(got))], want[lo:min(i+80, len(want))])
+	}
+}
+
+func f64(f float64) *float64 { return &f }
+func i64(i int64) *int64     { return &i }
+
+func TestSnapshotJSONMatchesEncodingJSON(t *testing.T) {
+	now := time.Unix(1795964200, 0)
+	age := 3*time.Second + 456*time.Millisecond
+	snap := &model.Snapshot{
+		Namespace: "work<&>\u2028",
+		RedisTime: now,
+		Pools: []model.Pool{
+			{ID: "6f1a2b3c4d5e6f7a8b9c0d1e", Status: model.StatusAlive, HeartbeatAge: &age,
+				Heartbeat: &model.Heartbeat{HeartbeatAt: now.Unix() - 3, StartedAt: now.Unix() - 3600, Host: "host\x1b[31m\"q\"\\",
+					PID: 42, Concurrency: 10, JobNames: []string{"a", "b:c", "é"}, WorkerIDs: []string{"w1"}},
+				InProgress: map[string]int64{"z": 1, "a": 2, "ä": 3}, LockInfo: map[string]int64{"a": 2}},
+			{ID: "dead\xff\xfe", Status: model.StatusDead},
+			{ID: "malformed", Status: model.StatusLate, Heartbeat: &model.Heartbeat{HeartbeatAtMalformed: true}},
+		},
+		JobTypes: []model.JobType{{Name: "a", Queued: 3, Lock: 2}},
+		Orphans:  []model.InProgressList{{Key: "work:jobs:a:x:inprogress", JobName: "a", PoolID: "x", Length: 7}},
+		Findings: []model.Finding{{Kind: model.FindingDeadPool, Subject: "dead", Detail: "no heartbeat <none>"}},
+	}
+	checkSameJSON(t, "snapshot", snapshotToJSON(snap))
+	checkSameJSON(t, "empty", snapshotToJSON(&model.Snapshot{Namespace: "work", RedisTime: now}))
+
+	// Values snapshotToJSON never makes, so that the writer is right for
+	// any value of the type: nil slices and maps, odd floats.
+	checkSameJSON(t, "nils", snapshotJSON{Pools: []poolJSON{{Heartbeat: &heartbeatJSON{HeartbeatAt: i64(-5)}}}})
+	for _, f := range []float64{0, -0.5, 1e-7, 1e-6, 123456.789, 1e20, 1e21, -2.5e22, 0.001} {
+		checkSameJSON(t, "float", snapshotJSON{Pools: []poolJSON{{HeartbeatAgeSeconds: f64(f), InProgress: map[string]int64{}}}})
+	}
+
+	// Random strings over the characters that need escaping.
+	r := rand.New(rand.NewSource(1))
+	alphabet := []string{"a", "Z", "0", " ", "\"", "\\", "/", "<", ">", "&", "\n", "\t", "\x00", "\x1f", "\x7f", "é", "\u2028", "\u2029", "\xff", "😀"}
+	str := func() string {
+		var b []byte
+		for n := r.Intn(8); n > 0; n-- {
+			b = append(b, alphabet[r.Intn(len(alphabet))]...)
+		}
+		return string(b)
+	}
+	for i := 0; i < 300; i++ {
+		p := poolJSON{ID: str(), Status: model.Status(str()), InProgress: map[string]int64{str(): r.Int63n(100) - 50, str(): 1},
+			Heartbeat: &heartbeatJSON{Host: str(), JobNames: []string{str(), str()}, WorkerIDs: []string{}}}
+		checkSameJSON(t, "random", snapshotJSON{Namespace: str(), Pools: []poolJSON{p, p}})
+	}
+}
+
+func BenchmarkSnapshotJSON(b *testing.B) {
+	v := snapshotJSON{Namespace: "work", Pools: make([]poolJSON, 1000)}
+	for i := range v.Pools {
+		m := map[string]int64{}
+		for j := 0; j < 20; j++ {
+			m["job_"+string(rune('a'+j))] = int64(j)
+		}
+		v.Pools[i] = poolJSON{ID: "6f1a2b3c4d5e6f7a8b9c0d1e", Status: model.StatusAlive, InProgress: m, LockInfo: m,
+			HeartbeatAgeSeconds: f64(1.5), Heartbeat: &heartbeatJSON{Host: "worker-1", JobNames: []string{"a", "b"}, WorkerIDs: []string{"w"}}}
+	}
+	b.Run("encoding/json", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			enc := json.NewEncoder(&bytes.Buffer{})
+			enc.SetIndent("", "  ")
+			_ = enc.Encode(v)
+		}
+	})
+	b.Run("append", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			_, _ = appendSnapshotJSON(nil, v)
+		}
+	})
+}
