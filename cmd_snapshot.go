@@ -279,14 +279,17 @@ func writeSnapshotTable(w io.Writer, snap *model.Snapshot) error {
 	return bw.err
 }
 
-// countsCell is "3 (email 2, resize 1)", or "0".
+// countsCell is "3 (email 2, resize 1)", or "0". Zero entries (lock_info
+// fields gocraft/work leaves at 0) are left out.
 func countsCell(total int64, per map[string]int64) string {
-	if len(per) == 0 {
-		return strconv.FormatInt(total, 10)
-	}
 	names := make([]string, 0, len(per))
-	for n := range per {
-		names = append(names, n)
+	for n, v := range per {
+		if v != 0 {
+			names = append(names, n)
+		}
+	}
+	if len(names) == 0 {
+		return strconv.FormatInt(total, 10)
 	}
 	sort.Strings(names)
 	parts := make([]string, 0, len(names))
