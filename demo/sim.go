@@ -137,6 +137,8 @@ type worker struct {
 	id     string
 	pool   *pool
 	misses int
+	busy   bool // holds a job
+	gen    int  // fetch events of an older generation are stale (see wake)
 }
 
 // Sim is one simulated deployment. It is not safe for concurrent use: one
@@ -403,21 +405,37 @@ func (s *Sim) build() {
 	// a live pool's upstream reaper reaps it the upstream way: without a
 	// heartbeat it moves no jobs, removes the pool from the set and releases
 	// the locks of its own job types.
-	s.at(h.Add(2*time.Second), func() error { orphan.hung = true; return s.burst("sync_crm", 12) })
+	s.at(h.Add(2*time.Second), func() error {
+		orphan.hung = true
+		defer s.wake(orphan)
+		return s.burst("sync_crm", 12)
+	})
 	s.at(h.Add(15*time.Second), func() error { orphan.crashed = true; return nil })
 	s.at(h.Add(20*time.Second), func() error { return s.deleteHeartbeat(orphan) })
 	s.at(h.Add(25*time.Second), func() error { return s.upstreamReapNoHeartbeat(a, orphan.id) })
 
 	// The vanished heartbeat: the pool hangs on a slow dependency, is killed,
 	// and its heartbeat hash is evicted (or deleted by hand) later.
-	s.at(h.Add(28*time.Second), func() error { vanished.hung = true; return s.burst("resize_image", 10) })
-	s.at(h.Add(29*time.Second), func() error { return s.burst("sync_crm", 10) })
+	s.at(h.Add(28*time.Second), func() error {
+		vanished.hung = true
+		defer s.wake(vanished)
+		if err := s.burst("resize_image", 10); err != nil {
+			return err
+		}
+		return s.burst("sync_crm", 10)
+	})
 	s.at(h.Add(50*time.Second), func() error { vanished.crashed = true; return nil })
 	s.at(h.Add(60*time.Second), func() error { return s.deleteHeartbeat(vanished) })
 
 	// The dead pool: hangs during a bulk upload, then dies 40 s before now.
-	s.at(s.start.Add(-70*time.Second), func() error { dead.hung = true; return s.burst("resize_image", 20) })
-	s.at(s.start.Add(-69*time.Second), func() error { return s.burst("send_email", 15) })
+	s.at(s.start.Add(-70*time.Second), func() error {
+		dead.hung = true
+		defer s.wake(dead)
+		if err := s.burst("resize_image", 20); err != nil {
+			return err
+		}
+		return s.burst("send_email", 15)
+	})
 	s.at(s.start.Add(-40*time.Second), func() error { dead.crashed = true; return nil })
 }
 
@@ -457,7 +475,7 @@ func (s *Sim) startPool(p *pool) error {
 	s.after(time.Duration(s.rng.Intn(int(beatPeriod/time.Millisecond)))*time.Millisecond, func() error { return s.heartbeatLoop(p) })
 	for _, w := range p.workers {
 		w := w
-		s.after(time.Duration(s.rng.Intn(1000))*time.Millisecond, func() error { return s.fetch(w) })
+		s.fetchAfter(w, time.Duration(s.rng.Intn(1000))*time.Millisecond)
 	}
 	s.after(time.Duration(s.rng.Intn(1000))*time.Millisecond, func() error { return s.requeueLoop(p) })
 	return nil
@@ -601,9 +619,9 @@ func (s *Sim) sampleOrder(p *pool) []sample {
 
 // fetch is one worker.fetchJob: the fetch script over the pool's job types
 // in sampled order.
-func (s *Sim) fetch(w *worker) error {
+func (s *Sim) fetch(w *worker, gen int) error {
 	p := w.pool
-	if p.crashed {
+	if p.crashed || gen != w.gen {
 		return nil
 	}
 	// The script finds nothing when every queue of the pool is empty (an
@@ -638,6 +656,7 @@ func (s *Sim) fetch(w *worker) error {
 		return s.fetchFailed(w, err)
 	}
 	w.misses = 0
+	w.busy = true
 	s.stats.Fetched++
 	var j job
 	if err := json.Unmarshal([]byte(raw), &j); err != nil || s.specs[j.Name] == nil {
@@ -653,17 +672,36 @@ func (s *Sim) fetch(w *worker) error {
 	return s.observeStarted(w, &j)
 }
 
+// fetchAfter schedules the worker's next fetch.
+func (s *Sim) fetchAfter(w *worker, d time.Duration) {
+	gen := w.gen
+	s.after(d, func() error { return s.fetch(w, gen) })
+}
+
+// wake makes the idle workers of a pool fetch now instead of at the end of
+// their backoff, as if their timers had just fired. The scenario uses it so
+// that a pool that hangs during a burst is sure to hold jobs, whatever the
+// seed: its workers poll before anyone else's.
+func (s *Sim) wake(p *pool) {
+	for _, w := range p.workers {
+		if !w.busy {
+			w.gen++
+			s.fetchAfter(w, 0)
+		}
+	}
+}
+
 // fetchFailed is gocraft/work's answer to a fetch error: log it, try again
 // in 10 ms.
 func (s *Sim) fetchFailed(w *worker, err error) error {
-	s.after(10*time.Millisecond, func() error { return s.fetch(w) })
+	s.fetchAfter(w, 10*time.Millisecond)
 	return fmt.Errorf("pool %s: fetch: %w", w.pool.id, err)
 }
 
 // miss schedules the next fetch after gocraft/work's idle backoff.
 func (s *Sim) miss(w *worker) error {
 	w.misses++
-	s.after(sleepBackoffs[min(w.misses, len(sleepBackoffs)-1)], func() error { return s.fetch(w) })
+	s.fetchAfter(w, sleepBackoffs[min(w.misses, len(sleepBackoffs)-1)])
 	return nil
 }
 
@@ -728,7 +766,8 @@ func (s *Sim) finish(w *worker, raw, inProg string, j *job) error {
 		}
 	}
 	// The worker moves on whatever happens, as gocraft/work's does.
-	s.after(0, func() error { return s.fetch(w) })
+	w.busy = false
+	s.fetchAfter(w, 0)
 	if _, err := s.conn.Do("EXEC"); err != nil {
 		return fmt.Errorf("pool %s: remove job from in progress: %w", p.id, err)
 	}
