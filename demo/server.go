@@ -13,6 +13,9 @@ import (
 // Tick is how often the live demo advances the simulation to the wall clock.
 const Tick = 100 * time.Millisecond
 
+// callTimeout bounds every call of the simulation to the embedded Redis.
+const callTimeout = 5 * time.Second
+
 // maxLag is how far the simulation may fall behind the wall clock (a
 // suspended laptop, a stopped process) before it skips the gap instead of
 // replaying it.
@@ -43,7 +46,8 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 	if err := mr.StartAddr("127.0.0.1:0"); err != nil {
 		return nil, fmt.Errorf("start embedded redis: %w", err)
 	}
-	conn, err := redis.Dial("tcp", mr.Addr())
+	conn, err := redis.Dial("tcp", mr.Addr(), redis.DialConnectTimeout(callTimeout),
+		redis.DialReadTimeout(callTimeout), redis.DialWriteTimeout(callTimeout))
 	if err != nil {
 		mr.Close()
 		return nil, fmt.Errorf("connect to embedded redis: %w", err)
