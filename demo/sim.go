@@ -113,19 +113,18 @@ type job struct {
 const maxFails = 4
 
 type pool struct {
-	id          string
-	host        string
-	pid         int
-	startedAt   int64
-	jobNames    []string // sorted
-	workerIDs   []string // sorted
-	workers     []*worker
-	fetch       *redis.Script
-	fetchKeys   []sample
-	requeue     *redis.Script
-	hung        bool // jobs it takes never finish
-	crashed     bool // nothing of it runs any more
-	knownJobsAt time.Time
+	id        string
+	host      string
+	pid       int
+	startedAt int64
+	jobNames  []string // sorted
+	workerIDs []string // sorted
+	workers   []*worker
+	fetch     *redis.Script
+	fetchKeys []sample
+	requeue   *redis.Script
+	hung      bool // jobs it takes never finish
+	crashed   bool // nothing of it runs any more
 }
 
 type sample struct {
