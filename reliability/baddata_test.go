@@ -209,12 +209,28 @@ func TestBadDataScreen(t *testing.T) {
 	p := tea.NewProgram(recorder{tui.New(o), &mu, &frames}, tea.WithInput(nil), tea.WithOutput(io.Discard),
 		tea.WithContext(ctx), tea.WithoutSignalHandler())
 	pools := int(do(t, c, "SCARD", prefix(badNS)+"worker_pools").(int64))
+	// waitFrame waits until the last frame satisfies cond (or 10 s pass:
+	// the checks below then say what was never shown).
+	waitFrame := func(cond func(string) bool) {
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			mu.Lock()
+			ok := len(frames) > 0 && cond(frames[len(frames)-1])
+			mu.Unlock()
+			if ok {
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 	go func() {
 		p.Send(tea.WindowSizeMsg{Width: 140, Height: 45})
-		time.Sleep(3 * time.Second) // the first snapshot of 10,000 job types
+		waitFrame(func(f string) bool { return strings.Contains(f, "deadbad") }) // the first snapshot
 		for i := 0; i < pools; i++ {
 			p.Send(teaKey("Enter"))
-			time.Sleep(60 * time.Millisecond)
+			waitFrame(func(f string) bool {
+				return strings.Contains(f, "in-progress jobs: showing") || strings.Contains(f, "could not read")
+			})
 			p.Send(teaKey("G")) // scroll to the end of the detail
 			time.Sleep(20 * time.Millisecond)
 			p.Send(teaKey("Escape"))

@@ -263,7 +263,7 @@ func TestReapKilledAtRandomPoints(t *testing.T) {
 	ks := writeKillState(t, c, ns, jobs)
 	left, _ := ks.check(t, c, "before")
 	var killedAt []string
-	hits, midMove, runs := 0, 0, 0
+	hits, midMove, runs, rounds := 0, 0, 0, 0
 	gone := false
 	for hits < kills && !gone {
 		runs++
@@ -311,7 +311,15 @@ func TestReapKilledAtRandomPoints(t *testing.T) {
 				t.Fatalf("run %d: exit %d: %s", runs, code, out)
 			}
 			if gone {
-				t.Fatalf("the reap finished after %d kills (of %d wanted): make the kill points earlier", hits, kills)
+				// The reap outran the kills (a loaded machine): start over
+				// with fresh jobs; the kills so far count.
+				rounds++
+				if rounds > 3 {
+					t.Fatalf("the reap finished %d times before %d kills (of %d wanted)", rounds, hits, kills)
+				}
+				do(t, c, "FLUSHDB")
+				ks = writeKillState(t, c, ns, jobs)
+				left, gone = ks.check(t, c, "refilled")
 			}
 			continue
 		}
@@ -342,5 +350,5 @@ func TestReapKilledAtRandomPoints(t *testing.T) {
 		t.Fatalf("reap after the end: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	ks.check(t, c, "after a repeated reap")
-	t.Logf("faults: %d SIGKILLs hit a running reap (%d while jobs moved) over %d runs; %d jobs (%d in progress) conserved, 0 lost, 0 duplicated, locks 0", hits, midMove, runs+1, ks.total, jobs)
+	t.Logf("faults: %d SIGKILLs hit a running reap (%d while jobs moved) over %d runs (%d refills); %d jobs (%d in progress) conserved, 0 lost, 0 duplicated, locks 0", hits, midMove, runs+1, rounds, ks.total, jobs)
 }
