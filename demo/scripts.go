@@ -71,26 +71,3 @@ job['failed_at'] = now
 redis.call('zadd', KEYS[2], ARGV[2], cjson.encode(job))
 return 'dead'
 `
-
-// luaReapStaleLocks stands for the last step of gocraft/work's dead pool
-// reaper: for each job type where the dead pool has a lock_info field,
-// DECRBY lock by it, HDEL the field, and SET lock to 0 if it went below. The
-// scenario uses it once, the way upstream reaps a pool whose heartbeat
-// vanished, which is how orphaned in-progress lists come to be.
-//
-// KEYS = lock, lock_info pairs; ARGV[1] = the dead pool's ID.
-const luaReapStaleLocks = `
-local pool = ARGV[1]
-for first = 1, #KEYS, 2 do
-  local lock, info = KEYS[first], KEYS[first + 1]
-  local held = tonumber(redis.call('hget', info, pool))
-  if held then
-    redis.call('decrby', lock, held)
-    redis.call('hdel', info, pool)
-    if tonumber(redis.call('get', lock)) < 0 then
-      redis.call('set', lock, 0)
-    end
-  end
-end
-return nil
-`

@@ -31,6 +31,7 @@ import (
 
 	"github.com/gomodule/redigo/redis"
 
+	"github.com/workq-tui/workq-tui/internal/upstreamref"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -202,7 +203,7 @@ func New(conn redis.Conn, opts Options) *Sim {
 		now:           now.Add(-History),
 		specs:         map[string]*jobSpec{},
 		enqueuerKnown: map[string]time.Time{},
-		reapLocks:     redis.NewScript(-1, luaReapStaleLocks),
+		reapLocks:     redis.NewScript(-1, upstreamref.ReapStaleLocks),
 		stats:         Stats{FinishedBy: map[string]int64{}},
 	}
 	for _, sp := range jobSpecs() {

@@ -11,6 +11,7 @@ import (
 	"github.com/gomodule/redigo/redis"
 
 	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/internal/upstreamref"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
@@ -113,53 +114,6 @@ func rpSnapshot(t testing.TB, c redis.Conn, ns string, deadAfter time.Duration) 
 	return snap
 }
 
-// Upstream's scripts, verbatim from gocraft/work v0.5.1 redis.go, for the
-// reference reaper below.
-const rpUpstreamReenqueue = `
-local function releaseLock(lockKey, lockInfoKey, workerPoolID)
-  redis.call('decr', lockKey)
-  redis.call('hincrby', lockInfoKey, workerPoolID, -1)
-end
-
-local keylen = #KEYS
-local res, jobQueue, inProgQueue, workerPoolID, lockKey, lockInfoKey
-workerPoolID = ARGV[1]
-
-for i=1,keylen,4 do
-  inProgQueue = KEYS[i]
-  jobQueue = KEYS[i+1]
-  lockKey = KEYS[i+2]
-  lockInfoKey = KEYS[i+3]
-  res = redis.call('rpoplpush', inProgQueue, jobQueue)
-  if res then
-    releaseLock(lockKey, lockInfoKey, workerPoolID)
-    return {res, inProgQueue, jobQueue}
-  end
-end
-return nil`
-
-const rpUpstreamReapStaleLocks = `
-local keylen = #KEYS
-local lock, lockInfo, deadLockCount
-local deadPoolID = ARGV[1]
-
-for i=1,keylen,2 do
-  lock = KEYS[i]
-  lockInfo = KEYS[i+1]
-  deadLockCount = tonumber(redis.call('hget', lockInfo, deadPoolID))
-
-  if deadLockCount then
-    redis.call('decrby', lock, deadLockCount)
-    redis.call('hdel', lockInfo, deadPoolID)
-
-    if tonumber(redis.call('get', lock)) < 0 then
-      redis.call('set', lock, 0)
-    end
-  end
-end
-return nil
-`
-
 // rpUpstreamReap is a port of gocraft/work v0.5.1's deadPoolReaper.reap
 // (../shared/seed/dead_pool_reaper.go.txt), step for step, with Redis time
 // for the clock and errors returned rather than dropped. curJobTypes are the
@@ -194,8 +148,8 @@ func rpUpstreamReap(t testing.TB, c redis.Conn, ns string, curJobTypes []string)
 		}
 		dead[id] = strings.Split(names, ",")
 	}
-	requeue := redis.NewScript(-1, rpUpstreamReenqueue)
-	locks := redis.NewScript(-1, rpUpstreamReapStaleLocks)
+	requeue := redis.NewScript(-1, upstreamref.ReenqueueOne)
+	locks := redis.NewScript(-1, upstreamref.ReapStaleLocks)
 	for id, jobTypes := range dead {
 		lockJobTypes := jobTypes
 		if len(jobTypes) > 0 {
