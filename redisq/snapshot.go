@@ -458,7 +458,7 @@ func applyCounters(keys Keys, jt *model.JobType, pools []*model.Pool, poolIDs []
 	if err != nil {
 		jt.Warnings = append(jt.Warnings, fmt.Sprintf("%s%s: %v", counterWarning, keys.Lock(job), err))
 	}
-	li, w := lockInfo(r[1], keys.LockInfo(job))
+	li, w := lockInfo(r[1], keys.LockInfo(job), poolIDs)
 	for _, x := range w {
 		jt.Warnings = append(jt.Warnings, counterWarning+x)
 	}
@@ -506,8 +506,12 @@ func sendCounters(conn redis.Conn, keys Keys, job string, poolIDs []string) (int
 		return n, err
 	}
 	prefix := keys.Queue(job) + ":"
+	// One argument slice for every LLEN: Send writes the command out before
+	// it returns and keeps nothing.
+	args := make([]any, 1)
 	for _, id := range poolIDs {
-		if err := conn.Send("LLEN", prefix+id+":inprogress"); err != nil {
+		args[0] = prefix + id + ":inprogress"
+		if err := conn.Send("LLEN", args...); err != nil {
 			return n, fmt.Errorf("send LLEN: %w", err)
 		}
 		n++
@@ -597,13 +601,20 @@ func receiveInto(ctx context.Context, conn redis.Conn, out []reply) error {
 		default:
 			v, err = conn.Receive()
 		}
-		var re redis.Error
-		if err != nil && !errors.As(err, &re) {
+		if err != nil && !isErrorReply(err) {
 			return fmt.Errorf("read from redis: %w", err)
 		}
 		out[i] = reply{v: v, err: err}
 	}
 	return nil
+}
+
+// isErrorReply reports whether err is an error reply of one command (as
+// opposed to a connection error). A function of its own, so that the
+// target of errors.As is not allocated for every reply.
+func isErrorReply(err error) bool {
+	var re redis.Error
+	return errors.As(err, &re)
 }
 
 // drain reads and drops n replies still due on conn after an early return,
@@ -713,7 +724,10 @@ func intReply(r reply) (int64, error) {
 // lockInfo reads an HGETALL of lock_info; fields that are not numbers are
 // left out with a warning. The reply is read field by field, without an
 // intermediate map of strings.
-func lockInfo(r reply, key string) (map[string]int64, []string) {
+//
+// Fields that are pool IDs of poolIDs share those strings rather than
+// allocating their own: every job type's lock_info names the same pools.
+func lockInfo(r reply, key string, poolIDs []string) (map[string]int64, []string) {
 	if r.err != nil {
 		return nil, []string{fmt.Sprintf("%s: %v", key, r.err)}
 	}
@@ -729,14 +743,24 @@ func lockInfo(r reply, key string) (map[string]int64, []string) {
 	}
 	var warnings []string
 	out := make(map[string]int64, len(vs)/2)
+	var ids map[string]string
+	if len(vs)/2 > 8 {
+		ids = make(map[string]string, len(poolIDs))
+		for _, id := range poolIDs {
+			ids[id] = id
+		}
+	}
 	for i := 0; i < len(vs); i += 2 {
 		fb, ok1 := vs[i].([]byte)
 		vb, ok2 := vs[i+1].([]byte)
 		if !ok1 || !ok2 {
 			return nil, []string{fmt.Sprintf("%s: unexpected reply", key)}
 		}
-		f := string(fb)
-		n, err := strconv.ParseInt(string(bytes.TrimSpace(vb)), 10, 64)
+		f, ok := ids[string(fb)]
+		if !ok {
+			f = string(fb)
+		}
+		n, err := parseIntBytes(vb)
 		if err != nil {
 			warnings = append(warnings, fmt.Sprintf("%s field %s: %q is not a whole number", key, f, truncate(string(vb), 40)))
 			continue
@@ -745,6 +769,34 @@ func lockInfo(r reply, key string) (map[string]int64, []string) {
 	}
 	sort.Strings(warnings)
 	return out, warnings
+}
+
+// parseIntBytes is strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+// without a string for the common case (a plain decimal).
+func parseIntBytes(b []byte) (int64, error) {
+	if len(b) > 0 && len(b) <= 18 {
+		var n int64
+		neg := b[0] == '-'
+		digits := b
+		if neg {
+			digits = b[1:]
+		}
+		ok := len(digits) > 0
+		for _, c := range digits {
+			if c < '0' || c > '9' {
+				ok = false
+				break
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if ok {
+			if neg {
+				n = -n
+			}
+			return n, nil
+		}
+	}
+	return strconv.ParseInt(string(bytes.TrimSpace(b)), 10, 64)
 }
 
 // parseHeartbeat reads an HGETALL of a heartbeat hash: nil when the hash is
