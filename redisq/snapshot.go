@@ -298,6 +298,7 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 		if err != nil {
 			return nil, err
 		}
+		names := map[string]string{} // job names, shared by all heartbeats
 		for i, id := range poolIDs {
 			p := &snap.Pools[i]
 			p.ID = id
@@ -305,6 +306,9 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 				return nil, err
 			}
 			p.Heartbeat, p.Warnings = parseHeartbeat(rt2[i])
+			if p.Heartbeat != nil {
+				internStrings(p.Heartbeat.JobNames, names)
+			}
 		}
 	}
 
@@ -379,7 +383,7 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 					jt.OldestEnqueuedAt = j.EnqueuedAt
 				}
 			}
-			applyCounters(keys, jt, pools, poolIDs, len(jobNames), r[2:2+2+len(poolIDs)])
+			applyCounters(keys, jt, pools, poolIDs, r[2:2+2+len(poolIDs)])
 			jt.MaxConcurrency, err = intReply(r[per-2])
 			if err != nil {
 				jt.Warnings = append(jt.Warnings, fmt.Sprintf("%s: %v", keys.MaxConcurrency(job), err))
@@ -428,7 +432,7 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 			delete(p.LockInfo, job)
 			p.Warnings = dropPrefixed(p.Warnings, keys.InProgress(job, p.ID)+": ")
 		}
-		applyCounters(keys, jt, pools, poolIDs, len(snap.JobTypes), r)
+		applyCounters(keys, jt, pools, poolIDs, r)
 	}
 	model.Analyze(snap, deadAfter)
 	return snap, nil
@@ -449,9 +453,10 @@ const counterWarning = "counter: "
 
 // applyCounters fills a job type's lock and lock_info, and every pool's
 // lock_info and in-progress entries for it, from the replies of countersCmds.
-// pools[i] is the pool of poolIDs[i] (see alignedPools); nJobs sizes the
-// pools' maps.
-func applyCounters(keys Keys, jt *model.JobType, pools []*model.Pool, poolIDs []string, nJobs int, r []reply) {
+// pools[i] is the pool of poolIDs[i] (see alignedPools). The pools' maps are
+// not sized for every job type: most pools hold jobs of a few, and a map
+// sized for 20 takes far more memory at 10,000 pools.
+func applyCounters(keys Keys, jt *model.JobType, pools []*model.Pool, poolIDs []string, r []reply) {
 	job := jt.Name
 	var err error
 	jt.Lock, err = intReply(r[0])
@@ -467,7 +472,7 @@ func applyCounters(keys Keys, jt *model.JobType, pools []*model.Pool, poolIDs []
 		p := pools[pi]
 		if v, ok := li[id]; ok {
 			if p.LockInfo == nil {
-				p.LockInfo = make(map[string]int64, nJobs)
+				p.LockInfo = map[string]int64{}
 			}
 			p.LockInfo[job] = v
 		}
@@ -478,10 +483,26 @@ func applyCounters(keys Keys, jt *model.JobType, pools []*model.Pool, poolIDs []
 		}
 		if n > 0 {
 			if p.InProgress == nil {
-				p.InProgress = make(map[string]int64, nJobs)
+				p.InProgress = map[string]int64{}
 			}
 			p.InProgress[job] = n
 		}
+	}
+}
+
+// internStrings replaces each string of ss by an equal one kept in seen
+// (adding it when new), so that the job names of thousands of heartbeats
+// share one copy each and do not keep each heartbeat's job_names field
+// alive.
+func internStrings(ss []string, seen map[string]string) {
+	for i, s := range ss {
+		if v, ok := seen[s]; ok {
+			ss[i] = v
+			continue
+		}
+		v := strings.Clone(s)
+		seen[v] = v
+		ss[i] = v
 	}
 }
 
