@@ -165,27 +165,28 @@ func (s *OrphanScan) Finish(ctx context.Context, c redis.Conn) (OrphanResult, er
 	return res, nil
 }
 
-// pipelinedLLen sends one LLEN per list and reads the replies. errs[i] holds
-// a per-key error reply (WRONGTYPE); err a connection error.
+// pipelinedLLen reads every list's length in one round trip (the
+// snapshot's pipeline). errs[i] holds a per-key error reply (WRONGTYPE); err
+// a connection error.
 func pipelinedLLen(ctx context.Context, c redis.Conn, lists []model.InProgressList) ([]int64, []error, error) {
-	for _, o := range lists {
-		if err := c.Send("LLEN", o.Key); err != nil {
-			return nil, nil, fmt.Errorf("llen in-progress lists: %w", err)
-		}
+	cmds := make([]cmd, len(lists))
+	for i, o := range lists {
+		cmds[i] = cmd{name: "LLEN", args: []any{o.Key}}
 	}
-	if err := c.Flush(); err != nil {
+	replies, err := pipeline(ctx, c, cmds)
+	if err != nil {
 		return nil, nil, fmt.Errorf("llen in-progress lists: %w", err)
 	}
 	lens := make([]int64, len(lists))
 	errs := make([]error, len(lists))
-	for i := range lists {
-		n, err := redis.Int64(redis.ReceiveContext(c, ctx))
-		var re redis.Error
-		switch {
-		case errors.As(err, &re):
+	for i, r := range replies {
+		if r.err != nil {
+			errs[i] = r.err
+			continue
+		}
+		n, err := redis.Int64(r.v, nil)
+		if err != nil {
 			errs[i] = err
-		case err != nil:
-			return nil, nil, fmt.Errorf("llen in-progress lists: %w", err)
 		}
 		lens[i] = n
 	}
