@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -233,10 +234,12 @@ func parseJSONSeconds(b json.RawMessage) (int64, error) {
 // model.Analyze(snap, deadAfter):
 //
 //  1. TIME, SMEMBERS <ns>:worker_pools, SMEMBERS <ns>:known_jobs;
-//  2. HGETALL of every pool's heartbeat (skipped when there are no pools);
-//  3. per job type (heartbeat job_names together with known_jobs): LLEN and
-//     LINDEX -1 of the queue, GET lock, HGETALL lock_info, LLEN of every
-//     pool's in-progress list, GET max_concurrency, EXISTS paused.
+//  2. HGETALL of every pool's heartbeat, and per job type of known_jobs:
+//     LLEN and LINDEX -1 of the queue, GET lock, HGETALL lock_info, LLEN of
+//     every pool's in-progress list, GET max_concurrency, EXISTS paused;
+//  3. the same per job type for job types that heartbeats' job_names name
+//     and known_jobs lacks (skipped when there are none, as there are when
+//     gocraft/work itself wrote the data).
 //
 // A pipeline is not atomic: a job fetched or finished by a live pool between
 // two of its commands would look like drift. The commands that take part in
@@ -245,7 +248,7 @@ func parseJSONSeconds(b json.RawMessage) (int64, error) {
 // shows drift, a fourth round trip re-reads just those commands for just
 // those job types; the re-read values are kept, and only drift that shows
 // again is reported. Even so, a pool that registers between round trips 1
-// and 3 can show as drift once: confirm drift with a second snapshot.
+// and 2 can show as drift once: confirm drift with a second snapshot.
 //
 // "Now" is Redis's TIME. A Redis ACL user without +time (TIME is not in
 // @read) gets the local clock and a warning. A key of the wrong type, a
@@ -287,68 +290,89 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 	snap.Warnings = append(snap.Warnings, w...)
 	sort.Strings(poolIDs)
 
-	// Round trip 2: heartbeats.
+	// Round trip 2: every heartbeat, and the commands of every job type in
+	// known_jobs (gocraft/work adds each pool's job names there when the pool
+	// starts, so this is nearly always all of them). The commands are sent
+	// as they are built and the replies read one job type at a time into
+	// one reused slice, so that memory does not grow with pools x job types
+	// beyond the snapshot itself.
 	snap.Pools = make([]model.Pool, len(poolIDs))
-	if len(poolIDs) > 0 {
-		cmds := make([]cmd, len(poolIDs))
-		for i, id := range poolIDs {
-			cmds[i] = cmd{"HGETALL", []any{keys.Heartbeat(id)}}
+	for i, id := range poolIDs {
+		snap.Pools[i].ID = id
+	}
+	sort.Strings(known)
+	known = slices.Compact(known)
+	sent := 0
+	for _, id := range poolIDs {
+		if err := conn.Send("HGETALL", keys.Heartbeat(id)); err != nil {
+			drain(ctx, conn, sent)
+			return nil, fmt.Errorf("send HGETALL: %w", err)
 		}
-		rt2, err := pipeline(ctx, conn, cmds)
+		sent++
+	}
+	for _, job := range known {
+		n, err := sendJobType(conn, keys, job, poolIDs)
+		sent += n
 		if err != nil {
+			drain(ctx, conn, sent)
 			return nil, err
 		}
-		names := map[string]string{} // job names, shared by all heartbeats
-		for i, id := range poolIDs {
-			p := &snap.Pools[i]
-			p.ID = id
-			if err := fatalReply(rt2[i], keys.Heartbeat(id)); err != nil {
-				return nil, err
-			}
-			p.Heartbeat, p.Warnings = parseHeartbeat(rt2[i])
-			if p.Heartbeat != nil {
-				internStrings(p.Heartbeat.JobNames, names)
-			}
+	}
+	if sent == 0 {
+		snap.JobTypes = []model.JobType{}
+		model.Analyze(snap, deadAfter)
+		return snap, nil
+	}
+	if err := conn.Flush(); err != nil {
+		return nil, fmt.Errorf("send to redis: %w", err)
+	}
+	rt2 := make([]reply, len(poolIDs))
+	if err := receiveInto(ctx, conn, rt2); err != nil {
+		return nil, err
+	}
+	names := map[string]string{} // job names, shared by all heartbeats
+	for i, id := range poolIDs {
+		p := &snap.Pools[i]
+		if err := fatalReply(rt2[i], keys.Heartbeat(id)); err != nil {
+			drain(ctx, conn, sent-len(poolIDs))
+			return nil, err
 		}
-	}
-
-	// Job types: heartbeat job_names together with known_jobs.
-	jobSet := map[string]struct{}{}
-	for _, n := range known {
-		jobSet[n] = struct{}{}
-	}
-	for _, p := range snap.Pools {
+		p.Heartbeat, p.Warnings = parseHeartbeat(rt2[i])
 		if p.Heartbeat != nil {
-			for _, n := range p.Heartbeat.JobNames {
-				jobSet[n] = struct{}{}
+			internStrings(p.Heartbeat.JobNames, names)
+		}
+	}
+	pools := alignedPools(snap, poolIDs)
+	per := 6 + len(poolIDs)
+	r := make([]reply, per)
+	jobTypes := make([]model.JobType, 0, len(known))
+	for i, job := range known {
+		jobTypes = append(jobTypes, model.JobType{Name: job})
+		if err := readJobType(ctx, conn, keys, &jobTypes[i], pools, poolIDs, r); err != nil {
+			drain(ctx, conn, (len(known)-i-1)*per)
+			return nil, err
+		}
+	}
+
+	// Round trip 3, only for job types that heartbeats name and known_jobs
+	// lacks.
+	var extra []string
+	for _, p := range snap.Pools {
+		if p.Heartbeat == nil {
+			continue
+		}
+		for _, n := range p.Heartbeat.JobNames {
+			if _, found := slices.BinarySearch(known, n); !found && !slices.Contains(extra, n) {
+				extra = append(extra, n)
 			}
 		}
 	}
-	jobNames := make([]string, 0, len(jobSet))
-	for n := range jobSet {
-		jobNames = append(jobNames, n)
-	}
-	sort.Strings(jobNames)
-
-	// Round trip 3: per job type. The commands are sent as they are built
-	// and the replies read one job type at a time into one reused slice, so
-	// that memory does not grow with pools x job types beyond the snapshot
-	// itself.
-	snap.JobTypes = make([]model.JobType, len(jobNames))
-	if len(jobNames) > 0 {
-		per := 6 + len(poolIDs)
+	if len(extra) > 0 {
+		sort.Strings(extra)
 		sent := 0
-		for _, job := range jobNames {
-			n, err := sendCmds(conn, cmd{"LLEN", []any{keys.Queue(job)}}, cmd{"LINDEX", []any{keys.Queue(job), -1}})
+		for _, job := range extra {
+			n, err := sendJobType(conn, keys, job, poolIDs)
 			sent += n
-			if err == nil {
-				n, err = sendCounters(conn, keys, job, poolIDs)
-				sent += n
-			}
-			if err == nil {
-				n, err = sendCmds(conn, cmd{"GET", []any{keys.MaxConcurrency(job)}}, cmd{"EXISTS", []any{keys.Paused(job)}})
-				sent += n
-			}
 			if err != nil {
 				drain(ctx, conn, sent)
 				return nil, err
@@ -357,44 +381,16 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 		if err := conn.Flush(); err != nil {
 			return nil, fmt.Errorf("send to redis: %w", err)
 		}
-		pools := alignedPools(snap, poolIDs)
-		r := make([]reply, per)
-		for i, job := range jobNames {
-			if err := receiveInto(ctx, conn, r); err != nil {
+		for i, job := range extra {
+			jobTypes = append(jobTypes, model.JobType{Name: job})
+			if err := readJobType(ctx, conn, keys, &jobTypes[len(jobTypes)-1], pools, poolIDs, r); err != nil {
+				drain(ctx, conn, (len(extra)-i-1)*per)
 				return nil, err
 			}
-			jt := &snap.JobTypes[i]
-			jt.Name = job
-			if err := fatalReplies(r, job); err != nil {
-				drain(ctx, conn, (len(jobNames)-i-1)*per)
-				return nil, err
-			}
-			jt.Queued, err = intReply(r[0])
-			if err != nil {
-				jt.Warnings = append(jt.Warnings, fmt.Sprintf("queue %s: %v", keys.Queue(job), err))
-			}
-			if r[1].err != nil {
-				jt.Warnings = append(jt.Warnings, fmt.Sprintf("queue %s: %v", keys.Queue(job), r[1].err))
-			} else if r[1].v != nil {
-				raw, _ := redis.String(r[1].v, nil)
-				if j := ParseJob(raw); j.Err != nil {
-					jt.Warnings = append(jt.Warnings, fmt.Sprintf("oldest queued job: %v", j.Err))
-				} else {
-					jt.OldestEnqueuedAt = j.EnqueuedAt
-				}
-			}
-			applyCounters(keys, jt, pools, poolIDs, r[2:2+2+len(poolIDs)])
-			jt.MaxConcurrency, err = intReply(r[per-2])
-			if err != nil {
-				jt.Warnings = append(jt.Warnings, fmt.Sprintf("%s: %v", keys.MaxConcurrency(job), err))
-			}
-			paused, err := intReply(r[per-1])
-			if err != nil {
-				jt.Warnings = append(jt.Warnings, fmt.Sprintf("%s: %v", keys.Paused(job), err))
-			}
-			jt.Paused = paused > 0
 		}
+		sort.Slice(jobTypes, func(i, j int) bool { return jobTypes[i].Name < jobTypes[j].Name })
 	}
+	snap.JobTypes = jobTypes
 	model.Analyze(snap, deadAfter)
 
 	// Round trip 4, only when drift shows: re-read the counters of the
@@ -408,7 +404,7 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 	if len(drifted) == 0 {
 		return snap, nil
 	}
-	per := 2 + len(poolIDs)
+	per = 2 + len(poolIDs)
 	cmds := make([]cmd, 0, len(drifted)*per)
 	for _, job := range drifted {
 		cmds = append(cmds, countersCmds(keys, job, poolIDs)...)
@@ -417,7 +413,7 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 	if err != nil {
 		return nil, err
 	}
-	pools := alignedPools(snap, poolIDs) // Analyze has sorted the pools
+	pools = alignedPools(snap, poolIDs) // Analyze has sorted the pools
 	for i, job := range drifted {
 		r := rt4[i*per : (i+1)*per]
 		if err := fatalReplies(r, job); err != nil {
@@ -436,6 +432,64 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 	}
 	model.Analyze(snap, deadAfter)
 	return snap, nil
+}
+
+// sendJobType sends the commands of one job type: LLEN and LINDEX -1 of the
+// queue, the counters (countersCmds), GET max_concurrency, EXISTS paused. It
+// returns how many were sent.
+func sendJobType(conn redis.Conn, keys Keys, job string, poolIDs []string) (int, error) {
+	sent, err := sendCmds(conn, cmd{"LLEN", []any{keys.Queue(job)}}, cmd{"LINDEX", []any{keys.Queue(job), -1}})
+	if err != nil {
+		return sent, err
+	}
+	n, err := sendCounters(conn, keys, job, poolIDs)
+	sent += n
+	if err != nil {
+		return sent, err
+	}
+	n, err = sendCmds(conn, cmd{"GET", []any{keys.MaxConcurrency(job)}}, cmd{"EXISTS", []any{keys.Paused(job)}})
+	return sent + n, err
+}
+
+// readJobType reads the replies of sendJobType into r (6 + len(poolIDs)
+// long) and fills jt and the pools' entries for it. It fails on a reply
+// that makes the snapshot untrustworthy (see fatalReply), after reading all
+// of this job type's replies.
+func readJobType(ctx context.Context, conn redis.Conn, keys Keys, jt *model.JobType, pools []*model.Pool, poolIDs []string, r []reply) error {
+	if err := receiveInto(ctx, conn, r); err != nil {
+		return err
+	}
+	job := jt.Name
+	per := len(r)
+	if err := fatalReplies(r, job); err != nil {
+		return err
+	}
+	var err error
+	jt.Queued, err = intReply(r[0])
+	if err != nil {
+		jt.Warnings = append(jt.Warnings, fmt.Sprintf("queue %s: %v", keys.Queue(job), err))
+	}
+	if r[1].err != nil {
+		jt.Warnings = append(jt.Warnings, fmt.Sprintf("queue %s: %v", keys.Queue(job), r[1].err))
+	} else if r[1].v != nil {
+		raw, _ := redis.String(r[1].v, nil)
+		if j := ParseJob(raw); j.Err != nil {
+			jt.Warnings = append(jt.Warnings, fmt.Sprintf("oldest queued job: %v", j.Err))
+		} else {
+			jt.OldestEnqueuedAt = j.EnqueuedAt
+		}
+	}
+	applyCounters(keys, jt, pools, poolIDs, r[2:2+2+len(poolIDs)])
+	jt.MaxConcurrency, err = intReply(r[per-2])
+	if err != nil {
+		jt.Warnings = append(jt.Warnings, fmt.Sprintf("%s: %v", keys.MaxConcurrency(job), err))
+	}
+	paused, err := intReply(r[per-1])
+	if err != nil {
+		jt.Warnings = append(jt.Warnings, fmt.Sprintf("%s: %v", keys.Paused(job), err))
+	}
+	jt.Paused = paused > 0
+	return nil
 }
 
 // countersCmds are the commands of the drift check for one job type, next to
