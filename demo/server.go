@@ -61,6 +61,14 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 		mr.Close()
 		return nil, fmt.Errorf("seed demo deployment: %w", err)
 	}
+	// Writing the history takes a moment (seconds on a loaded machine): catch
+	// up with the wall clock before returning, so that no live pool looks
+	// late on the first screen.
+	if err := sim.AdvanceTo(ctx, time.Now()); err != nil {
+		conn.Close()
+		mr.Close()
+		return nil, fmt.Errorf("seed demo deployment: %w", err)
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	s := &Server{mr: mr, addr: mr.Addr(), conn: conn, sim: sim, cancel: cancel, done: make(chan struct{})}
 	go s.run(ctx)

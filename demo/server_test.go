@@ -33,9 +33,11 @@ func TestStart(t *testing.T) {
 		if err != nil {
 			t.Fatalf("snapshot: %v", err)
 		}
+		// A live pool may look late (one beat missed) when this machine is
+		// starved of CPU for seconds; it must never look dead.
 		for _, p := range snap.Pools {
 			switch p.Status {
-			case model.StatusAlive:
+			case model.StatusAlive, model.StatusLate:
 				alive++
 			case model.StatusDead:
 				dead++
