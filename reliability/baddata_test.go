@@ -330,3 +330,75 @@ func TestWrongTypesRefusedUntouched(t *testing.T) {
 	}
 	t.Logf("wrong-typed keys: %d command runs, Redis untouched by each", tried)
 }
+
+// listJobs counts the items of every list in the namespace.
+func listJobs(t testing.TB, c redis.Conn) int64 {
+	t.Helper()
+	keys, err := redis.Strings(c.Do("KEYS", prefix(badNS)+"*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, k := range keys {
+		if typ, _ := redis.String(c.Do("TYPE", k)); typ == "list" {
+			l, err := redis.Int64(c.Do("LLEN", k))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n += l
+		}
+	}
+	return n
+}
+
+// TestBadDataReap reaps every dead pool of the bad namespace through the
+// binary (pool IDs, hosts and job names with escapes; jobs that are not
+// JSON; a 1 MB job): output without raw control characters, every job
+// kept, the dead pools gone but one that touches a wrong-typed key, which
+// is refused with a one-line error.
+func TestBadDataReap(t *testing.T) {
+	srv := redisServer(t)
+	c := srv.Dial()
+	writeBadData(t, c, 1000, 100)
+	before := listJobs(t, c)
+	common := []string{"--redis=" + srv.Addr(), "--namespace=" + badNS}
+	r := runCLI(t, nil, append(common, "reap", "--all-dead", "--dry-run")...)
+	if r.code != 0 {
+		t.Fatalf("dry run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if leak, ok := rawLeak(r.stdout + r.stderr); ok {
+		t.Errorf("dry run output: %s", leak)
+	}
+	r = runCLI(t, nil, append(common, "reap", "--all-dead", "--yes", "--batch=2")...)
+	if leak, ok := rawLeak(r.stdout + r.stderr); ok {
+		t.Errorf("reap output: %s", leak)
+	}
+	// The pool with empty job_names is reaped over every known job type,
+	// one of which has a lock that is a hash: that pool is refused (one
+	// line, exit 1, nothing written for it), every other dead pool reaped.
+	if r.code != 1 || !strings.Contains(r.stderr, "emptyjobs") || !strings.Contains(r.stderr, "hashlock:lock is a hash") {
+		t.Errorf("reap: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	oneLine(t, "reap", r.stderr[strings.LastIndex(strings.TrimSuffix(r.stderr, "\n"), "\n")+1:])
+	if after := listJobs(t, c); after != before {
+		t.Errorf("jobs in lists: %d before, %d after", before, after)
+	}
+	// What is left in the set: pools that are not dead (unreadable
+	// heartbeats are never reaped).
+	r = runCLI(t, nil, append(common, "snapshot", "--json")...)
+	var snap struct {
+		Pools []struct {
+			ID     string `json:"id"`
+			Status string `json:"status"`
+		} `json:"pools"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &snap); err != nil {
+		t.Fatalf("snapshot --json: %v\n%s", err, r.stderr)
+	}
+	for _, p := range snap.Pools {
+		if p.Status == "dead" && p.ID != "emptyjobs000000000000000" {
+			t.Errorf("pool %q still dead after reap --all-dead", p.ID)
+		}
+	}
+	t.Logf("reaped the bad namespace: %d jobs in lists before and after, %d pools left", before, len(snap.Pools))
+}
