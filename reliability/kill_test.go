@@ -352,3 +352,52 @@ func TestReapKilledAtRandomPoints(t *testing.T) {
 	ks.check(t, c, "after a repeated reap")
 	t.Logf("faults: %d SIGKILLs hit a running reap (%d while jobs moved) over %d runs (%d refills); %d jobs (%d in progress) conserved, 0 lost, 0 duplicated, locks 0", hits, midMove, runs+1, rounds, ks.total, jobs)
 }
+
+// TestTwoReapProcessesAtOnce starts two `workq-tui reap --all-dead --yes`
+// processes (different batch sizes) on the same dead pool at the same time,
+// three rounds (ten with WORKQ_STRESS=1): every job once and in order, locks
+// 0, the pool gone; the loser either finished the pool's last batches or says
+// another process reaped it.
+func TestTwoReapProcessesAtOnce(t *testing.T) {
+	rounds, jobs := 3, 20000
+	if stress() {
+		rounds, jobs = 10, 50000
+	}
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	const ns = "twons"
+	binary(t)
+	for round := 0; round < rounds; round++ {
+		do(t, c, "FLUSHDB")
+		ks := writeKillState(t, c, ns, jobs)
+		type res struct {
+			code int
+			out  string
+		}
+		results := make(chan res, 2)
+		for _, batch := range []int{13, 50} {
+			go func() {
+				_, code, out := reapProc(t, srv.Addr(), 0, ns, batch, nil)
+				results <- res{code, out}
+			}()
+		}
+		for i := 0; i < 2; i++ {
+			r := <-results
+			if j := strings.Index(r.out, "Done:"); j >= 0 {
+				done, _, _ := strings.Cut(r.out[j:], "\n")
+				t.Logf("round %d: exit %d: %s", round, r.code, done)
+			}
+			switch {
+			case r.code == 0:
+			case r.code == 1 && strings.Contains(r.out, "reaped or stopped by another process"):
+			default:
+				t.Errorf("round %d: exit %d:\n%s", round, r.code, r.out)
+			}
+		}
+		left, gone := ks.check(t, c, fmt.Sprintf("round %d", round))
+		if !gone || left != 0 {
+			t.Fatalf("round %d: pool gone %v, %d in progress", round, gone, left)
+		}
+	}
+	t.Logf("%d rounds of two reap processes on one %d-job pool: 0 lost, 0 duplicated, locks 0", rounds, jobs)
+}
