@@ -68,10 +68,11 @@ bench:
 # stress: placeholder. Engineers add long-running stress tests here.
 # Issue 7 (reliability/, conformance/reliability/): WORKQ_STRESS=1 scales the
 # short versions that make test runs (20 SIGKILLs over a 20,000-job reap, 2
-# Redis restarts, 4 dead pools x 3,000 jobs under three reapers) up to 40
-# SIGKILLs over 100,000 jobs, 6 restarts and 8 pools x 20,000 jobs.
+# Redis restarts, 3 rounds of two reap processes, 4 dead pools x 3,000 jobs
+# under three reapers, ~60 keys on a read-only screen) up to 40 SIGKILLs over
+# 100,000 jobs, 6 restarts, 10 rounds, 8 pools x 20,000 jobs, 3,000 keys.
 stress:
-	WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run 'Killed|Restarts' ./reliability/
+	WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run 'Killed|Restarts|TwoReapProcesses|ReadOnlyModel' ./reliability/
 	cd conformance && WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run 'TwoOfOurs' ./reliability/
 
 # fuzz: each issue 7 fuzz target for FUZZTIME (their seeds run in make test).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -192,16 +193,20 @@ func teaKey(k string) tea.KeyMsg {
 // presses (after the first snapshot shows), and returns the final view.
 func runModel(t *testing.T, o tui.Options, presses []string, settle time.Duration) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	p := tea.NewProgram(tui.New(o), tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithContext(ctx),
 		tea.WithoutSignalHandler())
 	go func() {
 		p.Send(tea.WindowSizeMsg{Width: 120, Height: 40})
 		time.Sleep(2 * o.Interval)
+		gap := 20 * time.Millisecond
+		if len(presses) > 500 {
+			gap = 2 * time.Millisecond // make stress: thousands of presses
+		}
 		for _, k := range presses {
 			p.Send(teaKey(k))
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(gap)
 		}
 		time.Sleep(settle)
 		p.Quit()
@@ -246,10 +251,18 @@ func TestReadOnlyModelWithReadOnlyReaper(t *testing.T) {
 			for _, k := range everyKey {
 				presses = append(presses, k[len(k)-1])
 			}
+			if stress() {
+				// make stress: 3,000 more presses drawn at random.
+				rng := rand.New(rand.NewSource(time.Now().UnixNano()))
+				for i := 0; i < 3000; i++ {
+					k := everyKey[rng.Intn(len(everyKey))]
+					presses = append(presses, k[len(k)-1])
+				}
+			}
 			// Last: reap all and confirm, so the final view shows its outcome.
 			presses = append(presses, "Escape", "Escape", "X", "y")
 			view := runModel(t, o, presses, 800*time.Millisecond)
-			if !strings.Contains(view, roDead[:12]) {
+			if !strings.Contains(view, "2 pools · 1 dead") {
 				t.Errorf("the screen shows no data:\n%s", view)
 			}
 			if !screenReadOnly && !strings.Contains(view, "read-only") {
