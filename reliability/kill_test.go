@@ -29,6 +29,10 @@ type killState struct {
 	// every moment: nothing lost, nothing twice, order kept.
 	orig  map[string][]string
 	total int
+	// orphan: the pool is in no set and has no heartbeat (requeue's case);
+	// its lock and lock_info[pool] then equal its list's length at every
+	// moment, down to 0.
+	orphan bool
 }
 
 func (ks killState) inProgressKey(job string) string {
@@ -112,7 +116,9 @@ func (ks killState) check(t testing.TB, c redis.Conn, when string) (left int, go
 	if err != nil {
 		t.Fatal(err)
 	}
-	if inSet != (hb == 1) {
+	if ks.orphan {
+		inSet = true // an orphan's locks follow its lists at every moment
+	} else if inSet != (hb == 1) {
 		t.Fatalf("%s: pool in set %v but heartbeat exists %v: the final step was not atomic", when, inSet, hb == 1)
 	}
 	ids := map[string]bool{}
@@ -173,8 +179,15 @@ func (ks killState) check(t testing.TB, c redis.Conn, when string) (left int, go
 // status and output otherwise.
 func reapProc(t testing.TB, addr string, db int, ns string, batch int, killWhen func(exited <-chan struct{})) (killed bool, code int, out string) {
 	t.Helper()
-	cmd := exec.Command(binary(t), "--redis="+addr, "--db="+strconv.Itoa(db), "--namespace="+ns,
+	return procKill(t, killWhen, "--redis="+addr, "--db="+strconv.Itoa(db), "--namespace="+ns,
 		"reap", "--all-dead", "--yes", "--batch="+strconv.Itoa(batch))
+}
+
+// procKill runs the binary with args, killed with SIGKILL once killWhen
+// returns (see reapProc).
+func procKill(t testing.TB, killWhen func(exited <-chan struct{}), args ...string) (killed bool, code int, out string) {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
 	cmd.Env = cleanEnv()
 	var buf strings.Builder
 	cmd.Stdout, cmd.Stderr = &buf, &buf
@@ -400,4 +413,74 @@ func TestTwoReapProcessesAtOnce(t *testing.T) {
 		}
 	}
 	t.Logf("%d rounds of two reap processes on one %d-job pool: 0 lost, 0 duplicated, locks 0", rounds, jobs)
+}
+
+// TestRequeueKilledAtRandomPoints: `workq-tui requeue` of orphaned
+// in-progress lists (their pool in no set, no heartbeat) sent SIGKILL at 10
+// random points while jobs move (20 over 100,000 jobs with WORKQ_STRESS=1),
+// run again after each: every job once and in order, and lock =
+// lock_info[pool] = the list's length after every kill, 0 at the end.
+func TestRequeueKilledAtRandomPoints(t *testing.T) {
+	jobs, kills := 10000, 10
+	if stress() {
+		jobs, kills = 100000, 20
+	}
+	rng := rand.New(rand.NewSource(time.Now().UnixNano()))
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	watch := srv.Dial()
+	const ns = "rqkill"
+	binary(t)
+	fill := func() killState {
+		do(t, c, "FLUSHDB")
+		ks := writeKillState(t, c, ns, jobs)
+		do(t, c, "DEL", prefix(ns)+"worker_pools", prefix(ns)+"worker_pools:"+ks.pool)
+		ks.orphan = true
+		ks.check(t, c, "before")
+		return ks
+	}
+	ks := fill()
+	args := []string{"--redis=" + srv.Addr(), "--namespace=" + ns, "requeue", "--yes", "--batch=10"}
+	for _, job := range ks.types {
+		args = append(args, ks.inProgressKey(job))
+	}
+	hits, runs, refills := 0, 0, 0
+	for hits < kills {
+		runs++
+		from := ks.inProgress(t, watch)
+		delay := time.Duration(rng.Int63n(int64(15 * time.Millisecond)))
+		killed, code, out := procKill(t, func(exited <-chan struct{}) {
+			for ks.inProgress(t, watch) >= from {
+				select {
+				case <-exited:
+					return
+				case <-time.After(200 * time.Microsecond):
+				}
+			}
+			select {
+			case <-exited:
+			case <-time.After(delay):
+			}
+		}, args...)
+		left, _ := ks.check(t, c, fmt.Sprintf("after run %d (killed %v)", runs, killed))
+		if killed {
+			hits++
+		} else if code != 0 {
+			t.Fatalf("run %d: exit %d\n%s", runs, code, out)
+		}
+		if left == 0 && hits < kills {
+			refills++
+			if refills > 5 {
+				t.Fatalf("requeue outran the kills %d times", refills)
+			}
+			ks = fill()
+		}
+	}
+	if killed, code, out := procKill(t, nil, args...); killed || code != 0 {
+		t.Fatalf("final requeue: exit %d\n%s", code, out)
+	}
+	if left, _ := ks.check(t, c, "after the final requeue"); left != 0 {
+		t.Fatalf("%d jobs still in progress", left)
+	}
+	t.Logf("faults: %d SIGKILLs of requeue over %d runs (%d refills); %d jobs per fill conserved, 0 lost, 0 duplicated, locks 0", hits, runs+1, refills, ks.total)
 }
