@@ -402,3 +402,53 @@ func TestBadDataReap(t *testing.T) {
 	}
 	t.Logf("reaped the bad namespace: %d jobs in lists before and after, %d pools left", before, len(snap.Pools))
 }
+
+// TestBadDataExitCodes: unreadable data alone warns and exits 0; a dead
+// pool next to it still exits 3; nothing crashes (exit 1 or 2) on data.
+func TestBadDataExitCodes(t *testing.T) {
+	srv := redisServer(t)
+	c := srv.Dial()
+	p := prefix(badNS)
+	cases := []struct {
+		name  string
+		setup func(now int64)
+		code  int
+		warn  string
+	}{
+		{"empty namespace", func(int64) {}, 0, ""},
+		{"heartbeat_at not a number", func(now int64) {
+			do(t, c, "SADD", p+"worker_pools", "p1")
+			do(t, c, "HSET", p+"worker_pools:p1", "heartbeat_at", "soon", "job_names", "email")
+		}, 0, "heartbeat_at"},
+		{"worker_pools is a string", func(int64) { do(t, c, "SET", p+"worker_pools", "x") }, 0, "worker_pools"},
+		{"known_jobs is a hash", func(int64) { do(t, c, "HSET", p+"known_jobs", "a", "b") }, 0, "known_jobs"},
+		{"queue is a string", func(now int64) {
+			writeHeartbeat(t, c, badNS, "p1", now+3600, "h", "email")
+			do(t, c, "SET", p+"jobs:email", "x")
+		}, 0, "WRONGTYPE"},
+		{"oldest job not JSON", func(now int64) {
+			writeHeartbeat(t, c, badNS, "p1", now+3600, "h", "email")
+			do(t, c, "RPUSH", p+"jobs:email", "\x1b[31mnope")
+		}, 0, "oldest queued job"},
+		{"lock is a hash, next to a dead pool", func(now int64) {
+			writeHeartbeat(t, c, badNS, "p1", now-600, "h", "email")
+			do(t, c, "HSET", p+"jobs:email:lock", "a", "b")
+		}, 3, "WRONGTYPE"},
+	}
+	for _, tc := range cases {
+		do(t, c, "FLUSHALL")
+		tc.setup(redisNow(t, c))
+		for _, args := range [][]string{{"snapshot"}, {"snapshot", "--json"}} {
+			r := runCLI(t, nil, append([]string{"--redis=" + srv.Addr(), "--namespace=" + badNS}, args...)...)
+			if r.code != tc.code {
+				t.Errorf("%s, %v: exit %d, want %d\n%s%s", tc.name, args, r.code, tc.code, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stdout+r.stderr, tc.warn) {
+				t.Errorf("%s, %v: no %q in the output\n%s%s", tc.name, args, tc.warn, r.stdout, r.stderr)
+			}
+			if leak, ok := rawLeak(r.stdout + r.stderr); ok {
+				t.Errorf("%s, %v: %s", tc.name, args, leak)
+			}
+		}
+	}
+}
