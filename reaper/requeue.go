@@ -167,6 +167,11 @@ func PlanRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, listKeys [
 		lp := ListPlan{Key: k, JobName: job, PoolID: pool, QueueKey: keys.Queue(job), PoolInSet: inSet[pool]}
 		if err := rqExpectType(ctx, c, k, "list"); err != nil {
 			if errors.Is(err, rqErrNone) {
+				if len(uniq) > 1 {
+					// Emptied by an earlier, interrupted run of the same
+					// requeue: nothing left to do for it, the others go on.
+					continue
+				}
 				return plan, fmt.Errorf("requeue %s: %w (nothing to move)", k, ErrNoSuchList)
 			}
 			return plan, fmt.Errorf("requeue %s: %w", k, err)
@@ -222,6 +227,9 @@ func PlanRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, listKeys [
 		}
 		lockNow[job] = lp.LockAfter
 		plan.Lists = append(plan.Lists, lp)
+	}
+	if len(plan.Lists) == 0 {
+		return plan, fmt.Errorf("requeue %s: %w (nothing to move)", strings.Join(uniq, ", "), ErrNoSuchList)
 	}
 	return plan, nil
 }

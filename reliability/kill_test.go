@@ -476,11 +476,18 @@ func TestRequeueKilledAtRandomPoints(t *testing.T) {
 			ks = fill()
 		}
 	}
-	if killed, code, out := procKill(t, nil, args...); killed || code != 0 {
-		t.Fatalf("final requeue: exit %d\n%s", code, out)
+	if left, _ := ks.check(t, c, "after the kills"); left > 0 {
+		if killed, code, out := procKill(t, nil, args...); killed || code != 0 {
+			t.Fatalf("final requeue: exit %d\n%s", code, out)
+		}
 	}
 	if left, _ := ks.check(t, c, "after the final requeue"); left != 0 {
 		t.Fatalf("%d jobs still in progress", left)
 	}
+	// Once everything moved, the same command says so and changes nothing.
+	if killed, code, out := procKill(t, nil, args...); killed || code != 1 || !strings.Contains(out, "nothing to move") {
+		t.Fatalf("requeue after the end: exit %d\n%s", code, out)
+	}
+	ks.check(t, c, "after a repeated requeue")
 	t.Logf("faults: %d SIGKILLs of requeue over %d runs (%d refills); %d jobs per fill conserved, 0 lost, 0 duplicated, locks 0", hits, runs+1, refills, ks.total)
 }
