@@ -362,6 +362,9 @@ func TestReapKilledAtRandomPoints(t *testing.T) {
 	if r := runCLI(t, nil, "--redis="+srv.Addr(), "--namespace="+ns, "reap", "--all-dead", "--yes"); r.code != 0 || !strings.Contains(r.stdout, "No dead pool") {
 		t.Fatalf("reap after the end: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	if r := runCLI(t, nil, "--redis="+srv.Addr(), "--namespace="+ns, "reap", ks.pool, "--yes"); r.code != 1 || !strings.Contains(r.stderr, "not in "+prefix(ns)+"worker_pools") {
+		t.Fatalf("reap of the reaped pool by ID: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	ks.check(t, c, "after a repeated reap")
 	t.Logf("faults: %d SIGKILLs hit a running reap (%d while jobs moved) over %d runs (%d refills); %d jobs (%d in progress) conserved, 0 lost, 0 duplicated, locks 0", hits, midMove, runs+1, rounds, ks.total, jobs)
 }
