@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -127,6 +128,35 @@ func buildCLI(t *testing.T) string {
 	return bin
 }
 
+// processCPU is the CPU time (user and system) this process has used.
+func processCPU(t *testing.T) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		t.Fatalf("getrusage: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// serverCPU is the CPU time redis-server has used (INFO cpu).
+func serverCPU(t *testing.T, c redis.Conn) time.Duration {
+	s, err := redis.String(c.Do("INFO", "cpu"))
+	if err != nil {
+		t.Fatalf("INFO cpu: %v", err)
+	}
+	var total float64
+	for _, l := range strings.Split(s, "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(l), ":")
+		if ok && (k == "used_cpu_sys" || k == "used_cpu_user") {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("INFO cpu %s: %v", k, err)
+			}
+			total += f
+		}
+	}
+	return time.Duration(total * float64(time.Second))
+}
+
 // ratioOf keeps a ratio a/b in a Duration (x1000) so that median works on
 // it; ratioValue reads it back.
 func ratioOf(a, b time.Duration) time.Duration { return time.Duration(1000 * float64(a) / float64(b)) }
@@ -219,6 +249,24 @@ func (e *env) snapshot() {
 		pairOurs = append(pairOurs, ratioOf(o1+o2, r1+r2))
 		pairGC = append(pairGC, ratioOf(2*o3, g1+g2))
 	}
+	// CPU time, which waiting for a busy machine does not inflate: this
+	// process's (getrusage) and redis-server's (INFO cpu), over a few more
+	// runs of each.
+	cpuConn := e.dial()
+	var cpuOurs, cpuRaw [2]time.Duration
+	cpuRounds := sz.rounds/2 + 1 // each runs both twice
+	for i := 0; i < cpuRounds; i++ {
+		for _, x := range []struct {
+			f   func() error
+			acc *[2]time.Duration
+		}{{raw, &cpuRaw}, {ours, &cpuOurs}, {ours, &cpuOurs}, {raw, &cpuRaw}} {
+			c0, s0 := processCPU(t), serverCPU(t, cpuConn)
+			timeIt(t, "cpu round", x.f)
+			c1, s1 := processCPU(t), serverCPU(t, cpuConn)
+			x.acc[0] += c1 - c0
+			x.acc[1] += s1 - s0
+		}
+	}
 	// The loop is slow: each run sits between two snapshots.
 	var tLoop, pairLoop []time.Duration
 	for i := 0; i < sz.loopRounds; i++ {
@@ -287,6 +335,11 @@ func (e *env) snapshot() {
 	tb := e.tb
 	tb.atMost("1a", "snapshot in process / raw pipelined batch", ratioValue(median(pairOurs)), 1.3,
 		fmt.Sprintf("median of %d paired rounds; ours %s in %d round trips, raw batch %s in 1 (medians)", len(pairOurs), ms(mOurs), oursCount.roundTrips, ms(mRaw)))
+	tb.info("1g", "CPU time (workq-tui + Redis): snapshot / raw batch", float64(cpuOurs[0]+cpuOurs[1])/float64(cpuRaw[0]+cpuRaw[1]),
+		fmt.Sprintf("client %.2fx, Redis %.2fx (%s + %s vs %s + %s per run)",
+			float64(cpuOurs[0])/float64(cpuRaw[0]), float64(cpuOurs[1])/float64(cpuRaw[1]),
+			ms(cpuOurs[0]/time.Duration(2*cpuRounds)), ms(cpuOurs[1]/time.Duration(2*cpuRounds)),
+			ms(cpuRaw[0]/time.Duration(2*cpuRounds)), ms(cpuRaw[1]/time.Duration(2*cpuRounds))))
 	tb.atMost("1b", "`snapshot --json` process / raw batch", ratioValue(median(pairProc)), 2,
 		fmt.Sprintf("median of %d paired runs; process %s (exec, connect, snapshot, orphan scan, %d KB JSON)", len(pairProc), ms(mProc), outBytes>>10))
 	tb.info("1f", "`snapshot --json` on an empty namespace / raw batch", float64(median(tEmpty))/float64(mRaw),
@@ -704,7 +757,7 @@ func (e *env) orphans() {
 		modePaced
 	)
 	var mode, idle atomic.Int32
-	var scans atomic.Int64
+	var steps atomic.Int64
 	stop := make(chan struct{})
 	scanErr := make(chan error, 1)
 	go func() {
@@ -728,7 +781,6 @@ func (e *env) orphans() {
 					scanErr <- err
 					return
 				}
-				scans.Add(1)
 				s = redisq.NewOrphanScan(keys, redisq.DefaultScanCount)
 			}
 			t0 := time.Now()
@@ -736,6 +788,7 @@ func (e *env) orphans() {
 				scanErr <- err
 				return
 			}
+			steps.Add(1)
 			if m == modePaced {
 				time.Sleep(time.Since(t0))
 			}
@@ -782,8 +835,8 @@ func (e *env) orphans() {
 		fmt.Sprintf("%s in %d SCAN calls of COUNT %d, longest step %s (%.1f%% of the scan); %d orphans found",
 			ms(scanTime), res.Calls, redisq.DefaultScanCount, ms(longest), 100*float64(longest)/float64(scanTime), len(res.Orphans)))
 	e.tb.atMost("4b", "poll during the scan / poll alone", ratioValue(median(pairDuring)), 1.25,
-		fmt.Sprintf("median of %d polls, each between two alone; %s vs %s (medians); scans back to back on their own connection, %d finished meanwhile",
-			len(pairDuring), ms(mDuring), ms(mAlone), scans.Load()))
+		fmt.Sprintf("median of %d polls, each between two alone; %s vs %s (medians); SCAN steps back to back on their own connection (%d steps in all)",
+			len(pairDuring), ms(mDuring), ms(mAlone), steps.Load()))
 	e.tb.info("4c", "poll during a paced scan / poll alone", ratioValue(median(pairPaced)),
 		fmt.Sprintf("median of %d; %s; the scan sleeping as long as each step took (what a scan driver in the screen could do)",
 			len(pairPaced), ms(median(paced))))
@@ -804,7 +857,7 @@ func TestBenchSmoke(t *testing.T) {
 			t.Errorf("line %s %q has ratio %v", l.id, l.what, l.ratio)
 		}
 	}
-	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c"} {
+	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c"} {
 		if !ids[id] {
 			t.Errorf("line %s missing from the table", id)
 		}
