@@ -38,6 +38,9 @@ func RenderRequeuePlan(w io.Writer, p RequeuePlan) {
 		fmt.Fprintf(tw, "  lock_info[%s]\t%s\n", rqClean(l.PoolID), rqBeforeAfter(l.LockInfoPresent, l.LockInfoBefore, l.LockInfoAfter))
 		tw.Flush()
 	}
+	for _, k := range p.Missing {
+		fmt.Fprintf(w, "\n%s: no such list (emptied already, or mistyped): skipped\n", rqClean(k))
+	}
 	fmt.Fprintf(w, "\nTotal: %s back to their queues from %s.\n", rqPlural(p.TotalJobs(), "job"), rqPlural(int64(len(p.Lists)), "list"))
 	fmt.Fprintln(w, "Locks are released only while lock_info[pool] is above 0, never below 0. Each batch re-checks the pool's heartbeat: a pool alive again is left alone.")
 }

@@ -43,6 +43,9 @@ type RequeuePlan struct {
 	RedisTime time.Time
 	DeadAfter time.Duration
 	Lists     []ListPlan
+	// Missing are keys given that hold no list (emptied by an interrupted
+	// earlier run, or mistyped): left out, and shown with the plan.
+	Missing []string
 }
 
 // ListPlan is the requeue of one in-progress list.
@@ -170,6 +173,7 @@ func PlanRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, listKeys [
 				if len(uniq) > 1 {
 					// Emptied by an earlier, interrupted run of the same
 					// requeue: nothing left to do for it, the others go on.
+					plan.Missing = append(plan.Missing, k)
 					continue
 				}
 				return plan, fmt.Errorf("requeue %s: %w (nothing to move)", k, ErrNoSuchList)

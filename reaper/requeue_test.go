@@ -405,3 +405,29 @@ func TestRequeueConcurrentSessions(t *testing.T) {
 		t.Errorf("lock = %d, want 2", v)
 	}
 }
+
+// A list missing among several (emptied by an interrupted run) is left out
+// and named in the plan; alone it is refused.
+func TestRequeueMissingListAmongSeveral(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	ctx := context.Background()
+	k := redisq.NewKeys("work")
+	rqState(t, c, k)
+	missing := k.InProgress("a:b", "emptied")
+	plan, err := PlanRequeue(ctx, c, k, []string{missing, k.InProgress("a:b", rqGonePool)}, rqDeadAfter)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Lists) != 1 || !reflect.DeepEqual(plan.Missing, []string{missing}) {
+		t.Fatalf("plan: lists %+v, missing %v", plan.Lists, plan.Missing)
+	}
+	var b strings.Builder
+	RenderRequeuePlan(&b, plan)
+	if !strings.Contains(b.String(), missing+": no such list") {
+		t.Errorf("plan does not name the missing list:\n%s", b.String())
+	}
+	if _, err := PlanRequeue(ctx, c, k, []string{missing}, rqDeadAfter); !errors.Is(err, ErrNoSuchList) {
+		t.Errorf("alone: %v", err)
+	}
+}
