@@ -75,7 +75,11 @@ func exitCode(err error, stderr io.Writer) int {
 			return code
 		}
 	}
-	fmt.Fprintf(stderr, "workq-tui: %s\n", oneLine(err.Error()))
+	msg := oneLine(err.Error())
+	if hint := redisq.Hint(err); hint != "" && !strings.Contains(msg, "REDIS_PASSWORD") {
+		msg += " (" + hint + ")"
+	}
+	fmt.Fprintf(stderr, "workq-tui: %s\n", msg)
 	if code == exitUsage {
 		fmt.Fprintln(stderr, "Run 'workq-tui --help' for usage.")
 	}

@@ -307,3 +307,21 @@ func (c *readOnlyConn) ReceiveContext(ctx context.Context) (interface{}, error) 
 func (c *readOnlyConn) ReceiveWithTimeout(d time.Duration) (interface{}, error) {
 	return redis.ReceiveWithTimeout(c.Conn, d)
 }
+
+// Hint returns advice for an error whose cause the operator can fix, or ""
+// when there is none: Redis asking for a password that was not given, or a
+// Redis user that lacks a permission. It never repeats a password.
+func Hint(err error) string {
+	var re redis.Error
+	if !errors.As(err, &re) {
+		return ""
+	}
+	msg := string(re)
+	switch {
+	case strings.HasPrefix(msg, "NOAUTH"):
+		return "Redis wants a password: set REDIS_PASSWORD or use --password-file"
+	case strings.HasPrefix(msg, "NOPERM"):
+		return "the Redis user lacks a permission for this; --read-only needs +@read (and +time for Redis's clock), repairs need write and script permissions"
+	}
+	return ""
+}
