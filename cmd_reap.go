@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
 )
@@ -39,8 +40,15 @@ func runReap(ctx context.Context, e env, cfg *config, args []string) error {
 	if err != nil {
 		return fmt.Errorf("reap: redis at %s: %w", d.Endpoint(), err)
 	}
+	// What the snapshot could not read (worker_pools of the wrong type, a
+	// refused TIME) changes what "no dead pool" means: say it first.
+	for _, w := range snap.Warnings {
+		fmt.Fprintf(e.stderr, "warning: %s\n", textsafe.Clean(w))
+	}
 	plan, err := reaper.NewPlan(snap, reaper.Targets{PoolIDs: args, AllDead: cfg.cmd.allDead})
 	switch {
+	case errors.Is(err, reaper.ErrNothingToDo) && cfg.cmd.allDead && len(snap.Warnings) > 0:
+		return fmt.Errorf("reap: no dead pool found, but namespace %s could not be read in full (warnings above)", cfg.namespace)
 	case errors.Is(err, reaper.ErrNothingToDo) && cfg.cmd.allDead:
 		fmt.Fprintf(e.stdout, "No dead pool in namespace %s: nothing to reap.\n", cfg.namespace)
 		return nil

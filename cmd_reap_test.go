@@ -108,3 +108,22 @@ func TestReapCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestReapAllDeadOnUnreadableNamespace: when worker_pools cannot be read,
+// "no dead pool" would be a false all-clear; reap says so and fails.
+func TestReapAllDeadOnUnreadableNamespace(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	rqCmdDo(t, c, "SET", "broken:worker_pools", "not a set")
+	before := redistest.Dump(t, c, "*")
+	out, stderr, code := rqRun(t, "", false, "--redis="+srv.Addr(), "-n", "broken", "reap", "--all-dead", "--yes")
+	if code != 1 || !strings.Contains(stderr, "could not be read in full") || !strings.Contains(stderr, "warning: ") {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 1 with the warning and the reason", code, out, stderr)
+	}
+	if strings.Contains(out, "nothing to reap") {
+		t.Errorf("claims there is nothing to reap: %q", out)
+	}
+	if after := redistest.Dump(t, c, "*"); !reflect.DeepEqual(before, after) {
+		t.Fatal("Redis changed")
+	}
+}
