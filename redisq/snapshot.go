@@ -342,13 +342,13 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 			internStrings(p.Heartbeat.JobNames, names)
 		}
 	}
-	pools := alignedPools(snap, poolIDs)
+	ps := alignedPools(snap, poolIDs)
 	per := 6 + len(poolIDs)
 	r := make([]reply, per)
 	jobTypes := make([]model.JobType, 0, len(known))
 	for i, job := range known {
 		jobTypes = append(jobTypes, model.JobType{Name: job})
-		if err := readJobType(ctx, conn, keys, &jobTypes[i], pools, poolIDs, r); err != nil {
+		if err := readJobType(ctx, conn, keys, &jobTypes[i], ps, r); err != nil {
 			drain(ctx, conn, (len(known)-i-1)*per)
 			return nil, err
 		}
@@ -383,13 +383,14 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 		}
 		for i, job := range extra {
 			jobTypes = append(jobTypes, model.JobType{Name: job})
-			if err := readJobType(ctx, conn, keys, &jobTypes[len(jobTypes)-1], pools, poolIDs, r); err != nil {
+			if err := readJobType(ctx, conn, keys, &jobTypes[len(jobTypes)-1], ps, r); err != nil {
 				drain(ctx, conn, (len(extra)-i-1)*per)
 				return nil, err
 			}
 		}
 		sort.Slice(jobTypes, func(i, j int) bool { return jobTypes[i].Name < jobTypes[j].Name })
 	}
+	ps.flush()
 	snap.JobTypes = jobTypes
 	model.Analyze(snap, deadAfter)
 
@@ -413,7 +414,7 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 	if err != nil {
 		return nil, err
 	}
-	pools = alignedPools(snap, poolIDs) // Analyze has sorted the pools
+	ps = alignedPools(snap, poolIDs) // Analyze has sorted the pools
 	for i, job := range drifted {
 		r := rt4[i*per : (i+1)*per]
 		if err := fatalReplies(r, job); err != nil {
@@ -428,8 +429,9 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 			delete(p.LockInfo, job)
 			p.Warnings = dropPrefixed(p.Warnings, keys.InProgress(job, p.ID)+": ")
 		}
-		applyCounters(keys, jt, pools, poolIDs, r)
+		applyCounters(keys, jt, ps, r)
 	}
+	ps.flush()
 	model.Analyze(snap, deadAfter)
 	return snap, nil
 }
@@ -455,7 +457,7 @@ func sendJobType(conn redis.Conn, keys Keys, job string, poolIDs []string) (int,
 // long) and fills jt and the pools' entries for it. It fails on a reply
 // that makes the snapshot untrustworthy (see fatalReply), after reading all
 // of this job type's replies.
-func readJobType(ctx context.Context, conn redis.Conn, keys Keys, jt *model.JobType, pools []*model.Pool, poolIDs []string, r []reply) error {
+func readJobType(ctx context.Context, conn redis.Conn, keys Keys, jt *model.JobType, ps *poolSet, r []reply) error {
 	if err := receiveInto(ctx, conn, r); err != nil {
 		return err
 	}
@@ -479,7 +481,7 @@ func readJobType(ctx context.Context, conn redis.Conn, keys Keys, jt *model.JobT
 			jt.OldestEnqueuedAt = j.EnqueuedAt
 		}
 	}
-	applyCounters(keys, jt, pools, poolIDs, r[2:2+2+len(poolIDs)])
+	applyCounters(keys, jt, ps, r[2:2+2+len(ps.ids)])
 	jt.MaxConcurrency, err = intReply(r[per-2])
 	if err != nil {
 		jt.Warnings = append(jt.Warnings, fmt.Sprintf("%s: %v", keys.MaxConcurrency(job), err))
@@ -505,43 +507,89 @@ func countersCmds(keys Keys, job string, poolIDs []string) []cmd {
 
 const counterWarning = "counter: "
 
-// applyCounters fills a job type's lock and lock_info, and every pool's
-// lock_info and in-progress entries for it, from the replies of countersCmds.
-// pools[i] is the pool of poolIDs[i] (see alignedPools). The pools' maps are
-// not sized for every job type: most pools hold jobs of a few, and a map
-// sized for 20 takes far more memory at 10,000 pools.
-func applyCounters(keys Keys, jt *model.JobType, pools []*model.Pool, poolIDs []string, r []reply) {
+// applyCounters fills a job type's lock and lock_info from the replies of
+// countersCmds, and keeps its pools' lock_info and in-progress entries in ps
+// until ps.flush puts them in the pools' maps: knowing how many entries each
+// pool gets, flush makes each map once at its size, where growing them entry
+// by entry made as much garbage as the replies themselves (1,000 pools x 20
+// job types), and a map sized for every job type would waste memory at
+// 10,000 pools holding jobs of a few.
+func applyCounters(keys Keys, jt *model.JobType, ps *poolSet, r []reply) {
 	job := jt.Name
 	var err error
 	jt.Lock, err = intReply(r[0])
 	if err != nil {
 		jt.Warnings = append(jt.Warnings, fmt.Sprintf("%s%s: %v", counterWarning, keys.Lock(job), err))
 	}
-	li, w := lockInfo(r[1], keys.LockInfo(job), poolIDs)
+	li, w := lockInfo(r[1], keys.LockInfo(job), ps)
 	for _, x := range w {
 		jt.Warnings = append(jt.Warnings, counterWarning+x)
 	}
 	jt.LockInfo = li
-	for pi, id := range poolIDs {
-		p := pools[pi]
+	pc := pendingCounters{job: job, inProg: make([]int64, len(ps.ids)), lockInfo: make([]int64, len(ps.ids)), hasLockInfo: make([]bool, len(ps.ids))}
+	for pi, id := range ps.ids {
 		if v, ok := li[id]; ok {
-			if p.LockInfo == nil {
-				p.LockInfo = map[string]int64{}
-			}
-			p.LockInfo[job] = v
+			pc.lockInfo[pi], pc.hasLockInfo[pi] = v, true
 		}
 		n, err := intReply(r[2+pi])
 		if err != nil {
+			p := ps.pools[pi]
 			p.Warnings = append(p.Warnings, fmt.Sprintf("%s: %v", keys.InProgress(job, id), err))
 			continue
 		}
-		if n > 0 {
-			if p.InProgress == nil {
-				p.InProgress = map[string]int64{}
+		pc.inProg[pi] = n
+	}
+	ps.pending = append(ps.pending, pc)
+}
+
+// poolSet is the pools of a snapshot in the order of ids (the sorted pool
+// IDs), with the counters applyCounters keeps for them.
+type poolSet struct {
+	ids     []string
+	pools   []*model.Pool
+	index   map[string]int
+	pending []pendingCounters
+}
+
+// pendingCounters are one job type's entries for the pools' maps, by pool
+// position: in-progress lengths (0: none) and lock_info fields.
+type pendingCounters struct {
+	job         string
+	inProg      []int64
+	lockInfo    []int64
+	hasLockInfo []bool
+}
+
+// flush puts the pending entries in the pools' maps, each map made at most
+// once and at its size.
+func (ps *poolSet) flush() {
+	for pi, p := range ps.pools {
+		nIP, nLI := 0, 0
+		for i := range ps.pending {
+			if ps.pending[i].inProg[pi] > 0 {
+				nIP++
 			}
-			p.InProgress[job] = n
+			if ps.pending[i].hasLockInfo[pi] {
+				nLI++
+			}
+		}
+		if nIP > 0 && p.InProgress == nil {
+			p.InProgress = make(map[string]int64, nIP)
+		}
+		if nLI > 0 && p.LockInfo == nil {
+			p.LockInfo = make(map[string]int64, nLI)
+		}
+		for i := range ps.pending {
+			pc := &ps.pending[i]
+			if n := pc.inProg[pi]; n > 0 {
+				p.InProgress[pc.job] = n
+			}
+			if pc.hasLockInfo[pi] {
+				p.LockInfo[pc.job] = pc.lockInfo[pi]
+			}
 		}
 	}
+	ps.pending = ps.pending[:0]
 }
 
 // internStrings replaces each string of ss by an equal one kept in seen
@@ -560,17 +608,18 @@ func internStrings(ss []string, seen map[string]string) {
 	}
 }
 
-// alignedPools returns, for each of poolIDs, its pool in snap.Pools.
-func alignedPools(snap *model.Snapshot, poolIDs []string) []*model.Pool {
-	byID := make(map[string]*model.Pool, len(snap.Pools))
-	for i := range snap.Pools {
-		byID[snap.Pools[i].ID] = &snap.Pools[i]
-	}
-	out := make([]*model.Pool, len(poolIDs))
+// alignedPools returns the pools of snap in the order of poolIDs.
+func alignedPools(snap *model.Snapshot, poolIDs []string) *poolSet {
+	ps := &poolSet{ids: poolIDs, pools: make([]*model.Pool, len(poolIDs)), index: make(map[string]int, len(poolIDs))}
 	for i, id := range poolIDs {
-		out[i] = byID[id]
+		ps.index[id] = i
 	}
-	return out
+	for i := range snap.Pools {
+		if pi, ok := ps.index[snap.Pools[i].ID]; ok {
+			ps.pools[pi] = &snap.Pools[i]
+		}
+	}
+	return ps
 }
 
 // sendCounters sends countersCmds without building them first; it returns
@@ -800,9 +849,9 @@ func intReply(r reply) (int64, error) {
 // left out with a warning. The reply is read field by field, without an
 // intermediate map of strings.
 //
-// Fields that are pool IDs of poolIDs share those strings rather than
-// allocating their own: every job type's lock_info names the same pools.
-func lockInfo(r reply, key string, poolIDs []string) (map[string]int64, []string) {
+// Fields that are pool IDs of ps share those strings rather than allocating
+// their own: every job type's lock_info names the same pools.
+func lockInfo(r reply, key string, ps *poolSet) (map[string]int64, []string) {
 	if r.err != nil {
 		return nil, []string{fmt.Sprintf("%s: %v", key, r.err)}
 	}
@@ -818,21 +867,16 @@ func lockInfo(r reply, key string, poolIDs []string) (map[string]int64, []string
 	}
 	var warnings []string
 	out := make(map[string]int64, len(vs)/2)
-	var ids map[string]string
-	if len(vs)/2 > 8 {
-		ids = make(map[string]string, len(poolIDs))
-		for _, id := range poolIDs {
-			ids[id] = id
-		}
-	}
 	for i := 0; i < len(vs); i += 2 {
 		fb, ok1 := vs[i].([]byte)
 		vb, ok2 := vs[i+1].([]byte)
 		if !ok1 || !ok2 {
 			return nil, []string{fmt.Sprintf("%s: unexpected reply", key)}
 		}
-		f, ok := ids[string(fb)]
-		if !ok {
+		var f string
+		if pi, ok := ps.index[string(fb)]; ok {
+			f = ps.ids[pi]
+		} else {
 			f = string(fb)
 		}
 		n, err := parseIntBytes(vb)
