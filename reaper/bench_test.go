@@ -11,6 +11,7 @@ import (
 	"github.com/gomodule/redigo/redis"
 
 	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/internal/upstreamref"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
@@ -49,8 +50,8 @@ func TestReapBench100k(t *testing.T) {
 	// Upstream style: one script call per job, as deadPoolReaper does.
 	k := redisq.NewKeys("up")
 	id := st.Pools[0].ID
-	requeue := redis.NewScript(4, rpUpstreamReenqueue)
-	locks := redis.NewScript(2, rpUpstreamReapStaleLocks)
+	requeue := redis.NewScript(upstreamref.ReenqueueKeysPerJob, upstreamref.ReenqueueOne)
+	locks := redis.NewScript(2, upstreamref.ReapStaleLocks)
 	var upMax time.Duration
 	upStart := time.Now()
 	for {

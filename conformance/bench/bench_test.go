@@ -33,6 +33,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/internal/upstreamref"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
@@ -353,53 +354,6 @@ func (e *env) snapshot() {
 			ms(mGC), gcCount.roundTrips, gcServer))
 }
 
-// upstreamReenqueue and upstreamReapStaleLocks are gocraft/work v0.5.1's
-// own reaper scripts (redis.go), verbatim, with requeueKeysPerJob = 4.
-const upstreamReenqueue = `
-local function releaseLock(lockKey, lockInfoKey, workerPoolID)
-  redis.call('decr', lockKey)
-  redis.call('hincrby', lockInfoKey, workerPoolID, -1)
-end
-
-local keylen = #KEYS
-local res, jobQueue, inProgQueue, workerPoolID, lockKey, lockInfoKey
-workerPoolID = ARGV[1]
-
-for i=1,keylen,4 do
-  inProgQueue = KEYS[i]
-  jobQueue = KEYS[i+1]
-  lockKey = KEYS[i+2]
-  lockInfoKey = KEYS[i+3]
-  res = redis.call('rpoplpush', inProgQueue, jobQueue)
-  if res then
-    releaseLock(lockKey, lockInfoKey, workerPoolID)
-    return {res, inProgQueue, jobQueue}
-  end
-end
-return nil`
-
-const upstreamReapStaleLocks = `
-local keylen = #KEYS
-local lock, lockInfo, deadLockCount
-local deadPoolID = ARGV[1]
-
-for i=1,keylen,2 do
-  lock = KEYS[i]
-  lockInfo = KEYS[i+1]
-  deadLockCount = tonumber(redis.call('hget', lockInfo, deadPoolID))
-
-  if deadLockCount then
-    redis.call('decrby', lock, deadLockCount)
-    redis.call('hdel', lockInfo, deadPoolID)
-
-    if tonumber(redis.call('get', lock)) < 0 then
-      redis.call('set', lock, 0)
-    end
-  end
-end
-return nil
-`
-
 const reapPool = "deadbeefdeadbeefdeadbeef"
 
 var reapJobTypes = []string{"send_email", "resize_image", "charge_card", "import:batch"}
@@ -442,10 +396,11 @@ func (e *env) reap() {
 	loadDeadPool(t, c, "reap-up", n)
 	loadDeadPool(t, c, "reap-us", n)
 
-	// Upstream: one script call per job, then the stale locks.
+	// Upstream: one script call per job, then the stale locks (the project's
+	// reference scripts for upstream's steps, internal/upstreamref).
 	k := redisq.NewKeys("reap-up")
-	requeue := redis.NewScript(4*len(reapJobTypes), upstreamReenqueue)
-	locks := redis.NewScript(2*len(reapJobTypes), upstreamReapStaleLocks)
+	requeue := redis.NewScript(upstreamref.ReenqueueKeysPerJob*len(reapJobTypes), upstreamref.ReenqueueOne)
+	locks := redis.NewScript(2*len(reapJobTypes), upstreamref.ReapStaleLocks)
 	var reqArgs, lockArgs []any
 	for _, j := range reapJobTypes {
 		reqArgs = append(reqArgs, k.InProgress(j, reapPool), k.Queue(j), k.Lock(j), k.LockInfo(j))
