@@ -25,8 +25,8 @@ func runReap(ctx context.Context, e env, cfg *config, args []string) error {
 	case len(args) > 0 && cfg.cmd.allDead:
 		return usageErrorf("reap takes pool IDs or --all-dead, not both")
 	}
-	if cfg.redis.ReadOnly {
-		return errors.New("reap writes to Redis and is refused with --read-only")
+	if err := refuseWriteInReadOnly(cfg, "reap"); err != nil {
+		return err
 	}
 	d, stop, err := cfg.connect(ctx)
 	if err != nil {

@@ -19,8 +19,8 @@ func runRepairLocks(ctx context.Context, e env, cfg *config, args []string) erro
 	if len(args) == 0 {
 		return usageErrorf("repair-locks needs at least one job type name")
 	}
-	if cfg.redis.ReadOnly {
-		return usageErrorf("repair-locks writes to Redis and is refused with --read-only")
+	if err := refuseWriteInReadOnly(cfg, "repair-locks"); err != nil {
+		return err
 	}
 	conn, done, err := rqDial(ctx, cfg)
 	if err != nil {

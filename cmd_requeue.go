@@ -27,8 +27,8 @@ func runRequeue(ctx context.Context, e env, cfg *config, args []string) error {
 	if len(args) == 0 {
 		return usageErrorf("requeue needs at least one in-progress list KEY (<ns>:jobs:<job>:<pool>:inprogress; `snapshot` lists orphans)")
 	}
-	if cfg.redis.ReadOnly {
-		return usageErrorf("requeue writes to Redis and is refused with --read-only")
+	if err := refuseWriteInReadOnly(cfg, "requeue"); err != nil {
+		return err
 	}
 	conn, done, err := rqDial(ctx, cfg)
 	if err != nil {

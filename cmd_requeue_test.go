@@ -50,7 +50,7 @@ func TestRequeueCommand(t *testing.T) {
 		code  int
 		want  string
 	}{
-		{"read-only, before connecting", false, "", []string{"--redis=127.0.0.1:1", "--read-only", "requeue", key}, 2, "refused with --read-only"},
+		{"read-only, before connecting", false, "", []string{"--redis=127.0.0.1:1", "--read-only", "requeue", key}, 1, "refused with --read-only"},
 		{"no key", false, "", []string{addr, "requeue"}, 2, "at least one"},
 		{"not an in-progress key", false, "", []string{addr, "requeue", "work:jobs:mail:send"}, 1, "not an in-progress list"},
 		{"missing list", false, "", []string{addr, "requeue", k.InProgress("x", "y")}, 1, "no such in-progress list"},
@@ -111,7 +111,7 @@ func TestRepairLocksCommand(t *testing.T) {
 		code int
 		want string
 	}{
-		{"read-only", []string{"--redis=127.0.0.1:1", "--read-only", "repair-locks", "a:b"}, 2, "refused with --read-only"},
+		{"read-only", []string{"--redis=127.0.0.1:1", "--read-only", "repair-locks", "a:b"}, 1, "refused with --read-only"},
 		{"unknown job", []string{addr, "repair-locks", "a:b", "nope"}, 1, "unknown job type"},
 		{"no terminal", []string{addr, "repair-locks", "a:b"}, 1, "--yes"},
 		{"no --batch", []string{addr, "repair-locks", "--batch=3", "a:b"}, 2, "does not apply"},

@@ -355,3 +355,13 @@ func (cfg *config) connect(ctx context.Context) (*redisq.Dialer, func(), error) 
 	}
 	return d, stop, nil
 }
+
+// refuseWriteInReadOnly refuses a command that writes to Redis under
+// --read-only, before connecting. A --dry-run is let through: it only
+// reads, and its connection refuses writes anyway.
+func refuseWriteInReadOnly(cfg *config, name string) error {
+	if !cfg.redis.ReadOnly || cfg.cmd.dryRun {
+		return nil
+	}
+	return fmt.Errorf("%s writes to Redis and is refused with --read-only (add --dry-run to see its plan)", name)
+}

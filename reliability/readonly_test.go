@@ -73,13 +73,13 @@ func TestReadOnlyCommandsNeverWrite(t *testing.T) {
 		{[]string{"snapshot"}, 3, roDead},
 		{[]string{"snapshot", "--json"}, 3, roOrphan},
 		{[]string{"snapshot", "--dead-after=1s"}, 3, "dead"},
-		{[]string{"reap", "--all-dead", "--yes"}, -1, "read-only"},
-		{[]string{"reap", roDead, "--yes", "--batch=1"}, -1, "read-only"},
-		{[]string{"reap", "--all-dead", "--dry-run"}, -1, "read-only"},
-		{[]string{"requeue", orphan, "--yes"}, -1, "read-only"},
-		{[]string{"requeue", "--dry-run", orphan}, -1, "read-only"},
-		{[]string{"repair-locks", "report", "--yes"}, -1, "read-only"},
-		{[]string{"repair-locks", "--dry-run", "report", "email"}, -1, "read-only"},
+		{[]string{"reap", "--all-dead", "--yes"}, 1, "read-only"},
+		{[]string{"reap", roDead, "--yes", "--batch=1"}, 1, "read-only"},
+		{[]string{"reap", "--all-dead", "--dry-run"}, 0, "Dry run: nothing changed"},
+		{[]string{"requeue", orphan, "--yes"}, 1, "read-only"},
+		{[]string{"requeue", "--dry-run", orphan}, 0, "Dry run: nothing changed"},
+		{[]string{"repair-locks", "report", "--yes"}, 1, "read-only"},
+		{[]string{"repair-locks", "--dry-run", "report", "email"}, 0, "Dry run: nothing changed"},
 		{[]string{}, 2, "terminal"}, // the screen, without a terminal
 		{[]string{"version"}, 0, "workq-tui"},
 	}
@@ -94,7 +94,7 @@ func TestReadOnlyCommandsNeverWrite(t *testing.T) {
 		case !strings.Contains(out, tc.want):
 			t.Errorf("%v: output lacks %q:\n%s", tc.args, tc.want, out)
 		}
-		if first, _, _ := strings.Cut(r.stderr, "\n"); tc.wantCode < 0 && !strings.Contains(first, "read-only") {
+		if first, _, _ := strings.Cut(r.stderr, "\n"); tc.want == "read-only" && !strings.Contains(first, "read-only") {
 			t.Errorf("%v: the first line of stderr does not say why: %q", tc.args, r.stderr)
 		}
 	}
