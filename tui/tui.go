@@ -95,12 +95,15 @@ type viewID int
 const (
 	viewPools viewID = iota
 	viewJobTypes
+	viewOrphans
 )
 
 func (v viewID) title() string {
 	switch v {
 	case viewJobTypes:
 		return "Job types"
+	case viewOrphans:
+		return "Orphans"
 	default:
 		return "Pools"
 	}
@@ -131,12 +134,17 @@ type Model struct {
 	retryAt   time.Time
 	history   queueHistory
 
-	tabs     []viewID
-	view     viewID
-	pools    poolsView
-	jobs     jobTypesView
-	detail   detailView
-	inDetail bool
+	tabs    []viewID
+	view    viewID
+	pools   poolsView
+	jobs    jobTypesView
+	orphans orphansView
+	detail  detailView
+
+	// scan is the orphan scan's state; orphanList is its last result.
+	scan       scanStatus
+	orphanList []model.InProgressList
+	inDetail   bool
 
 	filtering bool
 	filter    filterInput
@@ -201,7 +209,7 @@ func New(o Options) Model {
 		keys:     defaultKeyMap(),
 		help:     h,
 		after:    tea.Tick,
-		tabs:     []viewID{viewPools, viewJobTypes},
+		tabs:     []viewID{viewPools, viewJobTypes, viewOrphans},
 		view:     viewPools,
 		history:  queueHistory{},
 		width:    80,

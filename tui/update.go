@@ -143,6 +143,8 @@ func (m Model) currentFilter() string {
 	switch m.view {
 	case viewJobTypes:
 		return m.jobs.filter
+	case viewOrphans:
+		return m.orphans.filter
 	default:
 		return m.pools.filter
 	}
@@ -152,6 +154,8 @@ func (m Model) setFilter(f string) Model {
 	switch m.view {
 	case viewJobTypes:
 		m.jobs = m.jobs.setFilter(f)
+	case viewOrphans:
+		m.orphans = m.orphans.setFilter(f)
 	default:
 		m.pools = m.pools.setFilter(f)
 	}
@@ -221,6 +225,8 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	switch m.view {
 	case viewJobTypes:
 		m.jobs = m.jobs.navigate(msg, k)
+	case viewOrphans:
+		m.orphans = m.orphans.navigate(msg, k)
 	default:
 		if key.Matches(msg, k.Enter) {
 			return m.openDetail()
@@ -375,6 +381,7 @@ func (m Model) relayout() Model {
 	listRows := max(m.lay.body-1, 1) // one line of column titles
 	m.pools = m.pools.setSize(m.width, listRows)
 	m.jobs = m.jobs.setSize(m.width, listRows)
+	m.orphans = m.orphans.setSize(m.width, max(listRows-1, 1)) // and a line for the scan
 	m.detail = m.detail.setSize(m.width, max(m.lay.body, 1))
 	return m
 }

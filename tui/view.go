@@ -40,6 +40,8 @@ func (m Model) renderBody() string {
 		return m.detail.view()
 	case m.view == viewJobTypes:
 		return m.jobs.view(m.st)
+	case m.view == viewOrphans:
+		return m.orphans.view(m.scan, m.opts.Now(), m.st)
 	default:
 		return m.pools.view(m.st)
 	}
@@ -63,6 +65,8 @@ func (m Model) renderHeader(now time.Time) string {
 		tabs:      m.tabs,
 		view:      m.view,
 		inDetail:  m.inDetail,
+		scan:      m.scan,
+		orphans:   len(m.orphanList),
 	}, now, m.width, m.st)
 }
 
@@ -79,6 +83,8 @@ type headerData struct {
 	tabs               []viewID
 	view               viewID
 	inDetail           bool
+	scan               scanStatus
+	orphans            int
 }
 
 func renderHeader(d headerData, now time.Time, width int, st styles) string {
@@ -121,20 +127,33 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 			counts = append(counts, st.dead.Render(fmt.Sprintf("%d drift", c.drift)))
 		}
 	}
+	if d.scan.completed && d.orphans > 0 {
+		counts = append(counts, st.dead.Render(plural(d.orphans, "orphan", "orphans")))
+	}
+	if d.scan.running {
+		counts = append(counts, st.faint.Render("scanning…"))
+	}
 	var tabs []string
+	var activeTab string
 	for _, v := range d.tabs {
 		t := v.title()
 		if v == d.view {
 			if d.inDetail && v == viewPools {
 				t += " › detail"
 			}
-			tabs = append(tabs, st.tabActive.Render("["+t+"]"))
+			activeTab = st.tabActive.Render("[" + t + "]")
+			tabs = append(tabs, activeTab)
 		} else {
 			tabs = append(tabs, st.tabInactive.Render(" "+t+" "))
 		}
 	}
 	left := strings.Join(counts, " · ")
 	right := strings.Join(tabs, " ")
+	if lineWidth(left)+3+lineWidth(right) > width && len(activeTab) > 0 {
+		// Narrow: the counts matter more than the names of the other
+		// views (tab still cycles through them).
+		right = activeTab
+	}
 	gap := width - lineWidth(left) - lineWidth(right)
 	line2 := left + "   " + right
 	if gap >= 3 {

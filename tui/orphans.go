@@ -1,0 +1,188 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// scanStatus is what the screen knows of the orphan scan: the one running
+// (if any) and the last one that finished. The Orphans view and the header
+// render it.
+type scanStatus struct {
+	// enabled is false when the screen has no scanner.
+	enabled bool
+	running bool
+	// steps and keys are the running scan's SCAN calls so far and the
+	// distinct in-progress keys they returned.
+	steps, keys int
+	// completed is set once a scan has finished; doneAt is when (the
+	// screen's clock), and lastSteps and lastKeys its totals.
+	completed           bool
+	doneAt              time.Time
+	lastSteps, lastKeys int
+	// err is the last scan's error, cleared by the next success.
+	err error
+}
+
+// orphansView lists the in-progress lists whose pool is not in
+// `<ns>:worker_pools`, as the last finished scan found them. The cursor
+// follows a key across scans.
+type orphansView struct {
+	orphans     []model.InProgressList
+	rows        []int
+	filter      string
+	list        listState
+	selectedKey string
+	width       int
+	height      int // rows, without the scan line and the column titles
+}
+
+func (v orphansView) setOrphans(o []model.InProgressList) orphansView {
+	v.orphans = o
+	return v.refilter()
+}
+
+func (v orphansView) setFilter(f string) orphansView {
+	v.filter = f
+	return v.refilter()
+}
+
+func (v orphansView) setSize(w, h int) orphansView {
+	v.width, v.height = w, h
+	v.list = v.list.clamp(len(v.rows), h)
+	return v
+}
+
+// refilter recomputes the rows and puts the cursor back on the selected
+// key; when that key is gone the cursor keeps its position.
+func (v orphansView) refilter() orphansView {
+	rows := make([]int, 0, len(v.orphans))
+	f := strings.ToLower(v.filter)
+	for i, o := range v.orphans {
+		text := strings.ToLower(clean(o.Key + " " + o.JobName + " " + o.PoolID))
+		if f == "" || strings.Contains(text, f) {
+			rows = append(rows, i)
+		}
+	}
+	v.rows = rows
+	if v.selectedKey != "" {
+		for i, r := range rows {
+			if v.orphans[r].Key == v.selectedKey {
+				v.list.cursor = i
+				break
+			}
+		}
+	}
+	v.list = v.list.clamp(len(rows), v.height)
+	v.selectedKey = ""
+	if o, ok := v.selected(); ok {
+		v.selectedKey = o.Key
+	}
+	return v
+}
+
+func (v orphansView) selected() (model.InProgressList, bool) {
+	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
+		return model.InProgressList{}, false
+	}
+	return v.orphans[v.rows[v.list.cursor]], true
+}
+
+func (v orphansView) navigate(msg tea.KeyMsg, k keyMap) orphansView {
+	l, ok := v.list.navigate(msg, k, len(v.rows), v.height)
+	if !ok {
+		return v
+	}
+	v.list = l
+	if o, ok := v.selected(); ok {
+		v.selectedKey = o.Key
+	}
+	return v
+}
+
+func (v orphansView) view(sc scanStatus, now time.Time, st styles) string {
+	return renderOrphans(v.orphans, v.rows, v.list, sc, now, v.width, v.height, st)
+}
+
+// orphanColumnSpecs grow in this order: the key first (it is what requeue
+// takes, and it holds the job name and the pool ID), then job and pool.
+// They are shown key, job, pool, length; see orphanColumns.
+var orphanColumnSpecs = []colSpec{
+	{title: "LENGTH", min: 7, max: 9, right: true},
+	{title: "KEY", min: 20, max: 64},
+	{title: "JOB", min: 10, max: 24},
+	{title: "POOL", min: 12, max: 0},
+}
+
+func orphanColumns(width int) []column {
+	c := fitColumns(orphanColumnSpecs, width-cursorWidth)
+	return []column{c[1], c[2], c[3], c[0]}
+}
+
+// renderScanLine says how far the scan is, or how old its last result is.
+func renderScanLine(sc scanStatus, now time.Time, st styles) string {
+	if !sc.enabled {
+		return st.faint.Render("orphan scan not available")
+	}
+	var parts []string
+	if sc.running {
+		parts = append(parts, st.accent.Render(fmt.Sprintf("scanning… %s examined, %s",
+			plural(sc.keys, "in-progress key", "in-progress keys"), plural(sc.steps, "step", "steps"))))
+	}
+	switch {
+	case sc.completed:
+		parts = append(parts, fmt.Sprintf("last scan %s ago: %s examined in %s",
+			model.FormatAge(now.Sub(sc.doneAt)), plural(sc.lastKeys, "in-progress key", "in-progress keys"), plural(sc.lastSteps, "step", "steps")))
+	case !sc.running:
+		parts = append(parts, "no scan yet")
+	}
+	if sc.err != nil {
+		parts = append(parts, st.statusErr.Render("scan failed: "+oneLine(sc.err.Error())))
+	}
+	if !sc.running {
+		parts = append(parts, st.faint.Render("o scans now"))
+	}
+	return strings.Join(parts, "  ·  ")
+}
+
+// renderOrphans renders the scan line, the column titles and the visible
+// rows: exactly height+2 lines.
+func renderOrphans(orphans []model.InProgressList, rows []int, l listState, sc scanStatus, now time.Time, width, height int, st styles) string {
+	cols := orphanColumns(width)
+	titles := make([]string, len(cols))
+	for i, c := range cols {
+		titles[i] = c.title
+	}
+	lines := []string{
+		fitLine(renderScanLine(sc, now, st), width),
+		fitLine(st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), width),
+	}
+	from, to := l.window(len(rows), height)
+	for i := from; i < to; i++ {
+		o := &orphans[rows[i]]
+		cells := []string{clean(o.Key), clean(o.JobName), clean(o.PoolID), strconv.FormatInt(o.Length, 10)}
+		row := renderCells(cols, cells)
+		if i == l.cursor {
+			lines = append(lines, fitLine(st.selected.Render("> "+row), width))
+		} else {
+			lines = append(lines, fitLine("  "+row, width))
+		}
+	}
+	if len(rows) == 0 {
+		text := "  no orphaned in-progress lists"
+		switch {
+		case len(orphans) > 0:
+			text = "  no orphan matches the filter"
+		case !sc.completed:
+			text = "  no scan has finished yet"
+		}
+		lines = append(lines, st.faint.Render(text))
+	}
+	return fitBlock(strings.Join(lines, "\n"), width, height+2)
+}

@@ -1,0 +1,73 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// orphanFixture holds two orphans, one with a job name that has ':' in it
+// and one whose pool ID carries an escape sequence.
+func orphanFixture() []model.InProgressList {
+	return []model.InProgressList{
+		{Key: "work:jobs:export:report:9999aaaabbbbccccddddeeee:inprogress", JobName: "export:report", PoolID: "9999aaaabbbbccccddddeeee", Length: 12},
+		{Key: "work:jobs:send_email:dead\x1b[31mbeef:inprogress", JobName: "send_email", PoolID: "dead\x1b[31mbeef", Length: 1},
+	}
+}
+
+// TestGoldenOrphansRender renders the Orphans view at two widths, with a
+// finished scan and one still running.
+func TestGoldenOrphansRender(t *testing.T) {
+	st := newStyles(asciiRenderer(), defaultTheme())
+	done := scanStatus{enabled: true, completed: true, doneAt: fixedNow.Add(-5 * time.Second), lastSteps: 3, lastKeys: 7}
+	running := done
+	running.running, running.steps, running.keys = true, 2, 4
+	for _, tc := range []struct {
+		name  string
+		width int
+		sc    scanStatus
+	}{
+		{"w80", 80, done},
+		{"w120", 120, done},
+		{"w80_scanning", 80, running},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := orphansView{}.setSize(tc.width, 6).setOrphans(orphanFixture())
+			out := v.view(tc.sc, fixedNow, st)
+			checkScreen(t, out, tc.width, 8)
+			if strings.Contains(out, "\x1b") {
+				t.Fatalf("escape reached the screen:\n%q", out)
+			}
+			for _, want := range []string{"export:report", `dead\x1b[31mbeef`, "KEY", "LENGTH", "last scan 5s ago"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("view lacks %q:\n%s", want, out)
+				}
+			}
+			golden.RequireEqual(t, []byte(out))
+		})
+	}
+}
+
+func TestOrphansViewCursorFollowsKey(t *testing.T) {
+	o := orphanFixture()
+	v := orphansView{}.setSize(80, 5).setOrphans(o)
+	v = v.navigate(keyMsg("j"), defaultKeyMap())
+	if got, _ := v.selected(); got.Key != o[1].Key {
+		t.Fatalf("selected %q, want %q", got.Key, o[1].Key)
+	}
+	// The next scan finds a new orphan that sorts first: the cursor stays
+	// on the same key.
+	next := append([]model.InProgressList{{Key: "work:jobs:a:p:inprogress", JobName: "a", PoolID: "p", Length: 1}}, o...)
+	v = v.setOrphans(next)
+	if got, _ := v.selected(); got.Key != o[1].Key {
+		t.Fatalf("after a new scan selected %q, want %q", got.Key, o[1].Key)
+	}
+	v = v.setFilter("export")
+	if got, _ := v.selected(); got.Key != o[0].Key || len(v.rows) != 1 {
+		t.Fatalf("filter: selected %q, rows %d", got.Key, len(v.rows))
+	}
+}
