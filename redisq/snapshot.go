@@ -303,8 +303,9 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 	sort.Strings(known)
 	known = slices.Compact(known)
 	sent := 0
+	hb := newKeyBuf(keys.Heartbeat(""), poolIDs, "")
 	for _, id := range poolIDs {
-		if err := conn.Send("HGETALL", keys.Heartbeat(id)); err != nil {
+		if err := conn.Send("HGETALL", hb.arg(id)...); err != nil {
 			drain(ctx, conn, sent)
 			return nil, fmt.Errorf("send HGETALL: %w", err)
 		}
@@ -530,6 +531,7 @@ func applyCounters(keys Keys, jt *model.JobType, ps *poolSet, r []reply) {
 	for pi, id := range ps.ids {
 		if v, ok := li[id]; ok {
 			pc.lockInfo[pi], pc.hasLockInfo[pi] = v, true
+			ps.nLI[pi]++
 		}
 		n, err := intReply(r[2+pi])
 		if err != nil {
@@ -538,17 +540,24 @@ func applyCounters(keys Keys, jt *model.JobType, ps *poolSet, r []reply) {
 			continue
 		}
 		pc.inProg[pi] = n
+		if n > 0 {
+			ps.nIP[pi]++
+		}
 	}
 	ps.pending = append(ps.pending, pc)
 }
 
 // poolSet is the pools of a snapshot in the order of ids (the sorted pool
-// IDs), with the counters applyCounters keeps for them.
+// IDs), with the counters applyCounters keeps for them and, by pool
+// position, how many in-progress and lock_info entries they add (counted as
+// the replies come in, while Redis is still answering, so that flush has
+// less to do once the last reply is read).
 type poolSet struct {
-	ids     []string
-	pools   []*model.Pool
-	index   map[string]int
-	pending []pendingCounters
+	ids      []string
+	pools    []*model.Pool
+	index    map[string]int
+	pending  []pendingCounters
+	nIP, nLI []int32
 }
 
 // pendingCounters are one job type's entries for the pools' maps, by pool
@@ -564,15 +573,8 @@ type pendingCounters struct {
 // once and at its size.
 func (ps *poolSet) flush() {
 	for pi, p := range ps.pools {
-		nIP, nLI := 0, 0
-		for i := range ps.pending {
-			if ps.pending[i].inProg[pi] > 0 {
-				nIP++
-			}
-			if ps.pending[i].hasLockInfo[pi] {
-				nLI++
-			}
-		}
+		nIP, nLI := ps.nIP[pi], ps.nLI[pi]
+		ps.nIP[pi], ps.nLI[pi] = 0, 0
 		if nIP > 0 && p.InProgress == nil {
 			p.InProgress = make(map[string]int64, nIP)
 		}
@@ -610,7 +612,8 @@ func internStrings(ss []string, seen map[string]string) {
 
 // alignedPools returns the pools of snap in the order of poolIDs.
 func alignedPools(snap *model.Snapshot, poolIDs []string) *poolSet {
-	ps := &poolSet{ids: poolIDs, pools: make([]*model.Pool, len(poolIDs)), index: make(map[string]int, len(poolIDs))}
+	ps := &poolSet{ids: poolIDs, pools: make([]*model.Pool, len(poolIDs)), index: make(map[string]int, len(poolIDs)),
+		nIP: make([]int32, len(poolIDs)), nLI: make([]int32, len(poolIDs))}
 	for i, id := range poolIDs {
 		ps.index[id] = i
 	}
@@ -629,18 +632,45 @@ func sendCounters(conn redis.Conn, keys Keys, job string, poolIDs []string) (int
 	if err != nil {
 		return n, err
 	}
-	prefix := keys.Queue(job) + ":"
-	// One argument slice for every LLEN: Send writes the command out before
-	// it returns and keeps nothing.
-	args := make([]any, 1)
+	kb := newKeyBuf(keys.Queue(job)+":", poolIDs, ":inprogress")
 	for _, id := range poolIDs {
-		args[0] = prefix + id + ":inprogress"
-		if err := conn.Send("LLEN", args...); err != nil {
+		if err := conn.Send("LLEN", kb.arg(id)...); err != nil {
 			return n, fmt.Errorf("send LLEN: %w", err)
 		}
 		n++
 	}
 	return n, nil
+}
+
+// keyBuf builds prefix+id+suffix keys in one reused buffer, for commands
+// that take one key each (LLEN and HGETALL of every pool): Send writes the
+// command out before it returns and keeps nothing, so the next key may
+// overwrite the last. The key goes to Send as a []byte held in an interface
+// made again only when the key's length changes (never, when all pool IDs
+// are as long, as gocraft/work's are), so that building and sending 20,000
+// keys allocates nothing per key.
+type keyBuf struct {
+	prefix, suffix string
+	buf            []byte
+	args           []any
+}
+
+func newKeyBuf(prefix string, ids []string, suffix string) *keyBuf {
+	longest := 0
+	for _, id := range ids {
+		longest = max(longest, len(id))
+	}
+	return &keyBuf{prefix: prefix, suffix: suffix, buf: make([]byte, 0, len(prefix)+longest+len(suffix)), args: make([]any, 1)}
+}
+
+// arg is the argument list of a command on the key of id, valid until the
+// next call.
+func (k *keyBuf) arg(id string) []any {
+	b := append(append(append(k.buf[:0], k.prefix...), id...), k.suffix...)
+	if prev, ok := k.args[0].([]byte); !ok || len(prev) != len(b) {
+		k.args[0] = b // the buffer is long enough for every key: b is k.buf's array
+	}
+	return k.args
 }
 
 func sendCmds(conn redis.Conn, cmds ...cmd) (int, error) {
