@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -66,7 +67,7 @@ func Analyze(snap *Snapshot, deadAfter time.Duration) {
 			p.HeartbeatAge = &age
 		}
 	}
-	sort.SliceStable(snap.Pools, func(i, j int) bool { return poolLess(&snap.Pools[i], &snap.Pools[j]) })
+	sortPools(snap.Pools)
 
 	inProgress := map[string]int64{}
 	for _, p := range snap.Pools {
@@ -104,6 +105,30 @@ func statusRank(s Status) int {
 		return 1
 	default:
 		return 2
+	}
+}
+
+// sortPools orders pools by poolLess, stably, in place. It sorts their
+// positions and then moves each pool once: sort.SliceStable moved the pools
+// themselves through reflection at every swap, 2 ms of a snapshot of 1,000
+// pools (make bench, issue 8).
+func sortPools(pools []Pool) {
+	idx := make([]int, len(pools))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case poolLess(&pools[a], &pools[b]):
+			return -1
+		case poolLess(&pools[b], &pools[a]):
+			return 1
+		}
+		return 0
+	})
+	orig := slices.Clone(pools)
+	for i, j := range idx {
+		pools[i] = orig[j]
 	}
 }
 
