@@ -75,6 +75,8 @@ func runScreen(ctx context.Context, e env, cfg *config, args []string) error {
 		Renderer:     renderer,
 		Source:       client,
 		Peeker:       peeker{client},
+		ScanInterval: cfg.cmd.scanInterval,
+		Scanner:      screenScanner{dial: d.Dial, keys: redisq.NewKeys(cfg.namespace), count: redisq.DefaultScanCount},
 	}
 	if !cfg.redis.ReadOnly {
 		pool := d.Pool()
@@ -82,6 +84,8 @@ func runScreen(ctx context.Context, e env, cfg *config, args []string) error {
 		opts.Reaper = reaper.NewReaper(pool, cfg.namespace, cfg.cmd.batch)
 		opts.Planner = reaper.NewPlan
 		opts.Audit = &tui.FileAudit{Path: auditPath, User: osUser(e.getenv)}
+		repairer := reaper.NewRepairer(pool, cfg.namespace, cfg.cmd.batch)
+		opts.Requeuer, opts.LockRepairer = repairer, repairer
 	}
 	p := tea.NewProgram(tui.New(opts), tea.WithAltScreen(), tea.WithContext(ctx),
 		tea.WithInput(e.stdin), tea.WithOutput(e.stdout))

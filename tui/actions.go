@@ -29,6 +29,7 @@ type action struct {
 	running string   // "reaping 2 pools", for the status line
 	targets []string // for the audit log
 	total   int64    // jobs it moves, for the progress bar
+	note    string   // the dialog's last word on safety; the reaper's by default
 	run     func(ctx context.Context, progress func(moved, total int64)) (actionOutcome, error)
 }
 
@@ -39,6 +40,9 @@ type actionOutcome struct {
 	// failed is set when part of the action was not done (a pool alive
 	// again, an error on one pool): the status line shows it as an error.
 	failed bool
+	// emptied are the in-progress lists a requeue emptied: they leave the
+	// Orphans view at once, before the next scan confirms it.
+	emptied []string
 }
 
 // buildAction plans an action from the last snapshot.
@@ -50,6 +54,18 @@ func (m Model) buildAction(kind actionKind, t reaper.Targets) (action, error) {
 			return action{}, planError(err)
 		}
 		return reapAction(plan, m.opts.Reaper), nil
+	case actionRequeue:
+		keys, ok := m.requeueTargets()
+		if !ok {
+			return action{}, errors.New("nothing to requeue here")
+		}
+		return m.buildRequeue(keys)
+	case actionRepairLocks:
+		jt, ok := m.selectedDriftedJob()
+		if !ok {
+			return action{}, errors.New("select a job type marked DRIFT")
+		}
+		return m.buildRepairLocks(jt.Name)
 	}
 	return action{}, fmt.Errorf("unknown action %q", kind)
 }

@@ -28,7 +28,11 @@ func renderDialog(d confirmDialog, width, height int, st styles) string {
 	if d.staleFor > 0 {
 		lines = append(lines, st.warn.Render(fitLine(fmt.Sprintf("planned from data %s old (Redis is not answering)", model.FormatAge(d.staleFor)), inner)))
 	}
-	footer := []string{"", fitLine("The reaper re-checks every pool before it changes it.", inner), fitLine("y: run it   n/esc: cancel", inner)}
+	note := d.action.note
+	if note == "" {
+		note = "The reaper re-checks every pool before it changes it."
+	}
+	footer := []string{"", fitLine(note, inner), fitLine("y: run it   n/esc: cancel", inner)}
 	room := height - 2 - len(lines) - len(footer) // 2 border lines
 	body := d.action.body
 	if room < len(body) {

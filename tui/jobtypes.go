@@ -116,6 +116,14 @@ func (v jobTypesView) refilter() jobTypesView {
 	return v
 }
 
+// selected is the job type under the cursor.
+func (v jobTypesView) selected() (model.JobType, bool) {
+	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
+		return model.JobType{}, false
+	}
+	return v.types[v.rows[v.list.cursor]], true
+}
+
 func (v jobTypesView) navigate(msg tea.KeyMsg, k keyMap) jobTypesView {
 	l, ok := v.list.navigate(msg, k, len(v.rows), v.height)
 	if !ok {

@@ -15,6 +15,9 @@ type keyMap struct {
 	// Actions. More (requeue, repair locks) are added here, with a case in
 	// actionFor and an entry in ShortHelp/FullHelp.
 	ReapOne, ReapAll key.Binding
+	// Requeue (R) and RepairLocks (L) are writes; ScanOrphans (o) is a
+	// read and stays in read-only mode.
+	Requeue, RepairLocks, ScanOrphans key.Binding
 
 	// Dialog keys.
 	Confirm, Cancel key.Binding
@@ -22,30 +25,33 @@ type keyMap struct {
 
 func defaultKeyMap() keyMap {
 	return keyMap{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Top:      key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		NextView: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "view")),
-		PrevView: key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
-		Enter:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
-		Back:     key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Filter:   key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Refresh:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		Help:     key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:     key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		ReapOne:  key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reap")),
-		ReapAll:  key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "reap all")),
-		Confirm:  key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
-		Cancel:   key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "cancel")),
+		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:      key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown:    key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Top:         key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
+		Bottom:      key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+		NextView:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "view")),
+		PrevView:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
+		Enter:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
+		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		ReapOne:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reap")),
+		ReapAll:     key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "reap all")),
+		Requeue:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue")),
+		RepairLocks: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "repair locks")),
+		ScanOrphans: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "scan orphans")),
+		Confirm:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
+		Cancel:      key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "cancel")),
 	}
 }
 
 // ShortHelp is the one-line help at the bottom.
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.ReapOne, k.ReapAll, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown by '?'.
@@ -53,7 +59,8 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
-		{k.ReapOne, k.ReapAll, k.Refresh, k.Help, k.Quit},
+		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks},
+		{k.ScanOrphans, k.Refresh, k.Help, k.Quit},
 	}
 }
 

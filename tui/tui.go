@@ -34,6 +34,18 @@ type Reaper interface {
 	Execute(ctx context.Context, p reaper.Plan, progress reaper.Progress) (reaper.Result, error)
 }
 
+// Requeuer moves the jobs of in-progress lists back to their queues
+// (reaper.Repairer in the program).
+type Requeuer interface {
+	Requeue(ctx context.Context, plan reaper.RequeuePlan, progress reaper.Progress) (reaper.RequeueResult, error)
+}
+
+// LockRepairer resets job types' lock and lock_info from the in-progress
+// lists (reaper.Repairer in the program).
+type LockRepairer interface {
+	RepairLocks(ctx context.Context, plan reaper.LockRepairPlan) (reaper.LockRepairResult, error)
+}
+
 // Planner computes a reap plan from a snapshot; reaper.NewPlan in the
 // program, a fake in tests.
 type Planner func(snap *model.Snapshot, t reaper.Targets) (reaper.Plan, error)
@@ -56,6 +68,9 @@ type Options struct {
 	MaxBackoff    time.Duration
 	ActionTimeout time.Duration
 	StatusTTL     time.Duration
+	// ScanInterval is the time from the end of one orphan scan to the
+	// start of the next (default 60s); 'o' scans at once.
+	ScanInterval time.Duration
 
 	// Now is the screen's clock (data age, status timers); time.Now by
 	// default. Ages of pools and queues come from Redis's clock instead.
@@ -73,6 +88,14 @@ type Options struct {
 	Planner Planner
 	// Audit records every executed action; optional.
 	Audit Auditor
+
+	// Scanner finds orphans (a read: it runs in read-only mode too);
+	// without it the Orphans view says the scan is not available.
+	Scanner OrphanScanner
+	// Requeuer (R) and LockRepairer (L) are the repairs of issue 6; each
+	// action is disabled without its interface, and both in read-only.
+	Requeuer     Requeuer
+	LockRepairer LockRepairer
 }
 
 // PeekLimit is how many in-progress jobs the detail view shows.
@@ -142,9 +165,13 @@ type Model struct {
 	detail  detailView
 
 	// scan is the orphan scan's state; orphanList is its last result.
-	scan       scanStatus
-	orphanList []model.InProgressList
-	inDetail   bool
+	// scanGen tags the running scan's messages; scanStepping is set while
+	// one of its steps runs (never more than one).
+	scan         scanStatus
+	orphanList   []model.InProgressList
+	scanGen      uint64
+	scanStepping bool
+	inDetail     bool
 
 	filtering bool
 	filter    filterInput
@@ -161,6 +188,7 @@ type Model struct {
 // runningAction is the action in progress: at most one at a time.
 type runningAction struct {
 	seq          int
+	kind         actionKind
 	title        string
 	moved, total int64
 }
@@ -189,6 +217,9 @@ func New(o Options) Model {
 	if o.StatusTTL <= 0 {
 		o.StatusTTL = 8 * time.Second
 	}
+	if o.ScanInterval <= 0 {
+		o.ScanInterval = 60 * time.Second
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -215,12 +246,18 @@ func New(o Options) Model {
 		width:    80,
 		height:   24,
 	}
+	if o.Scanner != nil {
+		// Init scans at once (see firstScan).
+		m.scan = scanStatus{enabled: true, running: true}
+		m.scanStepping = true
+	}
 	return m.relayout()
 }
 
-// Init takes the first snapshot at once and starts the clock.
+// Init takes the first snapshot and starts the first orphan scan at once,
+// and starts the clock.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(m.firstFetch(), m.clockCmd())
+	return tea.Batch(m.firstFetch(), m.firstScan(), m.clockCmd())
 }
 
 // firstFetch is Init's poll; Init cannot change the model, so it uses the

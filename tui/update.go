@@ -43,6 +43,15 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m, waitActionCmd(msg.ch)
 	case actionDoneMsg:
 		return m.onActionDone(msg)
+	case scanStepMsg:
+		return m.onScanStep(msg)
+	case scanWakeMsg:
+		return m.onScanWake(msg)
+	case scanTickMsg:
+		if msg.gen != m.scanGen {
+			return m, nil
+		}
+		return m.startScan()
 	case statusClearMsg:
 		if msg.id == m.statusID {
 			m.status = statusLine{}
@@ -122,6 +131,12 @@ func (m Model) activeKeys() keyMap {
 	p, ok := m.selectedPool()
 	k.ReapOne.SetEnabled(acts && ok && p.Status == model.StatusDead && (m.view == viewPools || m.inDetail))
 	k.ReapAll.SetEnabled(acts && m.snap != nil && m.counts.dead > 0)
+	writes := !m.opts.ReadOnly
+	_, canRequeue := m.requeueTargets()
+	k.Requeue.SetEnabled(writes && m.opts.Requeuer != nil && canRequeue)
+	_, drifted := m.selectedDriftedJob()
+	k.RepairLocks.SetEnabled(writes && m.opts.LockRepairer != nil && drifted)
+	k.ScanOrphans.SetEnabled(m.opts.Scanner != nil)
 	k.Enter.SetEnabled(!m.inDetail && m.view == viewPools && ok)
 	k.Back.SetEnabled(m.inDetail || m.currentFilter() != "")
 	k.Filter.SetEnabled(!m.inDetail)
@@ -207,8 +222,17 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.openAction(actionReap, reaper.Targets{PoolIDs: []string{p.ID}})
 	case key.Matches(msg, k.ReapAll):
 		return m.openAction(actionReap, reaper.Targets{AllDead: true})
+	case key.Matches(msg, k.Requeue):
+		return m.openAction(actionRequeue, reaper.Targets{})
+	case key.Matches(msg, k.RepairLocks):
+		return m.openAction(actionRepairLocks, reaper.Targets{})
+	case key.Matches(msg, k.ScanOrphans):
+		return m.startScan() // nothing while a scan runs
 	}
 	if hint := m.disabledHint(msg); hint != "" {
+		return m.setStatus(hint, false)
+	}
+	if hint := m.repairHint(msg); hint != "" {
 		return m.setStatus(hint, false)
 	}
 	if m.inDetail {
@@ -250,6 +274,21 @@ func (m Model) disabledHint(msg tea.KeyMsg) string {
 		return "x reaps the selected dead pool: select one in the pools view"
 	case key.Matches(msg, m.keys.ReapAll):
 		return "no dead pool to reap"
+	}
+	return ""
+}
+
+// repairHint explains R or L where they do not apply (never in read-only
+// mode, where they are not there).
+func (m Model) repairHint(msg tea.KeyMsg) string {
+	if m.opts.ReadOnly {
+		return ""
+	}
+	switch {
+	case m.opts.Requeuer != nil && key.Matches(msg, m.keys.Requeue):
+		return "R requeues the selected orphan (Orphans view) or a dead pool's in-progress lists"
+	case m.opts.LockRepairer != nil && key.Matches(msg, m.keys.RepairLocks):
+		return "L repairs the locks of a job type marked DRIFT: select one in the Job types view"
 	}
 	return ""
 }
@@ -328,7 +367,7 @@ func (m Model) onDialogKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			return m.setStatus(fmt.Sprintf("%s is still running", m.running.title), true)
 		}
 		m.actionSeq++
-		m.running = &runningAction{seq: m.actionSeq, title: a.running, total: a.total}
+		m.running = &runningAction{seq: m.actionSeq, kind: a.kind, title: a.running, total: a.total}
 		entry := AuditEntry{Address: m.opts.Address, Namespace: m.opts.Namespace, Action: string(a.kind), Targets: a.targets}
 		return m, runActionCmd(a, m.actionSeq, m.opts.ActionTimeout, m.opts.Audit, entry, m.opts.Now)
 	case key.Matches(msg, m.keys.Cancel):
@@ -344,6 +383,7 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 	if m.running == nil || m.running.seq != msg.seq {
 		return m, nil
 	}
+	kind := m.running.kind
 	m.running = nil
 	text, isErr := msg.outcome.summary, msg.outcome.failed
 	if msg.err != nil {
@@ -362,7 +402,32 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 		m, peek = m.startPeek()
 	}
 	m, fetch := m.refresh()
-	return m, tea.Batch(clear, fetch, peek)
+	var rescan tea.Cmd
+	if len(msg.outcome.emptied) > 0 {
+		m = m.dropOrphans(msg.outcome.emptied)
+	}
+	if kind == actionRequeue {
+		// What the running or last scan found is out of date.
+		m, rescan = m.restartScan()
+	}
+	return m, tea.Batch(clear, fetch, peek, rescan)
+}
+
+// dropOrphans takes lists a requeue emptied out of the Orphans view.
+func (m Model) dropOrphans(keys []string) Model {
+	gone := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		gone[k] = true
+	}
+	var keep []model.InProgressList
+	for _, o := range m.orphanList {
+		if !gone[o.Key] {
+			keep = append(keep, o)
+		}
+	}
+	m.orphanList = keep
+	m.orphans = m.orphans.setOrphans(keep)
+	return m
 }
 
 // setStatus shows a message that clears itself after StatusTTL.

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/gomodule/redigo/redis"
+	"github.com/muesli/termenv"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/reaper"
+	"github.com/workq-tui/workq-tui/redisq"
+	"github.com/workq-tui/workq-tui/tui"
+)
+
+// TestScreenRequeuesOrphan runs the screen on a real redis-server through
+// the adapters runScreen uses: the scan finds an orphaned in-progress list
+// (its pool left worker_pools, a live pool stays), R then y moves its jobs
+// back to their queue, and the orphan leaves the view.
+func TestScreenRequeuesOrphan(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	defer c.Close()
+	k := redisq.NewKeys("work")
+	do := func(cmd string, args ...any) {
+		t.Helper()
+		if _, err := c.Do(cmd, args...); err != nil {
+			t.Fatalf("%s: %v", cmd, err)
+		}
+	}
+	live, gone := "aaaaaaaaaaaaaaaaaaaaaaaa", "0123456789abcdef01234567"
+	now := time.Now().Unix()
+	do("SADD", k.WorkerPools(), live)
+	do("HSET", k.Heartbeat(live), "heartbeat_at", now, "started_at", now, "job_names", "send_email", "concurrency", 1,
+		"worker_ids", "w1", "host", "h", "pid", 1)
+	do("SADD", k.KnownJobs(), "send_email")
+	do("RPUSH", k.Queue("send_email"), `{"name":"send_email","id":"q1","t":1,"args":{}}`)
+	orphan := k.InProgress("send_email", gone)
+	jobs := []string{`{"name":"send_email","id":"o1","t":1,"args":{}}`, `{"name":"send_email","id":"o2","t":1,"args":{}}`}
+	for _, j := range jobs {
+		do("RPUSH", orphan, j)
+	}
+
+	d, err := redisq.NewDialer(redisq.Options{Address: srv.Addr(), Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := redisq.NewDialerClient(d, "work", 0)
+	defer client.Close()
+	pool := d.Pool()
+	defer pool.Close()
+	repairer := reaper.NewRepairer(pool, "work", 0)
+	r := lipgloss.NewRenderer(io.Discard)
+	r.SetColorProfile(termenv.Ascii)
+	opts := tui.Options{
+		Address: srv.Addr(), Namespace: "work", Interval: time.Hour, ScanInterval: time.Hour,
+		Renderer: r, Source: client,
+		Scanner:  screenScanner{dial: d.Dial, keys: k, count: 10},
+		Requeuer: repairer, LockRepairer: repairer,
+	}
+	tm := teatest.NewTestModel(t, tui.New(opts), teatest.WithInitialTermSize(120, 30))
+	// wait reads the output until every text was in it (WaitFor consumes
+	// what it reads, so texts of one frame are waited for together).
+	wait := func(texts ...string) {
+		t.Helper()
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			for _, text := range texts {
+				if !bytes.Contains(b, []byte(text)) {
+					return false
+				}
+			}
+			return true
+		}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	}
+	wait("1 orphan")
+	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+	wait(gone)
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("R")})
+	wait("Requeue 2 jobs from 1 in-progress list?")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
+	wait("requeued 2 jobs from 1 list", "no orphaned in-progress lists")
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+
+	if n, err := redis.Int(c.Do("EXISTS", orphan)); err != nil || n != 0 {
+		t.Fatalf("orphan list still exists (%d, %v)", n, err)
+	}
+	q, err := redis.Strings(c.Do("LRANGE", k.Queue("send_email"), 0, -1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(q) != 3 {
+		t.Fatalf("queue after requeue: %q, want the waiting job and the 2 requeued", q)
+	}
+	for _, j := range jobs {
+		found := false
+		for _, x := range q {
+			found = found || x == j
+		}
+		if !found {
+			t.Fatalf("job %s not back in the queue %q", j, q)
+		}
+	}
+}

@@ -1,0 +1,290 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
+)
+
+// fakeRepairer records the requeue and lock repair plans it runs.
+type fakeRepairer struct {
+	mu       sync.Mutex
+	requeues []reaper.RequeuePlan
+	repairs  []reaper.LockRepairPlan
+}
+
+func (f *fakeRepairer) Requeue(_ context.Context, p reaper.RequeuePlan, progress reaper.Progress) (reaper.RequeueResult, error) {
+	f.mu.Lock()
+	f.requeues = append(f.requeues, p)
+	f.mu.Unlock()
+	var res reaper.RequeueResult
+	var moved int64
+	for _, l := range p.Lists {
+		moved += l.Jobs
+		if progress != nil {
+			progress(moved, p.TotalJobs())
+		}
+		res.Lists = append(res.Lists, reaper.ListResult{Key: l.Key, PoolID: l.PoolID, Moved: l.Jobs})
+	}
+	return res, nil
+}
+
+func (f *fakeRepairer) RepairLocks(_ context.Context, p reaper.LockRepairPlan) (reaper.LockRepairResult, error) {
+	f.mu.Lock()
+	f.repairs = append(f.repairs, p)
+	f.mu.Unlock()
+	var res reaper.LockRepairResult
+	for _, j := range p.Jobs {
+		res.Jobs = append(res.Jobs, reaper.JobLockResult{JobName: j.JobName, Applied: true, LockAfter: j.LockAfter, LockInfoAfter: j.LockInfoAfter})
+	}
+	return res, nil
+}
+
+func (f *fakeRepairer) ran() (int, int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.requeues), len(f.repairs)
+}
+
+func repairOptions() (Options, testDeps, *fakeScanner, *fakeRepairer) {
+	o, d, sc := scanOptions(1)
+	r := &fakeRepairer{}
+	o.Requeuer, o.LockRepairer = r, r
+	return o, d, sc, r
+}
+
+// toView presses tab until the view is v.
+func toView(t *testing.T, m Model, v viewID) Model {
+	t.Helper()
+	for i := 0; i < 5 && m.view != v; i++ {
+		m = step(t, m, keyMsg("tab"))
+	}
+	if m.view != v {
+		t.Fatalf("tab never reached %s", v.title())
+	}
+	return m
+}
+
+func TestRequeueOrphanConfirmed(t *testing.T) {
+	o, d, sc, r := repairOptions()
+	m := toView(t, newScanTest(t, o, 120, 30), viewOrphans)
+	if !m.activeKeys().Requeue.Enabled() {
+		t.Fatal("R not enabled on an orphan")
+	}
+	m = step(t, m, keyMsg("R"))
+	if m.dialog == nil {
+		t.Fatalf("R opened no dialog; status %q", m.status.text)
+	}
+	v := m.View()
+	for _, want := range []string{"Requeue 5 jobs from 1 in-progress list?", fixtureOrphan.Key, "orphan: pool not in worker_pools", "5 jobs → work:jobs:send_email"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("dialog lacks %q:\n%s", want, v)
+		}
+	}
+	sc.mu.Lock()
+	sc.orphans = nil // what the scan after the requeue finds
+	sc.mu.Unlock()
+	startedBefore, _, _ := sc.counts()
+	genBefore := m.gen
+	m, cmd := stepCmd(m, keyMsg("y"))
+	if m.running == nil || m.running.total != 5 {
+		t.Fatalf("y did not start the requeue with a progress total: %+v", m.running)
+	}
+	m, _, _ = runScan(t, m, cmd)
+	if n, _ := r.ran(); n != 1 || r.requeues[0].Lists[0].Key != fixtureOrphan.Key || !r.requeues[0].Lists[0].HeartbeatUnread {
+		t.Fatalf("requeues %+v", r.requeues)
+	}
+	if m.status.isErr || !strings.Contains(m.status.text, "requeued 5 jobs from 1 list") {
+		t.Fatalf("status %q", m.status.text)
+	}
+	if m.gen == genBefore {
+		t.Fatal("no refresh after the requeue")
+	}
+	if started, _, _ := sc.counts(); started != startedBefore+1 {
+		t.Fatal("no new scan after the requeue")
+	}
+	if len(m.orphanList) != 0 || strings.Contains(m.View(), fixtureOrphan.Key) {
+		t.Fatal("the requeued orphan is still listed")
+	}
+	if len(d.audit.entries) != 1 {
+		t.Fatalf("%d audit entries", len(d.audit.entries))
+	}
+	if e := d.audit.entries[0]; e.Action != "requeue" || e.Moved != 5 || strings.Join(e.Targets, ",") != fixtureOrphan.Key {
+		t.Fatalf("audit entry %+v", e)
+	}
+}
+
+func TestRequeueCancelled(t *testing.T) {
+	for _, k := range []string{"n", "esc"} {
+		t.Run(k, func(t *testing.T) {
+			o, d, _, r := repairOptions()
+			m := toView(t, newScanTest(t, o, 120, 30), viewOrphans)
+			m = step(t, m, keyMsg("R"))
+			m, cmd := stepCmd(m, keyMsg(k))
+			m, _ = deliver(t, m, cmd)
+			if n, _ := r.ran(); m.dialog != nil || m.running != nil || n != 0 || len(d.audit.entries) != 0 {
+				t.Fatal("cancel ran something")
+			}
+			if len(m.orphanList) != 1 {
+				t.Fatal("cancel changed the orphans")
+			}
+		})
+	}
+}
+
+// R in the detail of a dead pool requeues all of its lists: the detail
+// view has no job-type cursor.
+func TestRequeueDeadPoolFromDetail(t *testing.T) {
+	o, _, _, r := repairOptions()
+	m := newScanTest(t, o, 120, 30)
+	m = step(t, m, keyMsg("j"))
+	m = step(t, m, keyMsg("enter"))
+	p, _ := m.selectedPool()
+	if p.Status != model.StatusDead {
+		t.Fatalf("fixture: row 2 is %s", p.Status)
+	}
+	m = step(t, m, keyMsg("R"))
+	if m.dialog == nil {
+		t.Fatalf("R in a dead pool's detail opened no dialog; status %q", m.status.text)
+	}
+	if got := strings.Join(m.dialog.action.targets, ","); got != "work:jobs:resize_image:"+p.ID+":inprogress,work:jobs:send_email:"+p.ID+":inprogress" {
+		t.Fatalf("targets %s", got)
+	}
+	if !strings.Contains(m.View(), "dead pool, still in worker_pools") {
+		t.Fatalf("dialog:\n%s", m.View())
+	}
+	m, cmd := stepCmd(m, keyMsg("y"))
+	m, _, _ = runScan(t, m, cmd)
+	if n, _ := r.ran(); n != 1 || r.requeues[0].TotalJobs() != 4 {
+		t.Fatalf("requeues %+v", r.requeues)
+	}
+	// On a live pool R is not there.
+	m = step(t, m, keyMsg("esc"))
+	m = step(t, m, keyMsg("G"))
+	if m.activeKeys().Requeue.Enabled() {
+		t.Fatal("R enabled on a live pool")
+	}
+	m = step(t, m, keyMsg("R"))
+	if m.dialog != nil || !strings.Contains(m.status.text, "R requeues") {
+		t.Fatalf("R on a live pool: dialog %v, status %q", m.dialog != nil, m.status.text)
+	}
+}
+
+func TestRepairLocksConfirmedAndCancelled(t *testing.T) {
+	o, d, _, r := repairOptions()
+	m := toView(t, newScanTest(t, o, 120, 30), viewJobTypes)
+	// report (row 1) is consistent: L is not there.
+	if m.activeKeys().RepairLocks.Enabled() {
+		t.Fatal("L enabled on a job type without drift")
+	}
+	m = step(t, m, keyMsg("L"))
+	if m.dialog != nil {
+		t.Fatal("L opened a dialog on a job type without drift")
+	}
+	m = step(t, m, keyMsg("G")) // send_email, DRIFT
+	if jt, _ := m.jobs.selected(); !jt.Drift {
+		t.Fatalf("fixture: %s has no drift", jt.Name)
+	}
+	m = step(t, m, keyMsg("L"))
+	if m.dialog == nil {
+		t.Fatalf("L opened no dialog; status %q", m.status.text)
+	}
+	v := m.View()
+	for _, want := range []string{"Repair the locks of send_email?", "lock                      9 → 6", "lock_info[6f1a2b3c4d5e…]  3 → 3"} {
+		if !strings.Contains(v, want) {
+			t.Fatalf("dialog lacks %q:\n%s", want, v)
+		}
+	}
+	m, cmd := stepCmd(m, keyMsg("n"))
+	m, _ = deliver(t, m, cmd)
+	if _, n := r.ran(); n != 0 || m.dialog != nil {
+		t.Fatal("n ran the repair")
+	}
+	m = step(t, m, keyMsg("L"))
+	genBefore := m.gen
+	m, cmd = stepCmd(m, keyMsg("y"))
+	m, _, _ = runScan(t, m, cmd)
+	if _, n := r.ran(); n != 1 || r.repairs[0].Jobs[0].JobName != "send_email" || r.repairs[0].Jobs[0].LockAfter != 6 {
+		t.Fatalf("repairs %+v", r.repairs)
+	}
+	if m.status.isErr || !strings.Contains(m.status.text, "repaired the locks of send_email: lock 6") {
+		t.Fatalf("status %q", m.status.text)
+	}
+	if m.gen == genBefore {
+		t.Fatal("no refresh after the repair")
+	}
+	if e := d.audit.entries[len(d.audit.entries)-1]; e.Action != "repair-locks" || strings.Join(e.Targets, ",") != "send_email" {
+		t.Fatalf("audit entry %+v", e)
+	}
+}
+
+func TestReadOnlyHidesRepairsKeepsScan(t *testing.T) {
+	o, _, sc, r := repairOptions()
+	o.ReadOnly = true
+	m := newScanTest(t, o, 120, 30)
+	m = step(t, m, keyMsg("?"))
+	for _, v := range []viewID{viewPools, viewJobTypes, viewOrphans} {
+		m = toView(t, m, v)
+		m = step(t, m, keyMsg("G"))
+		view := m.View()
+		if strings.Contains(view, "requeue") || strings.Contains(view, "repair locks") {
+			t.Fatalf("read-only help in %s mentions a repair:\n%s", v.title(), view)
+		}
+		if !strings.Contains(view, "scan orphans") {
+			t.Fatalf("read-only help in %s lacks the scan:\n%s", v.title(), view)
+		}
+		for _, k := range []string{"R", "L", "y"} {
+			m = step(t, m, keyMsg(k))
+			if m.dialog != nil || m.running != nil || m.status.text != "" {
+				t.Fatalf("%s in read-only %s: dialog %v, status %q", k, v.title(), m.dialog != nil, m.status.text)
+			}
+		}
+	}
+	if a, b := r.ran(); a+b != 0 {
+		t.Fatal("read-only ran a repair")
+	}
+	started, _, _ := sc.counts()
+	m, cmd := stepCmd(m, keyMsg("o"))
+	m, _, _ = runScan(t, m, cmd)
+	if now, _, _ := sc.counts(); now != started+1 {
+		t.Fatal("o did not scan in read-only mode")
+	}
+	// Without read-only the same help does show them.
+	o.ReadOnly = false
+	m = toView(t, step(t, newScanTest(t, o, 120, 30), keyMsg("?")), viewOrphans)
+	if !strings.Contains(m.View(), "requeue") {
+		t.Fatal("help never mentions requeue: the test above proves nothing")
+	}
+}
+
+func TestGoldenRepairs(t *testing.T) {
+	tests := []struct {
+		name string
+		w, h int
+		keys []string
+	}{
+		{"orphans", 100, 24, []string{"tab", "tab"}},
+		{"orphans_narrow", 80, 24, []string{"tab", "tab"}},
+		{"requeue_dialog", 100, 30, []string{"tab", "tab", "R"}},
+		{"requeue_dead_pool_dialog", 100, 30, []string{"j", "enter", "R"}},
+		{"repair_locks_dialog", 100, 30, []string{"tab", "G", "L"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o, _, _, _ := repairOptions()
+			m := newScanTest(t, o, tc.w, tc.h)
+			for _, k := range tc.keys {
+				m = step(t, m, keyMsg(k))
+			}
+			view := m.View()
+			checkScreen(t, view, tc.w, tc.h)
+			golden.RequireEqual(t, []byte(view))
+		})
+	}
+}
