@@ -196,14 +196,17 @@ func snapshotToJSON(snap *model.Snapshot) snapshotJSON {
 // writeSnapshotJSON prints one JSON object and a newline. JSON escapes
 // control characters itself, so strings are not cleaned.
 func writeSnapshotJSON(w io.Writer, snap *model.Snapshot) error {
-	// appendSnapshotJSON writes what json.Encoder with SetIndent("", "  ")
-	// would, several times faster (see cmd_snapshot_json.go).
-	b, err := appendSnapshotJSON(make([]byte, 0, 4096+3072*len(snap.Pools)), snapshotToJSON(snap))
+	// encodeSnapshotJSON writes what json.Encoder with SetIndent("", "  ")
+	// would, several times faster (see cmd_snapshot_json.go), in chunks.
+	flush := func(b []byte) error {
+		_, err := w.Write(b)
+		return err
+	}
+	b, err := encodeSnapshotJSON(make([]byte, 0, jsonChunk+8192), snapshotToJSON(snap), flush)
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(b)
-	return err
+	return flush(b)
 }
 
 // writeSnapshotTable prints the snapshot for a person: pools, job types,

@@ -3,7 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 )
 
@@ -14,6 +14,40 @@ import (
 // than reading the snapshot from Redis. The small parts go through
 // encoding/json. TestSnapshotJSONMatchesEncodingJSON holds it to that.
 func appendSnapshotJSON(b []byte, v snapshotJSON) ([]byte, error) {
+	return encodeSnapshotJSON(b, v, nil)
+}
+
+// jsonChunk is how much encodeSnapshotJSON holds before it hands the output
+// on.
+const jsonChunk = 64 << 10
+
+// encodeSnapshotJSON is appendSnapshotJSON handing the output to flush
+// whenever it holds jsonChunk bytes (flush nil: never), so that a snapshot
+// of thousands of pools is not held whole in memory (fresh memory is most of
+// what a short-lived process pays for: make bench, issue 8). Anything that
+// can fail other than flush fails before flush is first called.
+func encodeSnapshotJSON(b []byte, v snapshotJSON, flush func([]byte) error) ([]byte, error) {
+	// The parts that may fail: the small parts, and ages that JSON cannot
+	// hold.
+	parts := []struct {
+		name string
+		v    any
+		js   []byte
+	}{{name: "job_types", v: v.JobTypes}, {name: "orphans", v: v.Orphans}, {name: "findings", v: v.Findings}}
+	for i := range parts {
+		js, err := json.MarshalIndent(parts[i].v, "  ", "  ")
+		if err != nil {
+			return nil, err
+		}
+		parts[i].js = js
+	}
+	for i := range v.Pools {
+		if f := v.Pools[i].HeartbeatAgeSeconds; f != nil {
+			if _, err := appendJSONFloat(nil, *f); err != nil {
+				return nil, err
+			}
+		}
+	}
 	var err error
 	b = append(b, "{\n  \"namespace\": "...)
 	b = appendJSONString(b, v.Namespace)
@@ -26,34 +60,35 @@ func appendSnapshotJSON(b []byte, v snapshotJSON) ([]byte, error) {
 		b = append(b, "[]"...)
 	} else {
 		b = append(b, '[')
+		var keys []string // appendJSONCounts' scratch
 		for i := range v.Pools {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			if b, err = appendPoolJSON(b, &v.Pools[i]); err != nil {
+			if b, err = appendPoolJSON(b, &v.Pools[i], &keys); err != nil {
 				return nil, err
+			}
+			if flush != nil && len(b) >= jsonChunk {
+				if err := flush(b); err != nil {
+					return nil, err
+				}
+				b = b[:0]
 			}
 		}
 		b = append(b, "\n  ]"...)
 	}
-	for _, part := range []struct {
-		name string
-		v    any
-	}{{"job_types", v.JobTypes}, {"orphans", v.Orphans}, {"findings", v.Findings}} {
-		js, err := json.MarshalIndent(part.v, "  ", "  ")
-		if err != nil {
-			return nil, err
-		}
+	for _, part := range parts {
 		b = append(b, ",\n  \""...)
 		b = append(b, part.name...)
 		b = append(b, "\": "...)
-		b = append(b, js...)
+		b = append(b, part.js...)
 	}
 	return append(b, "\n}\n"...), nil
 }
 
 // appendPoolJSON writes one pool at the depth of the pools array.
-func appendPoolJSON(b []byte, p *poolJSON) ([]byte, error) {
+// keys is scratch space for appendJSONCounts.
+func appendPoolJSON(b []byte, p *poolJSON, keys *[]string) ([]byte, error) {
 	const in = "\n      " // the pool's fields
 	b = append(b, "\n    {"+in+"\"id\": "...)
 	b = appendJSONString(b, p.ID)
@@ -94,9 +129,9 @@ func appendPoolJSON(b []byte, p *poolJSON) ([]byte, error) {
 		}
 	}
 	b = append(b, ","+in+"\"in_progress\": "...)
-	b = appendJSONCounts(b, p.InProgress, in)
+	b = appendJSONCounts(b, p.InProgress, in, keys)
 	b = append(b, ","+in+"\"lock_info\": "...)
-	b = appendJSONCounts(b, p.LockInfo, in)
+	b = appendJSONCounts(b, p.LockInfo, in, keys)
 	return append(b, "\n    }"...), nil
 }
 
@@ -122,19 +157,21 @@ func appendJSONStrings(b []byte, s []string, indent string) []byte {
 	return append(b, ']')
 }
 
-// appendJSONCounts writes a map with its keys sorted, as encoding/json does.
-func appendJSONCounts(b []byte, m map[string]int64, indent string) []byte {
+// appendJSONCounts writes a map with its keys sorted, as encoding/json does;
+// scratch holds the keys (reused from call to call).
+func appendJSONCounts(b []byte, m map[string]int64, indent string, scratch *[]string) []byte {
 	if m == nil {
 		return append(b, "null"...)
 	}
 	if len(m) == 0 {
 		return append(b, "{}"...)
 	}
-	keys := make([]string, 0, len(m))
+	keys := (*scratch)[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
+	*scratch = keys
 	b = append(b, '{')
 	for i, k := range keys {
 		if i > 0 {

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math"
 	"math/rand"
 	"testing"
 	"time"
@@ -86,6 +88,46 @@ func TestSnapshotJSONMatchesEncodingJSON(t *testing.T) {
 			Heartbeat: &heartbeatJSON{Host: str(), JobNames: []string{str(), str()}, WorkerIDs: []string{}}}
 		checkSameJSON(t, "random", snapshotJSON{Namespace: str(), Pools: []poolJSON{p, p}})
 	}
+}
+
+// TestSnapshotJSONInChunks: writeSnapshotJSON hands the output on in
+// chunks; together they are what encoding/json writes, and a value JSON
+// cannot hold fails before anything is written.
+func TestSnapshotJSONInChunks(t *testing.T) {
+	now := time.Unix(1795964200, 0)
+	snap := &model.Snapshot{Namespace: "work", RedisTime: now}
+	for i := 0; i < 3000; i++ {
+		age := time.Duration(i) * time.Millisecond
+		snap.Pools = append(snap.Pools, model.Pool{ID: fmt.Sprintf("%024x", i), Status: model.StatusAlive, HeartbeatAge: &age,
+			Heartbeat:  &model.Heartbeat{HeartbeatAt: now.Unix(), Host: "h<1>", JobNames: []string{"a", "b"}, WorkerIDs: []string{"w"}},
+			InProgress: map[string]int64{"b": int64(i), "a": 1, "c": 2}, LockInfo: map[string]int64{"a": 1}})
+	}
+	var out chunkWriter
+	if err := writeSnapshotJSON(&out, snap); err != nil {
+		t.Fatal(err)
+	}
+	if want := encodingJSON(t, snapshotToJSON(snap)); !bytes.Equal(out.buf.Bytes(), want) {
+		t.Fatalf("chunked output (%d bytes) differs from encoding/json (%d bytes)", out.buf.Len(), len(want))
+	}
+	if out.writes < 2 {
+		t.Fatalf("%d bytes in %d writes, want chunks", out.buf.Len(), out.writes)
+	}
+	v := snapshotToJSON(snap)
+	v.Pools[2000].HeartbeatAgeSeconds = f64(math.NaN())
+	written := 0
+	if _, err := encodeSnapshotJSON(nil, v, func(b []byte) error { written += len(b); return nil }); err == nil || written != 0 {
+		t.Fatalf("NaN age: err %v after %d bytes written, want an error before any", err, written)
+	}
+}
+
+type chunkWriter struct {
+	buf    bytes.Buffer
+	writes int
+}
+
+func (w *chunkWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.buf.Write(p)
 }
 
 func BenchmarkSnapshotJSON(b *testing.B) {
