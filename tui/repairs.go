@@ -25,9 +25,9 @@ const (
 )
 
 // requeueTargets are the in-progress lists R acts on here: the selected
-// orphan in the Orphans view, or every non-empty list of the selected dead
-// pool (pools view or its detail; the detail view has no job-type cursor,
-// so R takes all of the pool's lists).
+// orphan in the Orphans view, or every non-empty list of a dead pool in its
+// detail view (which has no job-type cursor, so R takes all of the pool's
+// lists; in the pools list x, the reap, is the key for a dead pool).
 func (m Model) requeueTargets() ([]string, bool) {
 	if m.view == viewOrphans && !m.inDetail {
 		o, ok := m.orphans.selected()
@@ -35,6 +35,9 @@ func (m Model) requeueTargets() ([]string, bool) {
 			return nil, false
 		}
 		return []string{o.Key}, true
+	}
+	if !m.inDetail {
+		return nil, false
 	}
 	p, ok := m.selectedPool()
 	if !ok || p.Status != model.StatusDead || m.snap == nil {
@@ -82,7 +85,7 @@ func requeueAction(plan reaper.RequeuePlan, r Requeuer) action {
 		title:   fmt.Sprintf("Requeue %s from %s?", plural64(plan.TotalJobs(), "job", "jobs"), plural(n, "in-progress list", "in-progress lists")),
 		body:    renderRequeuePlan(plan),
 		running: "requeueing " + plural(n, "list", "lists"),
-		note:    "Each batch re-checks the pool: a pool alive again is left alone.",
+		note:    "Each batch re-checks the pool; locks fall only while lock_info has it.",
 		total:   plan.TotalJobs(),
 	}
 	for _, l := range plan.Lists {
@@ -98,7 +101,7 @@ func requeueAction(plan reaper.RequeuePlan, r Requeuer) action {
 // renderRequeuePlan is the dialog text of a requeue plan: per list where
 // its jobs go, and lock and lock_info before and after.
 func renderRequeuePlan(plan reaper.RequeuePlan) []string {
-	lines := []string{fmt.Sprintf("Moves %s back to their queues, releasing locks only while lock_info holds the pool:", plural64(plan.TotalJobs(), "job", "jobs"))}
+	lines := []string{fmt.Sprintf("Moves %s back to their queues:", plural64(plan.TotalJobs(), "job", "jobs"))}
 	for _, l := range plan.Lists {
 		where := "orphan: pool not in worker_pools"
 		if l.PoolInSet {
@@ -114,7 +117,7 @@ func renderRequeuePlan(plan reaper.RequeuePlan) []string {
 func beforeAfter(present bool, before, after int64) string {
 	switch {
 	case !present:
-		return "absent, unchanged"
+		return "absent"
 	case before == after:
 		return fmt.Sprintf("stays %d", before)
 	}

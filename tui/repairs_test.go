@@ -144,6 +144,10 @@ func TestRequeueDeadPoolFromDetail(t *testing.T) {
 	o, _, _, r := repairOptions()
 	m := newScanTest(t, o, 120, 30)
 	m = step(t, m, keyMsg("j"))
+	// In the pools list x (the reap) is the key for a dead pool; R is not.
+	if m.activeKeys().Requeue.Enabled() {
+		t.Fatal("R enabled in the pools list")
+	}
 	m = step(t, m, keyMsg("enter"))
 	p, _ := m.selectedPool()
 	if p.Status != model.StatusDead {
@@ -272,6 +276,7 @@ func TestGoldenRepairs(t *testing.T) {
 		{"orphans", 100, 24, []string{"tab", "tab"}},
 		{"orphans_narrow", 80, 24, []string{"tab", "tab"}},
 		{"requeue_dialog", 100, 30, []string{"tab", "tab", "R"}},
+		{"requeue_dialog_narrow", 80, 24, []string{"tab", "tab", "R"}},
 		{"requeue_dead_pool_dialog", 100, 30, []string{"j", "enter", "R"}},
 		{"repair_locks_dialog", 100, 30, []string{"tab", "G", "L"}},
 	}

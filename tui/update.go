@@ -286,7 +286,7 @@ func (m Model) repairHint(msg tea.KeyMsg) string {
 	}
 	switch {
 	case m.opts.Requeuer != nil && key.Matches(msg, m.keys.Requeue):
-		return "R requeues the selected orphan (Orphans view) or a dead pool's in-progress lists"
+		return "R requeues the selected orphan (Orphans view) or a dead pool's lists (its detail view)"
 	case m.opts.LockRepairer != nil && key.Matches(msg, m.keys.RepairLocks):
 		return "L repairs the locks of a job type marked DRIFT: select one in the Job types view"
 	}
@@ -352,6 +352,7 @@ func (m Model) openAction(kind actionKind, t reaper.Targets) (Model, tea.Cmd) {
 		return m.setStatus(err.Error(), true)
 	}
 	m.dialog = &confirmDialog{action: a}
+	m.status = statusLine{} // a hint from before does not belong to the dialog
 	if m.err != nil {
 		m.dialog.staleFor = m.opts.Now().Sub(m.fetchedAt)
 	}
