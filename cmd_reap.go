@@ -40,24 +40,29 @@ func runReap(ctx context.Context, e env, cfg *config, args []string) error {
 	if err != nil {
 		return fmt.Errorf("reap: redis at %s: %w", d.Endpoint(), err)
 	}
-	// What the snapshot could not read (worker_pools of the wrong type, a
-	// refused TIME) changes what "no dead pool" means: say it first.
-	for _, w := range snap.Warnings {
-		fmt.Fprintf(e.stderr, "warning: %s\n", textsafe.Clean(w))
-	}
 	plan, err := reaper.NewPlan(snap, reaper.Targets{PoolIDs: args, AllDead: cfg.cmd.allDead})
+	// What the snapshot could not read (worker_pools of the wrong type, a
+	// refused TIME) changes what "no dead pool" or "unknown pool" means: an
+	// error says it on its one line; a plan that goes ahead shows it first.
+	var unread string
+	if len(snap.Warnings) > 0 {
+		unread = fmt.Sprintf("; namespace %s could not be read in full: %s", cfg.namespace, textsafe.Clean(strings.Join(snap.Warnings, "; ")))
+	}
 	switch {
-	case errors.Is(err, reaper.ErrNothingToDo) && cfg.cmd.allDead && len(snap.Warnings) > 0:
-		return fmt.Errorf("reap: no dead pool found, but namespace %s could not be read in full (warnings above)", cfg.namespace)
+	case errors.Is(err, reaper.ErrNothingToDo) && cfg.cmd.allDead && unread != "":
+		return fmt.Errorf("reap: no dead pool found%s", unread)
 	case errors.Is(err, reaper.ErrNothingToDo) && cfg.cmd.allDead:
 		fmt.Fprintf(e.stdout, "No dead pool in namespace %s: nothing to reap.\n", cfg.namespace)
 		return nil
 	case errors.Is(err, reaper.ErrUnknownPool):
-		return fmt.Errorf("reap: %w: not in %s (see `workq-tui snapshot`)", err, redisq.NewKeys(cfg.namespace).WorkerPools())
+		return fmt.Errorf("reap: %w: not in %s (see `workq-tui snapshot`)%s", err, redisq.NewKeys(cfg.namespace).WorkerPools(), unread)
 	case errors.Is(err, reaper.ErrPoolAlive):
-		return fmt.Errorf("reap: %w: not reaped (cut-off --dead-after %s)", err, cfg.deadAfter)
+		return fmt.Errorf("reap: %w: not reaped (cut-off --dead-after %s)%s", err, cfg.deadAfter, unread)
 	case err != nil:
-		return fmt.Errorf("reap: %w", err)
+		return fmt.Errorf("reap: %w%s", err, unread)
+	}
+	for _, w := range snap.Warnings {
+		fmt.Fprintf(e.stderr, "warning: %s\n", textsafe.Clean(w))
 	}
 	reaper.Render(e.stdout, plan)
 	if cfg.cmd.dryRun {
