@@ -522,17 +522,13 @@ func applyCounters(keys Keys, jt *model.JobType, ps *poolSet, r []reply) {
 	if err != nil {
 		jt.Warnings = append(jt.Warnings, fmt.Sprintf("%s%s: %v", counterWarning, keys.Lock(job), err))
 	}
-	li, w := lockInfo(r[1], keys.LockInfo(job), ps)
+	pc := pendingCounters{job: job, inProg: make([]int64, len(ps.ids)), lockInfo: make([]int64, len(ps.ids)), hasLockInfo: make([]bool, len(ps.ids))}
+	li, w := lockInfo(r[1], keys.LockInfo(job), ps, &pc)
 	for _, x := range w {
 		jt.Warnings = append(jt.Warnings, counterWarning+x)
 	}
 	jt.LockInfo = li
-	pc := pendingCounters{job: job, inProg: make([]int64, len(ps.ids)), lockInfo: make([]int64, len(ps.ids)), hasLockInfo: make([]bool, len(ps.ids))}
 	for pi, id := range ps.ids {
-		if v, ok := li[id]; ok {
-			pc.lockInfo[pi], pc.hasLockInfo[pi] = v, true
-			ps.nLI[pi]++
-		}
 		n, err := intReply(r[2+pi])
 		if err != nil {
 			p := ps.pools[pi]
@@ -881,7 +877,10 @@ func intReply(r reply) (int64, error) {
 //
 // Fields that are pool IDs of ps share those strings rather than allocating
 // their own: every job type's lock_info names the same pools.
-func lockInfo(r reply, key string, ps *poolSet) (map[string]int64, []string) {
+//
+// The fields of ps's pools also go into pc by pool position (counted in
+// ps.nLI), so that nothing looks them up in the map again.
+func lockInfo(r reply, key string, ps *poolSet, pc *pendingCounters) (map[string]int64, []string) {
 	if r.err != nil {
 		return nil, []string{fmt.Sprintf("%s: %v", key, r.err)}
 	}
@@ -901,10 +900,17 @@ func lockInfo(r reply, key string, ps *poolSet) (map[string]int64, []string) {
 		fb, ok1 := vs[i].([]byte)
 		vb, ok2 := vs[i+1].([]byte)
 		if !ok1 || !ok2 {
+			for pi, has := range pc.hasLockInfo { // nothing of this reply is kept
+				if has {
+					ps.nLI[pi]--
+					pc.lockInfo[pi], pc.hasLockInfo[pi] = 0, false
+				}
+			}
 			return nil, []string{fmt.Sprintf("%s: unexpected reply", key)}
 		}
 		var f string
-		if pi, ok := ps.index[string(fb)]; ok {
+		pi, inSet := ps.index[string(fb)]
+		if inSet {
 			f = ps.ids[pi]
 		} else {
 			f = string(fb)
@@ -915,6 +921,12 @@ func lockInfo(r reply, key string, ps *poolSet) (map[string]int64, []string) {
 			continue
 		}
 		out[f] = n
+		if inSet {
+			if !pc.hasLockInfo[pi] {
+				ps.nLI[pi]++
+			}
+			pc.lockInfo[pi], pc.hasLockInfo[pi] = n, true
+		}
 	}
 	sort.Strings(warnings)
 	return out, warnings
