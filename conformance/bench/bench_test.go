@@ -331,6 +331,21 @@ func (e *env) snapshot() {
 		}
 	}
 
+	// The orphan scan alone, in process, between two raw batches: the
+	// process of 1b runs it next to the snapshot, and Redis, one thread,
+	// serves both in turn, so its Redis time adds to the batch's.
+	var pairScan, tScan []time.Duration
+	for i := 0; i < sz.procRuns; i++ {
+		r := timeIt(t, "raw batch", raw)
+		s := timeIt(t, "orphan scan", func() error {
+			_, err := redisq.ScanOrphans(ctx, c, redisq.NewKeys(snapNS), redisq.DefaultScanCount, nil)
+			return err
+		})
+		r2 := timeIt(t, "raw batch", raw)
+		tScan = append(tScan, s)
+		pairScan = append(pairScan, ratioOf(2*s, r+r2))
+	}
+
 	mRaw, mOurs, mGC, mLoop, mProc := median(tRaw), median(tOurs), median(tGC), median(tLoop), median(tProc)
 	e.rawMedian = mRaw
 	tb := e.tb
@@ -345,6 +360,8 @@ func (e *env) snapshot() {
 		fmt.Sprintf("median of %d paired runs; process %s (exec, connect, snapshot, orphan scan, %d KB JSON)", len(pairProc), ms(mProc), outBytes>>10))
 	tb.info("1f", "`snapshot --json` on an empty namespace / raw batch", float64(median(tEmpty))/float64(mRaw),
 		fmt.Sprintf("%s: exec, Go start-up and connect alone, the floor under 1b on this machine", ms(median(tEmpty))))
+	tb.info("1h", "orphan scan in process / raw batch", ratioValue(median(pairScan)),
+		fmt.Sprintf("median of %d paired runs; %s: SCAN over the whole keyspace, in 1b next to the snapshot on the one Redis thread, and in 1f", len(pairScan), ms(median(tScan))))
 	tb.atLeast("1c", "per-key loop / snapshot (speed-up)", ratioValue(median(pairLoop)), 20,
 		fmt.Sprintf("median of %d runs between two snapshots; loop %s in %d round trips (one per key, like upstream's reaper)", len(pairLoop), ms(mLoop), len(cmds)))
 	tb.atMost("1d", "Redis commands: snapshot / raw batch", float64(oursServer)/float64(rawServer), 1,
@@ -812,7 +829,7 @@ func TestBenchSmoke(t *testing.T) {
 			t.Errorf("line %s %q has ratio %v", l.id, l.what, l.ratio)
 		}
 	}
-	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c"} {
+	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "1h", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c"} {
 		if !ids[id] {
 			t.Errorf("line %s missing from the table", id)
 		}
