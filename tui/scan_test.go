@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // fakeClock is the screen's clock in scan tests: a scan step moves it on.
@@ -261,8 +262,8 @@ func TestScanPacedByStepDuration(t *testing.T) {
 	m, cmd := stepCmd(m, keyMsg("o"))
 	msg := runCmd(cmd)[0]
 	m, cmd = stepCmd(m, msg)
-	// The step took 300ms on the clock: the next one waits 300ms, and
-	// nothing runs in between.
+	// The step took 300ms on the clock: the next one waits ScanPace times
+	// that, and nothing runs in between.
 	out := runCmd(cmd)
 	if len(out) != 1 {
 		t.Fatalf("after a step: %d messages, want one timer", len(out))
@@ -271,11 +272,11 @@ func TestScanPacedByStepDuration(t *testing.T) {
 	if !ok {
 		t.Fatalf("after a step: %T, want a timer", out[0])
 	}
-	if _, ok := s.msg.(scanWakeMsg); !ok || s.d != 300*time.Millisecond {
-		t.Fatalf("pause %v (%T), want 300ms before the next step", s.d, s.msg)
+	if _, ok := s.msg.(scanWakeMsg); !ok || s.d != redisq.ScanPace*300*time.Millisecond {
+		t.Fatalf("pause %v (%T), want %d x 300ms before the next step", s.d, s.msg, redisq.ScanPace)
 	}
 	m, paces, _ := runScan(t, m, func() tea.Msg { return s.msg })
-	want := []time.Duration{50 * time.Millisecond, 2 * time.Second}
+	want := []time.Duration{redisq.ScanPace * 50 * time.Millisecond, redisq.ScanPace * 2 * time.Second}
 	if len(paces) != len(want) || paces[0] != want[0] || paces[1] != want[1] {
 		t.Fatalf("pauses %v, want %v", paces, want)
 	}
