@@ -112,14 +112,7 @@ func RenderLockRepairPlan(w io.Writer, p LockRepairPlan) {
 		}
 		fmt.Fprintf(tw, "  lock\t%s -> %s\n", before, after)
 		for _, f := range j.LockInfoFields() {
-			b, ok := j.LockInfoBefore[f]
-			if !ok {
-				b = "absent"
-			}
-			a := "removed"
-			if n, ok := j.LockInfoAfter[f]; ok {
-				a = strconv.FormatInt(n, 10)
-			}
+			b, a := j.LockInfoChange(f)
 			note := ""
 			if !inSet[f] {
 				note = " (not in worker_pools)"

@@ -290,6 +290,22 @@ func repairJob(ctx context.Context, c redis.Conn, keys redisq.Keys, jp JobLockPl
 	return jr
 }
 
+// LockInfoChange is field f of lock_info before and after the repair, in
+// words: the raw value before ("absent" when missing), and the new count
+// after ("removed" when the repair deletes it). Text from Redis is returned
+// as read: callers clean it for their output.
+func (j JobLockPlan) LockInfoChange(f string) (before, after string) {
+	before, ok := j.LockInfoBefore[f]
+	if !ok {
+		before = "absent"
+	}
+	after = "removed"
+	if n, ok := j.LockInfoAfter[f]; ok {
+		after = strconv.FormatInt(n, 10)
+	}
+	return before, after
+}
+
 // LockInfoFields returns the fields of before and after together, sorted,
 // for showing a plan.
 func (j JobLockPlan) LockInfoFields() []string {

@@ -213,14 +213,7 @@ func renderLockRepairPlan(plan reaper.LockRepairPlan) []string {
 			inSet[p] = true
 		}
 		for _, f := range j.LockInfoFields() {
-			b, ok := j.LockInfoBefore[f]
-			if !ok {
-				b = "absent"
-			}
-			a := "removed"
-			if n, ok := j.LockInfoAfter[f]; ok {
-				a = strconv.FormatInt(n, 10)
-			}
+			b, a := j.LockInfoChange(f)
 			note := ""
 			if !inSet[f] {
 				note = " (not in worker_pools)"
