@@ -224,19 +224,15 @@ func (r *Reaper) reapPool(ctx context.Context, pp PoolPlan, jobs []string, deadA
 			if err != nil {
 				return fail(fmt.Errorf("move jobs: %w", err))
 			}
-			switch state {
-			case "dead":
-			case "alive":
-				pr.Skipped = fmt.Sprintf("pool %s is alive again, not reaped", pp.PoolID)
-				return pr
-			case "gone":
-				pr.Gone = true
-				pr.Skipped = fmt.Sprintf("pool %s is no longer in %s (reaped or stopped by another process)", pp.PoolID, r.keys.WorkerPools())
-				if n, _ := redis.Int64(remaining, nil); n > 0 {
+			if r.notDeadAnymore(&pr, state) {
+				if n, _ := redis.Int64(remaining, nil); pr.Gone && n > 0 {
 					pr.Left = n
 					pr.Skipped += fmt.Sprintf("; %d jobs left in its in-progress lists", n)
 				}
 				return pr
+			}
+			switch state {
+			case "dead":
 			case "error":
 				why, _ := redis.String(remaining, nil)
 				return fail(fmt.Errorf("%w: %s", ErrBadData, why))
@@ -282,15 +278,11 @@ func (r *Reaper) reapPool(ctx context.Context, pp PoolPlan, jobs []string, deadA
 		if err != nil {
 			return fail(fmt.Errorf("remove pool: %w", err))
 		}
+		if r.notDeadAnymore(&pr, state) {
+			return pr
+		}
 		switch state {
 		case "dead":
-		case "alive":
-			pr.Skipped = fmt.Sprintf("pool %s is alive again, not reaped", pp.PoolID)
-			return pr
-		case "gone":
-			pr.Gone = true
-			pr.Skipped = fmt.Sprintf("pool %s is no longer in %s (reaped or stopped by another process)", pp.PoolID, r.keys.WorkerPools())
-			return pr
 		case "notempty":
 			continue
 		case "error":
@@ -352,4 +344,21 @@ func reapSum(m map[string]int64) int64 {
 		n += v
 	}
 	return n
+}
+
+// notDeadAnymore records a script's answer that the pool is no longer one to
+// reap: it beat again ("alive"), or it left the set ("gone": reaped or
+// stopped by another process). It reports whether the reap of this pool
+// ends here.
+func (r *Reaper) notDeadAnymore(pr *PoolResult, state string) bool {
+	switch state {
+	case "alive":
+		pr.Skipped = fmt.Sprintf("pool %s is alive again, not reaped", pr.PoolID)
+		return true
+	case "gone":
+		pr.Gone = true
+		pr.Skipped = fmt.Sprintf("pool %s is no longer in %s (reaped or stopped by another process)", pr.PoolID, r.keys.WorkerPools())
+		return true
+	}
+	return false
 }
