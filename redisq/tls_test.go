@@ -2,17 +2,8 @@ package redisq
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
-	"net"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -22,91 +13,9 @@ import (
 	"github.com/workq-tui/workq-tui/internal/redistest"
 )
 
-// testCA is a throw-away certificate authority for one test.
-type testCA struct {
-	cert *x509.Certificate
-	key  *ecdsa.PrivateKey
-	pem  []byte
-}
-
-func newTestCA(t *testing.T, name string) testCA {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: name},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(time.Hour),
-		IsCA:                  true,
-		KeyUsage:              x509.KeyUsageCertSign,
-		BasicConstraintsValid: true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return testCA{cert: cert, key: key, pem: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
-}
-
-// issue writes a server certificate for 127.0.0.1 signed by the CA, and its
-// key, into dir.
-func (ca testCA) issue(t *testing.T, dir string) (certFile, keyFile string) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(2),
-		Subject:      pkix.Name{CommonName: "127.0.0.1"},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(time.Hour),
-		IPAddresses:  []net.IP{net.ParseIP("127.0.0.1")},
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	certFile, keyFile = filepath.Join(dir, "server.crt"), filepath.Join(dir, "server.key")
-	writeFile(t, certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
-	writeFile(t, keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}))
-	return certFile, keyFile
-}
-
-func writeFile(t *testing.T, path string, b []byte) {
-	t.Helper()
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestTLSConnection(t *testing.T) {
-	ca := newTestCA(t, "workq-tui test CA")
-	certDir := t.TempDir()
-	certFile, keyFile := ca.issue(t, certDir)
-	caFile := filepath.Join(certDir, "ca.crt")
-	writeFile(t, caFile, ca.pem)
-
-	srv := redistest.StartFunc(t, func(port int) []string {
-		return []string{
-			"--port", "0", "--tls-port", strconv.Itoa(port),
-			"--tls-cert-file", certFile, "--tls-key-file", keyFile,
-			"--tls-ca-cert-file", caFile, "--tls-auth-clients", "no",
-		}
-	})
+	srv, files := redistest.StartTLS(t)
+	caFile := files.CAFile
 	url := "rediss://" + srv.Addr()
 
 	t.Run("trusted CA", func(t *testing.T) {
@@ -128,9 +37,7 @@ func TestTLSConnection(t *testing.T) {
 	})
 
 	t.Run("wrong CA", func(t *testing.T) {
-		other := newTestCA(t, "some other CA")
-		otherFile := filepath.Join(t.TempDir(), "other.crt")
-		writeFile(t, otherFile, other.pem)
+		otherFile := redistest.WriteCA(t, t.TempDir(), "some other CA", false).CAFile
 		d, err := NewDialer(Options{Address: url, TLSCAFile: otherFile, Timeout: 5 * time.Second})
 		if err != nil {
 			t.Fatal(err)
@@ -168,7 +75,9 @@ func TestTLSConnection(t *testing.T) {
 
 	t.Run("CA file that is not PEM", func(t *testing.T) {
 		bad := filepath.Join(t.TempDir(), "bad.crt")
-		writeFile(t, bad, []byte("not a certificate"))
+		if err := os.WriteFile(bad, []byte("not a certificate"), 0o600); err != nil {
+			t.Fatal(err)
+		}
 		_, err := NewDialer(Options{Address: url, TLSCAFile: bad})
 		if err == nil || !strings.Contains(err.Error(), "no PEM certificate") {
 			t.Fatalf("want a clear error for a CA file without PEM, got %v", err)
