@@ -74,7 +74,7 @@ func runScreen(ctx context.Context, e env, cfg *config, args []string) error {
 		FetchTimeout: 4 * d.Timeout(),
 		Renderer:     renderer,
 		Source:       client,
-		Peeker:       peeker{client},
+		Peeker:       redisq.RawPeeker{Client: client},
 		ScanInterval: cfg.cmd.scanInterval,
 		Scanner:      screenScanner{dial: d.Dial, keys: redisq.NewKeys(cfg.namespace), count: redisq.DefaultScanCount},
 	}
@@ -96,21 +96,6 @@ func runScreen(ctx context.Context, e env, cfg *config, args []string) error {
 		return fmt.Errorf("screen: %w", err)
 	}
 	return nil
-}
-
-// peeker hands the screen the raw jobs of an in-progress list.
-type peeker struct{ c *redisq.Client }
-
-func (p peeker) PeekInProgress(ctx context.Context, poolID, jobName string, n int) ([]string, error) {
-	jobs, err := p.c.PeekInProgress(ctx, poolID, jobName, n)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(jobs))
-	for i, j := range jobs {
-		out[i] = j.Raw
-	}
-	return out, nil
 }
 
 // osUser names the operator in the audit log.

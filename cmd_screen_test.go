@@ -48,7 +48,7 @@ func TestScreenPeekerGivesRawJobs(t *testing.T) {
 	}
 	cl := redisq.NewDialerClient(d, "work", 0)
 	defer cl.Close()
-	got, err := peeker{cl}.PeekInProgress(context.Background(), "p1", "a", 5)
+	got, err := redisq.RawPeeker{Client: cl}.PeekInProgress(context.Background(), "p1", "a", 5)
 	if err != nil || strings.Join(got, "|") != strings.Join(raw, "|") {
 		t.Fatalf("peek = %q, %v; want %q", got, err, raw)
 	}

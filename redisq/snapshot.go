@@ -1095,3 +1095,20 @@ func truncate(s string, n int) string {
 	}
 	return s[:n] + "..."
 }
+
+// RawPeeker gives the raw payloads of a pool's in-progress jobs, as the
+// screen shows them (it parses and cleans them itself).
+type RawPeeker struct{ Client *Client }
+
+// PeekInProgress returns the raw text of the first n jobs of the list.
+func (p RawPeeker) PeekInProgress(ctx context.Context, poolID, job string, n int) ([]string, error) {
+	jobs, err := p.Client.PeekInProgress(ctx, poolID, job, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(jobs))
+	for i, j := range jobs {
+		out[i] = j.Raw
+	}
+	return out, nil
+}

@@ -200,7 +200,7 @@ func TestBadDataScreen(t *testing.T) {
 	client := redisq.NewDialerClient(d, badNS, 0)
 	defer client.Close()
 	o := tui.Options{Address: d.Endpoint().String(), Namespace: badNS, ReadOnly: true, Interval: 500 * time.Millisecond,
-		Renderer: asciiRenderer(), Source: client, Peeker: modelPeeker{client}}
+		Renderer: asciiRenderer(), Source: client, Peeker: redisq.RawPeeker{Client: client}}
 
 	var mu sync.Mutex
 	var frames []string

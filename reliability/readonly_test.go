@@ -244,7 +244,7 @@ func TestReadOnlyModelWithReadOnlyReaper(t *testing.T) {
 			o := tui.Options{
 				Address: d.Endpoint().String(), Namespace: roNS, ReadOnly: screenReadOnly,
 				Interval: 250 * time.Millisecond, StatusTTL: time.Minute, Renderer: asciiRenderer(),
-				Source: client, Peeker: modelPeeker{client},
+				Source: client, Peeker: redisq.RawPeeker{Client: client},
 				Reaper: reaper.NewReaper(pool, roNS, 1), Planner: reaper.NewPlan,
 			}
 			var presses []string
@@ -275,21 +275,6 @@ func TestReadOnlyModelWithReadOnlyReaper(t *testing.T) {
 			t.Logf("commands seen %v, write commands seen %d", seen, writes)
 		})
 	}
-}
-
-// modelPeeker adapts redisq's peek to tui.Peeker.
-type modelPeeker struct{ c *redisq.Client }
-
-func (p modelPeeker) PeekInProgress(ctx context.Context, poolID, job string, n int) ([]string, error) {
-	jobs, err := p.c.PeekInProgress(ctx, poolID, job, n)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(jobs))
-	for i, j := range jobs {
-		out[i] = j.Raw
-	}
-	return out, nil
 }
 
 // TestReadOnlyACLUser: a Redis user limited to +@read (and nothing else:
