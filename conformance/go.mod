@@ -8,7 +8,7 @@ require (
 	github.com/charmbracelet/bubbletea v1.3.10
 	github.com/charmbracelet/lipgloss v1.1.0
 	github.com/gocraft/work v0.5.1
-	github.com/gomodule/redigo v1.9.2
+	github.com/gomodule/redigo v1.9.3
 	github.com/muesli/termenv v0.16.0
 	github.com/workq-tui/workq-tui v0.0.0-00010101000000-000000000000
 )
