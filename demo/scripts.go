@@ -1,3 +1,6 @@
+// The Lua scripts the simulated pools run: gocraft/work v0.5.1's fetch and
+// requeue, written for this simulator.
+
 package demo
 
 import "fmt"

@@ -1,3 +1,6 @@
+// The live demo: an embedded miniredis on loopback and the simulation
+// advanced to the wall clock every Tick, for `workq-tui --demo`.
+
 package demo
 
 import (
