@@ -1,20 +1,27 @@
 # workq-tui: build and test.
 #
 #   make test    install redis-server and tmux when missing (apt-get, Debian),
-#                check gofmt, go vet, and go test -race in the root module and
-#                in the nested conformance module (real gocraft/work v0.5.1).
+#                check gofmt, go vet, golangci-lint, and go test -race in the
+#                root module and in the nested conformance module (real
+#                gocraft/work v0.5.1).
+#   make lint    golangci-lint (pinned, see GOLANGCI_LINT) over both modules
 #   make build   build ./workq-tui
-#   make bench   the performance table of issue 8 (ratios, each with its goal)
-#   make stress  long-running stress tests (placeholder: filled by others)
-#   make fuzz    run each fuzz target for FUZZTIME (default 60s)
+#   make bench   the performance table (ratios, each with its goal)
+#   make stress  the long versions of the reliability tests
+#   make fuzz    run every fuzz target for FUZZTIME (default 60s)
 
 GO          ?= go
 TEST_TIMEOUT ?= 20m
 GOTESTFLAGS ?=
 # apt-get runs through sudo when not root.
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# golangci-lint at a pinned version, built by the Go toolchain into its
+# module cache on first use: nothing is installed globally. Its
+# configuration, and why each linter is on, is in .golangci.yml.
+GOLANGCI_LINT_VERSION ?= v2.15.0
+GOLANGCI_LINT ?= $(GO) run github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
 
-.PHONY: all build test deps fmt-check vet test-root test-conformance bench stress fuzz clean
+.PHONY: all build test deps fmt-check vet lint test-root test-conformance bench stress fuzz clean
 
 all: build
 
@@ -22,7 +29,7 @@ build:
 	$(GO) build -o workq-tui .
 
 # Both test runs always run, so a failure in one does not hide the other's.
-test: deps fmt-check vet
+test: deps fmt-check vet lint
 	@rc=0; $(MAKE) --no-print-directory test-root || rc=1; \
 	$(MAKE) --no-print-directory test-conformance || rc=1; exit $$rc
 
@@ -50,24 +57,29 @@ vet:
 	$(GO) vet ./...
 	cd conformance && $(GO) vet ./...
 
+# lint runs over the root module and the nested conformance module, each
+# with the one configuration at the root.
+lint:
+	$(GOLANGCI_LINT) run --config .golangci.yml ./...
+	cd conformance && $(GOLANGCI_LINT) run --config ../.golangci.yml ./...
+
 test-root:
 	$(GO) test -race -timeout $(TEST_TIMEOUT) $(GOTESTFLAGS) ./...
 
 test-conformance:
 	cd conformance && $(GO) test -race -timeout $(TEST_TIMEOUT) $(GOTESTFLAGS) ./...
 
-# bench: issue 8's one table (conformance/bench, build tag bench): every line
-# a ratio measured in one run against one redis-server, with its goal and
-# PASS or MISS; it fails when a goal is missed. BENCH_OUT=file also writes
+# bench: one table (conformance/bench, build tag bench): every line a ratio
+# measured in one run against one redis-server, with its goal and PASS or
+# MISS; it fails when a goal is missed. BENCH_OUT=file also writes
 # the table there. Ratios only, no absolute-time assertions. The Go
 # benchmarks (go test -bench) still run on their own.
 bench:
 	$(GO) test -tags bench -run '^TestReapBench100k$$' -count=1 -v ./reaper
 	cd conformance && $(GO) test -tags bench -run '^TestBenchTable$$' -count=1 -timeout 10m -v ./bench/
 
-# stress: placeholder. Engineers add long-running stress tests here.
-# Issue 7 (reliability/, conformance/reliability/): WORKQ_STRESS=1 scales the
-# short versions that make test runs (20 SIGKILLs over a 20,000-job reap, 2
+# stress: the long versions of the reliability tests (reliability/,
+# conformance/reliability/). WORKQ_STRESS=1 scales the short versions that make test runs (20 SIGKILLs over a 20,000-job reap, 2
 # Redis restarts, 3 rounds of two reap processes, 4 dead pools x 3,000 jobs
 # under three reapers, ~60 keys on a read-only screen) up to 40 SIGKILLs over
 # 100,000 jobs, 6 restarts, 10 rounds, 8 pools x 20,000 jobs, 3,000 keys.
@@ -75,13 +87,19 @@ stress:
 	WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run 'Killed|Restarts|TwoReapProcesses|ReadOnlyModel' ./reliability/
 	cd conformance && WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run 'TwoOfOurs' ./reliability/
 
-# fuzz: each issue 7 fuzz target for FUZZTIME (their seeds run in make test).
+# fuzz: every fuzz target, found by grepping each package's test files for
+# `func Fuzz`, in both modules, runs for FUZZTIME in turn (go test -fuzz
+# takes one target of one package at a time). make test runs their seeds.
 FUZZTIME ?= 60s
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzParseHeartbeat$$' -fuzztime $(FUZZTIME) ./redisq
-	$(GO) test -run '^$$' -fuzz '^FuzzParseInProgress$$' -fuzztime $(FUZZTIME) ./redisq
-	$(GO) test -run '^$$' -fuzz '^FuzzRenderJob$$' -fuzztime $(FUZZTIME) ./tui
-	$(GO) test -run '^$$' -fuzz '^FuzzClean$$' -fuzztime $(FUZZTIME) ./internal/textsafe
+	@set -e; for mod in . conformance; do \
+		for dir in $$(cd $$mod && grep -rl --include='*_test.go' '^func Fuzz' . | grep -v '^\./conformance/' | xargs -r -n1 dirname | sort -u); do \
+			for target in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$mod/$$dir/*_test.go); do \
+				echo "== $$mod $$dir $$target"; \
+				(cd $$mod && $(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) $$dir); \
+			done; \
+		done; \
+	done
 
 clean:
 	rm -f workq-tui
