@@ -48,7 +48,7 @@ func TestStart(t *testing.T) {
 	if alive, dead := count(); alive != 3 || dead != 2 {
 		t.Fatalf("at start: %d alive, %d dead pools, want 3 and 2", alive, dead)
 	}
-	t.Logf("ready in %v (a share %.2f of the 3 s the issue allows)", ready, ready.Seconds()/3)
+	t.Logf("ready in %v (a share %.2f of the 3 s the demo may take to start)", ready, ready.Seconds()/3)
 	// One heartbeat period and a bit later, the live pools are still alive
 	// by Redis's TIME: the simulation runs on the clock Redis answers with.
 	fetched := srv.Stats().Fetched
