@@ -28,10 +28,16 @@ all: build
 build:
 	$(GO) build -o workq-tui .
 
-# Both test runs always run, so a failure in one does not hide the other's.
-test: deps fmt-check vet lint
-	@rc=0; $(MAKE) --no-print-directory test-root || rc=1; \
-	$(MAKE) --no-print-directory test-conformance || rc=1; exit $$rc
+# Every check runs even when one before it fails, so that one run shows
+# every problem (a lint finding does not hide a failing test).
+test: deps
+	@rc=0; \
+	$(MAKE) --no-print-directory fmt-check || rc=1; \
+	$(MAKE) --no-print-directory vet || rc=1; \
+	$(MAKE) --no-print-directory lint || rc=1; \
+	$(MAKE) --no-print-directory test-root || rc=1; \
+	$(MAKE) --no-print-directory test-conformance || rc=1; \
+	exit $$rc
 
 # deps installs the binaries the tests run (a real redis-server; tmux for the
 # screen tests) when they are missing.
@@ -58,10 +64,12 @@ vet:
 	cd conformance && $(GO) vet ./...
 
 # lint runs over the root module and the nested conformance module, each
-# with the one configuration at the root.
+# with the one configuration at the root; both always run.
 lint:
-	$(GOLANGCI_LINT) run --config .golangci.yml ./...
-	cd conformance && $(GOLANGCI_LINT) run --config ../.golangci.yml ./...
+	@rc=0; \
+	$(GOLANGCI_LINT) run --config .golangci.yml ./... || rc=1; \
+	(cd conformance && $(GOLANGCI_LINT) run --config ../.golangci.yml ./...) || rc=1; \
+	exit $$rc
 
 test-root:
 	$(GO) test -race -timeout $(TEST_TIMEOUT) $(GOTESTFLAGS) ./...
@@ -71,18 +79,19 @@ test-conformance:
 
 # bench: one table (conformance/bench, build tag bench): every line a ratio
 # measured in one run against one redis-server, with its goal and PASS or
-# MISS; it fails when a goal is missed. BENCH_OUT=file also writes
-# the table there. Ratios only, no absolute-time assertions. The Go
+# MISS; it fails when a goal is missed. BENCH_OUT=file also writes the
+# table there. Ratios only, no absolute-time assertions. The Go
 # benchmarks (go test -bench) still run on their own.
 bench:
 	$(GO) test -tags bench -run '^TestReapBench100k$$' -count=1 -v ./reaper
 	cd conformance && $(GO) test -tags bench -run '^TestBenchTable$$' -count=1 -timeout 10m -v ./bench/
 
 # stress: the long versions of the reliability tests (reliability/,
-# conformance/reliability/). WORKQ_STRESS=1 scales the short versions that make test runs (20 SIGKILLs over a 20,000-job reap, 2
-# Redis restarts, 3 rounds of two reap processes, 4 dead pools x 3,000 jobs
-# under three reapers, ~60 keys on a read-only screen) up to 40 SIGKILLs over
-# 100,000 jobs, 6 restarts, 10 rounds, 8 pools x 20,000 jobs, 3,000 keys.
+# conformance/reliability/). WORKQ_STRESS=1 scales the short versions that
+# make test runs (20 SIGKILLs over a 20,000-job reap, 2 Redis restarts, 3
+# rounds of two reap processes, 4 dead pools x 3,000 jobs under three
+# reapers, ~60 keys on a read-only screen) up to 40 SIGKILLs over 100,000
+# jobs, 6 restarts, 10 rounds, 8 pools x 20,000 jobs, 3,000 keys.
 stress:
 	WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run 'Killed|Restarts|TwoReapProcesses|ReadOnlyModel' ./reliability/
 	cd conformance && WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run 'TwoOfOurs' ./reliability/
