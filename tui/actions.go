@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 )
@@ -75,9 +76,9 @@ func planError(err error) error {
 	case errors.Is(err, reaper.ErrNothingToDo):
 		return errors.New("no dead pool to reap")
 	case errors.Is(err, reaper.ErrPoolAlive):
-		return fmt.Errorf("not reaped: %s", clean(err.Error()))
+		return fmt.Errorf("not reaped: %s", textsafe.Clean(err.Error()))
 	}
-	return fmt.Errorf("cannot plan the reap: %s", clean(err.Error()))
+	return fmt.Errorf("cannot plan the reap: %s", textsafe.Clean(err.Error()))
 }
 
 // reapAction turns a reap plan into an action.
@@ -111,7 +112,7 @@ func renderPlan(plan reaper.Plan) []string {
 		if !pp.HeartbeatMissing {
 			hb = "last heartbeat " + model.FormatAge(plan.RedisTime.Sub(timeUnix(pp.HeartbeatAt))) + " ago"
 		}
-		lines = append(lines, fmt.Sprintf("pool %s (%s)", clean(pp.PoolID), hb))
+		lines = append(lines, fmt.Sprintf("pool %s (%s)", textsafe.Clean(pp.PoolID), hb))
 		if len(pp.Jobs) == 0 {
 			lines = append(lines, "  nothing in progress, no locks held")
 		}
@@ -129,7 +130,7 @@ func renderPlan(plan reaper.Plan) []string {
 			if j.LockBefore == j.LockAfter {
 				lock = fmt.Sprintf("lock stays %d", j.LockBefore)
 			}
-			lines = append(lines, fmt.Sprintf("  %s: %s; %s; %s", clean(j.JobName), move, lock, li))
+			lines = append(lines, fmt.Sprintf("  %s: %s; %s; %s", textsafe.Clean(j.JobName), move, lock, li))
 		}
 	}
 	return lines
@@ -148,12 +149,12 @@ func summarizeReap(res reaper.Result) actionOutcome {
 		case p.Gone && p.Left == 0 && p.Err == nil:
 			// Another reaper (or a clean stop) finished it first: nothing
 			// is lost, so it is not a failure.
-			notes = append(notes, fmt.Sprintf("pool %s was already gone", clean(shortID(p.PoolID))))
+			notes = append(notes, fmt.Sprintf("pool %s was already gone", textsafe.Clean(shortID(p.PoolID))))
 		case p.Skipped != "":
-			problems = append(problems, clean(p.Skipped))
+			problems = append(problems, textsafe.Clean(p.Skipped))
 		}
 		if p.Err != nil {
-			problems = append(problems, fmt.Sprintf("pool %s: %s", clean(shortID(p.PoolID)), clean(p.Err.Error())))
+			problems = append(problems, fmt.Sprintf("pool %s: %s", textsafe.Clean(shortID(p.PoolID)), textsafe.Clean(p.Err.Error())))
 		}
 	}
 	out.moved = res.TotalMoved()

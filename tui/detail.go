@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -137,7 +138,7 @@ func renderDetail(d detailView, width int) string {
 	p := d.pool
 	var lines []string
 	add := func(format string, a ...any) { lines = append(lines, fmt.Sprintf(format, a...)) }
-	add("pool %s  %s", clean(p.ID), statusMarker(p.Status))
+	add("pool %s  %s", textsafe.Clean(p.ID), statusMarker(p.Status))
 	if d.gone {
 		add("this pool is no longer in the worker_pools set (reaped or stopped); showing its last known state")
 	}
@@ -146,14 +147,14 @@ func renderDetail(d detailView, width int) string {
 		if hb.StartedAt > 0 {
 			started = model.FormatAge(d.redisTime.Sub(timeUnix(hb.StartedAt))) + " ago"
 		}
-		add("host %s  pid %d  concurrency %d  heartbeat %s ago  started %s", clean(hb.Host), hb.PID, hb.Concurrency, beatAge(&p), started)
-		add("job names: %s", clean(strings.Join(hb.JobNames, ", ")))
+		add("host %s  pid %d  concurrency %d  heartbeat %s ago  started %s", textsafe.Clean(hb.Host), hb.PID, hb.Concurrency, beatAge(&p), started)
+		add("job names: %s", textsafe.Clean(strings.Join(hb.JobNames, ", ")))
 		add("workers: %d", len(hb.WorkerIDs))
 	} else {
 		add("no heartbeat hash: nothing says which host or process this was")
 	}
 	for _, w := range p.Warnings {
-		add("warning: %s", clean(w))
+		add("warning: %s", textsafe.Clean(w))
 	}
 	add("")
 	names := map[string]bool{}
@@ -180,7 +181,7 @@ func renderDetail(d detailView, width int) string {
 		if v, ok := p.LockInfo[n]; ok {
 			li = strconv.FormatInt(v, 10)
 		}
-		add("%s", renderCells(cols, []string{clean(n), strconv.FormatInt(p.InProgress[n], 10), li}))
+		add("%s", renderCells(cols, []string{textsafe.Clean(n), strconv.FormatInt(p.InProgress[n], 10), li}))
 	}
 	if len(sorted) == 0 {
 		add("(no job types)")
@@ -195,7 +196,7 @@ func renderDetail(d detailView, width int) string {
 		total := p.InProgressTotal()
 		add("in-progress jobs: showing %d of %d", len(d.jobs), total)
 		if d.peekErr != nil {
-			add("could not read them: %s", clean(d.peekErr.Error()))
+			add("could not read them: %s", textsafe.Clean(d.peekErr.Error()))
 		}
 		for i, j := range d.jobs {
 			lines = append(lines, renderJob(i+1, j, d.redisTime)...)
@@ -222,8 +223,8 @@ func renderJob(n int, j peekedJob, redisTime time.Time) []string {
 	}
 	if err := json.Unmarshal([]byte(j.payload), &job); err != nil {
 		return []string{
-			fmt.Sprintf("#%d %s: not a JSON job", n, clean(j.jobName)),
-			"    " + clean(j.payload),
+			fmt.Sprintf("#%d %s: not a JSON job", n, textsafe.Clean(j.jobName)),
+			"    " + textsafe.Clean(j.payload),
 		}
 	}
 	name := job.Name
@@ -238,9 +239,9 @@ func renderJob(n int, j peekedJob, redisTime time.Time) []string {
 			enq = model.FormatAge(redisTime.Sub(t)) + " ago, " + enq
 		}
 	}
-	out := []string{fmt.Sprintf("#%d %s  id %s  enqueued %s", n, clean(name), clean(job.ID), enq)}
+	out := []string{fmt.Sprintf("#%d %s  id %s  enqueued %s", n, textsafe.Clean(name), textsafe.Clean(job.ID), enq)}
 	if job.Fails > 0 {
-		out = append(out, fmt.Sprintf("    failed %d times, last: %s", job.Fails, clean(job.Err)))
+		out = append(out, fmt.Sprintf("    failed %d times, last: %s", job.Fails, textsafe.Clean(job.Err)))
 	}
 	args := "{}"
 	if len(job.Args) > 0 && string(job.Args) != "null" {
@@ -255,7 +256,7 @@ func renderJob(n int, j peekedJob, redisTime time.Time) []string {
 		if i == 0 {
 			l = "    args: " + l
 		}
-		out = append(out, clean(l))
+		out = append(out, textsafe.Clean(l))
 	}
 	return out
 }

@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -90,7 +91,7 @@ func (v jobTypesView) refilter() jobTypesView {
 	rows := make([]int, 0, len(v.types))
 	f := strings.ToLower(v.filter)
 	for i, jt := range v.types {
-		text := strings.ToLower(clean(jt.Name))
+		text := strings.ToLower(textsafe.Clean(jt.Name))
 		if jt.Drift {
 			text += " drift"
 		}
@@ -195,7 +196,7 @@ func renderJobTypes(types []model.JobType, rows []int, h queueHistory, l listSta
 		if !sel {
 			trend = st.accent.Render(trend)
 		}
-		cells := []string{clean(jt.Name), strconv.FormatInt(jt.Queued, 10), latency,
+		cells := []string{textsafe.Clean(jt.Name), strconv.FormatInt(jt.Queued, 10), latency,
 			strconv.FormatInt(jt.InProgress, 10), fmt.Sprintf("%d/%s", jt.Lock, maxc),
 			strconv.FormatInt(jt.LockInfoTotal, 10), paused, drift, trend}
 		row := renderCells(cols, cells)

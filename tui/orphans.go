@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -65,7 +66,7 @@ func (v orphansView) refilter() orphansView {
 	rows := make([]int, 0, len(v.orphans))
 	f := strings.ToLower(v.filter)
 	for i, o := range v.orphans {
-		text := strings.ToLower(clean(o.Key + " " + o.JobName + " " + o.PoolID))
+		text := strings.ToLower(textsafe.Clean(o.Key + " " + o.JobName + " " + o.PoolID))
 		if f == "" || strings.Contains(text, f) {
 			rows = append(rows, i)
 		}
@@ -166,7 +167,7 @@ func renderOrphans(orphans []model.InProgressList, rows []int, l listState, sc s
 	from, to := l.window(len(rows), height)
 	for i := from; i < to; i++ {
 		o := &orphans[rows[i]]
-		cells := []string{clean(o.Key), clean(o.JobName), clean(o.PoolID), strconv.FormatInt(o.Length, 10)}
+		cells := []string{textsafe.Clean(o.Key), textsafe.Clean(o.JobName), textsafe.Clean(o.PoolID), strconv.FormatInt(o.Length, 10)}
 		row := renderCells(cols, cells)
 		if i == l.cursor {
 			lines = append(lines, fitLine(st.selected.Render("> "+row), width))

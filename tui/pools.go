@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -72,7 +73,7 @@ func poolSearchText(p *model.Pool) string {
 		parts = append(parts, hb.Host+":"+strconv.FormatInt(hb.PID, 10))
 		parts = append(parts, hb.JobNames...)
 	}
-	return strings.ToLower(clean(strings.Join(parts, " ")))
+	return strings.ToLower(textsafe.Clean(strings.Join(parts, " ")))
 }
 
 func (v poolsView) selected() (model.Pool, bool) {
@@ -149,14 +150,14 @@ func renderPoolRow(p *model.Pool, cols []column, redisTime time.Time, selected b
 	}
 	host, started, conc, jobs := "-", "-", "-", "-"
 	if hb := p.Heartbeat; hb != nil {
-		host = clean(hb.Host) + ":" + strconv.FormatInt(hb.PID, 10)
+		host = textsafe.Clean(hb.Host) + ":" + strconv.FormatInt(hb.PID, 10)
 		if hb.StartedAt > 0 {
 			started = model.FormatAge(redisTime.Sub(timeUnix(hb.StartedAt)))
 		}
 		conc = strconv.FormatInt(hb.Concurrency, 10)
-		jobs = clean(strings.Join(hb.JobNames, ","))
+		jobs = textsafe.Clean(strings.Join(hb.JobNames, ","))
 	}
-	cells := []string{status, clean(p.ID), host, beatAge(p), started, conc,
+	cells := []string{status, textsafe.Clean(p.ID), host, beatAge(p), started, conc,
 		strconv.FormatInt(p.InProgressTotal(), 10), strconv.FormatInt(p.LocksHeld(), 10), jobs}
 	row := renderCells(cols, cells)
 	if selected {

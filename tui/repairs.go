@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
@@ -70,9 +71,9 @@ func (m Model) buildRequeue(listKeys []string) (action, error) {
 	plan, err := reaper.NewRequeuePlan(&snap, listKeys)
 	if err != nil {
 		if errors.Is(err, reaper.ErrPoolAlive) {
-			return action{}, fmt.Errorf("not requeued: %s", clean(err.Error()))
+			return action{}, fmt.Errorf("not requeued: %s", textsafe.Clean(err.Error()))
 		}
-		return action{}, fmt.Errorf("cannot plan the requeue: %s", clean(err.Error()))
+		return action{}, fmt.Errorf("cannot plan the requeue: %s", textsafe.Clean(err.Error()))
 	}
 	return requeueAction(plan, m.opts.Requeuer), nil
 }
@@ -107,8 +108,8 @@ func renderRequeuePlan(plan reaper.RequeuePlan) []string {
 		if l.PoolInSet {
 			where = "dead pool, still in worker_pools"
 		}
-		lines = append(lines, clean(l.Key), fmt.Sprintf("  job %s, pool %s (%s)", clean(l.JobName), clean(shortID(l.PoolID)), where))
-		lines = append(lines, fmt.Sprintf("  %s → %s; lock %s; lock_info %s", plural64(l.Jobs, "job", "jobs"), clean(l.QueueKey),
+		lines = append(lines, textsafe.Clean(l.Key), fmt.Sprintf("  job %s, pool %s (%s)", textsafe.Clean(l.JobName), textsafe.Clean(shortID(l.PoolID)), where))
+		lines = append(lines, fmt.Sprintf("  %s → %s; lock %s; lock_info %s", plural64(l.Jobs, "job", "jobs"), textsafe.Clean(l.QueueKey),
 			beforeAfter(l.LockPresent, l.LockBefore, l.LockAfter), beforeAfter(l.LockInfoPresent, l.LockInfoBefore, l.LockInfoAfter)))
 	}
 	return lines
@@ -132,9 +133,9 @@ func summarizeRequeue(res reaper.RequeueResult) actionOutcome {
 	for _, l := range res.Lists {
 		switch {
 		case l.Err != nil:
-			problems = append(problems, fmt.Sprintf("%s: %s", clean(l.Key), clean(l.Err.Error())))
+			problems = append(problems, fmt.Sprintf("%s: %s", textsafe.Clean(l.Key), textsafe.Clean(l.Err.Error())))
 		case l.Skipped != "":
-			problems = append(problems, clean(l.Skipped))
+			problems = append(problems, textsafe.Clean(l.Skipped))
 		default:
 			done++
 			if l.Remaining == 0 {
@@ -155,10 +156,10 @@ func summarizeRequeue(res reaper.RequeueResult) actionOutcome {
 func (m Model) buildRepairLocks(job string) (action, error) {
 	plan, err := reaper.NewLockRepairPlan(m.snap, []string{job})
 	if err != nil {
-		return action{}, fmt.Errorf("cannot plan the lock repair: %s", clean(err.Error()))
+		return action{}, fmt.Errorf("cannot plan the lock repair: %s", textsafe.Clean(err.Error()))
 	}
 	if !plan.Changes() {
-		return action{}, fmt.Errorf("the locks of %s are consistent: nothing to repair", clean(job))
+		return action{}, fmt.Errorf("the locks of %s are consistent: nothing to repair", textsafe.Clean(job))
 	}
 	return repairLocksAction(plan, m.opts.LockRepairer), nil
 }
@@ -171,7 +172,7 @@ func repairLocksAction(plan reaper.LockRepairPlan, r LockRepairer) action {
 	}
 	a := action{
 		kind:    actionRepairLocks,
-		title:   fmt.Sprintf("Repair the locks of %s?", clean(strings.Join(names, ", "))),
+		title:   fmt.Sprintf("Repair the locks of %s?", textsafe.Clean(strings.Join(names, ", "))),
 		body:    renderLockRepairPlan(plan),
 		running: "repairing locks",
 		note:    "One atomic step per job type, refused if a pool joins or leaves worker_pools meanwhile.",
@@ -198,11 +199,11 @@ func renderLockRepairPlan(plan reaper.LockRepairPlan) []string {
 			inProg += n
 		}
 		lines = append(lines, fmt.Sprintf("%s: %d in progress in %s, queued %d, max_concurrency %s",
-			clean(j.JobName), inProg, plural(len(j.InProgress), "pool", "pools"), j.Queued, mc))
+			textsafe.Clean(j.JobName), inProg, plural(len(j.InProgress), "pool", "pools"), j.Queued, mc))
 		before := "absent"
 		switch {
 		case j.LockBeforeRaw != "":
-			before = strconv.Quote(clean(j.LockBeforeRaw))
+			before = strconv.Quote(textsafe.Clean(j.LockBeforeRaw))
 		case j.LockPresent:
 			before = strconv.FormatInt(j.LockBefore, 10)
 		}
@@ -218,8 +219,8 @@ func renderLockRepairPlan(plan reaper.LockRepairPlan) []string {
 			if !inSet[f] {
 				note = " (not in worker_pools)"
 			}
-			labels = append(labels, "lock_info["+clean(shortID(f))+"]")
-			values = append(values, fmt.Sprintf("%s → %s%s", clean(b), a, note))
+			labels = append(labels, "lock_info["+textsafe.Clean(shortID(f))+"]")
+			values = append(values, fmt.Sprintf("%s → %s%s", textsafe.Clean(b), a, note))
 		}
 		w := 0
 		for _, l := range labels {
@@ -243,12 +244,12 @@ func summarizeRepairLocks(res reaper.LockRepairResult) actionOutcome {
 		switch {
 		case j.Err != nil:
 			out.failed = true
-			parts = append(parts, fmt.Sprintf("%s not repaired: %s", clean(j.JobName), clean(j.Err.Error())))
+			parts = append(parts, fmt.Sprintf("%s not repaired: %s", textsafe.Clean(j.JobName), textsafe.Clean(j.Err.Error())))
 		case !j.Applied:
 			out.failed = true
-			parts = append(parts, fmt.Sprintf("%s not repaired", clean(j.JobName)))
+			parts = append(parts, fmt.Sprintf("%s not repaired", textsafe.Clean(j.JobName)))
 		default:
-			parts = append(parts, fmt.Sprintf("repaired the locks of %s: lock %d, %s", clean(j.JobName), j.LockAfter,
+			parts = append(parts, fmt.Sprintf("repaired the locks of %s: lock %d, %s", textsafe.Clean(j.JobName), j.LockAfter,
 				plural(len(j.LockInfoAfter), "lock_info entry", "lock_info entries")))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/audit"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 )
@@ -270,7 +271,7 @@ func (m Model) disabledHint(msg tea.KeyMsg) string {
 	switch {
 	case key.Matches(msg, m.keys.ReapOne):
 		if p, ok := m.selectedPool(); ok {
-			return fmt.Sprintf("x reaps a dead pool; %s is %s", clean(shortID(p.ID)), p.Status)
+			return fmt.Sprintf("x reaps a dead pool; %s is %s", textsafe.Clean(shortID(p.ID)), p.Status)
 		}
 		return "x reaps the selected dead pool: select one in the pools view"
 	case key.Matches(msg, m.keys.ReapAll):

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -29,7 +30,7 @@ func (m Model) renderBody() string {
 		return fitBlock(renderDialog(*m.dialog, w, h, m.st), w, h)
 	}
 	if m.snap == nil {
-		text := "connecting to " + clean(m.opts.Address) + "…"
+		text := "connecting to " + textsafe.Clean(m.opts.Address) + "…"
 		if m.err != nil {
 			text = "no data yet: " + oneLine(m.err.Error())
 		}
@@ -104,7 +105,7 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 			seg = append(seg, age)
 		}
 	}
-	seg = append(seg, st.bold.Render(clean(d.address)), "ns "+clean(d.namespace))
+	seg = append(seg, st.bold.Render(textsafe.Clean(d.address)), "ns "+textsafe.Clean(d.namespace))
 	if d.snap != nil {
 		seg = append(seg, "redis "+d.snap.RedisTime.UTC().Format("15:04:05Z"))
 	}
@@ -207,7 +208,7 @@ func (m Model) renderFooter() string {
 		}
 		status = s.Render(oneLine(m.status.text))
 	case m.currentFilter() != "" && !m.inDetail:
-		status = m.st.faint.Render("filter: " + clean(m.currentFilter()) + "  (esc clears)")
+		status = m.st.faint.Render("filter: " + textsafe.Clean(m.currentFilter()) + "  (esc clears)")
 	}
 	var helpText string
 	switch {
@@ -236,7 +237,7 @@ func renderProgress(r runningAction, width int, st styles) string {
 
 // oneLine cleans text from an error or from Redis into one line.
 func oneLine(s string) string {
-	return clean(strings.Join(strings.Fields(s), " "))
+	return textsafe.Clean(strings.Join(strings.Fields(s), " "))
 }
 
 // snapCounts are the header's numbers, counted once per snapshot.
