@@ -44,20 +44,40 @@ type orphansView struct {
 	height      int // rows, without the scan line and the column titles
 }
 
-func (v orphansView) setOrphans(o []model.InProgressList) orphansView {
+func (orphansView) title() string { return "Orphans" }
+
+func (v orphansView) setSnapshot(*model.Snapshot, queueHistory) view { return v }
+
+func (v orphansView) setOrphans(o []model.InProgressList) view {
 	v.orphans = o
 	return v.refilter()
 }
 
-func (v orphansView) setFilter(f string) orphansView {
+func (v orphansView) filterText() string { return v.filter }
+
+func (v orphansView) setFilter(f string) view {
 	v.filter = f
 	return v.refilter()
 }
 
-func (v orphansView) setSize(w, h int) orphansView {
-	v.width, v.height = w, h
-	v.list = v.list.clamp(len(v.rows), h)
+// setSize takes the body; two lines of it hold the scan line and the
+// column titles.
+func (v orphansView) setSize(w, h int) view {
+	v.width, v.height = w, max(h-2, 1)
+	v.list = v.list.clamp(len(v.rows), v.height)
 	return v
+}
+
+func (v orphansView) keys(k keyMap) keyMap {
+	k.Enter.SetEnabled(false)
+	return k
+}
+
+func (v orphansView) selected() selection {
+	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
+		return selection{}
+	}
+	return selection{orphan: &v.orphans[v.rows[v.list.cursor]]}
 }
 
 // refilter recomputes the rows and puts the cursor back on the selected
@@ -82,33 +102,34 @@ func (v orphansView) refilter() orphansView {
 	}
 	v.list = v.list.clamp(len(rows), v.height)
 	v.selectedKey = ""
-	if o, ok := v.selected(); ok {
+	if o, ok := v.current(); ok {
 		v.selectedKey = o.Key
 	}
 	return v
 }
 
-func (v orphansView) selected() (model.InProgressList, bool) {
+// current is the orphan under the cursor.
+func (v orphansView) current() (model.InProgressList, bool) {
 	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
 		return model.InProgressList{}, false
 	}
 	return v.orphans[v.rows[v.list.cursor]], true
 }
 
-func (v orphansView) navigate(msg tea.KeyMsg, k keyMap) orphansView {
+func (v orphansView) navigate(msg tea.KeyMsg, k keyMap) view {
 	l, ok := v.list.navigate(msg, k, len(v.rows), v.height)
 	if !ok {
 		return v
 	}
 	v.list = l
-	if o, ok := v.selected(); ok {
+	if o, ok := v.current(); ok {
 		v.selectedKey = o.Key
 	}
 	return v
 }
 
-func (v orphansView) view(sc scanStatus, now time.Time, st styles) string {
-	return renderOrphans(v.orphans, v.rows, v.list, sc, now, v.width, v.height, st)
+func (v orphansView) render(c renderContext) string {
+	return renderOrphans(v.orphans, v.rows, v.list, c.scan, c.now, v.width, v.height, c.st)
 }
 
 // orphanColumnSpecs grow in this order: the key first (it is what requeue

@@ -30,11 +30,7 @@ const (
 // detail view (which has no job-type cursor, so R takes all of the pool's
 // lists; in the pools list x, the reap, is the key for a dead pool).
 func (m Model) requeueTargets() ([]string, bool) {
-	if m.view == viewOrphans && !m.inDetail {
-		o, ok := m.orphans.selected()
-		if !ok {
-			return nil, false
-		}
+	if o := m.focused().selected().orphan; o != nil && !m.inDetail {
 		return []string{o.Key}, true
 	}
 	if !m.inDetail {
@@ -54,14 +50,11 @@ func (m Model) requeueTargets() ([]string, bool) {
 
 // selectedDriftedJob is the job type under the cursor when it has DRIFT.
 func (m Model) selectedDriftedJob() (model.JobType, bool) {
-	if m.view != viewJobTypes || m.inDetail {
+	jt := m.focused().selected().jobType
+	if m.inDetail || jt == nil || !jt.Drift {
 		return model.JobType{}, false
 	}
-	jt, ok := m.jobs.selected()
-	if !ok || !jt.Drift {
-		return model.JobType{}, false
-	}
-	return jt, true
+	return *jt, true
 }
 
 // buildRequeue plans a requeue from the last snapshot and scan.

@@ -157,8 +157,7 @@ func (m Model) onScanStep(msg scanStepMsg) (Model, tea.Cmd) {
 		m.scan.running, m.scan.err = false, nil
 		m.scan.completed, m.scan.doneAt = true, m.opts.Now()
 		m.scan.lastSteps, m.scan.lastKeys = msg.progress.Steps, msg.progress.Keys
-		m.orphanList = msg.orphans
-		m.orphans = m.orphans.setOrphans(msg.orphans)
+		m = m.setOrphans(msg.orphans)
 		return m, m.scanTickCmd()
 	}
 	// Pace: wait redisq.ScanPace times as long as the step took.

@@ -103,37 +103,9 @@ const PeekLimit = 20
 
 var errNoSnapshot = errors.New("the source returned no snapshot")
 
-// viewID names a top-level view; tab cycles through Model.tabs.
-//
-// Adding a view (orphans, say): a viewID and its title here; a value type
-// like poolsView with setSnapshot, setSize, setFilter, navigate and view
-// (listState does the cursor and the window, fitColumns the columns); a
-// field in Model; its case in currentFilter, setFilter, onKey, relayout and
-// renderBody; and its ID in New's tabs. Adding an action: an actionKind and
-// a builder in actions.go, a binding in keyMap (enabled in activeKeys only
-// where it applies, never in read-only), and its case in onKey; the confirm
-// dialog, progress bar, audit line and refresh come with it.
-type viewID int
-
-const (
-	viewPools viewID = iota
-	viewJobTypes
-	viewOrphans
-)
-
-func (v viewID) title() string {
-	switch v {
-	case viewJobTypes:
-		return "Job types"
-	case viewOrphans:
-		return "Orphans"
-	default:
-		return "Pools"
-	}
-}
-
-// Model is the root of the screen. It owns the state; the views are values
-// it routes keys to.
+// Model is the root of the screen. It owns the polling, the scan, the
+// dialog and the running action; the views own their rows and cursors, and
+// it routes keys to the open dialog or the focused view.
 type Model struct {
 	opts  Options
 	st    styles
@@ -157,12 +129,11 @@ type Model struct {
 	retryAt   time.Time
 	history   queueHistory
 
-	tabs    []viewID
-	view    viewID
-	pools   poolsView
-	jobs    jobTypesView
-	orphans orphansView
-	detail  detailView
+	// tabs are the views tab cycles through; tab is the focused one.
+	// detail is the pool opened from a view, shown over it while inDetail.
+	tabs   []view
+	tab    int
+	detail detailView
 
 	// scan is the orphan scan's state; orphanList is its last result.
 	// scanGen tags the running scan's messages; scanStepping is set while
@@ -240,8 +211,7 @@ func New(o Options) Model {
 		keys:     defaultKeyMap(),
 		help:     h,
 		after:    tea.Tick,
-		tabs:     []viewID{viewPools, viewJobTypes, viewOrphans},
-		view:     viewPools,
+		tabs:     []view{poolsView{}, jobTypesView{}, orphansView{}},
 		history:  queueHistory{},
 		width:    80,
 		height:   24,

@@ -116,8 +116,10 @@ func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
 	m.snap, m.fetchedAt = msg.snap, msg.at
 	m.counts = countSnapshot(msg.snap)
 	m.history = m.history.add(msg.snap)
-	m.pools = m.pools.setSnapshot(msg.snap)
-	m.jobs = m.jobs.setSnapshot(msg.snap, m.history)
+	m.tabs = append([]view(nil), m.tabs...)
+	for i, v := range m.tabs {
+		m.tabs[i] = v.setSnapshot(msg.snap, m.history)
+	}
 	if m.inDetail {
 		m.detail = m.detail.setSnapshot(msg.snap)
 	}
@@ -128,10 +130,10 @@ func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
 // applies: actions never in read-only mode or without a reaper, x only on
 // a dead pool, X only when there is one.
 func (m Model) activeKeys() keyMap {
-	k := m.keys
+	k := m.focused().keys(m.keys)
 	acts := m.actionsAvailable()
 	p, ok := m.selectedPool()
-	k.ReapOne.SetEnabled(acts && ok && p.Status == model.StatusDead && (m.view == viewPools || m.inDetail))
+	k.ReapOne.SetEnabled(acts && ok && p.Status == model.StatusDead)
 	k.ReapAll.SetEnabled(acts && m.snap != nil && m.counts.dead > 0)
 	writes := !m.opts.ReadOnly
 	_, canRequeue := m.requeueTargets()
@@ -139,10 +141,23 @@ func (m Model) activeKeys() keyMap {
 	_, drifted := m.selectedDriftedJob()
 	k.RepairLocks.SetEnabled(writes && m.opts.LockRepairer != nil && drifted)
 	k.ScanOrphans.SetEnabled(m.opts.Scanner != nil)
-	k.Enter.SetEnabled(!m.inDetail && m.view == viewPools && ok)
+	if m.inDetail {
+		k.Enter.SetEnabled(false)
+	}
 	k.Back.SetEnabled(m.inDetail || m.currentFilter() != "")
 	k.Filter.SetEnabled(!m.inDetail)
 	return k
+}
+
+// focused is the view of the focused tab.
+func (m Model) focused() view { return m.tabs[m.tab] }
+
+// setFocused stores the focused view back in its slot. The tabs slice is
+// copied first: the model is a value, and an older copy must not change.
+func (m Model) setFocused(v view) Model {
+	m.tabs = append([]view(nil), m.tabs...)
+	m.tabs[m.tab] = v
+	return m
 }
 
 // selectedPool is the pool under the cursor (or shown in the detail view).
@@ -150,34 +165,15 @@ func (m Model) selectedPool() (model.Pool, bool) {
 	if m.inDetail {
 		return m.detail.current()
 	}
-	if m.view != viewPools {
-		return model.Pool{}, false
+	if p := m.focused().selected().pool; p != nil {
+		return *p, true
 	}
-	return m.pools.selected()
+	return model.Pool{}, false
 }
 
-func (m Model) currentFilter() string {
-	switch m.view {
-	case viewJobTypes:
-		return m.jobs.filter
-	case viewOrphans:
-		return m.orphans.filter
-	default:
-		return m.pools.filter
-	}
-}
+func (m Model) currentFilter() string { return m.focused().filterText() }
 
-func (m Model) setFilter(f string) Model {
-	switch m.view {
-	case viewJobTypes:
-		m.jobs = m.jobs.setFilter(f)
-	case viewOrphans:
-		m.orphans = m.orphans.setFilter(f)
-	default:
-		m.pools = m.pools.setFilter(f)
-	}
-	return m
-}
+func (m Model) setFilter(f string) Model { return m.setFocused(m.focused().setFilter(f)) }
 
 func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if msg.Type == tea.KeyCtrlC {
@@ -213,7 +209,7 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			step = len(m.tabs) - 1
 		}
 		m.inDetail = false
-		m.view = m.tabs[(m.tabIndex()+step)%len(m.tabs)]
+		m.tab = (m.tab + step) % len(m.tabs)
 		return m, nil
 	case key.Matches(msg, k.Filter):
 		m.filtering = true
@@ -248,18 +244,10 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if key.Matches(msg, k.Back) {
 		return m.setFilter(""), nil
 	}
-	switch m.view {
-	case viewJobTypes:
-		m.jobs = m.jobs.navigate(msg, k)
-	case viewOrphans:
-		m.orphans = m.orphans.navigate(msg, k)
-	default:
-		if key.Matches(msg, k.Enter) {
-			return m.openDetail()
-		}
-		m.pools = m.pools.navigate(msg, k)
+	if key.Matches(msg, k.Enter) {
+		return m.openDetail()
 	}
-	return m, nil
+	return m.setFocused(m.focused().navigate(msg, k)), nil
 }
 
 // disabledHint explains an action key that does nothing here, except in
@@ -295,15 +283,6 @@ func (m Model) repairHint(msg tea.KeyMsg) string {
 	return ""
 }
 
-func (m Model) tabIndex() int {
-	for i, v := range m.tabs {
-		if v == m.view {
-			return i
-		}
-	}
-	return 0
-}
-
 func (m Model) onFilterKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	switch msg.Type {
 	case tea.KeyEnter:
@@ -319,8 +298,8 @@ func (m Model) onFilterKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 }
 
 func (m Model) openDetail() (Model, tea.Cmd) {
-	p, ok := m.pools.selected()
-	if !ok {
+	p := m.focused().selected().pool
+	if p == nil {
 		return m, nil
 	}
 	m.inDetail = true
@@ -428,8 +407,16 @@ func (m Model) dropOrphans(keys []string) Model {
 			keep = append(keep, o)
 		}
 	}
-	m.orphanList = keep
-	m.orphans = m.orphans.setOrphans(keep)
+	return m.setOrphans(keep)
+}
+
+// setOrphans keeps the orphans found and gives them to the views.
+func (m Model) setOrphans(o []model.InProgressList) Model {
+	m.orphanList = o
+	m.tabs = append([]view(nil), m.tabs...)
+	for i, v := range m.tabs {
+		m.tabs[i] = v.setOrphans(o)
+	}
 	return m
 }
 
@@ -446,10 +433,11 @@ func (m Model) relayout() Model {
 	now := m.opts.Now()
 	m.help.Width = m.width
 	m.lay = computeLayout(m.width, m.height, height(m.renderHeader(now)), height(m.renderFooter()))
-	listRows := max(m.lay.body-1, 1) // one line of column titles
-	m.pools = m.pools.setSize(m.width, listRows)
-	m.jobs = m.jobs.setSize(m.width, listRows)
-	m.orphans = m.orphans.setSize(m.width, max(listRows-1, 1)) // and a line for the scan
-	m.detail = m.detail.setSize(m.width, max(m.lay.body, 1))
+	body := max(m.lay.body, 1)
+	m.tabs = append([]view(nil), m.tabs...)
+	for i, v := range m.tabs {
+		m.tabs[i] = v.setSize(m.width, body)
+	}
+	m.detail = m.detail.setSize(m.width, body)
 	return m
 }

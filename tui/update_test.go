@@ -178,7 +178,7 @@ func TestRedisAwayKeepsSnapshotBacksOffAndRecovers(t *testing.T) {
 func TestNavigationKeys(t *testing.T) {
 	o, _ := testOptions(staticSource(manyPools(100)))
 	m := newTest(t, o, 80, 24)
-	rows := m.pools.height
+	rows := poolsOf(m).height
 	tests := []struct {
 		keys []string
 		want int
@@ -198,10 +198,10 @@ func TestNavigationKeys(t *testing.T) {
 			for _, k := range tc.keys {
 				mm = step(t, mm, keyMsg(k))
 			}
-			if mm.pools.list.cursor != tc.want {
-				t.Fatalf("cursor %d, want %d", mm.pools.list.cursor, tc.want)
+			if poolsOf(mm).list.cursor != tc.want {
+				t.Fatalf("cursor %d, want %d", poolsOf(mm).list.cursor, tc.want)
 			}
-			p, _ := mm.pools.selected()
+			p, _ := poolsOf(mm).current()
 			if !strings.Contains(mm.View(), "> ") || !strings.Contains(mm.View(), p.ID[:12]) {
 				t.Fatalf("selected pool %s not on screen", p.ID)
 			}
@@ -230,7 +230,7 @@ func TestCursorStaysOnPoolID(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		m = step(t, m, keyMsg("j"))
 	}
-	sel, _ := m.pools.selected()
+	sel, _ := poolsOf(m).current()
 	// The next snapshot has the pools in another order (and one fewer).
 	next := fixture()
 	next.Pools = append([]model.Pool{next.Pools[4], next.Pools[3]}, next.Pools[:3]...)
@@ -238,7 +238,7 @@ func TestCursorStaysOnPoolID(t *testing.T) {
 	snap = next
 	m, cmd := stepCmd(m, keyMsg("r"))
 	m, _ = deliver(t, m, cmd)
-	got, _ := m.pools.selected()
+	got, _ := poolsOf(m).current()
 	if got.ID != sel.ID {
 		t.Fatalf("cursor on %s after the refresh, want %s", got.ID, sel.ID)
 	}
@@ -248,7 +248,7 @@ func TestReapOneDeadPoolConfirmed(t *testing.T) {
 	o, d := testOptions(staticSource(fixture()))
 	m := newTest(t, o, 120, 30)
 	m = step(t, m, keyMsg("j")) // the dead pool with a heartbeat
-	sel, _ := m.pools.selected()
+	sel, _ := poolsOf(m).current()
 	if sel.Status != model.StatusDead {
 		t.Fatalf("fixture: row 2 is %s", sel.Status)
 	}
@@ -393,7 +393,7 @@ func TestTenThousandPoolsRendersOnlyTheScreen(t *testing.T) {
 			}
 			checkScreen(t, m.View(), size[0], size[1])
 		}
-		if last, _ := m.pools.selected(); !strings.Contains(m.View(), last.ID[:12]) {
+		if last, _ := poolsOf(m).current(); !strings.Contains(m.View(), last.ID[:12]) {
 			t.Fatal("selected pool not on screen at the bottom")
 		}
 	}
@@ -458,28 +458,28 @@ func TestTabsAndFilter(t *testing.T) {
 	o, _ := testOptions(staticSource(fixture()))
 	m := newTest(t, o, 120, 30)
 	m = step(t, m, keyMsg("tab"))
-	if m.view != viewJobTypes {
+	if m.focused().title() != "Job types" {
 		t.Fatal("tab did not go to job types")
 	}
 	m = step(t, m, keyMsg("shift+tab"))
-	if m.view != viewPools {
+	if m.focused().title() != "Pools" {
 		t.Fatal("shift+tab did not come back")
 	}
 	m = step(t, m, keyMsg("/"))
 	for _, r := range "worker-d" {
 		m = step(t, m, keyMsg(string(r)))
 	}
-	if len(m.pools.rows) != 1 {
-		t.Fatalf("filter worker-d leaves %d rows", len(m.pools.rows))
+	if len(poolsOf(m).rows) != 1 {
+		t.Fatalf("filter worker-d leaves %d rows", len(poolsOf(m).rows))
 	}
 	m = step(t, m, keyMsg("backspace"))
 	m = step(t, m, keyMsg("enter"))
-	if m.filtering || m.pools.filter != "worker-" || len(m.pools.rows) != 4 {
-		t.Fatalf("filter %q rows %d", m.pools.filter, len(m.pools.rows))
+	if m.filtering || poolsOf(m).filter != "worker-" || len(poolsOf(m).rows) != 4 {
+		t.Fatalf("filter %q rows %d", poolsOf(m).filter, len(poolsOf(m).rows))
 	}
 	// q while filtering types a q; after enter it quits.
 	m = step(t, m, keyMsg("esc"))
-	if m.pools.filter != "" || len(m.pools.rows) != 5 {
+	if poolsOf(m).filter != "" || len(poolsOf(m).rows) != 5 {
 		t.Fatal("esc did not clear the filter")
 	}
 	if _, cmd := stepCmd(m, keyMsg("q")); cmd == nil || cmd() != tea.Quit() {
@@ -606,11 +606,11 @@ func TestResizeKeepsSelectionAndFits(t *testing.T) {
 	o, _ := testOptions(staticSource(manyPools(500)))
 	m := newTest(t, o, 160, 48)
 	m = step(t, m, keyMsg("G"))
-	sel, _ := m.pools.selected()
+	sel, _ := poolsOf(m).current()
 	for _, size := range [][2]int{{80, 24}, {200, 60}, {100, 30}} {
 		m = step(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		checkScreen(t, m.View(), size[0], size[1])
-		if got, _ := m.pools.selected(); got.ID != sel.ID || !strings.Contains(m.View(), sel.ID[:12]) {
+		if got, _ := poolsOf(m).current(); got.ID != sel.ID || !strings.Contains(m.View(), sel.ID[:12]) {
 			t.Fatalf("at %dx%d the selection moved to %s or is off screen", size[0], size[1], got.ID)
 		}
 	}

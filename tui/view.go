@@ -36,16 +36,10 @@ func (m Model) renderBody() string {
 		}
 		return fitBlock("\n  "+text, w, h)
 	}
-	switch {
-	case m.inDetail:
+	if m.inDetail {
 		return m.detail.view()
-	case m.view == viewJobTypes:
-		return m.jobs.view(m.st)
-	case m.view == viewOrphans:
-		return m.orphans.view(m.scan, m.opts.Now(), m.st)
-	default:
-		return m.pools.view(m.st)
 	}
+	return m.focused().render(renderContext{st: m.st, now: m.opts.Now(), scan: m.scan})
 }
 
 // renderHeader is the header: what the screen is connected to, how fresh
@@ -64,7 +58,7 @@ func (m Model) renderHeader(now time.Time) string {
 		inFlight:  m.inFlight,
 		retryAt:   m.retryAt,
 		tabs:      m.tabs,
-		view:      m.view,
+		tab:       m.tab,
 		inDetail:  m.inDetail,
 		scan:      m.scan,
 		orphans:   len(m.orphanList),
@@ -81,8 +75,8 @@ type headerData struct {
 	err                error
 	inFlight           bool
 	retryAt            time.Time
-	tabs               []viewID
-	view               viewID
+	tabs               []view
+	tab                int
 	inDetail           bool
 	scan               scanStatus
 	orphans            int
@@ -136,10 +130,10 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	}
 	var tabs []string
 	var activeTab string
-	for _, v := range d.tabs {
+	for i, v := range d.tabs {
 		t := v.title()
-		if v == d.view {
-			if d.inDetail && v == viewPools {
+		if i == d.tab {
+			if d.inDetail {
 				t += " › detail"
 			}
 			activeTab = st.tabActive.Render("[" + t + "]")
