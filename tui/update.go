@@ -60,9 +60,32 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyMsg:
-		return m.onKey(msg)
+		return m.onKeys(msg)
 	}
 	return m, nil
+}
+
+// onKeys takes the runes of one message as key presses one after the
+// other: keys typed fast, or delivered together over a slow link, arrive
+// as one message ("jjj"). A dialog opened by one of them ends the burst:
+// the rest was typed before the dialog was on screen, so a "y" in it must
+// not confirm what the operator has not seen. A paste is text, not keys:
+// it goes to the filter whole.
+func (m Model) onKeys(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste {
+		return m.onKey(msg)
+	}
+	var cmds []tea.Cmd
+	for _, r := range msg.Runes {
+		hadDialog := m.dialog != nil
+		var cmd tea.Cmd
+		m, cmd = m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+		cmds = append(cmds, cmd)
+		if m.dialog != nil && !hadDialog {
+			break
+		}
+	}
+	return m, tea.Batch(cmds...)
 }
 
 // startFetch starts a poll of the current generation. Callers make sure no
