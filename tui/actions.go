@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
-	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 )
 
@@ -26,11 +26,10 @@ const (
 type action struct {
 	kind    actionKind
 	title   string   // dialog title
-	body    []string // dialog lines, clean
+	body    []string // the plan, as the command line prints it; clean
 	running string   // "reaping 2 pools", for the status line
 	targets []string // for the audit log
 	total   int64    // jobs it moves, for the progress bar
-	note    string   // the dialog's last word on safety; the reaper's by default
 	run     func(ctx context.Context, progress func(moved, total int64)) (actionOutcome, error)
 }
 
@@ -91,7 +90,7 @@ func reapAction(plan reaper.Plan, r Reaper) action {
 	a := action{
 		kind:    actionReap,
 		title:   fmt.Sprintf("Reap %s?", plural(n, "dead pool", "dead pools")),
-		body:    renderPlan(plan),
+		body:    planLines(func(w io.Writer) { reaper.Render(w, plan) }),
 		running: "reaping " + plural(n, "pool", "pools"),
 		targets: ids,
 		total:   plan.TotalJobs(),
@@ -103,35 +102,15 @@ func reapAction(plan reaper.Plan, r Reaper) action {
 	return a
 }
 
-// renderPlan is the dialog text of a reap plan: per pool the jobs that go
-// back per job type and the lock changes.
-func renderPlan(plan reaper.Plan) []string {
-	lines := []string{fmt.Sprintf("Moves %s back to the queues and releases the pools' locks:", plural64(plan.TotalJobs(), "job", "jobs"))}
-	for _, pp := range plan.Pools {
-		hb := "no heartbeat"
-		if !pp.HeartbeatMissing {
-			hb = "last heartbeat " + model.FormatAge(plan.RedisTime.Sub(timeUnix(pp.HeartbeatAt))) + " ago"
-		}
-		lines = append(lines, fmt.Sprintf("pool %s (%s)", textsafe.Clean(pp.PoolID), hb))
-		if len(pp.Jobs) == 0 {
-			lines = append(lines, "  nothing in progress, no locks held")
-		}
-		for _, j := range pp.Jobs {
-			// The reap deletes the pool's lock_info field (as upstream does).
-			li := "no lock_info entry"
-			if j.LockInfoPresent {
-				li = fmt.Sprintf("lock_info %d→removed", j.LockInfoBefore)
-			}
-			move := plural64(j.Jobs, "job", "jobs") + " to the queue"
-			if j.Jobs == 0 {
-				move = "nothing in progress"
-			}
-			lock := fmt.Sprintf("lock %d→%d", j.LockBefore, j.LockAfter)
-			if j.LockBefore == j.LockAfter {
-				lock = fmt.Sprintf("lock stays %d", j.LockBefore)
-			}
-			lines = append(lines, fmt.Sprintf("  %s: %s; %s; %s", textsafe.Clean(j.JobName), move, lock, li))
-		}
+// planLines is a plan as the command line prints it (reaper's renderers),
+// one dialog line per printed line. The renderers clean what they print;
+// each line is cleaned again, so the dialog never depends on that.
+func planLines(render func(io.Writer)) []string {
+	var b strings.Builder
+	render(&b)
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = textsafe.Clean(strings.TrimRight(l, " "))
 	}
 	return lines
 }

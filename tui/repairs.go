@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
@@ -77,9 +77,8 @@ func requeueAction(plan reaper.RequeuePlan, r Requeuer) action {
 	a := action{
 		kind:    actionRequeue,
 		title:   fmt.Sprintf("Requeue %s from %s?", plural64(plan.TotalJobs(), "job", "jobs"), plural(n, "in-progress list", "in-progress lists")),
-		body:    renderRequeuePlan(plan),
+		body:    planLines(func(w io.Writer) { reaper.RenderRequeuePlan(w, plan) }),
 		running: "requeueing " + plural(n, "list", "lists"),
-		note:    "Each batch re-checks the pool; locks fall only while lock_info has it.",
 		total:   plan.TotalJobs(),
 	}
 	for _, l := range plan.Lists {
@@ -90,32 +89,6 @@ func requeueAction(plan reaper.RequeuePlan, r Requeuer) action {
 		return summarizeRequeue(res), err
 	}
 	return a
-}
-
-// renderRequeuePlan is the dialog text of a requeue plan: per list where
-// its jobs go, and lock and lock_info before and after.
-func renderRequeuePlan(plan reaper.RequeuePlan) []string {
-	lines := []string{fmt.Sprintf("Moves %s back to their queues:", plural64(plan.TotalJobs(), "job", "jobs"))}
-	for _, l := range plan.Lists {
-		where := "orphan: pool not in worker_pools"
-		if l.PoolInSet {
-			where = "dead pool, still in worker_pools"
-		}
-		lines = append(lines, textsafe.Clean(l.Key), fmt.Sprintf("  job %s, pool %s (%s)", textsafe.Clean(l.JobName), textsafe.Clean(shortID(l.PoolID)), where))
-		lines = append(lines, fmt.Sprintf("  %s → %s; lock %s; lock_info %s", plural64(l.Jobs, "job", "jobs"), textsafe.Clean(l.QueueKey),
-			beforeAfter(l.LockPresent, l.LockBefore, l.LockAfter), beforeAfter(l.LockInfoPresent, l.LockInfoBefore, l.LockInfoAfter)))
-	}
-	return lines
-}
-
-func beforeAfter(present bool, before, after int64) string {
-	switch {
-	case !present:
-		return "absent"
-	case before == after:
-		return fmt.Sprintf("stays %d", before)
-	}
-	return fmt.Sprintf("%d→%d", before, after)
 }
 
 // summarizeRequeue puts a requeue result in words.
@@ -166,9 +139,8 @@ func repairLocksAction(plan reaper.LockRepairPlan, r LockRepairer) action {
 	a := action{
 		kind:    actionRepairLocks,
 		title:   fmt.Sprintf("Repair the locks of %s?", textsafe.Clean(strings.Join(names, ", "))),
-		body:    renderLockRepairPlan(plan),
+		body:    planLines(func(w io.Writer) { reaper.RenderLockRepairPlan(w, plan) }),
 		running: "repairing locks",
-		note:    "One atomic step per job type, refused if a pool joins or leaves worker_pools meanwhile.",
 		targets: names,
 	}
 	a.run = func(ctx context.Context, _ func(moved, total int64)) (actionOutcome, error) {
@@ -176,57 +148,6 @@ func repairLocksAction(plan reaper.LockRepairPlan, r LockRepairer) action {
 		return summarizeRepairLocks(res), err
 	}
 	return a
-}
-
-// renderLockRepairPlan is the dialog text of a lock repair: per job type
-// lock and each lock_info field before and after.
-func renderLockRepairPlan(plan reaper.LockRepairPlan) []string {
-	var lines []string
-	for _, j := range plan.Jobs {
-		mc := "none"
-		if j.MaxConcurrency > 0 {
-			mc = strconv.FormatInt(j.MaxConcurrency, 10)
-		}
-		var inProg int64
-		for _, n := range j.InProgress {
-			inProg += n
-		}
-		lines = append(lines, fmt.Sprintf("%s: %d in progress in %s, queued %d, max_concurrency %s",
-			textsafe.Clean(j.JobName), inProg, plural(len(j.InProgress), "pool", "pools"), j.Queued, mc))
-		before := "absent"
-		switch {
-		case j.LockBeforeRaw != "":
-			before = strconv.Quote(textsafe.Clean(j.LockBeforeRaw))
-		case j.LockPresent:
-			before = strconv.FormatInt(j.LockBefore, 10)
-		}
-		labels := []string{"lock"}
-		values := []string{fmt.Sprintf("%s → %d", before, j.LockAfter)}
-		inSet := map[string]bool{}
-		for _, p := range j.Pools {
-			inSet[p] = true
-		}
-		for _, f := range j.LockInfoFields() {
-			b, a := j.LockInfoChange(f)
-			note := ""
-			if !inSet[f] {
-				note = " (not in worker_pools)"
-			}
-			labels = append(labels, "lock_info["+textsafe.Clean(shortID(f))+"]")
-			values = append(values, fmt.Sprintf("%s → %s%s", textsafe.Clean(b), a, note))
-		}
-		w := 0
-		for _, l := range labels {
-			w = max(w, lineWidth(l))
-		}
-		for i, l := range labels {
-			lines = append(lines, "  "+l+strings.Repeat(" ", w-lineWidth(l)+2)+values[i])
-		}
-		if j.MaxConcurrency > 0 && j.LockPresent && j.LockBeforeRaw == "" && j.LockBefore >= j.MaxConcurrency && j.LockAfter < j.MaxConcurrency {
-			lines = append(lines, fmt.Sprintf("  the lock is at max_concurrency %d now: no worker takes a job of this type", j.MaxConcurrency))
-		}
-	}
-	return lines
 }
 
 // summarizeRepairLocks puts a lock repair result in words.

@@ -86,7 +86,7 @@ func TestRequeueOrphanConfirmed(t *testing.T) {
 		t.Fatalf("R opened no dialog; status %q", m.status.text)
 	}
 	v := m.View()
-	for _, want := range []string{"Requeue 5 jobs from 1 in-progress list?", fixtureOrphan.Key, "orphan: pool not in worker_pools", "5 jobs → work:jobs:send_email"} {
+	for _, want := range []string{"Requeue 5 jobs from 1 in-progress list?", fixtureOrphan.Key, "orphan: pool not in worker_pools", "5 -> work:jobs:send_email"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("dialog lacks %q:\n%s", want, v)
 		}
@@ -164,7 +164,7 @@ func TestRequeueDeadPoolFromDetail(t *testing.T) {
 	if got := strings.Join(m.dialog.action.targets, ","); got != "work:jobs:resize_image:"+p.ID+":inprogress,work:jobs:send_email:"+p.ID+":inprogress" {
 		t.Fatalf("targets %s", got)
 	}
-	if !strings.Contains(m.View(), "dead pool, still in worker_pools") {
+	if !strings.Contains(m.View(), "dead pool still in worker_pools") {
 		t.Fatalf("dialog:\n%s", m.View())
 	}
 	m, cmd := stepCmd(m, keyMsg("y"))
@@ -204,7 +204,7 @@ func TestRepairLocksConfirmedAndCancelled(t *testing.T) {
 		t.Fatalf("L opened no dialog; status %q", m.status.text)
 	}
 	v := m.View()
-	for _, want := range []string{"Repair the locks of send_email?", "lock                      9 → 6", "lock_info[6f1a2b3c4d5e…]  3 → 3"} {
+	for _, want := range []string{"Repair the locks of send_email?", "lock                                 9 -> 6", "lock_info[6f1a2b3c4d5e6f7a8b9c0d1e]  3 -> 3"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("dialog lacks %q:\n%s", want, v)
 		}

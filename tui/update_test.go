@@ -256,7 +256,7 @@ func TestReapOneDeadPoolConfirmed(t *testing.T) {
 	if m.dialog == nil {
 		t.Fatal("x on a dead pool opened no dialog")
 	}
-	if v := m.View(); !strings.Contains(v, "Reap 1 dead pool?") || !strings.Contains(v, "send_email: 3 jobs") {
+	if v := m.View(); !strings.Contains(v, "Reap 1 dead pool?") || !strings.Contains(v, "send_email    3     work:jobs:send_email") {
 		t.Fatalf("dialog does not show the plan:\n%s", v)
 	}
 	genBefore := m.gen
