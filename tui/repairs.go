@@ -11,7 +11,6 @@ import (
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
-	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // The repairs of issue 6: R requeues in-progress lists (an orphan, or every
@@ -40,10 +39,9 @@ func (m Model) requeueTargets() ([]string, bool) {
 	if !ok || p.Status != model.StatusDead || m.snap == nil {
 		return nil, false
 	}
-	keys := redisq.NewKeys(m.snap.Namespace) // key names only: no Redis here
 	var out []string
 	for _, job := range inProgressJobNames(p) {
-		out = append(out, keys.InProgress(job, p.ID))
+		out = append(out, m.opts.Keys.InProgress(job, p.ID))
 	}
 	return out, len(out) > 0
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
+	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // Source takes a snapshot of the namespace.
@@ -46,6 +47,12 @@ type LockRepairer interface {
 	RepairLocks(ctx context.Context, plan reaper.LockRepairPlan) (reaper.LockRepairResult, error)
 }
 
+// KeyNamer names the in-progress list of a job type and a pool; R hands
+// these names to the requeue from a dead pool's detail view.
+type KeyNamer interface {
+	InProgress(job, poolID string) string
+}
+
 // Planner computes a reap plan from a snapshot; reaper.NewPlan in the
 // program, a fake in tests.
 type Planner func(snap *model.Snapshot, t reaper.Targets) (reaper.Plan, error)
@@ -71,6 +78,14 @@ type Options struct {
 	// ScanInterval is the time from the end of one orphan scan to the
 	// start of the next (default 60s); 'o' scans at once.
 	ScanInterval time.Duration
+	// ScanPause is the pause after an orphan scan step that took step, so
+	// that the scan leaves Redis to the other clients most of the time;
+	// redisq.ScanPause unless set.
+	ScanPause func(step time.Duration) time.Duration
+
+	// Keys names the Redis keys the screen hands to the repairs;
+	// redisq.NewKeys(Namespace) unless set.
+	Keys KeyNamer
 
 	// Now is the screen's clock (data age, status timers); time.Now by
 	// default. Ages of pools and queues come from Redis's clock instead.
@@ -92,8 +107,8 @@ type Options struct {
 	// Scanner finds orphans (a read: it runs in read-only mode too);
 	// without it the Orphans view says the scan is not available.
 	Scanner OrphanScanner
-	// Requeuer (R) and LockRepairer (L) are the repairs of issue 6; each
-	// action is disabled without its interface, and both in read-only.
+	// Requeuer (R) and LockRepairer (L) are the repairs; each action is
+	// disabled without its interface, and both in read-only mode.
 	Requeuer     Requeuer
 	LockRepairer LockRepairer
 }
@@ -190,6 +205,12 @@ func New(o Options) Model {
 	}
 	if o.ScanInterval <= 0 {
 		o.ScanInterval = 60 * time.Second
+	}
+	if o.ScanPause == nil {
+		o.ScanPause = redisq.ScanPause
+	}
+	if o.Keys == nil {
+		o.Keys = redisq.NewKeys(o.Namespace)
 	}
 	if o.Now == nil {
 		o.Now = time.Now
