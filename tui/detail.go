@@ -15,6 +15,7 @@ import (
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // detailView is one pool: per job type its in-progress length and
@@ -209,19 +210,10 @@ func renderDetail(d detailView, width int) string {
 }
 
 // renderJob pretty-prints one in-progress job: a title line, then its args
-// (and failure, if any) as indented JSON.
+// as indented JSON. A payload that is not a job is shown as it is, cleaned.
 func renderJob(n int, j peekedJob, redisTime time.Time) []string {
-	var job struct {
-		Name     string          `json:"name"`
-		ID       string          `json:"id"`
-		T        json.Number     `json:"t"`
-		Args     json.RawMessage `json:"args"`
-		Fails    int64           `json:"fails"`
-		Err      string          `json:"err"`
-		FailedAt int64           `json:"failed_at"`
-		Unique   bool            `json:"unique"`
-	}
-	if err := json.Unmarshal([]byte(j.payload), &job); err != nil {
+	job := redisq.ParseJob(j.payload)
+	if job.Err != nil && job.Name == "" && job.ID == "" && len(job.Args) == 0 {
 		return []string{
 			fmt.Sprintf("#%d %s: not a JSON job", n, textsafe.Clean(j.jobName)),
 			"    " + textsafe.Clean(j.payload),
@@ -232,16 +224,16 @@ func renderJob(n int, j peekedJob, redisTime time.Time) []string {
 		name = j.jobName
 	}
 	enq := "-"
-	if sec, err := job.T.Float64(); err == nil && sec > 0 {
-		t := timeUnix(int64(sec))
+	if job.EnqueuedAt > 0 {
+		t := timeUnix(job.EnqueuedAt)
 		enq = "at " + t.UTC().Format("2006-01-02 15:04:05Z")
 		if !redisTime.IsZero() {
 			enq = model.FormatAge(redisTime.Sub(t)) + " ago, " + enq
 		}
 	}
 	out := []string{fmt.Sprintf("#%d %s  id %s  enqueued %s", n, textsafe.Clean(name), textsafe.Clean(job.ID), enq)}
-	if job.Fails > 0 {
-		out = append(out, fmt.Sprintf("    failed %d times, last: %s", job.Fails, textsafe.Clean(job.Err)))
+	if job.Err != nil {
+		out = append(out, "    "+oneLine(job.Err.Error()))
 	}
 	args := "{}"
 	if len(job.Args) > 0 && string(job.Args) != "null" {
