@@ -33,7 +33,7 @@ func badSnapshot() *model.Snapshot {
 			Heartbeat: &model.Heartbeat{HeartbeatAt: rt.Add(-time.Hour).Unix(), StartedAt: rt.Add(-2 * time.Hour).Unix(),
 				Host: "host" + evil, PID: int64(i), Concurrency: 1, JobNames: []string{job, evil}, WorkerIDs: []string{evil}},
 			InProgress: map[string]int64{job: 2, evil: 1}, LockInfo: map[string]int64{job: 2, evil: 1},
-			Warnings:   []string{"pool warning" + evil}})
+			Warnings: []string{"pool warning" + evil}})
 	}
 	s.Pools = append(s.Pools, model.Pool{ID: "no-heartbeat" + evil, InProgress: map[string]int64{job: 1}})
 	s.JobTypes = []model.JobType{
