@@ -15,8 +15,10 @@ import (
 // actionKind names an action in the audit log.
 type actionKind string
 
-// The actions. A new one (requeue, repair locks) gets a kind here, a key in
-// keyMap, a case in buildAction and a builder like reapAction.
+// The actions (the repairs' kinds are in repairs.go). A new one gets a
+// kind, a binding in keyMap, a case in buildAction and a builder like
+// reapAction; the dialog, progress bar, audit line and refresh come with
+// it.
 const (
 	actionReap actionKind = "reap"
 )

@@ -13,7 +13,7 @@ import (
 	"github.com/workq-tui/workq-tui/reaper"
 )
 
-// The repairs of issue 6: R requeues in-progress lists (an orphan, or every
+// The repairs: R requeues in-progress lists (an orphan, or every
 // list of a dead pool), L repairs a drifted job type's locks. Both plan
 // from the last snapshot (and the last orphan scan) with the reaper's pure
 // planners, so opening the dialog reads nothing; the scripts re-check what
