@@ -4,18 +4,21 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
 	"strings"
 
-	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/reaper"
 )
 
 // actionKind names an action in the audit log.
 type actionKind string
 
-// The actions. A new one (requeue, repair locks) gets a kind here, a key in
-// keyMap, a case in buildAction and a builder like reapAction.
+// The actions (the repairs' kinds are in repairs.go). A new one gets a
+// kind, a binding in keyMap, a case in buildAction and a builder like
+// reapAction; the dialog, progress bar, audit line and refresh come with
+// it.
 const (
 	actionReap actionKind = "reap"
 )
@@ -25,11 +28,10 @@ const (
 type action struct {
 	kind    actionKind
 	title   string   // dialog title
-	body    []string // dialog lines, clean
+	body    []string // the plan, as the command line prints it; clean
 	running string   // "reaping 2 pools", for the status line
 	targets []string // for the audit log
 	total   int64    // jobs it moves, for the progress bar
-	note    string   // the dialog's last word on safety; the reaper's by default
 	run     func(ctx context.Context, progress func(moved, total int64)) (actionOutcome, error)
 }
 
@@ -75,9 +77,9 @@ func planError(err error) error {
 	case errors.Is(err, reaper.ErrNothingToDo):
 		return errors.New("no dead pool to reap")
 	case errors.Is(err, reaper.ErrPoolAlive):
-		return fmt.Errorf("not reaped: %s", clean(err.Error()))
+		return fmt.Errorf("not reaped: %s", textsafe.Clean(err.Error()))
 	}
-	return fmt.Errorf("cannot plan the reap: %s", clean(err.Error()))
+	return fmt.Errorf("cannot plan the reap: %s", textsafe.Clean(err.Error()))
 }
 
 // reapAction turns a reap plan into an action.
@@ -90,7 +92,7 @@ func reapAction(plan reaper.Plan, r Reaper) action {
 	a := action{
 		kind:    actionReap,
 		title:   fmt.Sprintf("Reap %s?", plural(n, "dead pool", "dead pools")),
-		body:    renderPlan(plan),
+		body:    planLines(func(w io.Writer) { reaper.Render(w, plan) }),
 		running: "reaping " + plural(n, "pool", "pools"),
 		targets: ids,
 		total:   plan.TotalJobs(),
@@ -102,35 +104,15 @@ func reapAction(plan reaper.Plan, r Reaper) action {
 	return a
 }
 
-// renderPlan is the dialog text of a reap plan: per pool the jobs that go
-// back per job type and the lock changes.
-func renderPlan(plan reaper.Plan) []string {
-	lines := []string{fmt.Sprintf("Moves %s back to the queues and releases the pools' locks:", plural64(plan.TotalJobs(), "job", "jobs"))}
-	for _, pp := range plan.Pools {
-		hb := "no heartbeat"
-		if !pp.HeartbeatMissing {
-			hb = "last heartbeat " + model.FormatAge(plan.RedisTime.Sub(timeUnix(pp.HeartbeatAt))) + " ago"
-		}
-		lines = append(lines, fmt.Sprintf("pool %s (%s)", clean(pp.PoolID), hb))
-		if len(pp.Jobs) == 0 {
-			lines = append(lines, "  nothing in progress, no locks held")
-		}
-		for _, j := range pp.Jobs {
-			// The reap deletes the pool's lock_info field (as upstream does).
-			li := "no lock_info entry"
-			if j.LockInfoPresent {
-				li = fmt.Sprintf("lock_info %d→removed", j.LockInfoBefore)
-			}
-			move := plural64(j.Jobs, "job", "jobs") + " to the queue"
-			if j.Jobs == 0 {
-				move = "nothing in progress"
-			}
-			lock := fmt.Sprintf("lock %d→%d", j.LockBefore, j.LockAfter)
-			if j.LockBefore == j.LockAfter {
-				lock = fmt.Sprintf("lock stays %d", j.LockBefore)
-			}
-			lines = append(lines, fmt.Sprintf("  %s: %s; %s; %s", clean(j.JobName), move, lock, li))
-		}
+// planLines is a plan as the command line prints it (reaper's renderers),
+// one dialog line per printed line. The renderers clean what they print;
+// each line is cleaned again, so the dialog never depends on that.
+func planLines(render func(io.Writer)) []string {
+	var b strings.Builder
+	render(&b)
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = textsafe.Clean(strings.TrimRight(l, " "))
 	}
 	return lines
 }
@@ -148,12 +130,12 @@ func summarizeReap(res reaper.Result) actionOutcome {
 		case p.Gone && p.Left == 0 && p.Err == nil:
 			// Another reaper (or a clean stop) finished it first: nothing
 			// is lost, so it is not a failure.
-			notes = append(notes, fmt.Sprintf("pool %s was already gone", clean(shortID(p.PoolID))))
+			notes = append(notes, fmt.Sprintf("pool %s was already gone", textsafe.Clean(shortID(p.PoolID))))
 		case p.Skipped != "":
-			problems = append(problems, clean(p.Skipped))
+			problems = append(problems, textsafe.Clean(p.Skipped))
 		}
 		if p.Err != nil {
-			problems = append(problems, fmt.Sprintf("pool %s: %s", clean(shortID(p.PoolID)), clean(p.Err.Error())))
+			problems = append(problems, fmt.Sprintf("pool %s: %s", textsafe.Clean(shortID(p.PoolID)), textsafe.Clean(p.Err.Error())))
 		}
 	}
 	out.moved = res.TotalMoved()

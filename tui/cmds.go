@@ -5,6 +5,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/internal/audit"
 )
 
 // Commands are built from plain values (never the model) and each carries
@@ -55,7 +57,7 @@ func peekCmd(p Peeker, poolID string, jobNames []string, limit int, seq int, tim
 // the screen is behind (only the latest matters); the done event is always
 // delivered. The audit line is written once the action returns, whatever
 // the outcome.
-func runActionCmd(a action, seq int, timeout time.Duration, audit Auditor, entry AuditEntry, now func() time.Time) tea.Cmd {
+func runActionCmd(a action, seq int, timeout time.Duration, auditor Auditor, entry audit.Entry, now func() time.Time) tea.Cmd {
 	ch := make(chan tea.Msg, 1)
 	var events <-chan tea.Msg = ch
 	start := func() tea.Msg {
@@ -70,14 +72,14 @@ func runActionCmd(a action, seq int, timeout time.Duration, audit Auditor, entry
 			}
 			out, err := a.run(ctx, progress)
 			var auditErr error
-			if audit != nil {
+			if auditor != nil {
 				entry.Time = now()
 				entry.Moved = out.moved
 				entry.Result = out.summary
 				if err != nil {
 					entry.Result = "error: " + err.Error()
 				}
-				auditErr = audit.Record(entry)
+				auditErr = auditor.Record(entry)
 			}
 			ch <- actionDoneMsg{seq: seq, outcome: out, err: err, auditErr: auditErr}
 		}()

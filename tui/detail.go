@@ -13,7 +13,9 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // detailView is one pool: per job type its in-progress length and
@@ -137,7 +139,7 @@ func renderDetail(d detailView, width int) string {
 	p := d.pool
 	var lines []string
 	add := func(format string, a ...any) { lines = append(lines, fmt.Sprintf(format, a...)) }
-	add("pool %s  %s", clean(p.ID), statusMarker(p.Status))
+	add("pool %s  %s", textsafe.Clean(p.ID), statusMarker(p.Status))
 	if d.gone {
 		add("this pool is no longer in the worker_pools set (reaped or stopped); showing its last known state")
 	}
@@ -146,14 +148,14 @@ func renderDetail(d detailView, width int) string {
 		if hb.StartedAt > 0 {
 			started = model.FormatAge(d.redisTime.Sub(timeUnix(hb.StartedAt))) + " ago"
 		}
-		add("host %s  pid %d  concurrency %d  heartbeat %s ago  started %s", clean(hb.Host), hb.PID, hb.Concurrency, beatAge(&p), started)
-		add("job names: %s", clean(strings.Join(hb.JobNames, ", ")))
+		add("host %s  pid %d  concurrency %d  heartbeat %s ago  started %s", textsafe.Clean(hb.Host), hb.PID, hb.Concurrency, beatAge(&p), started)
+		add("job names: %s", textsafe.Clean(strings.Join(hb.JobNames, ", ")))
 		add("workers: %d", len(hb.WorkerIDs))
 	} else {
 		add("no heartbeat hash: nothing says which host or process this was")
 	}
 	for _, w := range p.Warnings {
-		add("warning: %s", clean(w))
+		add("warning: %s", textsafe.Clean(w))
 	}
 	add("")
 	names := map[string]bool{}
@@ -180,7 +182,7 @@ func renderDetail(d detailView, width int) string {
 		if v, ok := p.LockInfo[n]; ok {
 			li = strconv.FormatInt(v, 10)
 		}
-		add("%s", renderCells(cols, []string{clean(n), strconv.FormatInt(p.InProgress[n], 10), li}))
+		add("%s", renderCells(cols, []string{textsafe.Clean(n), strconv.FormatInt(p.InProgress[n], 10), li}))
 	}
 	if len(sorted) == 0 {
 		add("(no job types)")
@@ -195,7 +197,7 @@ func renderDetail(d detailView, width int) string {
 		total := p.InProgressTotal()
 		add("in-progress jobs: showing %d of %d", len(d.jobs), total)
 		if d.peekErr != nil {
-			add("could not read them: %s", clean(d.peekErr.Error()))
+			add("could not read them: %s", textsafe.Clean(d.peekErr.Error()))
 		}
 		for i, j := range d.jobs {
 			lines = append(lines, renderJob(i+1, j, d.redisTime)...)
@@ -208,22 +210,13 @@ func renderDetail(d detailView, width int) string {
 }
 
 // renderJob pretty-prints one in-progress job: a title line, then its args
-// (and failure, if any) as indented JSON.
+// as indented JSON. A payload that is not a job is shown as it is, cleaned.
 func renderJob(n int, j peekedJob, redisTime time.Time) []string {
-	var job struct {
-		Name     string          `json:"name"`
-		ID       string          `json:"id"`
-		T        json.Number     `json:"t"`
-		Args     json.RawMessage `json:"args"`
-		Fails    int64           `json:"fails"`
-		Err      string          `json:"err"`
-		FailedAt int64           `json:"failed_at"`
-		Unique   bool            `json:"unique"`
-	}
-	if err := json.Unmarshal([]byte(j.payload), &job); err != nil {
+	job := redisq.ParseJob(j.payload)
+	if job.Err != nil && job.Name == "" && job.ID == "" && len(job.Args) == 0 {
 		return []string{
-			fmt.Sprintf("#%d %s: not a JSON job", n, clean(j.jobName)),
-			"    " + clean(j.payload),
+			fmt.Sprintf("#%d %s: not a JSON job", n, textsafe.Clean(j.jobName)),
+			"    " + textsafe.Clean(j.payload),
 		}
 	}
 	name := job.Name
@@ -231,16 +224,16 @@ func renderJob(n int, j peekedJob, redisTime time.Time) []string {
 		name = j.jobName
 	}
 	enq := "-"
-	if sec, err := job.T.Float64(); err == nil && sec > 0 {
-		t := timeUnix(int64(sec))
+	if job.EnqueuedAt > 0 {
+		t := timeUnix(job.EnqueuedAt)
 		enq = "at " + t.UTC().Format("2006-01-02 15:04:05Z")
 		if !redisTime.IsZero() {
 			enq = model.FormatAge(redisTime.Sub(t)) + " ago, " + enq
 		}
 	}
-	out := []string{fmt.Sprintf("#%d %s  id %s  enqueued %s", n, clean(name), clean(job.ID), enq)}
-	if job.Fails > 0 {
-		out = append(out, fmt.Sprintf("    failed %d times, last: %s", job.Fails, clean(job.Err)))
+	out := []string{fmt.Sprintf("#%d %s  id %s  enqueued %s", n, textsafe.Clean(name), textsafe.Clean(job.ID), enq)}
+	if job.Err != nil {
+		out = append(out, "    "+oneLine(job.Err.Error()))
 	}
 	args := "{}"
 	if len(job.Args) > 0 && string(job.Args) != "null" {
@@ -255,7 +248,7 @@ func renderJob(n int, j peekedJob, redisTime time.Time) []string {
 		if i == 0 {
 			l = "    args: " + l
 		}
-		out = append(out, clean(l))
+		out = append(out, textsafe.Clean(l))
 	}
 	return out
 }

@@ -2,6 +2,8 @@ package tui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 )
 
 // filterInput is the one-line text the '/' key opens. It is deliberately
@@ -40,7 +42,7 @@ func (f filterInput) update(msg tea.KeyMsg) filterInput {
 		f.value = append(f.value, ' ')
 	case tea.KeyRunes:
 		for _, r := range msg.Runes {
-			if safeRune(r) && len(f.value) < 200 {
+			if textsafe.Clean(string(r)) == string(r) && len(f.value) < 200 {
 				f.value = append(f.value, r)
 			}
 		}
@@ -49,5 +51,5 @@ func (f filterInput) update(msg tea.KeyMsg) filterInput {
 }
 
 func (f filterInput) view(st styles) string {
-	return st.accent.Render("/") + clean(string(f.value)) + st.selected.Render(" ")
+	return st.accent.Render("/") + textsafe.Clean(string(f.value)) + st.selected.Render(" ")
 }

@@ -19,7 +19,8 @@ func screenSafe(s string, newlines bool) (bad string, ok bool) {
 		case r == '\n' && newlines:
 		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
 			return string(r), false
-		case (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x2028 || r == 0x2029:
+		case (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c ||
+			r == 0x2028 || r == 0x2029:
 			return string(r), false
 		}
 		i += size

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"github.com/workq-tui/workq-tui/internal/audit"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 )
@@ -165,10 +166,10 @@ type testDeps struct {
 
 type memAudit struct {
 	mu      sync.Mutex
-	entries []AuditEntry
+	entries []audit.Entry
 }
 
-func (a *memAudit) Record(e AuditEntry) error {
+func (a *memAudit) Record(e audit.Entry) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.entries = append(a.entries, e)

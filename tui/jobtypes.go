@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -70,27 +71,46 @@ type jobTypesView struct {
 	height       int
 }
 
-func (v jobTypesView) setSnapshot(s *model.Snapshot, h queueHistory) jobTypesView {
+func (jobTypesView) title() string { return "Job types" }
+
+func (v jobTypesView) setSnapshot(s *model.Snapshot, h queueHistory) view {
 	v.types, v.history = s.JobTypes, h
 	return v.refilter()
 }
 
-func (v jobTypesView) setFilter(f string) jobTypesView {
+func (v jobTypesView) setOrphans([]model.InProgressList) view { return v }
+
+func (v jobTypesView) filterText() string { return v.filter }
+
+func (v jobTypesView) setFilter(f string) view {
 	v.filter = f
 	return v.refilter()
 }
 
-func (v jobTypesView) setSize(w, h int) jobTypesView {
-	v.width, v.height = w, h
-	v.list = v.list.clamp(len(v.rows), h)
+// setSize takes the body; one line of it holds the column titles.
+func (v jobTypesView) setSize(w, h int) view {
+	v.width, v.height = w, max(h-1, 1)
+	v.list = v.list.clamp(len(v.rows), v.height)
 	return v
+}
+
+func (v jobTypesView) keys(k keyMap) keyMap {
+	k.Enter.SetEnabled(false)
+	return k
+}
+
+func (v jobTypesView) selected() selection {
+	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
+		return selection{}
+	}
+	return selection{jobType: &v.types[v.rows[v.list.cursor]]}
 }
 
 func (v jobTypesView) refilter() jobTypesView {
 	rows := make([]int, 0, len(v.types))
 	f := strings.ToLower(v.filter)
 	for i, jt := range v.types {
-		text := strings.ToLower(clean(jt.Name))
+		text := strings.ToLower(textsafe.Clean(jt.Name))
 		if jt.Drift {
 			text += " drift"
 		}
@@ -116,15 +136,15 @@ func (v jobTypesView) refilter() jobTypesView {
 	return v
 }
 
-// selected is the job type under the cursor.
-func (v jobTypesView) selected() (model.JobType, bool) {
+// current is the job type under the cursor.
+func (v jobTypesView) current() (model.JobType, bool) {
 	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
 		return model.JobType{}, false
 	}
 	return v.types[v.rows[v.list.cursor]], true
 }
 
-func (v jobTypesView) navigate(msg tea.KeyMsg, k keyMap) jobTypesView {
+func (v jobTypesView) navigate(msg tea.KeyMsg, k keyMap) view {
 	l, ok := v.list.navigate(msg, k, len(v.rows), v.height)
 	if !ok {
 		return v
@@ -136,8 +156,8 @@ func (v jobTypesView) navigate(msg tea.KeyMsg, k keyMap) jobTypesView {
 	return v
 }
 
-func (v jobTypesView) view(st styles) string {
-	return renderJobTypes(v.types, v.rows, v.history, v.list, v.width, v.height, st)
+func (v jobTypesView) render(c renderContext) string {
+	return renderJobTypes(v.types, v.rows, v.history, v.list, v.width, v.height, c.st)
 }
 
 var jobTypeColumnSpecs = []colSpec{
@@ -195,7 +215,7 @@ func renderJobTypes(types []model.JobType, rows []int, h queueHistory, l listSta
 		if !sel {
 			trend = st.accent.Render(trend)
 		}
-		cells := []string{clean(jt.Name), strconv.FormatInt(jt.Queued, 10), latency,
+		cells := []string{textsafe.Clean(jt.Name), strconv.FormatInt(jt.Queued, 10), latency,
 			strconv.FormatInt(jt.InProgress, 10), fmt.Sprintf("%d/%s", jt.Lock, maxc),
 			strconv.FormatInt(jt.LockInfoTotal, 10), paused, drift, trend}
 		row := renderCells(cols, cells)

@@ -12,8 +12,8 @@ type keyMap struct {
 	Enter, Back                             key.Binding
 	Filter, Refresh, Help, Quit             key.Binding
 
-	// Actions. More (requeue, repair locks) are added here, with a case in
-	// actionFor and an entry in ShortHelp/FullHelp.
+	// Actions: each has a case in the root's onKey, where it applies in
+	// activeKeys, and an entry in ShortHelp/FullHelp.
 	ReapOne, ReapAll key.Binding
 	// Requeue (R) and RepairLocks (L) are writes; ScanOrphans (o) is a
 	// read and stays in read-only mode.

@@ -4,7 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 )
 
 // layout is where things go on a screen of a given size. It is a pure
@@ -93,29 +94,13 @@ func renderCells(cols []column, cells []string) string {
 	return b.String()
 }
 
-// fitCell cuts or pads s to exactly w cells.
-func fitCell(s string, w int, right bool) string {
-	if w <= 0 {
-		return ""
-	}
-	sw := ansi.StringWidth(s)
-	if sw > w {
-		return ansi.Truncate(s, w, "…")
-	}
-	pad := strings.Repeat(" ", w-sw)
-	if right {
-		return pad + s
-	}
-	return s + pad
-}
+// fitCell cuts or pads s to exactly w columns; a cut inside a two-column
+// character is padded back to w, so the next column starts where its title
+// does.
+func fitCell(s string, w int, right bool) string { return textsafe.Fit(s, w, right) }
 
 // fitLine cuts a (possibly styled) line to the width, never wrapping.
-func fitLine(s string, w int) string {
-	if ansi.StringWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
+func fitLine(s string, w int) string { return textsafe.Cut(s, w) }
 
 // fitBlock makes s exactly h lines, each at most w cells: long lines are
 // cut, missing lines are blank, extra lines are dropped.
@@ -139,5 +124,5 @@ func fitBlock(s string, w, h int) string {
 // height is the number of lines of a rendered block.
 func height(s string) int { return lipgloss.Height(s) }
 
-// lineWidth is the width in cells of a (possibly styled) line.
-func lineWidth(s string) int { return ansi.StringWidth(s) }
+// lineWidth is the width in columns of a (possibly styled) line.
+func lineWidth(s string) int { return textsafe.Width(s) }

@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -43,20 +44,40 @@ type orphansView struct {
 	height      int // rows, without the scan line and the column titles
 }
 
-func (v orphansView) setOrphans(o []model.InProgressList) orphansView {
+func (orphansView) title() string { return "Orphans" }
+
+func (v orphansView) setSnapshot(*model.Snapshot, queueHistory) view { return v }
+
+func (v orphansView) setOrphans(o []model.InProgressList) view {
 	v.orphans = o
 	return v.refilter()
 }
 
-func (v orphansView) setFilter(f string) orphansView {
+func (v orphansView) filterText() string { return v.filter }
+
+func (v orphansView) setFilter(f string) view {
 	v.filter = f
 	return v.refilter()
 }
 
-func (v orphansView) setSize(w, h int) orphansView {
-	v.width, v.height = w, h
-	v.list = v.list.clamp(len(v.rows), h)
+// setSize takes the body; two lines of it hold the scan line and the
+// column titles.
+func (v orphansView) setSize(w, h int) view {
+	v.width, v.height = w, max(h-2, 1)
+	v.list = v.list.clamp(len(v.rows), v.height)
 	return v
+}
+
+func (v orphansView) keys(k keyMap) keyMap {
+	k.Enter.SetEnabled(false)
+	return k
+}
+
+func (v orphansView) selected() selection {
+	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
+		return selection{}
+	}
+	return selection{orphan: &v.orphans[v.rows[v.list.cursor]]}
 }
 
 // refilter recomputes the rows and puts the cursor back on the selected
@@ -65,7 +86,7 @@ func (v orphansView) refilter() orphansView {
 	rows := make([]int, 0, len(v.orphans))
 	f := strings.ToLower(v.filter)
 	for i, o := range v.orphans {
-		text := strings.ToLower(clean(o.Key + " " + o.JobName + " " + o.PoolID))
+		text := strings.ToLower(textsafe.Clean(o.Key + " " + o.JobName + " " + o.PoolID))
 		if f == "" || strings.Contains(text, f) {
 			rows = append(rows, i)
 		}
@@ -81,33 +102,34 @@ func (v orphansView) refilter() orphansView {
 	}
 	v.list = v.list.clamp(len(rows), v.height)
 	v.selectedKey = ""
-	if o, ok := v.selected(); ok {
+	if o, ok := v.current(); ok {
 		v.selectedKey = o.Key
 	}
 	return v
 }
 
-func (v orphansView) selected() (model.InProgressList, bool) {
+// current is the orphan under the cursor.
+func (v orphansView) current() (model.InProgressList, bool) {
 	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
 		return model.InProgressList{}, false
 	}
 	return v.orphans[v.rows[v.list.cursor]], true
 }
 
-func (v orphansView) navigate(msg tea.KeyMsg, k keyMap) orphansView {
+func (v orphansView) navigate(msg tea.KeyMsg, k keyMap) view {
 	l, ok := v.list.navigate(msg, k, len(v.rows), v.height)
 	if !ok {
 		return v
 	}
 	v.list = l
-	if o, ok := v.selected(); ok {
+	if o, ok := v.current(); ok {
 		v.selectedKey = o.Key
 	}
 	return v
 }
 
-func (v orphansView) view(sc scanStatus, now time.Time, st styles) string {
-	return renderOrphans(v.orphans, v.rows, v.list, sc, now, v.width, v.height, st)
+func (v orphansView) render(c renderContext) string {
+	return renderOrphans(v.orphans, v.rows, v.list, c.scan, c.now, v.width, v.height, c.st)
 }
 
 // orphanColumnSpecs grow in this order: the key first (it is what requeue
@@ -166,7 +188,7 @@ func renderOrphans(orphans []model.InProgressList, rows []int, l listState, sc s
 	from, to := l.window(len(rows), height)
 	for i := from; i < to; i++ {
 		o := &orphans[rows[i]]
-		cells := []string{clean(o.Key), clean(o.JobName), clean(o.PoolID), strconv.FormatInt(o.Length, 10)}
+		cells := []string{textsafe.Clean(o.Key), textsafe.Clean(o.JobName), textsafe.Clean(o.PoolID), strconv.FormatInt(o.Length, 10)}
 		row := renderCells(cols, cells)
 		if i == l.cursor {
 			lines = append(lines, fitLine(st.selected.Render("> "+row), width))

@@ -36,8 +36,8 @@ func TestGoldenOrphansRender(t *testing.T) {
 		{"w80_scanning", 80, running},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v := orphansView{}.setSize(tc.width, 6).setOrphans(orphanFixture())
-			out := v.view(tc.sc, fixedNow, st)
+			v := orphansView{}.setSize(tc.width, 8).setOrphans(orphanFixture())
+			out := v.render(renderContext{st: st, now: fixedNow, scan: tc.sc})
 			checkScreen(t, out, tc.width, 8)
 			if strings.Contains(out, "\x1b") {
 				t.Fatalf("escape reached the screen:\n%q", out)
@@ -54,20 +54,21 @@ func TestGoldenOrphansRender(t *testing.T) {
 
 func TestOrphansViewCursorFollowsKey(t *testing.T) {
 	o := orphanFixture()
-	v := orphansView{}.setSize(80, 5).setOrphans(o)
+	var v view = orphansView{}
+	v = v.setSize(80, 7).setOrphans(o)
 	v = v.navigate(keyMsg("j"), defaultKeyMap())
-	if got, _ := v.selected(); got.Key != o[1].Key {
+	if got := v.selected().orphan; got.Key != o[1].Key {
 		t.Fatalf("selected %q, want %q", got.Key, o[1].Key)
 	}
 	// The next scan finds a new orphan that sorts first: the cursor stays
 	// on the same key.
 	next := append([]model.InProgressList{{Key: "work:jobs:a:p:inprogress", JobName: "a", PoolID: "p", Length: 1}}, o...)
 	v = v.setOrphans(next)
-	if got, _ := v.selected(); got.Key != o[1].Key {
+	if got := v.selected().orphan; got.Key != o[1].Key {
 		t.Fatalf("after a new scan selected %q, want %q", got.Key, o[1].Key)
 	}
 	v = v.setFilter("export")
-	if got, _ := v.selected(); got.Key != o[0].Key || len(v.rows) != 1 {
-		t.Fatalf("filter: selected %q, rows %d", got.Key, len(v.rows))
+	if got := v.selected().orphan; got.Key != o[0].Key || len(v.(orphansView).rows) != 1 {
+		t.Fatalf("filter: selected %q, rows %d", got.Key, len(v.(orphansView).rows))
 	}
 }

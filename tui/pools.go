@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -23,20 +24,40 @@ type poolsView struct {
 	height     int // rows, without the column titles
 }
 
-func (v poolsView) setSnapshot(s *model.Snapshot) poolsView {
+func (poolsView) title() string { return "Pools" }
+
+func (v poolsView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
 	v.pools, v.redisTime = s.Pools, s.RedisTime
 	return v.refilter()
 }
 
-func (v poolsView) setFilter(f string) poolsView {
+func (v poolsView) setOrphans([]model.InProgressList) view { return v }
+
+func (v poolsView) filterText() string { return v.filter }
+
+func (v poolsView) setFilter(f string) view {
 	v.filter = f
 	return v.refilter()
 }
 
-func (v poolsView) setSize(w, h int) poolsView {
-	v.width, v.height = w, h
-	v.list = v.list.clamp(len(v.rows), h)
+// setSize takes the body; one line of it holds the column titles.
+func (v poolsView) setSize(w, h int) view {
+	v.width, v.height = w, max(h-1, 1)
+	v.list = v.list.clamp(len(v.rows), v.height)
 	return v
+}
+
+func (v poolsView) keys(k keyMap) keyMap {
+	_, ok := v.current()
+	k.Enter.SetEnabled(ok)
+	return k
+}
+
+func (v poolsView) selected() selection {
+	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
+		return selection{}
+	}
+	return selection{pool: &v.pools[v.rows[v.list.cursor]]}
 }
 
 // refilter recomputes the rows and puts the cursor back on the selected
@@ -60,7 +81,7 @@ func (v poolsView) refilter() poolsView {
 	}
 	v.list = v.list.clamp(len(rows), v.height)
 	v.selectedID = ""
-	if p, ok := v.selected(); ok {
+	if p, ok := v.current(); ok {
 		v.selectedID = p.ID
 	}
 	return v
@@ -72,30 +93,31 @@ func poolSearchText(p *model.Pool) string {
 		parts = append(parts, hb.Host+":"+strconv.FormatInt(hb.PID, 10))
 		parts = append(parts, hb.JobNames...)
 	}
-	return strings.ToLower(clean(strings.Join(parts, " ")))
+	return strings.ToLower(textsafe.Clean(strings.Join(parts, " ")))
 }
 
-func (v poolsView) selected() (model.Pool, bool) {
+// current is the pool under the cursor.
+func (v poolsView) current() (model.Pool, bool) {
 	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
 		return model.Pool{}, false
 	}
 	return v.pools[v.rows[v.list.cursor]], true
 }
 
-func (v poolsView) navigate(msg tea.KeyMsg, k keyMap) poolsView {
+func (v poolsView) navigate(msg tea.KeyMsg, k keyMap) view {
 	l, ok := v.list.navigate(msg, k, len(v.rows), v.height)
 	if !ok {
 		return v
 	}
 	v.list = l
-	if p, ok := v.selected(); ok {
+	if p, ok := v.current(); ok {
 		v.selectedID = p.ID
 	}
 	return v
 }
 
-func (v poolsView) view(st styles) string {
-	return renderPools(v.pools, v.rows, v.list, v.redisTime, v.width, v.height, st)
+func (v poolsView) render(c renderContext) string {
+	return renderPools(v.pools, v.rows, v.list, v.redisTime, v.width, v.height, c.st)
 }
 
 // poolColumnSpecs: the pool ID (24 hex in practice) and host shrink on a
@@ -149,14 +171,14 @@ func renderPoolRow(p *model.Pool, cols []column, redisTime time.Time, selected b
 	}
 	host, started, conc, jobs := "-", "-", "-", "-"
 	if hb := p.Heartbeat; hb != nil {
-		host = clean(hb.Host) + ":" + strconv.FormatInt(hb.PID, 10)
+		host = textsafe.Clean(hb.Host) + ":" + strconv.FormatInt(hb.PID, 10)
 		if hb.StartedAt > 0 {
 			started = model.FormatAge(redisTime.Sub(timeUnix(hb.StartedAt)))
 		}
 		conc = strconv.FormatInt(hb.Concurrency, 10)
-		jobs = clean(strings.Join(hb.JobNames, ","))
+		jobs = textsafe.Clean(strings.Join(hb.JobNames, ","))
 	}
-	cells := []string{status, clean(p.ID), host, beatAge(p), started, conc,
+	cells := []string{status, textsafe.Clean(p.ID), host, beatAge(p), started, conc,
 		strconv.FormatInt(p.InProgressTotal(), 10), strconv.FormatInt(p.LocksHeld(), 10), jobs}
 	row := renderCells(cols, cells)
 	if selected {

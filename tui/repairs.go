@@ -4,16 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
-	"github.com/workq-tui/workq-tui/redisq"
 )
 
-// The repairs of issue 6: R requeues in-progress lists (an orphan, or every
+// The repairs: R requeues in-progress lists (an orphan, or every
 // list of a dead pool), L repairs a drifted job type's locks. Both plan
 // from the last snapshot (and the last orphan scan) with the reaper's pure
 // planners, so opening the dialog reads nothing; the scripts re-check what
@@ -29,11 +29,7 @@ const (
 // detail view (which has no job-type cursor, so R takes all of the pool's
 // lists; in the pools list x, the reap, is the key for a dead pool).
 func (m Model) requeueTargets() ([]string, bool) {
-	if m.view == viewOrphans && !m.inDetail {
-		o, ok := m.orphans.selected()
-		if !ok {
-			return nil, false
-		}
+	if o := m.focused().selected().orphan; o != nil && !m.inDetail {
 		return []string{o.Key}, true
 	}
 	if !m.inDetail {
@@ -43,24 +39,20 @@ func (m Model) requeueTargets() ([]string, bool) {
 	if !ok || p.Status != model.StatusDead || m.snap == nil {
 		return nil, false
 	}
-	keys := redisq.NewKeys(m.snap.Namespace) // key names only: no Redis here
 	var out []string
 	for _, job := range inProgressJobNames(p) {
-		out = append(out, keys.InProgress(job, p.ID))
+		out = append(out, m.opts.Keys.InProgress(job, p.ID))
 	}
 	return out, len(out) > 0
 }
 
 // selectedDriftedJob is the job type under the cursor when it has DRIFT.
 func (m Model) selectedDriftedJob() (model.JobType, bool) {
-	if m.view != viewJobTypes || m.inDetail {
+	jt := m.focused().selected().jobType
+	if m.inDetail || jt == nil || !jt.Drift {
 		return model.JobType{}, false
 	}
-	jt, ok := m.jobs.selected()
-	if !ok || !jt.Drift {
-		return model.JobType{}, false
-	}
-	return jt, true
+	return *jt, true
 }
 
 // buildRequeue plans a requeue from the last snapshot and scan.
@@ -70,9 +62,9 @@ func (m Model) buildRequeue(listKeys []string) (action, error) {
 	plan, err := reaper.NewRequeuePlan(&snap, listKeys)
 	if err != nil {
 		if errors.Is(err, reaper.ErrPoolAlive) {
-			return action{}, fmt.Errorf("not requeued: %s", clean(err.Error()))
+			return action{}, fmt.Errorf("not requeued: %s", textsafe.Clean(err.Error()))
 		}
-		return action{}, fmt.Errorf("cannot plan the requeue: %s", clean(err.Error()))
+		return action{}, fmt.Errorf("cannot plan the requeue: %s", textsafe.Clean(err.Error()))
 	}
 	return requeueAction(plan, m.opts.Requeuer), nil
 }
@@ -83,9 +75,8 @@ func requeueAction(plan reaper.RequeuePlan, r Requeuer) action {
 	a := action{
 		kind:    actionRequeue,
 		title:   fmt.Sprintf("Requeue %s from %s?", plural64(plan.TotalJobs(), "job", "jobs"), plural(n, "in-progress list", "in-progress lists")),
-		body:    renderRequeuePlan(plan),
+		body:    planLines(func(w io.Writer) { reaper.RenderRequeuePlan(w, plan) }),
 		running: "requeueing " + plural(n, "list", "lists"),
-		note:    "Each batch re-checks the pool; locks fall only while lock_info has it.",
 		total:   plan.TotalJobs(),
 	}
 	for _, l := range plan.Lists {
@@ -98,32 +89,6 @@ func requeueAction(plan reaper.RequeuePlan, r Requeuer) action {
 	return a
 }
 
-// renderRequeuePlan is the dialog text of a requeue plan: per list where
-// its jobs go, and lock and lock_info before and after.
-func renderRequeuePlan(plan reaper.RequeuePlan) []string {
-	lines := []string{fmt.Sprintf("Moves %s back to their queues:", plural64(plan.TotalJobs(), "job", "jobs"))}
-	for _, l := range plan.Lists {
-		where := "orphan: pool not in worker_pools"
-		if l.PoolInSet {
-			where = "dead pool, still in worker_pools"
-		}
-		lines = append(lines, clean(l.Key), fmt.Sprintf("  job %s, pool %s (%s)", clean(l.JobName), clean(shortID(l.PoolID)), where))
-		lines = append(lines, fmt.Sprintf("  %s → %s; lock %s; lock_info %s", plural64(l.Jobs, "job", "jobs"), clean(l.QueueKey),
-			beforeAfter(l.LockPresent, l.LockBefore, l.LockAfter), beforeAfter(l.LockInfoPresent, l.LockInfoBefore, l.LockInfoAfter)))
-	}
-	return lines
-}
-
-func beforeAfter(present bool, before, after int64) string {
-	switch {
-	case !present:
-		return "absent"
-	case before == after:
-		return fmt.Sprintf("stays %d", before)
-	}
-	return fmt.Sprintf("%d→%d", before, after)
-}
-
 // summarizeRequeue puts a requeue result in words.
 func summarizeRequeue(res reaper.RequeueResult) actionOutcome {
 	out := actionOutcome{moved: res.TotalMoved()}
@@ -132,9 +97,9 @@ func summarizeRequeue(res reaper.RequeueResult) actionOutcome {
 	for _, l := range res.Lists {
 		switch {
 		case l.Err != nil:
-			problems = append(problems, fmt.Sprintf("%s: %s", clean(l.Key), clean(l.Err.Error())))
+			problems = append(problems, fmt.Sprintf("%s: %s", textsafe.Clean(l.Key), textsafe.Clean(l.Err.Error())))
 		case l.Skipped != "":
-			problems = append(problems, clean(l.Skipped))
+			problems = append(problems, textsafe.Clean(l.Skipped))
 		default:
 			done++
 			if l.Remaining == 0 {
@@ -155,10 +120,10 @@ func summarizeRequeue(res reaper.RequeueResult) actionOutcome {
 func (m Model) buildRepairLocks(job string) (action, error) {
 	plan, err := reaper.NewLockRepairPlan(m.snap, []string{job})
 	if err != nil {
-		return action{}, fmt.Errorf("cannot plan the lock repair: %s", clean(err.Error()))
+		return action{}, fmt.Errorf("cannot plan the lock repair: %s", textsafe.Clean(err.Error()))
 	}
 	if !plan.Changes() {
-		return action{}, fmt.Errorf("the locks of %s are consistent: nothing to repair", clean(job))
+		return action{}, fmt.Errorf("the locks of %s are consistent: nothing to repair", textsafe.Clean(job))
 	}
 	return repairLocksAction(plan, m.opts.LockRepairer), nil
 }
@@ -171,10 +136,9 @@ func repairLocksAction(plan reaper.LockRepairPlan, r LockRepairer) action {
 	}
 	a := action{
 		kind:    actionRepairLocks,
-		title:   fmt.Sprintf("Repair the locks of %s?", clean(strings.Join(names, ", "))),
-		body:    renderLockRepairPlan(plan),
+		title:   fmt.Sprintf("Repair the locks of %s?", textsafe.Clean(strings.Join(names, ", "))),
+		body:    planLines(func(w io.Writer) { reaper.RenderLockRepairPlan(w, plan) }),
 		running: "repairing locks",
-		note:    "One atomic step per job type, refused if a pool joins or leaves worker_pools meanwhile.",
 		targets: names,
 	}
 	a.run = func(ctx context.Context, _ func(moved, total int64)) (actionOutcome, error) {
@@ -182,57 +146,6 @@ func repairLocksAction(plan reaper.LockRepairPlan, r LockRepairer) action {
 		return summarizeRepairLocks(res), err
 	}
 	return a
-}
-
-// renderLockRepairPlan is the dialog text of a lock repair: per job type
-// lock and each lock_info field before and after.
-func renderLockRepairPlan(plan reaper.LockRepairPlan) []string {
-	var lines []string
-	for _, j := range plan.Jobs {
-		mc := "none"
-		if j.MaxConcurrency > 0 {
-			mc = strconv.FormatInt(j.MaxConcurrency, 10)
-		}
-		var inProg int64
-		for _, n := range j.InProgress {
-			inProg += n
-		}
-		lines = append(lines, fmt.Sprintf("%s: %d in progress in %s, queued %d, max_concurrency %s",
-			clean(j.JobName), inProg, plural(len(j.InProgress), "pool", "pools"), j.Queued, mc))
-		before := "absent"
-		switch {
-		case j.LockBeforeRaw != "":
-			before = strconv.Quote(clean(j.LockBeforeRaw))
-		case j.LockPresent:
-			before = strconv.FormatInt(j.LockBefore, 10)
-		}
-		labels := []string{"lock"}
-		values := []string{fmt.Sprintf("%s → %d", before, j.LockAfter)}
-		inSet := map[string]bool{}
-		for _, p := range j.Pools {
-			inSet[p] = true
-		}
-		for _, f := range j.LockInfoFields() {
-			b, a := j.LockInfoChange(f)
-			note := ""
-			if !inSet[f] {
-				note = " (not in worker_pools)"
-			}
-			labels = append(labels, "lock_info["+clean(shortID(f))+"]")
-			values = append(values, fmt.Sprintf("%s → %s%s", clean(b), a, note))
-		}
-		w := 0
-		for _, l := range labels {
-			w = max(w, lineWidth(l))
-		}
-		for i, l := range labels {
-			lines = append(lines, "  "+l+strings.Repeat(" ", w-lineWidth(l)+2)+values[i])
-		}
-		if j.MaxConcurrency > 0 && j.LockPresent && j.LockBeforeRaw == "" && j.LockBefore >= j.MaxConcurrency && j.LockAfter < j.MaxConcurrency {
-			lines = append(lines, fmt.Sprintf("  the lock is at max_concurrency %d now: no worker takes a job of this type", j.MaxConcurrency))
-		}
-	}
-	return lines
 }
 
 // summarizeRepairLocks puts a lock repair result in words.
@@ -243,12 +156,12 @@ func summarizeRepairLocks(res reaper.LockRepairResult) actionOutcome {
 		switch {
 		case j.Err != nil:
 			out.failed = true
-			parts = append(parts, fmt.Sprintf("%s not repaired: %s", clean(j.JobName), clean(j.Err.Error())))
+			parts = append(parts, fmt.Sprintf("%s not repaired: %s", textsafe.Clean(j.JobName), textsafe.Clean(j.Err.Error())))
 		case !j.Applied:
 			out.failed = true
-			parts = append(parts, fmt.Sprintf("%s not repaired", clean(j.JobName)))
+			parts = append(parts, fmt.Sprintf("%s not repaired", textsafe.Clean(j.JobName)))
 		default:
-			parts = append(parts, fmt.Sprintf("repaired the locks of %s: lock %d, %s", clean(j.JobName), j.LockAfter,
+			parts = append(parts, fmt.Sprintf("repaired the locks of %s: lock %d, %s", textsafe.Clean(j.JobName), j.LockAfter,
 				plural(len(j.LockInfoAfter), "lock_info entry", "lock_info entries")))
 		}
 	}

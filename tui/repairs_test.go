@@ -59,21 +59,25 @@ func repairOptions() (Options, testDeps, *fakeScanner, *fakeRepairer) {
 	return o, d, sc, r
 }
 
-// toView presses tab until the view is v.
-func toView(t *testing.T, m Model, v viewID) Model {
+// toView presses tab until the focused view has the title.
+func toView(t *testing.T, m Model, title string) Model {
 	t.Helper()
-	for i := 0; i < 5 && m.view != v; i++ {
+	for i := 0; i < 5 && m.focused().title() != title; i++ {
 		m = step(t, m, keyMsg("tab"))
 	}
-	if m.view != v {
-		t.Fatalf("tab never reached %s", v.title())
+	if m.focused().title() != title {
+		t.Fatalf("tab never reached %s", title)
 	}
 	return m
 }
 
+// The views of the tabs, for tests that look inside them.
+func poolsOf(m Model) poolsView       { return m.tabs[0].(poolsView) }
+func jobTypesOf(m Model) jobTypesView { return m.tabs[1].(jobTypesView) }
+
 func TestRequeueOrphanConfirmed(t *testing.T) {
 	o, d, sc, r := repairOptions()
-	m := toView(t, newScanTest(t, o, 120, 30), viewOrphans)
+	m := toView(t, newScanTest(t, o, 120, 30), "Orphans")
 	if !m.activeKeys().Requeue.Enabled() {
 		t.Fatal("R not enabled on an orphan")
 	}
@@ -82,7 +86,7 @@ func TestRequeueOrphanConfirmed(t *testing.T) {
 		t.Fatalf("R opened no dialog; status %q", m.status.text)
 	}
 	v := m.View()
-	for _, want := range []string{"Requeue 5 jobs from 1 in-progress list?", fixtureOrphan.Key, "orphan: pool not in worker_pools", "5 jobs → work:jobs:send_email"} {
+	for _, want := range []string{"Requeue 5 jobs from 1 in-progress list?", fixtureOrphan.Key, "orphan: pool not in worker_pools", "5 -> work:jobs:send_email"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("dialog lacks %q:\n%s", want, v)
 		}
@@ -124,7 +128,7 @@ func TestRequeueCancelled(t *testing.T) {
 	for _, k := range []string{"n", "esc"} {
 		t.Run(k, func(t *testing.T) {
 			o, d, _, r := repairOptions()
-			m := toView(t, newScanTest(t, o, 120, 30), viewOrphans)
+			m := toView(t, newScanTest(t, o, 120, 30), "Orphans")
 			m = step(t, m, keyMsg("R"))
 			m, cmd := stepCmd(m, keyMsg(k))
 			m, _ = deliver(t, m, cmd)
@@ -160,7 +164,7 @@ func TestRequeueDeadPoolFromDetail(t *testing.T) {
 	if got := strings.Join(m.dialog.action.targets, ","); got != "work:jobs:resize_image:"+p.ID+":inprogress,work:jobs:send_email:"+p.ID+":inprogress" {
 		t.Fatalf("targets %s", got)
 	}
-	if !strings.Contains(m.View(), "dead pool, still in worker_pools") {
+	if !strings.Contains(m.View(), "dead pool still in worker_pools") {
 		t.Fatalf("dialog:\n%s", m.View())
 	}
 	m, cmd := stepCmd(m, keyMsg("y"))
@@ -182,7 +186,7 @@ func TestRequeueDeadPoolFromDetail(t *testing.T) {
 
 func TestRepairLocksConfirmedAndCancelled(t *testing.T) {
 	o, d, _, r := repairOptions()
-	m := toView(t, newScanTest(t, o, 120, 30), viewJobTypes)
+	m := toView(t, newScanTest(t, o, 120, 30), "Job types")
 	// report (row 1) is consistent: L is not there.
 	if m.activeKeys().RepairLocks.Enabled() {
 		t.Fatal("L enabled on a job type without drift")
@@ -192,7 +196,7 @@ func TestRepairLocksConfirmedAndCancelled(t *testing.T) {
 		t.Fatal("L opened a dialog on a job type without drift")
 	}
 	m = step(t, m, keyMsg("G")) // send_email, DRIFT
-	if jt, _ := m.jobs.selected(); !jt.Drift {
+	if jt, _ := jobTypesOf(m).current(); !jt.Drift {
 		t.Fatalf("fixture: %s has no drift", jt.Name)
 	}
 	m = step(t, m, keyMsg("L"))
@@ -200,7 +204,7 @@ func TestRepairLocksConfirmedAndCancelled(t *testing.T) {
 		t.Fatalf("L opened no dialog; status %q", m.status.text)
 	}
 	v := m.View()
-	for _, want := range []string{"Repair the locks of send_email?", "lock                      9 → 6", "lock_info[6f1a2b3c4d5e…]  3 → 3"} {
+	for _, want := range []string{"Repair the locks of send_email?", "lock                                 9 -> 6", "lock_info[6f1a2b3c4d5e6f7a8b9c0d1e]  3 -> 3"} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("dialog lacks %q:\n%s", want, v)
 		}
@@ -233,20 +237,20 @@ func TestReadOnlyHidesRepairsKeepsScan(t *testing.T) {
 	o.ReadOnly = true
 	m := newScanTest(t, o, 120, 30)
 	m = step(t, m, keyMsg("?"))
-	for _, v := range []viewID{viewPools, viewJobTypes, viewOrphans} {
+	for _, v := range []string{"Pools", "Job types", "Orphans"} {
 		m = toView(t, m, v)
 		m = step(t, m, keyMsg("G"))
 		view := m.View()
 		if strings.Contains(view, "requeue") || strings.Contains(view, "repair locks") {
-			t.Fatalf("read-only help in %s mentions a repair:\n%s", v.title(), view)
+			t.Fatalf("read-only help in %s mentions a repair:\n%s", v, view)
 		}
 		if !strings.Contains(view, "scan orphans") {
-			t.Fatalf("read-only help in %s lacks the scan:\n%s", v.title(), view)
+			t.Fatalf("read-only help in %s lacks the scan:\n%s", v, view)
 		}
 		for _, k := range []string{"R", "L", "y"} {
 			m = step(t, m, keyMsg(k))
 			if m.dialog != nil || m.running != nil || m.status.text != "" {
-				t.Fatalf("%s in read-only %s: dialog %v, status %q", k, v.title(), m.dialog != nil, m.status.text)
+				t.Fatalf("%s in read-only %s: dialog %v, status %q", k, v, m.dialog != nil, m.status.text)
 			}
 		}
 	}
@@ -261,7 +265,7 @@ func TestReadOnlyHidesRepairsKeepsScan(t *testing.T) {
 	}
 	// Without read-only the same help does show them.
 	o.ReadOnly = false
-	m = toView(t, step(t, newScanTest(t, o, 120, 30), keyMsg("?")), viewOrphans)
+	m = toView(t, step(t, newScanTest(t, o, 120, 30), keyMsg("?")), "Orphans")
 	if !strings.Contains(m.View(), "requeue") {
 		t.Fatal("help never mentions requeue: the test above proves nothing")
 	}

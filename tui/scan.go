@@ -7,7 +7,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/model"
-	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // OrphanScanner starts orphan scans (in-progress lists whose pool is not in
@@ -35,12 +34,11 @@ type ScanProgress struct {
 
 // The scan runs as a chain of commands of its own, beside the polls: each
 // command makes one SCAN call (and, after the last, reads the lengths), and
-// the next step starts only after a pause of redisq.ScanPace times the
-// step's duration, so the scan holds Redis at most a quarter of the time
-// (make bench, line 4b: the poll during such a scan against the poll alone;
-// line 4c: the same scan back to back, 1.5x). Every message of the chain carries the scan's generation: a
-// message of an older scan is dropped (and its connection closed). There is
-// never more than one step running.
+// the next step starts only after Options.ScanPause of the step's duration
+// (three times it in the program), so the scan holds Redis at most a
+// quarter of the time. Every message of the chain carries the scan's
+// generation: a message of an older scan is dropped (and its connection
+// closed). There is never more than one step running.
 
 // scanStepMsg is the result of one step.
 type scanStepMsg struct {
@@ -157,13 +155,12 @@ func (m Model) onScanStep(msg scanStepMsg) (Model, tea.Cmd) {
 		m.scan.running, m.scan.err = false, nil
 		m.scan.completed, m.scan.doneAt = true, m.opts.Now()
 		m.scan.lastSteps, m.scan.lastKeys = msg.progress.Steps, msg.progress.Keys
-		m.orphanList = msg.orphans
-		m.orphans = m.orphans.setOrphans(msg.orphans)
+		m = m.setOrphans(msg.orphans)
 		return m, m.scanTickCmd()
 	}
-	// Pace: wait redisq.ScanPace times as long as the step took.
+	// Pace: the pause grows with the time the step took.
 	gen, s := msg.gen, msg.scan
-	return m, m.after(redisq.ScanPause(msg.took), func(time.Time) tea.Msg { return scanWakeMsg{gen: gen, scan: s} })
+	return m, m.after(m.opts.ScanPause(msg.took), func(time.Time) tea.Msg { return scanWakeMsg{gen: gen, scan: s} })
 }
 
 func (m Model) onScanWake(msg scanWakeMsg) (Model, tea.Cmd) {

@@ -11,7 +11,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/model"
-	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // fakeClock is the screen's clock in scan tests: a scan step moves it on.
@@ -100,11 +99,15 @@ func (s *fakeScan) Close() error {
 // fixtureOrphan is an orphan of the fixture's namespace.
 var fixtureOrphan = model.InProgressList{Key: "work:jobs:send_email:deadbeefdeadbeefdeadbeef:inprogress", JobName: "send_email", PoolID: "deadbeefdeadbeefdeadbeef", Length: 5}
 
+// testScanPace is the tests' pause after a scan step, per time it took.
+const testScanPace = 3
+
 func scanOptions(steps int) (Options, testDeps, *fakeScanner) {
 	o, d := testOptions(staticSource(fixture()))
 	sc := &fakeScanner{steps: steps, orphans: []model.InProgressList{fixtureOrphan}}
 	o.Scanner = sc
 	o.ScanInterval = time.Minute
+	o.ScanPause = func(step time.Duration) time.Duration { return testScanPace * step }
 	return o, d, sc
 }
 
@@ -262,7 +265,7 @@ func TestScanPacedByStepDuration(t *testing.T) {
 	m, cmd := stepCmd(m, keyMsg("o"))
 	msg := runCmd(cmd)[0]
 	m, cmd = stepCmd(m, msg)
-	// The step took 300ms on the clock: the next one waits ScanPace times
+	// The step took 300ms on the clock: the next one waits ScanPause of
 	// that, and nothing runs in between.
 	out := runCmd(cmd)
 	if len(out) != 1 {
@@ -272,11 +275,11 @@ func TestScanPacedByStepDuration(t *testing.T) {
 	if !ok {
 		t.Fatalf("after a step: %T, want a timer", out[0])
 	}
-	if _, ok := s.msg.(scanWakeMsg); !ok || s.d != redisq.ScanPace*300*time.Millisecond {
-		t.Fatalf("pause %v (%T), want %d x 300ms before the next step", s.d, s.msg, redisq.ScanPace)
+	if _, ok := s.msg.(scanWakeMsg); !ok || s.d != testScanPace*300*time.Millisecond {
+		t.Fatalf("pause %v (%T), want %d x 300ms before the next step", s.d, s.msg, testScanPace)
 	}
 	m, paces, _ := runScan(t, m, func() tea.Msg { return s.msg })
-	want := []time.Duration{redisq.ScanPace * 50 * time.Millisecond, redisq.ScanPace * 2 * time.Second}
+	want := []time.Duration{testScanPace * 50 * time.Millisecond, testScanPace * 2 * time.Second}
 	if len(paces) != len(want) || paces[0] != want[0] || paces[1] != want[1] {
 		t.Fatalf("pauses %v, want %v", paces, want)
 	}

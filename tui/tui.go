@@ -16,6 +16,7 @@ import (
 
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
+	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // Source takes a snapshot of the namespace.
@@ -46,6 +47,12 @@ type LockRepairer interface {
 	RepairLocks(ctx context.Context, plan reaper.LockRepairPlan) (reaper.LockRepairResult, error)
 }
 
+// KeyNamer names the in-progress list of a job type and a pool; R hands
+// these names to the requeue from a dead pool's detail view.
+type KeyNamer interface {
+	InProgress(job, poolID string) string
+}
+
 // Planner computes a reap plan from a snapshot; reaper.NewPlan in the
 // program, a fake in tests.
 type Planner func(snap *model.Snapshot, t reaper.Targets) (reaper.Plan, error)
@@ -71,6 +78,14 @@ type Options struct {
 	// ScanInterval is the time from the end of one orphan scan to the
 	// start of the next (default 60s); 'o' scans at once.
 	ScanInterval time.Duration
+	// ScanPause is the pause after an orphan scan step that took step, so
+	// that the scan leaves Redis to the other clients most of the time;
+	// redisq.ScanPause unless set.
+	ScanPause func(step time.Duration) time.Duration
+
+	// Keys names the Redis keys the screen hands to the repairs;
+	// redisq.NewKeys(Namespace) unless set.
+	Keys KeyNamer
 
 	// Now is the screen's clock (data age, status timers); time.Now by
 	// default. Ages of pools and queues come from Redis's clock instead.
@@ -92,8 +107,8 @@ type Options struct {
 	// Scanner finds orphans (a read: it runs in read-only mode too);
 	// without it the Orphans view says the scan is not available.
 	Scanner OrphanScanner
-	// Requeuer (R) and LockRepairer (L) are the repairs of issue 6; each
-	// action is disabled without its interface, and both in read-only.
+	// Requeuer (R) and LockRepairer (L) are the repairs; each action is
+	// disabled without its interface, and both in read-only mode.
 	Requeuer     Requeuer
 	LockRepairer LockRepairer
 }
@@ -103,37 +118,9 @@ const PeekLimit = 20
 
 var errNoSnapshot = errors.New("the source returned no snapshot")
 
-// viewID names a top-level view; tab cycles through Model.tabs.
-//
-// Adding a view (orphans, say): a viewID and its title here; a value type
-// like poolsView with setSnapshot, setSize, setFilter, navigate and view
-// (listState does the cursor and the window, fitColumns the columns); a
-// field in Model; its case in currentFilter, setFilter, onKey, relayout and
-// renderBody; and its ID in New's tabs. Adding an action: an actionKind and
-// a builder in actions.go, a binding in keyMap (enabled in activeKeys only
-// where it applies, never in read-only), and its case in onKey; the confirm
-// dialog, progress bar, audit line and refresh come with it.
-type viewID int
-
-const (
-	viewPools viewID = iota
-	viewJobTypes
-	viewOrphans
-)
-
-func (v viewID) title() string {
-	switch v {
-	case viewJobTypes:
-		return "Job types"
-	case viewOrphans:
-		return "Orphans"
-	default:
-		return "Pools"
-	}
-}
-
-// Model is the root of the screen. It owns the state; the views are values
-// it routes keys to.
+// Model is the root of the screen. It owns the polling, the scan, the
+// dialog and the running action; the views own their rows and cursors, and
+// it routes keys to the open dialog or the focused view.
 type Model struct {
 	opts  Options
 	st    styles
@@ -157,12 +144,11 @@ type Model struct {
 	retryAt   time.Time
 	history   queueHistory
 
-	tabs    []viewID
-	view    viewID
-	pools   poolsView
-	jobs    jobTypesView
-	orphans orphansView
-	detail  detailView
+	// tabs are the views tab cycles through; tab is the focused one.
+	// detail is the pool opened from a view, shown over it while inDetail.
+	tabs   []view
+	tab    int
+	detail detailView
 
 	// scan is the orphan scan's state; orphanList is its last result.
 	// scanGen tags the running scan's messages; scanStepping is set while
@@ -220,6 +206,12 @@ func New(o Options) Model {
 	if o.ScanInterval <= 0 {
 		o.ScanInterval = 60 * time.Second
 	}
+	if o.ScanPause == nil {
+		o.ScanPause = redisq.ScanPause
+	}
+	if o.Keys == nil {
+		o.Keys = redisq.NewKeys(o.Namespace)
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -240,8 +232,7 @@ func New(o Options) Model {
 		keys:     defaultKeyMap(),
 		help:     h,
 		after:    tea.Tick,
-		tabs:     []viewID{viewPools, viewJobTypes, viewOrphans},
-		view:     viewPools,
+		tabs:     []view{poolsView{}, jobTypesView{}, orphansView{}},
 		history:  queueHistory{},
 		width:    80,
 		height:   24,

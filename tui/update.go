@@ -7,6 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/audit"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 )
@@ -58,9 +60,32 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.KeyMsg:
-		return m.onKey(msg)
+		return m.onKeys(msg)
 	}
 	return m, nil
+}
+
+// onKeys takes the runes of one message as key presses one after the
+// other: keys typed fast, or delivered together over a slow link, arrive
+// as one message ("jjj"). A dialog opened by one of them ends the burst:
+// the rest was typed before the dialog was on screen, so a "y" in it must
+// not confirm what the operator has not seen. A paste is text, not keys:
+// it goes to the filter whole.
+func (m Model) onKeys(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste {
+		return m.onKey(msg)
+	}
+	var cmds []tea.Cmd
+	for _, r := range msg.Runes {
+		hadDialog := m.dialog != nil
+		var cmd tea.Cmd
+		m, cmd = m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+		cmds = append(cmds, cmd)
+		if m.dialog != nil && !hadDialog {
+			break
+		}
+	}
+	return m, tea.Batch(cmds...)
 }
 
 // startFetch starts a poll of the current generation. Callers make sure no
@@ -114,8 +139,10 @@ func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
 	m.snap, m.fetchedAt = msg.snap, msg.at
 	m.counts = countSnapshot(msg.snap)
 	m.history = m.history.add(msg.snap)
-	m.pools = m.pools.setSnapshot(msg.snap)
-	m.jobs = m.jobs.setSnapshot(msg.snap, m.history)
+	m.tabs = append([]view(nil), m.tabs...)
+	for i, v := range m.tabs {
+		m.tabs[i] = v.setSnapshot(msg.snap, m.history)
+	}
 	if m.inDetail {
 		m.detail = m.detail.setSnapshot(msg.snap)
 	}
@@ -126,10 +153,10 @@ func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
 // applies: actions never in read-only mode or without a reaper, x only on
 // a dead pool, X only when there is one.
 func (m Model) activeKeys() keyMap {
-	k := m.keys
+	k := m.focused().keys(m.keys)
 	acts := m.actionsAvailable()
 	p, ok := m.selectedPool()
-	k.ReapOne.SetEnabled(acts && ok && p.Status == model.StatusDead && (m.view == viewPools || m.inDetail))
+	k.ReapOne.SetEnabled(acts && ok && p.Status == model.StatusDead)
 	k.ReapAll.SetEnabled(acts && m.snap != nil && m.counts.dead > 0)
 	writes := !m.opts.ReadOnly
 	_, canRequeue := m.requeueTargets()
@@ -137,10 +164,23 @@ func (m Model) activeKeys() keyMap {
 	_, drifted := m.selectedDriftedJob()
 	k.RepairLocks.SetEnabled(writes && m.opts.LockRepairer != nil && drifted)
 	k.ScanOrphans.SetEnabled(m.opts.Scanner != nil)
-	k.Enter.SetEnabled(!m.inDetail && m.view == viewPools && ok)
+	if m.inDetail {
+		k.Enter.SetEnabled(false)
+	}
 	k.Back.SetEnabled(m.inDetail || m.currentFilter() != "")
 	k.Filter.SetEnabled(!m.inDetail)
 	return k
+}
+
+// focused is the view of the focused tab.
+func (m Model) focused() view { return m.tabs[m.tab] }
+
+// setFocused stores the focused view back in its slot. The tabs slice is
+// copied first: the model is a value, and an older copy must not change.
+func (m Model) setFocused(v view) Model {
+	m.tabs = append([]view(nil), m.tabs...)
+	m.tabs[m.tab] = v
+	return m
 }
 
 // selectedPool is the pool under the cursor (or shown in the detail view).
@@ -148,34 +188,15 @@ func (m Model) selectedPool() (model.Pool, bool) {
 	if m.inDetail {
 		return m.detail.current()
 	}
-	if m.view != viewPools {
-		return model.Pool{}, false
+	if p := m.focused().selected().pool; p != nil {
+		return *p, true
 	}
-	return m.pools.selected()
+	return model.Pool{}, false
 }
 
-func (m Model) currentFilter() string {
-	switch m.view {
-	case viewJobTypes:
-		return m.jobs.filter
-	case viewOrphans:
-		return m.orphans.filter
-	default:
-		return m.pools.filter
-	}
-}
+func (m Model) currentFilter() string { return m.focused().filterText() }
 
-func (m Model) setFilter(f string) Model {
-	switch m.view {
-	case viewJobTypes:
-		m.jobs = m.jobs.setFilter(f)
-	case viewOrphans:
-		m.orphans = m.orphans.setFilter(f)
-	default:
-		m.pools = m.pools.setFilter(f)
-	}
-	return m
-}
+func (m Model) setFilter(f string) Model { return m.setFocused(m.focused().setFilter(f)) }
 
 func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if msg.Type == tea.KeyCtrlC {
@@ -211,7 +232,7 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			step = len(m.tabs) - 1
 		}
 		m.inDetail = false
-		m.view = m.tabs[(m.tabIndex()+step)%len(m.tabs)]
+		m.tab = (m.tab + step) % len(m.tabs)
 		return m, nil
 	case key.Matches(msg, k.Filter):
 		m.filtering = true
@@ -246,18 +267,10 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if key.Matches(msg, k.Back) {
 		return m.setFilter(""), nil
 	}
-	switch m.view {
-	case viewJobTypes:
-		m.jobs = m.jobs.navigate(msg, k)
-	case viewOrphans:
-		m.orphans = m.orphans.navigate(msg, k)
-	default:
-		if key.Matches(msg, k.Enter) {
-			return m.openDetail()
-		}
-		m.pools = m.pools.navigate(msg, k)
+	if key.Matches(msg, k.Enter) {
+		return m.openDetail()
 	}
-	return m, nil
+	return m.setFocused(m.focused().navigate(msg, k)), nil
 }
 
 // disabledHint explains an action key that does nothing here, except in
@@ -269,7 +282,7 @@ func (m Model) disabledHint(msg tea.KeyMsg) string {
 	switch {
 	case key.Matches(msg, m.keys.ReapOne):
 		if p, ok := m.selectedPool(); ok {
-			return fmt.Sprintf("x reaps a dead pool; %s is %s", clean(shortID(p.ID)), p.Status)
+			return fmt.Sprintf("x reaps a dead pool; %s is %s", textsafe.Clean(shortID(p.ID)), p.Status)
 		}
 		return "x reaps the selected dead pool: select one in the pools view"
 	case key.Matches(msg, m.keys.ReapAll):
@@ -293,15 +306,6 @@ func (m Model) repairHint(msg tea.KeyMsg) string {
 	return ""
 }
 
-func (m Model) tabIndex() int {
-	for i, v := range m.tabs {
-		if v == m.view {
-			return i
-		}
-	}
-	return 0
-}
-
 func (m Model) onFilterKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	switch msg.Type {
 	case tea.KeyEnter:
@@ -317,8 +321,8 @@ func (m Model) onFilterKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 }
 
 func (m Model) openDetail() (Model, tea.Cmd) {
-	p, ok := m.pools.selected()
-	if !ok {
+	p := m.focused().selected().pool
+	if p == nil {
 		return m, nil
 	}
 	m.inDetail = true
@@ -369,7 +373,7 @@ func (m Model) onDialogKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		m.actionSeq++
 		m.running = &runningAction{seq: m.actionSeq, kind: a.kind, title: a.running, total: a.total}
-		entry := AuditEntry{Address: m.opts.Address, Namespace: m.opts.Namespace, Action: string(a.kind), Targets: a.targets}
+		entry := audit.Entry{Address: m.opts.Address, Namespace: m.opts.Namespace, Action: string(a.kind), Targets: a.targets}
 		return m, runActionCmd(a, m.actionSeq, m.opts.ActionTimeout, m.opts.Audit, entry, m.opts.Now)
 	case key.Matches(msg, m.keys.Cancel):
 		m.dialog = nil
@@ -426,8 +430,16 @@ func (m Model) dropOrphans(keys []string) Model {
 			keep = append(keep, o)
 		}
 	}
-	m.orphanList = keep
-	m.orphans = m.orphans.setOrphans(keep)
+	return m.setOrphans(keep)
+}
+
+// setOrphans keeps the orphans found and gives them to the views.
+func (m Model) setOrphans(o []model.InProgressList) Model {
+	m.orphanList = o
+	m.tabs = append([]view(nil), m.tabs...)
+	for i, v := range m.tabs {
+		m.tabs[i] = v.setOrphans(o)
+	}
 	return m
 }
 
@@ -444,10 +456,11 @@ func (m Model) relayout() Model {
 	now := m.opts.Now()
 	m.help.Width = m.width
 	m.lay = computeLayout(m.width, m.height, height(m.renderHeader(now)), height(m.renderFooter()))
-	listRows := max(m.lay.body-1, 1) // one line of column titles
-	m.pools = m.pools.setSize(m.width, listRows)
-	m.jobs = m.jobs.setSize(m.width, listRows)
-	m.orphans = m.orphans.setSize(m.width, max(listRows-1, 1)) // and a line for the scan
-	m.detail = m.detail.setSize(m.width, max(m.lay.body, 1))
+	body := max(m.lay.body, 1)
+	m.tabs = append([]view(nil), m.tabs...)
+	for i, v := range m.tabs {
+		m.tabs[i] = v.setSize(m.width, body)
+	}
+	m.detail = m.detail.setSize(m.width, body)
 	return m
 }

@@ -3,8 +3,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -180,7 +178,7 @@ func TestRedisAwayKeepsSnapshotBacksOffAndRecovers(t *testing.T) {
 func TestNavigationKeys(t *testing.T) {
 	o, _ := testOptions(staticSource(manyPools(100)))
 	m := newTest(t, o, 80, 24)
-	rows := m.pools.height
+	rows := poolsOf(m).height
 	tests := []struct {
 		keys []string
 		want int
@@ -200,10 +198,10 @@ func TestNavigationKeys(t *testing.T) {
 			for _, k := range tc.keys {
 				mm = step(t, mm, keyMsg(k))
 			}
-			if mm.pools.list.cursor != tc.want {
-				t.Fatalf("cursor %d, want %d", mm.pools.list.cursor, tc.want)
+			if poolsOf(mm).list.cursor != tc.want {
+				t.Fatalf("cursor %d, want %d", poolsOf(mm).list.cursor, tc.want)
 			}
-			p, _ := mm.pools.selected()
+			p, _ := poolsOf(mm).current()
 			if !strings.Contains(mm.View(), "> ") || !strings.Contains(mm.View(), p.ID[:12]) {
 				t.Fatalf("selected pool %s not on screen", p.ID)
 			}
@@ -232,7 +230,7 @@ func TestCursorStaysOnPoolID(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		m = step(t, m, keyMsg("j"))
 	}
-	sel, _ := m.pools.selected()
+	sel, _ := poolsOf(m).current()
 	// The next snapshot has the pools in another order (and one fewer).
 	next := fixture()
 	next.Pools = append([]model.Pool{next.Pools[4], next.Pools[3]}, next.Pools[:3]...)
@@ -240,7 +238,7 @@ func TestCursorStaysOnPoolID(t *testing.T) {
 	snap = next
 	m, cmd := stepCmd(m, keyMsg("r"))
 	m, _ = deliver(t, m, cmd)
-	got, _ := m.pools.selected()
+	got, _ := poolsOf(m).current()
 	if got.ID != sel.ID {
 		t.Fatalf("cursor on %s after the refresh, want %s", got.ID, sel.ID)
 	}
@@ -250,7 +248,7 @@ func TestReapOneDeadPoolConfirmed(t *testing.T) {
 	o, d := testOptions(staticSource(fixture()))
 	m := newTest(t, o, 120, 30)
 	m = step(t, m, keyMsg("j")) // the dead pool with a heartbeat
-	sel, _ := m.pools.selected()
+	sel, _ := poolsOf(m).current()
 	if sel.Status != model.StatusDead {
 		t.Fatalf("fixture: row 2 is %s", sel.Status)
 	}
@@ -258,7 +256,7 @@ func TestReapOneDeadPoolConfirmed(t *testing.T) {
 	if m.dialog == nil {
 		t.Fatal("x on a dead pool opened no dialog")
 	}
-	if v := m.View(); !strings.Contains(v, "Reap 1 dead pool?") || !strings.Contains(v, "send_email: 3 jobs") {
+	if v := m.View(); !strings.Contains(v, "Reap 1 dead pool?") || !strings.Contains(v, "send_email    3     work:jobs:send_email") {
 		t.Fatalf("dialog does not show the plan:\n%s", v)
 	}
 	genBefore := m.gen
@@ -395,7 +393,7 @@ func TestTenThousandPoolsRendersOnlyTheScreen(t *testing.T) {
 			}
 			checkScreen(t, m.View(), size[0], size[1])
 		}
-		if last, _ := m.pools.selected(); !strings.Contains(m.View(), last.ID[:12]) {
+		if last, _ := poolsOf(m).current(); !strings.Contains(m.View(), last.ID[:12]) {
 			t.Fatal("selected pool not on screen at the bottom")
 		}
 	}
@@ -460,28 +458,28 @@ func TestTabsAndFilter(t *testing.T) {
 	o, _ := testOptions(staticSource(fixture()))
 	m := newTest(t, o, 120, 30)
 	m = step(t, m, keyMsg("tab"))
-	if m.view != viewJobTypes {
+	if m.focused().title() != "Job types" {
 		t.Fatal("tab did not go to job types")
 	}
 	m = step(t, m, keyMsg("shift+tab"))
-	if m.view != viewPools {
+	if m.focused().title() != "Pools" {
 		t.Fatal("shift+tab did not come back")
 	}
 	m = step(t, m, keyMsg("/"))
 	for _, r := range "worker-d" {
 		m = step(t, m, keyMsg(string(r)))
 	}
-	if len(m.pools.rows) != 1 {
-		t.Fatalf("filter worker-d leaves %d rows", len(m.pools.rows))
+	if len(poolsOf(m).rows) != 1 {
+		t.Fatalf("filter worker-d leaves %d rows", len(poolsOf(m).rows))
 	}
 	m = step(t, m, keyMsg("backspace"))
 	m = step(t, m, keyMsg("enter"))
-	if m.filtering || m.pools.filter != "worker-" || len(m.pools.rows) != 4 {
-		t.Fatalf("filter %q rows %d", m.pools.filter, len(m.pools.rows))
+	if m.filtering || poolsOf(m).filter != "worker-" || len(poolsOf(m).rows) != 4 {
+		t.Fatalf("filter %q rows %d", poolsOf(m).filter, len(poolsOf(m).rows))
 	}
 	// q while filtering types a q; after enter it quits.
 	m = step(t, m, keyMsg("esc"))
-	if m.pools.filter != "" || len(m.pools.rows) != 5 {
+	if poolsOf(m).filter != "" || len(poolsOf(m).rows) != 5 {
 		t.Fatal("esc did not clear the filter")
 	}
 	if _, cmd := stepCmd(m, keyMsg("q")); cmd == nil || cmd() != tea.Quit() {
@@ -560,44 +558,6 @@ func TestSparkline(t *testing.T) {
 	}
 }
 
-func TestAudit(t *testing.T) {
-	e := AuditEntry{Time: time.Date(2026, 11, 29, 15, 30, 0, 0, time.UTC), Address: "redis:6379", Namespace: "work",
-		Action: "reap", Targets: []string{"a1", "b2"}, Moved: 14, Result: "reaped 2 pools"}
-	line := FormatAudit("ops", e)
-	want := "2026-11-29T15:30:00Z user=ops redis=redis:6379 namespace=work action=reap targets=a1,b2 moved=14 result=\"reaped 2 pools\"\n"
-	if line != want {
-		t.Fatalf("audit line\n%q, want\n%q", line, want)
-	}
-	e.Targets = []string{"evil\nid"}
-	if l := FormatAudit("ops", e); strings.Count(l, "\n") != 1 {
-		t.Fatalf("a newline in a target splits the line: %q", l)
-	}
-	dir := t.TempDir()
-	f := &FileAudit{Path: filepath.Join(dir, "state", "workq-tui", "audit.log"), User: "ops"}
-	for i := 0; i < 2; i++ {
-		if err := f.Record(e); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := os.ReadFile(f.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if strings.Count(string(b), "\n") != 2 {
-		t.Fatalf("log holds %q, want two lines", b)
-	}
-	if fi, _ := os.Stat(f.Path); fi.Mode().Perm() != 0o600 {
-		t.Fatalf("audit log mode %v", fi.Mode())
-	}
-	env := map[string]string{"XDG_STATE_HOME": "/x/state"}
-	if p, _ := DefaultAuditPath(func(k string) string { return env[k] }, "/home/u"); p != "/x/state/workq-tui/audit.log" {
-		t.Fatalf("with XDG_STATE_HOME: %s", p)
-	}
-	if p, _ := DefaultAuditPath(func(string) string { return "" }, "/home/u"); p != "/home/u/.local/state/workq-tui/audit.log" {
-		t.Fatalf("default: %s", p)
-	}
-}
-
 func TestCleanReachesEveryCell(t *testing.T) {
 	snap := fixture()
 	snap.Pools[3].Heartbeat.JobNames = []string{"job\x1b]0;pwned\x07", "\u202egnp.exe"}
@@ -646,11 +606,11 @@ func TestResizeKeepsSelectionAndFits(t *testing.T) {
 	o, _ := testOptions(staticSource(manyPools(500)))
 	m := newTest(t, o, 160, 48)
 	m = step(t, m, keyMsg("G"))
-	sel, _ := m.pools.selected()
+	sel, _ := poolsOf(m).current()
 	for _, size := range [][2]int{{80, 24}, {200, 60}, {100, 30}} {
 		m = step(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		checkScreen(t, m.View(), size[0], size[1])
-		if got, _ := m.pools.selected(); got.ID != sel.ID || !strings.Contains(m.View(), sel.ID[:12]) {
+		if got, _ := poolsOf(m).current(); got.ID != sel.ID || !strings.Contains(m.View(), sel.ID[:12]) {
 			t.Fatalf("at %dx%d the selection moved to %s or is off screen", size[0], size[1], got.ID)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -29,22 +30,16 @@ func (m Model) renderBody() string {
 		return fitBlock(renderDialog(*m.dialog, w, h, m.st), w, h)
 	}
 	if m.snap == nil {
-		text := "connecting to " + clean(m.opts.Address) + "…"
+		text := "connecting to " + textsafe.Clean(m.opts.Address) + "…"
 		if m.err != nil {
 			text = "no data yet: " + oneLine(m.err.Error())
 		}
 		return fitBlock("\n  "+text, w, h)
 	}
-	switch {
-	case m.inDetail:
+	if m.inDetail {
 		return m.detail.view()
-	case m.view == viewJobTypes:
-		return m.jobs.view(m.st)
-	case m.view == viewOrphans:
-		return m.orphans.view(m.scan, m.opts.Now(), m.st)
-	default:
-		return m.pools.view(m.st)
 	}
+	return m.focused().render(renderContext{st: m.st, now: m.opts.Now(), scan: m.scan})
 }
 
 // renderHeader is the header: what the screen is connected to, how fresh
@@ -63,7 +58,7 @@ func (m Model) renderHeader(now time.Time) string {
 		inFlight:  m.inFlight,
 		retryAt:   m.retryAt,
 		tabs:      m.tabs,
-		view:      m.view,
+		tab:       m.tab,
 		inDetail:  m.inDetail,
 		scan:      m.scan,
 		orphans:   len(m.orphanList),
@@ -80,8 +75,8 @@ type headerData struct {
 	err                error
 	inFlight           bool
 	retryAt            time.Time
-	tabs               []viewID
-	view               viewID
+	tabs               []view
+	tab                int
 	inDetail           bool
 	scan               scanStatus
 	orphans            int
@@ -104,7 +99,7 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 			seg = append(seg, age)
 		}
 	}
-	seg = append(seg, st.bold.Render(clean(d.address)), "ns "+clean(d.namespace))
+	seg = append(seg, st.bold.Render(textsafe.Clean(d.address)), "ns "+textsafe.Clean(d.namespace))
 	if d.snap != nil {
 		seg = append(seg, "redis "+d.snap.RedisTime.UTC().Format("15:04:05Z"))
 	}
@@ -135,10 +130,10 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	}
 	var tabs []string
 	var activeTab string
-	for _, v := range d.tabs {
+	for i, v := range d.tabs {
 		t := v.title()
-		if v == d.view {
-			if d.inDetail && v == viewPools {
+		if i == d.tab {
+			if d.inDetail {
 				t += " › detail"
 			}
 			activeTab = st.tabActive.Render("[" + t + "]")
@@ -207,7 +202,7 @@ func (m Model) renderFooter() string {
 		}
 		status = s.Render(oneLine(m.status.text))
 	case m.currentFilter() != "" && !m.inDetail:
-		status = m.st.faint.Render("filter: " + clean(m.currentFilter()) + "  (esc clears)")
+		status = m.st.faint.Render("filter: " + textsafe.Clean(m.currentFilter()) + "  (esc clears)")
 	}
 	var helpText string
 	switch {
@@ -236,7 +231,7 @@ func renderProgress(r runningAction, width int, st styles) string {
 
 // oneLine cleans text from an error or from Redis into one line.
 func oneLine(s string) string {
-	return clean(strings.Join(strings.Fields(s), " "))
+	return textsafe.Clean(strings.Join(strings.Fields(s), " "))
 }
 
 // snapCounts are the header's numbers, counted once per snapshot.

@@ -1,0 +1,103 @@
+// Package audit is the log of executed writes: one line per action, in a
+// file readable by its owner only, under the user's state directory unless
+// a path is given.
+package audit
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Entry is one executed action.
+type Entry struct {
+	Time      time.Time
+	Address   string // never with a password
+	Namespace string
+	Action    string
+	Targets   []string
+	Moved     int64
+	Result    string
+}
+
+// File appends one line per entry to a file, creating it (and its
+// directory) on first use, readable by the owner only. The OS user is
+// recorded on every line.
+type File struct {
+	Path string
+	User string
+	mu   sync.Mutex
+}
+
+// Record appends e as one line:
+//
+//	2026-11-29T15:30:00Z user=ops redis=localhost:6379 namespace=work action=reap targets=id1,id2 moved=14 result="reaped 2 pools, ..."
+func (f *File) Record(e Entry) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.Path == "" {
+		return errors.New("no audit log path")
+	}
+	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
+		return fmt.Errorf("create audit log directory: %w", err)
+	}
+	fh, err := os.OpenFile(f.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("open audit log: %w", err)
+	}
+	_, werr := fh.WriteString(Format(f.User, e))
+	cerr := fh.Close()
+	if werr != nil {
+		return fmt.Errorf("write audit log: %w", werr)
+	}
+	if cerr != nil {
+		return fmt.Errorf("close audit log: %w", cerr)
+	}
+	return nil
+}
+
+// Format is one audit line, ending in a newline. Values with spaces,
+// quotes or control characters are quoted, so a line is always one line and
+// splits into key=value fields.
+func Format(user string, e Entry) string {
+	fields := []string{
+		e.Time.UTC().Format(time.RFC3339),
+		"user=" + value(user),
+		"redis=" + value(e.Address),
+		"namespace=" + value(e.Namespace),
+		"action=" + value(e.Action),
+		"targets=" + value(strings.Join(e.Targets, ",")),
+		"moved=" + strconv.FormatInt(e.Moved, 10),
+		"result=" + value(e.Result),
+	}
+	return strings.Join(fields, " ") + "\n"
+}
+
+func value(s string) string {
+	if s == "" {
+		return `""`
+	}
+	for _, r := range s {
+		if r <= ' ' || r == '"' || r == '=' || r == 0x7f || r >= 0x80 {
+			return strconv.QuoteToASCII(s)
+		}
+	}
+	return s
+}
+
+// DefaultPath is the audit log in the user's state directory:
+// $XDG_STATE_HOME/workq-tui/audit.log, else ~/.local/state/workq-tui/audit.log.
+func DefaultPath(getenv func(string) string, home string) (string, error) {
+	if dir := getenv("XDG_STATE_HOME"); dir != "" && filepath.IsAbs(dir) {
+		return filepath.Join(dir, "workq-tui", "audit.log"), nil
+	}
+	if home == "" {
+		return "", errors.New("no home directory for the audit log: set --audit-log or XDG_STATE_HOME")
+	}
+	return filepath.Join(home, ".local", "state", "workq-tui", "audit.log"), nil
+}
