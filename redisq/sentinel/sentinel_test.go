@@ -9,7 +9,9 @@ import (
 	"github.com/gomodule/redigo/redis"
 )
 
-func noDial(context.Context, string) (redis.Conn, error) { return nil, errors.New("no dial in this test") }
+func noDial(context.Context, string) (redis.Conn, error) {
+	return nil, errors.New("no dial in this test")
+}
 
 func TestNewRefusesBadInput(t *testing.T) {
 	for _, tc := range []struct {
