@@ -65,8 +65,9 @@ func (c *Client) Master(ctx context.Context) (string, error) {
 //
 // Between a replica's promotion and the moment the sentinels notice it
 // (about a second), the sentinels still name the old master and the old
-// master still says master. So it also asks ROLE of every replica the
-// sentinels list, and refuses while any of them already says master.
+// master still says master. So it also reads INFO replication of every
+// replica the sentinels list, and refuses while one of them says master and
+// the named master was not promoted from it (see noPromotedReplica).
 // The caller sends its writes on the returned connection and closes it.
 func (c *Client) DialMasterForWrite(ctx context.Context) (redis.Conn, string, error) {
 	addrs := c.Sentinels()
@@ -142,7 +143,16 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// noPromotedReplica refuses while a replica of master already says master.
+// noPromotedReplica refuses while a node the sentinels list as a replica
+// of master says master itself, unless master is the newer of the two.
+//
+// A failover has two masters at once twice: right after the promotion,
+// before the sentinels notice (master is then the old one), and for about
+// 10 s after the switch, until the sentinels turn the old master into a
+// replica (master is then the new one). The replication IDs tell them
+// apart: a promoted replica keeps its old master's ID as master_replid2. So
+// when master's master_replid2 is the other node's master_replid, master
+// was promoted from it and takes the writes; any other case is refused.
 func (c *Client) noPromotedReplica(ctx context.Context, master string) error {
 	var listed []map[string]string
 	err := c.each(ctx, func(ctx context.Context, conn redis.Conn, addr string) error {
@@ -156,15 +166,26 @@ func (c *Client) noPromotedReplica(ctx context.Context, master string) error {
 	if err != nil {
 		return fmt.Errorf("%w: refusing to write: %s", ErrNotMaster, oneLine(err.Error()))
 	}
+	var mine map[string]string
 	for _, f := range listed {
 		addr, err := joinHostPort(f["ip"], f["port"])
-		if err != nil || addr == master || strings.Contains(f["flags"], "s_down") {
+		if err != nil || addr == master {
 			continue
 		}
-		r, _, err := c.roleOf(ctx, addr, false)
-		if err == nil && r.Name == "master" {
-			return fmt.Errorf("%w: refusing to write: replica %s of %q already says master, a failover is under way; try again in a few seconds", ErrNotMaster, addr, c.cfg.MasterName)
+		other, err := c.infoReplication(ctx, addr)
+		if err != nil || other["role"] != "master" {
+			// A node that does not answer takes no writes either.
+			continue
 		}
+		if mine == nil {
+			if mine, err = c.infoReplication(ctx, master); err != nil {
+				return fmt.Errorf("%w: refusing to write: %s", ErrNotMaster, oneLine(err.Error()))
+			}
+		}
+		if id := other["master_replid"]; id != "" && strings.Trim(id, "0") != "" && mine["master_replid2"] == id {
+			continue // master was promoted from it: the old master, not yet turned into a replica
+		}
+		return fmt.Errorf("%w: refusing to write: %s, listed as a replica of %q, says master too and %s was not promoted from it; a failover is under way, try again in a few seconds", ErrNotMaster, addr, c.cfg.MasterName, master)
 	}
 	return nil
 }

@@ -188,7 +188,7 @@ func TestWatcherFollowsSwitchMasterAndWritesGoToTheNewMaster(t *testing.T) {
 	<-writesDone
 	var refused, toNew, toOldBefore int
 	var firstNew time.Duration
-	for _, r := range results {
+	for i, r := range results {
 		if r.err == nil && r.addr == newAddr && firstNew == 0 {
 			firstNew = r.started.Sub(promoted)
 		}
@@ -198,6 +198,9 @@ func TestWatcherFollowsSwitchMasterAndWritesGoToTheNewMaster(t *testing.T) {
 				t.Fatalf("pre-write check: unexpected error %v", r.err)
 			}
 			refused++
+			if refused == 1 || i == len(results)-1 || results[i+1].err == nil {
+				t.Logf("refused at %v after the promotion: %v", r.started.Sub(promoted), r.err)
+			}
 		case r.started.After(promoted) && r.addr != newAddr:
 			t.Fatalf("pre-write check started %v after the promotion returned %s, not the new master %s", r.started.Sub(promoted), r.addr, newAddr)
 		case r.addr == newAddr:
