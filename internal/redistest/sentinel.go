@@ -1,6 +1,8 @@
 package redistest
 
 import (
+	"crypto/tls"
+	"crypto/x509"
 	"fmt"
 	"net"
 	"os"
@@ -29,6 +31,9 @@ type SentinelOptions struct {
 	// ACL user (or the default user when User is empty) that the sentinels
 	// also use among themselves.
 	User, Password string
+	// TLS makes every node (master, replica, sentinels) speak TLS only,
+	// with certificates from one throw-away CA (SentinelSet.TLS).
+	TLS bool
 }
 
 // SentinelSet is a master, one replica and the sentinels that monitor them,
@@ -38,7 +43,10 @@ type SentinelSet struct {
 	Master    *Server
 	Replica   *Server
 	Sentinels []*SentinelServer
-	opts      SentinelOptions
+	// TLS holds the CA and the certificate every node uses when
+	// SentinelOptions.TLS is set.
+	TLS  TLSFiles
+	opts SentinelOptions
 }
 
 // SentinelServer is one `redis-server --sentinel`.
@@ -49,6 +57,7 @@ type SentinelServer struct {
 	conf  string
 	user  string
 	pass  string
+	tls   *tls.Config
 	Port  int
 	mu    sync.Mutex
 	cmd   *exec.Cmd
@@ -86,10 +95,25 @@ func StartSentinel(t testing.TB, o SentinelOptions) *SentinelSet {
 		o.FailoverTimeout = 3 * time.Second
 	}
 	set := &SentinelSet{Name: o.MasterName, opts: o}
-	set.Master = Start(t)
-	set.Replica = Start(t, "--replicaof", "127.0.0.1", strconv.Itoa(set.Master.Port))
+	var tlsConf *tls.Config
+	args := func(port int) []string { return nil }
+	if o.TLS {
+		set.TLS = WriteCA(t, t.TempDir(), "sentinel-ca", true)
+		tlsConf = clientTLS(t, set.TLS)
+		args = func(port int) []string {
+			return []string{
+				"--port", "0", "--tls-port", strconv.Itoa(port),
+				"--tls-cert-file", set.TLS.CertFile, "--tls-key-file", set.TLS.KeyFile,
+				"--tls-ca-cert-file", set.TLS.CAFile, "--tls-auth-clients", "no", "--tls-replication", "yes",
+			}
+		}
+	}
+	set.Master = StartFunc(t, args)
+	set.Replica = StartFunc(t, func(port int) []string {
+		return append(args(port), "--replicaof", "127.0.0.1", strconv.Itoa(set.Master.Port))
+	})
 	waitFor(t, 10*time.Second, "the replica to sync", func() bool {
-		c, err := redis.Dial("tcp", set.Replica.Addr(), redis.DialConnectTimeout(time.Second), redis.DialReadTimeout(time.Second))
+		c, err := dialNode(set.Replica.Addr(), tlsConf, "", "")
 		if err != nil {
 			return false
 		}
@@ -121,6 +145,9 @@ func StartSentinel(t testing.TB, o SentinelOptions) *SentinelSet {
 func startSentinel(t testing.TB, bin string, set *SentinelSet) *SentinelServer {
 	t.Helper()
 	s := &SentinelServer{t: t, bin: bin, dir: t.TempDir(), user: set.opts.User, pass: set.opts.Password}
+	if set.opts.TLS {
+		s.tls = clientTLS(t, set.TLS)
+	}
 	s.conf = filepath.Join(s.dir, "sentinel.conf")
 	var lastErr error
 	for attempt := 0; attempt < 5; attempt++ {
@@ -139,17 +166,24 @@ func startSentinel(t testing.TB, bin string, set *SentinelSet) *SentinelServer {
 
 func (s *SentinelServer) writeConf(set *SentinelSet) error {
 	o, name := set.opts, set.Name
-	lines := []string{
-		"port " + strconv.Itoa(s.Port),
+	port := []string{"port " + strconv.Itoa(s.Port)}
+	if o.TLS {
+		port = []string{
+			"port 0", "tls-port " + strconv.Itoa(s.Port),
+			"tls-cert-file " + strconv.Quote(set.TLS.CertFile), "tls-key-file " + strconv.Quote(set.TLS.KeyFile),
+			"tls-ca-cert-file " + strconv.Quote(set.TLS.CAFile), "tls-auth-clients no", "tls-replication yes",
+		}
+	}
+	lines := append(port,
 		"bind 127.0.0.1",
 		"daemonize no",
-		"dir " + s.dir,
-		"logfile " + filepath.Join(s.dir, "sentinel.log"),
+		"dir "+strconv.Quote(s.dir),
+		"logfile "+strconv.Quote(filepath.Join(s.dir, "sentinel.log")),
 		fmt.Sprintf("sentinel monitor %s 127.0.0.1 %d 2", name, set.Master.Port),
 		fmt.Sprintf("sentinel down-after-milliseconds %s %d", name, o.DownAfter.Milliseconds()),
 		fmt.Sprintf("sentinel failover-timeout %s %d", name, o.FailoverTimeout.Milliseconds()),
 		fmt.Sprintf("sentinel parallel-syncs %s 1", name),
-	}
+	)
 	if o.Password != "" {
 		if o.User != "" {
 			lines = append(lines,
@@ -169,6 +203,13 @@ func (s *SentinelServer) start() error {
 	defer s.mu.Unlock()
 	_ = os.Remove(filepath.Join(s.dir, "sentinel.log"))
 	cmd := exec.Command(s.bin, s.conf, "--sentinel")
+	// Errors in the configuration go to stderr before the log is open.
+	out, err := os.Create(filepath.Join(s.dir, "sentinel.out"))
+	if err != nil {
+		return err
+	}
+	defer out.Close()
+	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		return err
 	}
@@ -179,7 +220,7 @@ func (s *SentinelServer) start() error {
 	for time.Now().Before(deadline) {
 		select {
 		case <-exitc:
-			return fmt.Errorf("sentinel exited at start: %s", tail(filepath.Join(s.dir, "sentinel.log")))
+			return fmt.Errorf("sentinel exited at start: %s %s", tail(filepath.Join(s.dir, "sentinel.out")), tail(filepath.Join(s.dir, "sentinel.log")))
 		default:
 		}
 		if b, err := os.ReadFile(filepath.Join(s.dir, "sentinel.log")); err == nil && strings.Contains(string(b), "+monitor master") {
@@ -192,12 +233,41 @@ func (s *SentinelServer) start() error {
 	return fmt.Errorf("sentinel did not start in 10s: %s", tail(filepath.Join(s.dir, "sentinel.log")))
 }
 
-func (s *SentinelServer) dial() (redis.Conn, error) {
+func (s *SentinelServer) dial() (redis.Conn, error) { return dialNode(s.Addr(), s.tls, s.user, s.pass) }
+
+// dialNode connects to a test node, with TLS when conf is set.
+func dialNode(addr string, conf *tls.Config, user, pass string) (redis.Conn, error) {
 	opts := []redis.DialOption{redis.DialConnectTimeout(2 * time.Second), redis.DialReadTimeout(2 * time.Second)}
-	if s.pass != "" {
-		opts = append(opts, redis.DialPassword(s.pass), redis.DialUsername(s.user))
+	if pass != "" {
+		opts = append(opts, redis.DialPassword(pass), redis.DialUsername(user))
 	}
-	return redis.Dial("tcp", s.Addr(), opts...)
+	if conf != nil {
+		opts = append(opts, redis.DialUseTLS(true), redis.DialTLSConfig(conf))
+	}
+	return redis.Dial("tcp", addr, opts...)
+}
+
+// clientTLS is a client configuration that trusts the set's CA.
+func clientTLS(t testing.TB, files TLSFiles) *tls.Config {
+	t.Helper()
+	pem, err := os.ReadFile(files.CAFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		t.Fatalf("no certificate in %s", files.CAFile)
+	}
+	return &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+}
+
+// ClientTLS is a client TLS configuration that trusts the set's CA; nil
+// when the set does not use TLS.
+func (set *SentinelSet) ClientTLS(t testing.TB) *tls.Config {
+	if !set.opts.TLS {
+		return nil
+	}
+	return clientTLS(t, set.TLS)
 }
 
 // Do runs one command on the sentinel, with its password if it has one, and
@@ -228,10 +298,10 @@ func (s *SentinelServer) Stop() {
 	s.cmd = nil
 }
 
-// Role is the first element of ROLE on a server: "master" or "slave"; ""
-// when it does not answer.
-func Role(s *Server) string {
-	c, err := redis.Dial("tcp", s.Addr(), redis.DialConnectTimeout(time.Second), redis.DialReadTimeout(time.Second))
+// Role is the first element of ROLE on a node of the set: "master" or
+// "slave"; "" when it does not answer.
+func (set *SentinelSet) Role(t testing.TB, s *Server) string {
+	c, err := dialNode(s.Addr(), set.ClientTLS(t), "", "")
 	if err != nil {
 		return ""
 	}

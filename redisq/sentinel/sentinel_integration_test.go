@@ -35,7 +35,7 @@ func failover(t *testing.T, set *redistest.SentinelSet) time.Time {
 		t.Fatalf("SENTINEL FAILOVER: %v", v)
 	}
 	deadline := time.Now().Add(15 * time.Second)
-	for redistest.Role(set.Replica) != "master" {
+	for set.Role(t, set.Replica) != "master" {
 		if time.Now().After(deadline) {
 			t.Fatal("the replica was not promoted within 15s")
 		}
@@ -311,4 +311,42 @@ func masterOffset(t *testing.T, s *redistest.Server) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+func TestTLSSentinelsAndNodes(t *testing.T) {
+	t.Parallel()
+	set := redistest.StartSentinel(t, redistest.SentinelOptions{TLS: true})
+	conf := set.ClientTLS(t)
+	dialTLS := func(ctx context.Context, addr string) (redis.Conn, error) {
+		host, _, _ := strings.Cut(addr, ":")
+		c := conf.Clone()
+		c.ServerName = host
+		return redis.DialContext(ctx, "tcp", addr, redis.DialUseTLS(true), redis.DialTLSConfig(c), redis.DialReadTimeout(2*time.Second))
+	}
+	c, err := New(Config{Addrs: set.Addrs(), MasterName: set.Name, TLS: conf, Timeout: 2 * time.Second, DialData: dialTLS})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	m, err := c.Master(ctx)
+	if err != nil || m != set.Master.Addr() {
+		t.Fatalf("master over TLS: got %s, %v; want %s", m, err, set.Master.Addr())
+	}
+	r, err := c.Replica(ctx)
+	if err != nil || r.Addr != set.Replica.Addr() {
+		t.Fatalf("replica over TLS: got %+v, %v", r, err)
+	}
+	if _, err := c.Lag(ctx, r); err != nil {
+		t.Fatalf("lag over TLS: %v", err)
+	}
+	conn, addr, err := c.DialMasterForWrite(ctx)
+	if err != nil || addr != set.Master.Addr() {
+		t.Fatalf("pre-write check over TLS: got %s, %v", addr, err)
+	}
+	conn.Close()
+
+	plain := newClient(t, set, "", "")
+	if _, err := plain.Master(ctx); !errors.Is(err, ErrNoSentinel) {
+		t.Fatalf("plain client to TLS sentinels: got %v, want ErrNoSentinel", err)
+	}
 }
