@@ -132,6 +132,28 @@ func (c *Client) DialMasterForWrite(ctx context.Context) (redis.Conn, string, er
 	return conn, master, nil
 }
 
+// supersedes reports whether a is a master promoted from b: a says master
+// and its master_replid2 is b's master_replid. False when either does not
+// answer.
+func (c *Client) supersedes(ctx context.Context, a, b string) bool {
+	ia, err := c.infoReplication(ctx, a)
+	if err != nil || ia["role"] != "master" {
+		return false
+	}
+	ib, err := c.infoReplication(ctx, b)
+	if err != nil {
+		return false
+	}
+	return promotedFrom(ia, ib)
+}
+
+// promotedFrom reports whether the node with INFO replication fields a
+// took over the replication stream of the node with fields b.
+func promotedFrom(a, b map[string]string) bool {
+	id := b["master_replid"]
+	return id != "" && strings.Trim(id, "0") != "" && a["master_replid2"] == id
+}
+
 func sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -182,8 +204,8 @@ func (c *Client) noPromotedReplica(ctx context.Context, master string) error {
 				return fmt.Errorf("%w: refusing to write: %s", ErrNotMaster, oneLine(err.Error()))
 			}
 		}
-		if id := other["master_replid"]; id != "" && strings.Trim(id, "0") != "" && mine["master_replid2"] == id {
-			continue // master was promoted from it: the old master, not yet turned into a replica
+		if promotedFrom(mine, other) {
+			continue // the old master, not yet turned into a replica
 		}
 		return fmt.Errorf("%w: refusing to write: %s, listed as a replica of %q, says master too and %s was not promoted from it; a failover is under way, try again in a few seconds", ErrNotMaster, addr, c.cfg.MasterName, master)
 	}

@@ -165,6 +165,14 @@ func TestWatcherFollowsSwitchMasterAndWritesGoToTheNewMaster(t *testing.T) {
 	if w.Master() != newAddr {
 		t.Fatalf("watcher master: got %s, want %s", w.Master(), newAddr)
 	}
+	// The old master still says master for a while; a sentinel that has
+	// not heard of the switch would name it. The watcher does not go back.
+	if role := set.Role(t, set.Master); role != "master" {
+		t.Fatalf("the old master already says %q; the check below would prove nothing", role)
+	}
+	if ev := w.adopt(ctx, oldAddr, "a stale sentinel"); ev != nil || w.Master() != newAddr {
+		t.Fatalf("watcher went back to the old master: %+v, now %s", ev, w.Master())
+	}
 
 	// The check succeeds on the new master once the sentinels agree.
 	deadline := time.Now().Add(15 * time.Second)

@@ -83,7 +83,7 @@ func (w *Watcher) Check(ctx context.Context) (string, *Event, error) {
 	if err != nil {
 		return w.Master(), nil, err
 	}
-	ev := w.take(m, "asking the sentinels")
+	ev := w.adopt(ctx, m, "asking the sentinels")
 	return w.Master(), ev, nil
 }
 
@@ -194,7 +194,7 @@ func (w *Watcher) confirm(ctx context.Context, next, via string) {
 		}
 		r, _, err := w.c.roleOf(ctx, next, false)
 		if err == nil && r.Name == "master" {
-			w.take(next, via)
+			w.adopt(ctx, next, via)
 			return
 		}
 		if time.Now().After(deadline) || sleep(ctx, 100*time.Millisecond) != nil {
@@ -202,6 +202,21 @@ func (w *Watcher) confirm(ctx context.Context, next, via string) {
 			return
 		}
 	}
+}
+
+// adopt switches to next, a node whose ROLE said master, unless the current
+// master was promoted from it. For about 10 s after a failover the old
+// master still says master, and a sentinel that has not yet heard of the
+// switch still names it: without this a poll could switch back.
+func (w *Watcher) adopt(ctx context.Context, next, via string) *Event {
+	cur := w.Master()
+	if cur == next {
+		return nil
+	}
+	if w.c.supersedes(ctx, cur, next) {
+		return nil
+	}
+	return w.take(next, via)
 }
 
 // take makes next the master when it differs and sends the event.
