@@ -298,6 +298,21 @@ func (s *SentinelServer) Stop() {
 	s.cmd = nil
 }
 
+// Restart starts a stopped sentinel again on the same port, from the
+// configuration it rewrote while it ran.
+func (s *SentinelServer) Restart() {
+	s.t.Helper()
+	s.Stop()
+	var err error
+	for attempt := 0; attempt < 50; attempt++ {
+		if err = s.start(); err == nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	s.t.Fatalf("restart sentinel: %v", err)
+}
+
 // Role is the first element of ROLE on a node of the set: "master" or
 // "slave"; "" when it does not answer.
 func (set *SentinelSet) Role(t testing.TB, s *Server) string {

@@ -48,7 +48,7 @@ func failover(t *testing.T, set *redistest.SentinelSet) time.Time {
 // so a failover cannot outrun its subscriptions.
 func waitListening(t *testing.T, w *Watcher, n int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for w.Listening() != n {
 		if time.Now().After(deadline) {
 			t.Fatalf("watcher listens on %d sentinels, want %d", w.Listening(), n)
@@ -68,6 +68,23 @@ func TestMasterFoundAndSentinelAuthAndAllDown(t *testing.T) {
 	}
 	if m != set.Master.Addr() {
 		t.Fatalf("master: got %s, want %s", m, set.Master.Addr())
+	}
+
+	// The watcher subscribes with the same auth, notices a sentinel that
+	// goes away and subscribes again when it is back.
+	wctx, cancel := context.WithCancel(ctx)
+	w := NewWatcher(c, m)
+	runDone := make(chan struct{})
+	go func() { w.Run(wctx); close(runDone) }()
+	waitListening(t, w, 3)
+	set.Sentinels[1].Stop()
+	waitListening(t, w, 2)
+	set.Sentinels[1].Restart()
+	waitListening(t, w, 3)
+	cancel()
+	<-runDone
+	if n := w.Listening(); n != 0 {
+		t.Fatalf("after Run returned the watcher still listens on %d sentinels", n)
 	}
 
 	bad := newClient(t, set, "watch", "wrong")
