@@ -31,8 +31,9 @@ func nasty() []string {
 	return out
 }
 
-// writeBadData writes a namespace with bad data of every kind the issue
-// lists and returns how many bad inputs it holds.
+// writeBadData writes a namespace with bad data of every kind (values that
+// are not numbers, wrong key types, huge and non-JSON jobs, control text)
+// and returns how many bad inputs it holds.
 func writeBadData(t testing.TB, c redis.Conn, bigList, manyNames int) int {
 	t.Helper()
 	p := prefix(badNS)
