@@ -61,13 +61,13 @@ type badNames struct {
 	wrongType string    // a dead pool holding a job whose queue is a string
 }
 
-// writeEveryKind writes a namespace in which every field holds every kind
+// writeEveryKind writes into namespace ns data in which every field holds every kind
 // of bad text: pool IDs, hosts, pids, worker IDs and job names of live, dead
 // and orphaned pools, queues, in-progress lists, lock_info fields and
 // values, and the job JSON (names, IDs, args, raw and JSON-escaped).
-func writeEveryKind(t testing.TB, c redis.Conn) badNames {
+func writeEveryKind(t testing.TB, c redis.Conn, ns string) badNames {
 	t.Helper()
-	p := prefix(everyNS)
+	p := prefix(ns)
 	now := redistest.Time(t, c).Unix()
 	kinds := append(append([]badKind(nil), badKinds...), badKind{"all", allBad()})
 	var n badNames
@@ -186,7 +186,7 @@ type everyRun struct {
 func TestBadDataEveryCommand(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
-	n := writeEveryKind(t, c)
+	n := writeEveryKind(t, c, everyNS)
 	before := redistest.Dump(t, c, "*")
 
 	runs := []everyRun{

@@ -168,14 +168,16 @@ func (r recorder) View() string {
 }
 
 // TestBadDataScreen runs the screen in-process on the real source with an
-// Ascii renderer over the same bad namespace, opens the detail of every
-// pool (peeking its in-progress jobs: not JSON, 1 MB, escapes), the job
-// types view and the help, and checks every frame it rendered: no C0
-// control but newline, no DEL, no ESC, no C1 or bidi override.
+// Ascii renderer over the same bad namespace, to which writeEveryKind adds
+// every kind of control text in every field, opens the detail of every pool
+// (peeking its in-progress jobs: not JSON, 1 MB, escapes), the job types
+// view and the help, and checks every frame it rendered with rawControl:
+// with an Ascii renderer no ESC at all.
 func TestBadDataScreen(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	writeBadData(t, c, 100000, 10000)
+	writeEveryKind(t, c, badNS)
 	d, err := redisq.NewDialer(redisq.Options{Address: srv.Addr(), ReadOnly: true, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
