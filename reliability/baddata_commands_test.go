@@ -207,6 +207,7 @@ func TestBadDataEveryCommand(t *testing.T) {
 	runs = append(runs,
 		everyRun{name: "error reap live pool", args: []string{"reap", "--dry-run", n.live}, code: 1, visible: n.live},
 		everyRun{name: "error reap unknown pool", args: []string{"reap", "--dry-run", nosuch}, code: 1, visible: nosuch},
+		everyRun{name: "reap --dry-run dead-wrongtype", args: []string{"reap", "--dry-run", n.wrongType}, visible: n.wrongType},
 		everyRun{name: "error reap wrong type", args: []string{"reap", "--yes", n.wrongType}, code: 1, visible: n.wrongType},
 		everyRun{name: "error requeue live list", args: []string{"requeue", "--dry-run", n.liveList}, code: 1, visible: n.liveList},
 		everyRun{name: "error requeue not a key", args: []string{"requeue", "--dry-run", nosuch}, code: 1, visible: nosuch},
