@@ -33,7 +33,7 @@ func TestReapBench100k(t *testing.T) {
 		Locks:     map[string]int64{"bulk": n},
 		LockInfo:  map[string]map[string]int64{"bulk": {"deadbeefdeadbeefdeadbeef": n}},
 	}
-	st.Now = rpNow(t, c).Unix()
+	st.Now = redistest.Time(t, c).Unix()
 	for _, ns := range []string{"up", "us"} {
 		st.write(t, c, ns)
 		key := redisq.NewKeys(ns).InProgress("bulk", st.Pools[0].ID)
@@ -43,7 +43,7 @@ func TestReapBench100k(t *testing.T) {
 			for _, j := range jobs[i : i+1000] {
 				args = append(args, j)
 			}
-			rpDo(t, c, "RPUSH", args...)
+			redistest.Do(t, c, "RPUSH", args...)
 		}
 	}
 
@@ -67,8 +67,8 @@ func TestReapBench100k(t *testing.T) {
 			break
 		}
 	}
-	rpDo(t, c, "DEL", k.Heartbeat(id))
-	rpDo(t, c, "SREM", k.WorkerPools(), id)
+	redistest.Do(t, c, "DEL", k.Heartbeat(id))
+	redistest.Do(t, c, "SREM", k.WorkerPools(), id)
 	if _, err := locks.Do(c, k.Lock("bulk"), k.LockInfo("bulk"), id); err != nil {
 		t.Fatal(err)
 	}

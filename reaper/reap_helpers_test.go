@@ -44,62 +44,44 @@ type rpPool struct {
 	NotInSet bool
 }
 
-func rpDo(t testing.TB, c redis.Conn, cmd string, args ...interface{}) interface{} {
-	t.Helper()
-	v, err := c.Do(cmd, args...)
-	if err != nil {
-		t.Fatalf("%s %v: %v", cmd, args, err)
-	}
-	return v
-}
-
-func rpNow(t testing.TB, c redis.Conn) time.Time {
-	t.Helper()
-	v, err := redis.Int64s(c.Do("TIME"))
-	if err != nil {
-		t.Fatalf("TIME: %v", err)
-	}
-	return time.Unix(v[0], v[1]*1000)
-}
-
 // write puts the state into Redis under namespace ns.
 func (s rpState) write(t testing.TB, c redis.Conn, ns string) {
 	t.Helper()
 	k := redisq.NewKeys(ns)
 	now := s.Now
 	if now == 0 {
-		now = rpNow(t, c).Unix()
+		now = redistest.Time(t, c).Unix()
 	}
 	for _, j := range s.KnownJobs {
-		rpDo(t, c, "SADD", k.KnownJobs(), j)
+		redistest.Do(t, c, "SADD", k.KnownJobs(), j)
 	}
 	for _, p := range s.Pools {
 		if !p.NotInSet {
-			rpDo(t, c, "SADD", k.WorkerPools(), p.ID)
+			redistest.Do(t, c, "SADD", k.WorkerPools(), p.ID)
 		}
 		if !p.NoHeartbeat {
-			rpDo(t, c, "HSET", k.Heartbeat(p.ID),
+			redistest.Do(t, c, "HSET", k.Heartbeat(p.ID),
 				"heartbeat_at", now-p.AgeSec, "started_at", now-3600,
 				"job_names", strings.Join(p.JobNames, ","), "concurrency", 10,
 				"worker_ids", "w1,w2", "host", "h", "pid", 42)
 		}
 		for job, jobs := range p.InProgress {
 			for _, j := range jobs {
-				rpDo(t, c, "RPUSH", k.InProgress(job, p.ID), j)
+				redistest.Do(t, c, "RPUSH", k.InProgress(job, p.ID), j)
 			}
 		}
 	}
 	for job, v := range s.Locks {
-		rpDo(t, c, "SET", k.Lock(job), v)
+		redistest.Do(t, c, "SET", k.Lock(job), v)
 	}
 	for job, m := range s.LockInfo {
 		for pool, v := range m {
-			rpDo(t, c, "HSET", k.LockInfo(job), pool, v)
+			redistest.Do(t, c, "HSET", k.LockInfo(job), pool, v)
 		}
 	}
 	for job, jobs := range s.Queues {
 		for _, j := range jobs {
-			rpDo(t, c, "RPUSH", k.Queue(job), j)
+			redistest.Do(t, c, "RPUSH", k.Queue(job), j)
 		}
 	}
 }
@@ -121,7 +103,7 @@ func rpSnapshot(t testing.TB, c redis.Conn, ns string, deadAfter time.Duration) 
 func rpUpstreamReap(t testing.TB, c redis.Conn, ns string, curJobTypes []string) {
 	t.Helper()
 	k := redisq.NewKeys(ns)
-	now := rpNow(t, c)
+	now := redistest.Time(t, c)
 	ids, err := redis.Strings(c.Do("SMEMBERS", k.WorkerPools()))
 	if err != nil {
 		t.Fatal(err)
@@ -170,11 +152,11 @@ func rpUpstreamReap(t testing.TB, c redis.Conn, ns string, curJobTypes []string)
 					t.Fatalf("upstream requeue: %d elements", len(v))
 				}
 			}
-			rpDo(t, c, "DEL", k.Heartbeat(id))
+			redistest.Do(t, c, "DEL", k.Heartbeat(id))
 		} else {
 			lockJobTypes = curJobTypes
 		}
-		rpDo(t, c, "SREM", k.WorkerPools(), id)
+		redistest.Do(t, c, "SREM", k.WorkerPools(), id)
 		args := []interface{}{2 * len(lockJobTypes)}
 		for _, j := range lockJobTypes {
 			args = append(args, k.Lock(j), k.LockInfo(j))

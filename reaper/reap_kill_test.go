@@ -65,7 +65,7 @@ func TestReapKilledBetweenBatches(t *testing.T) {
 		LockInfo: map[string]map[string]int64{"email": {"p1": n}, "sms": {"p1": 45}},
 		Queues:   map[string][]string{"email": rpJobs("q", 2)},
 	}
-	st.Now = rpNow(t, c).Unix()
+	st.Now = redistest.Time(t, c).Unix()
 	st.write(t, c, "up")
 	st.write(t, c, "us")
 	rpUpstreamReap(t, c, "up", nil)

@@ -24,8 +24,8 @@ import (
 func rpCompare(t *testing.T, srv *redistest.Server, st rpState, batch int, curJobTypes []string) {
 	t.Helper()
 	c := srv.Dial()
-	rpDo(t, c, "FLUSHALL")
-	st.Now = rpNow(t, c).Unix()
+	redistest.Do(t, c, "FLUSHALL")
+	st.Now = redistest.Time(t, c).Unix()
 	st.write(t, c, "up")
 	st.write(t, c, "us")
 	rpUpstreamReap(t, c, "up", curJobTypes)
@@ -242,17 +242,17 @@ func TestReapAliveAgain(t *testing.T) {
 		revive func(t *testing.T)
 	}{
 		{"fresh heartbeat_at", func(t *testing.T) {
-			rpDo(t, c, "HSET", k.Heartbeat("p1"), "heartbeat_at", rpNow(t, c).Unix())
+			redistest.Do(t, c, "HSET", k.Heartbeat("p1"), "heartbeat_at", redistest.Time(t, c).Unix())
 		}},
 		{"heartbeat_at a little in the future (clock skew)", func(t *testing.T) {
-			rpDo(t, c, "HSET", k.Heartbeat("p1"), "heartbeat_at", rpNow(t, c).Unix()+3)
+			redistest.Do(t, c, "HSET", k.Heartbeat("p1"), "heartbeat_at", redistest.Time(t, c).Unix()+3)
 		}},
 		{"heartbeat_at no longer a number", func(t *testing.T) {
-			rpDo(t, c, "HSET", k.Heartbeat("p1"), "heartbeat_at", "soon")
+			redistest.Do(t, c, "HSET", k.Heartbeat("p1"), "heartbeat_at", "soon")
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			rpDo(t, c, "FLUSHALL")
+			redistest.Do(t, c, "FLUSHALL")
 			st.write(t, c, "us")
 			plan, err := NewPlan(rpSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
 			if err != nil {
@@ -274,7 +274,7 @@ func TestReapAliveAgain(t *testing.T) {
 	}
 
 	t.Run("beats again between two batches", func(t *testing.T) {
-		rpDo(t, c, "FLUSHALL")
+		redistest.Do(t, c, "FLUSHALL")
 		st.write(t, c, "us")
 		plan, err := NewPlan(rpSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
 		if err != nil {
@@ -284,7 +284,7 @@ func TestReapAliveAgain(t *testing.T) {
 		res, err := NewReaper(srv.Pool(), "us", 2).Execute(context.Background(), plan, func(moved, total int64) {
 			calls++
 			if calls == 1 {
-				rpDo(t, c, "HSET", k.Heartbeat("p1"), "heartbeat_at", rpNow(t, c).Unix())
+				redistest.Do(t, c, "HSET", k.Heartbeat("p1"), "heartbeat_at", redistest.Time(t, c).Unix())
 			}
 		})
 		if err != nil {
@@ -311,7 +311,7 @@ func TestReapMissingHeartbeatAppears(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Even an old heartbeat_at counts: the plan was made for a pool without one.
-	rpDo(t, c, "HSET", redisq.NewKeys("us").Heartbeat("p1"), "heartbeat_at", rpNow(t, c).Unix()-3600, "job_names", "email")
+	redistest.Do(t, c, "HSET", redisq.NewKeys("us").Heartbeat("p1"), "heartbeat_at", redistest.Time(t, c).Unix()-3600, "job_names", "email")
 	before := rpDump(t, c, "us")
 	res, err := NewReaper(srv.Pool(), "us", 0).Execute(context.Background(), plan, nil)
 	if err != nil {
@@ -336,7 +336,7 @@ func TestReapChangedButStillOld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rpDo(t, c, "HSET", redisq.NewKeys("us").Heartbeat("p1"), "heartbeat_at", rpNow(t, c).Unix()-30)
+	redistest.Do(t, c, "HSET", redisq.NewKeys("us").Heartbeat("p1"), "heartbeat_at", redistest.Time(t, c).Unix()-30)
 	res, err := NewReaper(srv.Pool(), "us", 0).Execute(context.Background(), plan, nil)
 	if err != nil || !res.Pools[0].Reaped || res.TotalMoved() != 3 {
 		t.Fatalf("result %+v, %v", res, err)
@@ -357,7 +357,7 @@ func TestReapInterruptedThenRerun(t *testing.T) {
 		Locks:    map[string]int64{"email": 24, "sms": 9},
 		LockInfo: map[string]map[string]int64{"email": {"p1": 23}, "sms": {"p1": 8}},
 	}
-	st.Now = rpNow(t, c).Unix()
+	st.Now = redistest.Time(t, c).Unix()
 	st.write(t, c, "up")
 	st.write(t, c, "us")
 	rpUpstreamReap(t, c, "up", nil)
@@ -419,16 +419,16 @@ func TestReapConcurrent(t *testing.T) {
 		Locks:    map[string]int64{"email": 1504, "sms": 300},
 		LockInfo: map[string]map[string]int64{"email": {"p1": 1500, "live": 4}, "sms": {"p1": 300}},
 	}
-	st.Now = rpNow(t, c).Unix()
+	st.Now = redistest.Time(t, c).Unix()
 	st.write(t, c, "want")
 	rpUpstreamReap(t, c, "want", nil)
 	want := rpDump(t, c, "want")
 
 	for _, other := range []string{"ours", "upstream"} {
 		t.Run("ours and "+other, func(t *testing.T) {
-			rpDo(t, c, "DEL", "us:worker_pools") // leftovers of the previous run
+			redistest.Do(t, c, "DEL", "us:worker_pools") // leftovers of the previous run
 			for _, key := range redisKeys(t, c, "us:*") {
-				rpDo(t, c, "DEL", key)
+				redistest.Do(t, c, "DEL", key)
 			}
 			st.write(t, c, "us")
 			snap := rpSnapshot(t, c, "us", model.DefaultDeadAfter)
@@ -507,13 +507,13 @@ func TestReapGoneAndBadData(t *testing.T) {
 	st := rpState{KnownJobs: []string{"email"}, Pools: []rpPool{{ID: "p1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": rpJobs("e", 3)}}}}
 
 	t.Run("removed from the set meanwhile", func(t *testing.T) {
-		rpDo(t, c, "FLUSHALL")
+		redistest.Do(t, c, "FLUSHALL")
 		st.write(t, c, "us")
 		plan, err := NewPlan(rpSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
 		if err != nil {
 			t.Fatal(err)
 		}
-		rpDo(t, c, "SREM", k.WorkerPools(), "p1")
+		redistest.Do(t, c, "SREM", k.WorkerPools(), "p1")
 		before := rpDump(t, c, "us")
 		res, err := NewReaper(srv.Pool(), "us", 0).Execute(context.Background(), plan, nil)
 		if err != nil {
@@ -527,9 +527,9 @@ func TestReapGoneAndBadData(t *testing.T) {
 		}
 	})
 	t.Run("lock not an integer", func(t *testing.T) {
-		rpDo(t, c, "FLUSHALL")
+		redistest.Do(t, c, "FLUSHALL")
 		st.write(t, c, "us")
-		rpDo(t, c, "SET", k.Lock("email"), "many")
+		redistest.Do(t, c, "SET", k.Lock("email"), "many")
 		plan, err := NewPlan(rpSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
 		if err != nil {
 			t.Fatal(err)
@@ -544,9 +544,9 @@ func TestReapGoneAndBadData(t *testing.T) {
 		}
 	})
 	t.Run("queue of the wrong type", func(t *testing.T) {
-		rpDo(t, c, "FLUSHALL")
+		redistest.Do(t, c, "FLUSHALL")
 		st.write(t, c, "us")
-		rpDo(t, c, "SET", k.Queue("email"), "x")
+		redistest.Do(t, c, "SET", k.Queue("email"), "x")
 		plan, err := NewPlan(rpSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
 		if err != nil {
 			t.Fatal(err)

@@ -18,15 +18,15 @@ import (
 func rlState(t *testing.T, c redis.Conn, k redisq.Keys) {
 	t.Helper()
 	job := "mail:send"
-	rqDo(t, c, "SADD", k.WorkerPools(), "p1", "p2", "p3")
-	rqDo(t, c, "SADD", k.KnownJobs(), job, "idle")
-	rqDo(t, c, "RPUSH", k.InProgress(job, "p1"), "j1", "j2")
-	rqDo(t, c, "RPUSH", k.InProgress(job, "p3"), "j3")
-	rqDo(t, c, "RPUSH", k.InProgress(job, "p9"), "j4", "j5", "j6")
-	rqDo(t, c, "RPUSH", k.Queue(job), "q1", "q2")
-	rqDo(t, c, "SET", k.Lock(job), 10)
-	rqDo(t, c, "SET", k.MaxConcurrency(job), 10)
-	rqDo(t, c, "HSET", k.LockInfo(job), "p1", 5, "p2", 0, "p3", 1, "p9", 4, "px", 1)
+	redistest.Do(t, c, "SADD", k.WorkerPools(), "p1", "p2", "p3")
+	redistest.Do(t, c, "SADD", k.KnownJobs(), job, "idle")
+	redistest.Do(t, c, "RPUSH", k.InProgress(job, "p1"), "j1", "j2")
+	redistest.Do(t, c, "RPUSH", k.InProgress(job, "p3"), "j3")
+	redistest.Do(t, c, "RPUSH", k.InProgress(job, "p9"), "j4", "j5", "j6")
+	redistest.Do(t, c, "RPUSH", k.Queue(job), "q1", "q2")
+	redistest.Do(t, c, "SET", k.Lock(job), 10)
+	redistest.Do(t, c, "SET", k.MaxConcurrency(job), 10)
+	redistest.Do(t, c, "HSET", k.LockInfo(job), "p1", 5, "p2", 0, "p3", 1, "p9", 4, "px", 1)
 }
 
 func TestRepairLocksResets(t *testing.T) {
@@ -113,10 +113,10 @@ func TestRepairLocksRefusesWhenSetChanged(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tc.change[0] == "MULTI" {
-				rqDo(t, c, "SREM", k.WorkerPools(), "p2")
-				rqDo(t, c, "SADD", k.WorkerPools(), "p9")
+				redistest.Do(t, c, "SREM", k.WorkerPools(), "p2")
+				redistest.Do(t, c, "SADD", k.WorkerPools(), "p9")
 			} else {
-				rqDo(t, c, tc.change[0].(string), tc.change[1:]...)
+				redistest.Do(t, c, tc.change[0].(string), tc.change[1:]...)
 			}
 			before := redistest.Dump(t, c, "*")
 			res, err := ExecuteRepairLocks(ctx, c, k, plan)
@@ -136,10 +136,10 @@ func TestRepairLocksBadInput(t *testing.T) {
 	k := redisq.NewKeys("work")
 	ctx := context.Background()
 	rlState(t, c, k)
-	rqDo(t, c, "HSET", k.Lock("hashlock"), "a", "b")
-	rqDo(t, c, "SET", k.InProgress("strlist", "p1"), "x")
-	rqDo(t, c, "SET", k.Lock("garbled"), "lots")
-	rqDo(t, c, "RPUSH", k.InProgress("garbled", "p2"), "j")
+	redistest.Do(t, c, "HSET", k.Lock("hashlock"), "a", "b")
+	redistest.Do(t, c, "SET", k.InProgress("strlist", "p1"), "x")
+	redistest.Do(t, c, "SET", k.Lock("garbled"), "lots")
+	redistest.Do(t, c, "RPUSH", k.InProgress("garbled", "p2"), "j")
 	before := redistest.Dump(t, c, "*")
 	for _, tc := range []struct {
 		name string
@@ -172,7 +172,7 @@ func TestRepairLocksBadInput(t *testing.T) {
 		t.Errorf("plan: %+v", jp)
 	}
 	// A wrong type that appears after the plan: refused inside the script.
-	rqDo(t, c, "SET", k.InProgress("garbled", "p3"), "x")
+	redistest.Do(t, c, "SET", k.InProgress("garbled", "p3"), "x")
 	before = redistest.Dump(t, c, "*")
 	if _, err := ExecuteRepairLocks(ctx, c, k, plan); !errors.Is(err, ErrWrongType) {
 		t.Fatalf("err = %v, want ErrWrongType", err)
@@ -180,7 +180,7 @@ func TestRepairLocksBadInput(t *testing.T) {
 	if after := redistest.Dump(t, c, "*"); !reflect.DeepEqual(before, after) {
 		t.Error("a refused script changed Redis")
 	}
-	rqDo(t, c, "DEL", k.InProgress("garbled", "p3"))
+	redistest.Do(t, c, "DEL", k.InProgress("garbled", "p3"))
 	if _, err := ExecuteRepairLocks(ctx, c, k, plan); err != nil {
 		t.Fatal(err)
 	}

@@ -22,24 +22,6 @@ const (
 	rqDeadAfter = 10 * time.Second
 )
 
-func rqDo(t *testing.T, c redis.Conn, cmd string, args ...interface{}) interface{} {
-	t.Helper()
-	v, err := c.Do(cmd, args...)
-	if err != nil {
-		t.Fatalf("%s %v: %v", cmd, args, err)
-	}
-	return v
-}
-
-func rqNow(t *testing.T, c redis.Conn) int64 {
-	t.Helper()
-	v, err := redis.Int64s(c.Do("TIME"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v[0]
-}
-
 // rqState writes a namespace with a live pool, a dead pool still in the set
 // (stale heartbeat) and an orphan (a pool gone from the set, no heartbeat),
 // all with jobs of "a:b" (a job name with a colon) in progress.
@@ -50,22 +32,22 @@ func rqNow(t *testing.T, c redis.Conn) int64 {
 //	lock = 8
 func rqState(t *testing.T, c redis.Conn, k redisq.Keys) {
 	t.Helper()
-	now := rqNow(t, c)
+	now := redistest.Time(t, c).Unix()
 	job := "a:b"
-	rqDo(t, c, "SADD", k.WorkerPools(), rqLivePool, rqDeadPool)
-	rqDo(t, c, "HSET", k.Heartbeat(rqLivePool), "heartbeat_at", now, "job_names", job)
-	rqDo(t, c, "HSET", k.Heartbeat(rqDeadPool), "heartbeat_at", now-60, "job_names", job)
+	redistest.Do(t, c, "SADD", k.WorkerPools(), rqLivePool, rqDeadPool)
+	redistest.Do(t, c, "HSET", k.Heartbeat(rqLivePool), "heartbeat_at", now, "job_names", job)
+	redistest.Do(t, c, "HSET", k.Heartbeat(rqDeadPool), "heartbeat_at", now-60, "job_names", job)
 	fill := func(pool string, n int) {
 		for i := 0; i < n; i++ {
-			rqDo(t, c, "LPUSH", k.InProgress(job, pool), fmt.Sprintf(`{"name":"a:b","id":"%s-%d"}`, pool[:4], i))
+			redistest.Do(t, c, "LPUSH", k.InProgress(job, pool), fmt.Sprintf(`{"name":"a:b","id":"%s-%d"}`, pool[:4], i))
 		}
 	}
 	fill(rqLivePool, 2)
 	fill(rqDeadPool, 5)
 	fill(rqGonePool, 4)
-	rqDo(t, c, "LPUSH", k.Queue(job), `{"name":"a:b","id":"queued"}`)
-	rqDo(t, c, "SET", k.Lock(job), 8)
-	rqDo(t, c, "HSET", k.LockInfo(job), rqLivePool, 2, rqDeadPool, 5, rqGonePool, 1)
+	redistest.Do(t, c, "LPUSH", k.Queue(job), `{"name":"a:b","id":"queued"}`)
+	redistest.Do(t, c, "SET", k.Lock(job), 8)
+	redistest.Do(t, c, "HSET", k.LockInfo(job), rqLivePool, 2, rqDeadPool, 5, rqGonePool, 1)
 }
 
 func rqKeysOf(k redisq.Keys, pools ...string) []string {
@@ -110,8 +92,8 @@ func TestRequeueMovesJobsAndReleasesLocks(t *testing.T) {
 		t.Errorf("orphan's plan: %+v", g)
 	}
 
-	rqDo(t, c, "SCRIPT", "LOAD", requeueLua)
-	rqDo(t, c, "CONFIG", "RESETSTAT")
+	redistest.Do(t, c, "SCRIPT", "LOAD", requeueLua)
+	redistest.Do(t, c, "CONFIG", "RESETSTAT")
 	var calls []int64
 	res, err := ExecuteRequeue(ctx, c, k, plan, 2, func(moved, total int64) {
 		if total != 9 {
@@ -164,13 +146,13 @@ func TestRequeueLockNeverBelowZero(t *testing.T) {
 	k := redisq.NewKeys("work")
 	ctx := context.Background()
 	key := k.InProgress("j", rqGonePool)
-	rqDo(t, c, "RPUSH", key, "1", "2", "3")
-	rqDo(t, c, "SET", k.Lock("j"), 1)
-	rqDo(t, c, "HSET", k.LockInfo("j"), rqGonePool, 3)
+	redistest.Do(t, c, "RPUSH", key, "1", "2", "3")
+	redistest.Do(t, c, "SET", k.Lock("j"), 1)
+	redistest.Do(t, c, "HSET", k.LockInfo("j"), rqGonePool, 3)
 	// No lock at all for another job: none is created.
 	key2 := k.InProgress("n", rqGonePool)
-	rqDo(t, c, "RPUSH", key2, "1")
-	rqDo(t, c, "HSET", k.LockInfo("n"), rqGonePool, -2)
+	redistest.Do(t, c, "RPUSH", key2, "1")
+	redistest.Do(t, c, "HSET", k.LockInfo("n"), rqGonePool, -2)
 
 	plan, err := PlanRequeue(ctx, c, k, []string{key, key2}, rqDeadAfter)
 	if err != nil {
@@ -205,15 +187,15 @@ func TestRequeueRefusals(t *testing.T) {
 	k := redisq.NewKeys("work")
 	ctx := context.Background()
 	rqState(t, c, k)
-	rqDo(t, c, "SET", k.InProgress("str", rqGonePool), "x")
-	rqDo(t, c, "RPUSH", k.InProgress("badq", rqGonePool), "x")
-	rqDo(t, c, "SET", k.Queue("badq"), "x")
-	rqDo(t, c, "RPUSH", k.InProgress("badlock", rqGonePool), "x")
-	rqDo(t, c, "SET", k.Lock("badlock"), "many")
-	rqDo(t, c, "RPUSH", k.InProgress("fresh", "notinset"), "x")
-	rqDo(t, c, "HSET", k.Heartbeat("notinset"), "heartbeat_at", rqNow(t, c))
-	rqDo(t, c, "RPUSH", k.InProgress("garbled", "g"), "x")
-	rqDo(t, c, "HSET", k.Heartbeat("g"), "heartbeat_at", "soon")
+	redistest.Do(t, c, "SET", k.InProgress("str", rqGonePool), "x")
+	redistest.Do(t, c, "RPUSH", k.InProgress("badq", rqGonePool), "x")
+	redistest.Do(t, c, "SET", k.Queue("badq"), "x")
+	redistest.Do(t, c, "RPUSH", k.InProgress("badlock", rqGonePool), "x")
+	redistest.Do(t, c, "SET", k.Lock("badlock"), "many")
+	redistest.Do(t, c, "RPUSH", k.InProgress("fresh", "notinset"), "x")
+	redistest.Do(t, c, "HSET", k.Heartbeat("notinset"), "heartbeat_at", redistest.Time(t, c).Unix())
+	redistest.Do(t, c, "RPUSH", k.InProgress("garbled", "g"), "x")
+	redistest.Do(t, c, "HSET", k.Heartbeat("g"), "heartbeat_at", "soon")
 	before := redistest.Dump(t, c, "*")
 
 	cases := []struct {
@@ -252,7 +234,7 @@ func TestRequeueRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rqDo(t, c, "HSET", k.Heartbeat(rqDeadPool), "heartbeat_at", rqNow(t, c))
+	redistest.Do(t, c, "HSET", k.Heartbeat(rqDeadPool), "heartbeat_at", redistest.Time(t, c).Unix())
 	res, err := ExecuteRequeue(ctx, c, k, plan, 3, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -269,12 +251,12 @@ func TestRequeueRefusals(t *testing.T) {
 
 	// A wrong type that appears between plan and execute: the script checks
 	// before writing.
-	rqDo(t, c, "RPUSH", k.InProgress("late", rqGonePool), "x")
+	redistest.Do(t, c, "RPUSH", k.InProgress("late", rqGonePool), "x")
 	plan, err = PlanRequeue(ctx, c, k, []string{k.InProgress("late", rqGonePool)}, rqDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rqDo(t, c, "HSET", k.Lock("late"), "f", "v")
+	redistest.Do(t, c, "HSET", k.Lock("late"), "f", "v")
 	before = redistest.Dump(t, c, "*")
 	if _, err := ExecuteRequeue(ctx, c, k, plan, 3, nil); !errors.Is(err, ErrWrongType) {
 		t.Fatalf("err = %v, want ErrWrongType", err)
@@ -284,7 +266,7 @@ func TestRequeueRefusals(t *testing.T) {
 	}
 
 	// Read-only: refused before anything is sent.
-	rqDo(t, c, "RPUSH", k.InProgress("ro", rqGonePool), "x")
+	redistest.Do(t, c, "RPUSH", k.InProgress("ro", rqGonePool), "x")
 	plan, err = PlanRequeue(ctx, redisq.ReadOnlyConn(c), k, []string{k.InProgress("ro", rqGonePool)}, rqDeadAfter)
 	if err != nil {
 		t.Fatalf("plan on a read-only connection: %v", err)

@@ -47,18 +47,18 @@ func TestOrphanScanFindsOrphansAmongManyKeys(t *testing.T) {
 	// Unrelated keys: far more than the in-progress lists, in this namespace
 	// and others.
 	for i := 0; i < 3000; i++ {
-		orphDo(t, c, "SET", fmt.Sprintf("unrelated:%d", i), "x")
+		redistest.Do(t, c, "SET", fmt.Sprintf("unrelated:%d", i), "x")
 	}
 	for i := 0; i < 200; i++ {
-		orphDo(t, c, "LPUSH", k.Queue(fmt.Sprintf("job%d", i)), "{}")
-		orphDo(t, c, "SET", k.Lock(fmt.Sprintf("job%d", i)), "0")
+		redistest.Do(t, c, "LPUSH", k.Queue(fmt.Sprintf("job%d", i)), "{}")
+		redistest.Do(t, c, "SET", k.Lock(fmt.Sprintf("job%d", i)), "0")
 	}
 
 	live := []string{"aaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbb"}
 	for _, p := range live {
-		orphDo(t, c, "SADD", k.WorkerPools(), p)
-		orphDo(t, c, "RPUSH", k.InProgress("emails", p), "{}")
-		orphDo(t, c, "RPUSH", k.InProgress("a:b:c", p), "{}")
+		redistest.Do(t, c, "SADD", k.WorkerPools(), p)
+		redistest.Do(t, c, "RPUSH", k.InProgress("emails", p), "{}")
+		redistest.Do(t, c, "RPUSH", k.InProgress("a:b:c", p), "{}")
 	}
 	want := []model.InProgressList{
 		{JobName: "emails", PoolID: "dddddddddddddddddddddddd", Length: 3},
@@ -70,16 +70,16 @@ func TestOrphanScanFindsOrphansAmongManyKeys(t *testing.T) {
 		w := &want[i]
 		w.Key = k.InProgress(w.JobName, w.PoolID)
 		for j := int64(0); j < w.Length; j++ {
-			orphDo(t, c, "RPUSH", w.Key, fmt.Sprintf(`{"id":"%d"}`, j))
+			redistest.Do(t, c, "RPUSH", w.Key, fmt.Sprintf(`{"id":"%d"}`, j))
 		}
 	}
 	// Lookalikes that are not orphans: another namespace's list, and the
 	// queue of a known job whose name ends in ":<x>:inprogress".
-	orphDo(t, c, "RPUSH", other.InProgress("emails", "cccccccccccccccccccccccc"), "{}")
-	orphDo(t, c, "SADD", k.KnownJobs(), "emails", "q:r:inprogress")
-	orphDo(t, c, "RPUSH", k.Queue("q:r:inprogress"), "{}")
+	redistest.Do(t, c, "RPUSH", other.InProgress("emails", "cccccccccccccccccccccccc"), "{}")
+	redistest.Do(t, c, "SADD", k.KnownJobs(), "emails", "q:r:inprogress")
+	redistest.Do(t, c, "RPUSH", k.Queue("q:r:inprogress"), "{}")
 
-	orphDo(t, c, "CONFIG", "RESETSTAT")
+	redistest.Do(t, c, "CONFIG", "RESETSTAT")
 	var progress []ScanProgress
 	res, err := ScanOrphans(context.Background(), c, k, 100, func(p ScanProgress) { progress = append(progress, p) })
 	if err != nil {
@@ -129,9 +129,9 @@ func TestOrphanScanStepByStep(t *testing.T) {
 	c := srv.Dial()
 	k := NewKeys("work")
 	for i := 0; i < 500; i++ {
-		orphDo(t, c, "SET", fmt.Sprintf("work:other:%d", i), "x")
+		redistest.Do(t, c, "SET", fmt.Sprintf("work:other:%d", i), "x")
 	}
-	orphDo(t, c, "RPUSH", k.InProgress("j", "p1"), "a", "b")
+	redistest.Do(t, c, "RPUSH", k.InProgress("j", "p1"), "a", "b")
 
 	s := NewOrphanScan(k, 10)
 	if _, err := s.Finish(context.Background(), c); !errors.Is(err, ErrScanNotDone) {
@@ -159,7 +159,7 @@ func TestOrphanScanStepByStep(t *testing.T) {
 	if len(res.Orphans) != 1 || res.Orphans[0].Length != 2 || res.Orphans[0].PoolID != "p1" {
 		t.Fatalf("orphans = %+v", res.Orphans)
 	}
-	orphDo(t, c, "SADD", k.WorkerPools(), "p1")
+	redistest.Do(t, c, "SADD", k.WorkerPools(), "p1")
 	res, err = s.Finish(context.Background(), c)
 	if err != nil || len(res.Orphans) != 0 {
 		t.Fatalf("after SADD: %+v, %v", res.Orphans, err)
@@ -171,9 +171,9 @@ func TestOrphanScanEdgeCases(t *testing.T) {
 	c := srv.Dial()
 	k := NewKeys("work")
 	// A string at an in-progress key: a warning, not an orphan.
-	orphDo(t, c, "SET", k.InProgress("j", "p2"), "x")
+	redistest.Do(t, c, "SET", k.InProgress("j", "p2"), "x")
 	// A key whose job name would be empty does not parse.
-	orphDo(t, c, "RPUSH", "work:jobs::p3:inprogress", "x")
+	redistest.Do(t, c, "RPUSH", "work:jobs::p3:inprogress", "x")
 	// worker_pools of the wrong type is an error.
 	res, err := ScanOrphans(context.Background(), ReadOnlyConn(c), k, 0, nil)
 	if err != nil {
@@ -182,7 +182,7 @@ func TestOrphanScanEdgeCases(t *testing.T) {
 	if len(res.Orphans) != 0 || len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "not a list") {
 		t.Fatalf("got orphans %+v warnings %q", res.Orphans, res.Warnings)
 	}
-	orphDo(t, c, "SET", k.WorkerPools(), "x")
+	redistest.Do(t, c, "SET", k.WorkerPools(), "x")
 	if _, err := ScanOrphans(context.Background(), c, k, 0, nil); err == nil {
 		t.Fatal("worker_pools of the wrong type: no error")
 	}
@@ -190,12 +190,5 @@ func TestOrphanScanEdgeCases(t *testing.T) {
 	cancel()
 	if _, err := ScanOrphans(ctx, c, k, 0, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: err = %v", err)
-	}
-}
-
-func orphDo(t *testing.T, c redis.Conn, cmd string, args ...interface{}) {
-	t.Helper()
-	if _, err := c.Do(cmd, args...); err != nil {
-		t.Fatalf("%s %v: %v", cmd, args, err)
 	}
 }

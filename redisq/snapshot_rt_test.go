@@ -15,10 +15,10 @@ func TestSnapshotJobTypesOutsideKnownJobs(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	k := redisq.NewKeys("rt")
-	now := redisNow(t, c)
+	now := redistest.Time(t, c).Unix()
 	heartbeat(t, c, k, "p1", now, "a", "b")
 	heartbeat(t, c, k, "p2", now, "b", "c:x")
-	must(t, c, "SADD", k.KnownJobs(), "b", "a")
+	redistest.Do(t, c, "SADD", k.KnownJobs(), "b", "a")
 	take(t, c, k, "a", "p1", 1)
 	take(t, c, k, "b", "p2", 2)
 	take(t, c, k, "c:x", "p2", 3)
@@ -43,7 +43,7 @@ func TestSnapshotJobTypesOutsideKnownJobs(t *testing.T) {
 	if without != want {
 		t.Fatalf("with c:x outside known_jobs:\n%s\nwant\n%s", without, want)
 	}
-	must(t, c, "SADD", k.KnownJobs(), "c:x")
+	redistest.Do(t, c, "SADD", k.KnownJobs(), "c:x")
 	if with := describe(2); with != without {
 		t.Fatalf("with c:x in known_jobs:\n%s\nwithout:\n%s", with, without)
 	}

@@ -71,28 +71,12 @@ func (c *countingConn) ReceiveContext(ctx context.Context) (any, error) {
 	return v, err
 }
 
-func redisNow(t *testing.T, c redis.Conn) int64 {
-	t.Helper()
-	v, err := redis.Int64s(c.Do("TIME"))
-	if err != nil {
-		t.Fatalf("TIME: %v", err)
-	}
-	return v[0]
-}
-
-func must(t *testing.T, c redis.Conn, cmd string, args ...any) {
-	t.Helper()
-	if _, err := c.Do(cmd, args...); err != nil {
-		t.Fatalf("%s %v: %v", cmd, args, err)
-	}
-}
-
 // heartbeat writes a pool's heartbeat as gocraft/work v0.5.1 does, and adds
 // it to the set.
 func heartbeat(t *testing.T, c redis.Conn, k redisq.Keys, id string, at int64, jobs ...string) {
 	t.Helper()
-	must(t, c, "SADD", k.WorkerPools(), id)
-	must(t, c, "HSET", k.Heartbeat(id), "heartbeat_at", at, "started_at", at-100,
+	redistest.Do(t, c, "SADD", k.WorkerPools(), id)
+	redistest.Do(t, c, "HSET", k.Heartbeat(id), "heartbeat_at", at, "started_at", at-100,
 		"job_names", strings.Join(jobs, ","), "concurrency", 10, "worker_ids", "w1,w2",
 		"host", "web-1", "pid", 4242)
 }
@@ -102,9 +86,9 @@ func heartbeat(t *testing.T, c redis.Conn, k redisq.Keys, id string, at int64, j
 func take(t *testing.T, c redis.Conn, k redisq.Keys, job, pool string, n int) {
 	t.Helper()
 	for i := 0; i < n; i++ {
-		must(t, c, "LPUSH", k.InProgress(job, pool), fmt.Sprintf(`{"name":%q,"id":"%s-%d","t":1,"args":{}}`, job, pool, i))
-		must(t, c, "INCR", k.Lock(job))
-		must(t, c, "HINCRBY", k.LockInfo(job), pool, 1)
+		redistest.Do(t, c, "LPUSH", k.InProgress(job, pool), fmt.Sprintf(`{"name":%q,"id":"%s-%d","t":1,"args":{}}`, job, pool, i))
+		redistest.Do(t, c, "INCR", k.Lock(job))
+		redistest.Do(t, c, "HINCRBY", k.LockInfo(job), pool, 1)
 	}
 }
 
@@ -122,26 +106,26 @@ func TestSnapshotReadsEverything(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	k := redisq.NewKeys("ns")
-	now := redisNow(t, c)
+	now := redistest.Time(t, c).Unix()
 
 	heartbeat(t, c, k, "alive1", now-1, "email", "report:daily")
 	heartbeat(t, c, k, "late1", now-8, "email")
 	heartbeat(t, c, k, "dead1", now-60, "email", "report:daily")
-	must(t, c, "SADD", k.WorkerPools(), "gone1") // no heartbeat
-	must(t, c, "SADD", k.KnownJobs(), "email", "resize", "report:daily")
+	redistest.Do(t, c, "SADD", k.WorkerPools(), "gone1") // no heartbeat
+	redistest.Do(t, c, "SADD", k.KnownJobs(), "email", "resize", "report:daily")
 
 	take(t, c, k, "email", "alive1", 2)
 	take(t, c, k, "email", "dead1", 3)
 	take(t, c, k, "report:daily", "dead1", 1)
 	// gocraft leaves lock_info 0 behind after a clean stop: not a finding.
-	must(t, c, "HSET", k.LockInfo("email"), "stopped1", 0)
+	redistest.Do(t, c, "HSET", k.LockInfo("email"), "stopped1", 0)
 	for i := 0; i < 4; i++ {
-		must(t, c, "LPUSH", k.Queue("email"), fmt.Sprintf(`{"name":"email","id":"q%d","t":%d,"args":{}}`, i, now-30+int64(i)))
+		redistest.Do(t, c, "LPUSH", k.Queue("email"), fmt.Sprintf(`{"name":"email","id":"q%d","t":%d,"args":{}}`, i, now-30+int64(i)))
 	}
-	must(t, c, "SET", k.MaxConcurrency("email"), 5)
-	must(t, c, "SET", k.Paused("resize"), 1)
+	redistest.Do(t, c, "SET", k.MaxConcurrency("email"), 5)
+	redistest.Do(t, c, "SET", k.Paused("resize"), 1)
 	// Drift on resize: lock 2 with nothing holding it.
-	must(t, c, "SET", k.Lock("resize"), 2)
+	redistest.Do(t, c, "SET", k.Lock("resize"), 2)
 
 	snap, cc := snapshotOn(t, c, "ns")
 	// resize drifts, so a confirming third round trip is made (every job
@@ -227,7 +211,7 @@ func TestSnapshotRoundTripsConstant(t *testing.T) {
 		t.Run(strconv.Itoa(pools), func(t *testing.T) {
 			ns := fmt.Sprintf("rt%d", pools)
 			k := redisq.NewKeys(ns)
-			now := redisNow(t, c)
+			now := redistest.Time(t, c).Unix()
 			jobs := []string{"a", "b", "c", "d"}
 			for i := 0; i < pools; i++ {
 				id := fmt.Sprintf("pool%04d", i)
@@ -271,12 +255,12 @@ func TestSnapshotEmptyNamespace(t *testing.T) {
 func TestSnapshotWrongTypes(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
-	now := redisNow(t, c)
+	now := redistest.Time(t, c).Unix()
 
 	t.Run("sets", func(t *testing.T) {
 		k := redisq.NewKeys("wt1")
-		must(t, c, "SET", k.WorkerPools(), "x")
-		must(t, c, "LPUSH", k.KnownJobs(), "x")
+		redistest.Do(t, c, "SET", k.WorkerPools(), "x")
+		redistest.Do(t, c, "LPUSH", k.KnownJobs(), "x")
 		snap, _ := snapshotOn(t, c, "wt1")
 		if len(snap.Warnings) != 2 || len(snap.Pools) != 0 {
 			t.Errorf("warnings %q, pools %v", snap.Warnings, snap.Pools)
@@ -288,13 +272,13 @@ func TestSnapshotWrongTypes(t *testing.T) {
 	t.Run("items", func(t *testing.T) {
 		k := redisq.NewKeys("wt2")
 		heartbeat(t, c, k, "ok", now, "j")
-		must(t, c, "SADD", k.WorkerPools(), "listhb")
-		must(t, c, "LPUSH", k.Heartbeat("listhb"), "x")
-		must(t, c, "HSET", k.Queue("j"), "f", "v")
-		must(t, c, "LPUSH", k.Lock("j"), "x")
-		must(t, c, "SET", k.LockInfo("j"), "x")
-		must(t, c, "SET", k.InProgress("j", "ok"), "x")
-		must(t, c, "HSET", k.MaxConcurrency("j"), "f", "v")
+		redistest.Do(t, c, "SADD", k.WorkerPools(), "listhb")
+		redistest.Do(t, c, "LPUSH", k.Heartbeat("listhb"), "x")
+		redistest.Do(t, c, "HSET", k.Queue("j"), "f", "v")
+		redistest.Do(t, c, "LPUSH", k.Lock("j"), "x")
+		redistest.Do(t, c, "SET", k.LockInfo("j"), "x")
+		redistest.Do(t, c, "SET", k.InProgress("j", "ok"), "x")
+		redistest.Do(t, c, "HSET", k.MaxConcurrency("j"), "f", "v")
 		snap, _ := snapshotOn(t, c, "wt2")
 		lhb, _ := snap.Pool("listhb")
 		if lhb.Status == model.StatusDead || len(lhb.Warnings) == 0 {
@@ -324,18 +308,18 @@ func TestSnapshotWrongTypes(t *testing.T) {
 func TestSnapshotMalformed(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
-	now := redisNow(t, c)
+	now := redistest.Time(t, c).Unix()
 	k := redisq.NewKeys("mf")
-	must(t, c, "SADD", k.WorkerPools(), "noat", "badat", "badpid")
-	must(t, c, "HSET", k.Heartbeat("noat"), "job_names", "j", "pid", 1)
-	must(t, c, "HSET", k.Heartbeat("badat"), "heartbeat_at", "soon", "job_names", "j")
-	must(t, c, "HSET", k.Heartbeat("badpid"), "heartbeat_at", now, "pid", "x1", "concurrency", "", "job_names", "j,,k")
-	must(t, c, "SADD", k.KnownJobs(), "notjson", "not", "tstr")
-	must(t, c, "LPUSH", k.Queue("notjson"), "\x1b[31mnot json")
-	must(t, c, "LPUSH", k.Queue("not"), `{"name":"not","id":"1"}`)
-	must(t, c, "LPUSH", k.Queue("tstr"), `{"name":"tstr","t":"yesterday"}`)
-	must(t, c, "SET", k.Lock("j"), "many")
-	must(t, c, "HSET", k.LockInfo("j"), "badpid", "two", "noat", 0)
+	redistest.Do(t, c, "SADD", k.WorkerPools(), "noat", "badat", "badpid")
+	redistest.Do(t, c, "HSET", k.Heartbeat("noat"), "job_names", "j", "pid", 1)
+	redistest.Do(t, c, "HSET", k.Heartbeat("badat"), "heartbeat_at", "soon", "job_names", "j")
+	redistest.Do(t, c, "HSET", k.Heartbeat("badpid"), "heartbeat_at", now, "pid", "x1", "concurrency", "", "job_names", "j,,k")
+	redistest.Do(t, c, "SADD", k.KnownJobs(), "notjson", "not", "tstr")
+	redistest.Do(t, c, "LPUSH", k.Queue("notjson"), "\x1b[31mnot json")
+	redistest.Do(t, c, "LPUSH", k.Queue("not"), `{"name":"not","id":"1"}`)
+	redistest.Do(t, c, "LPUSH", k.Queue("tstr"), `{"name":"tstr","t":"yesterday"}`)
+	redistest.Do(t, c, "SET", k.Lock("j"), "many")
+	redistest.Do(t, c, "HSET", k.LockInfo("j"), "badpid", "two", "noat", 0)
 
 	snap, _ := snapshotOn(t, c, "mf")
 	noat, _ := snap.Pool("noat")
@@ -371,7 +355,7 @@ func TestSnapshotTransientDrift(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	k := redisq.NewKeys("td")
-	heartbeat(t, c, k, "p1", redisNow(t, c), "j")
+	heartbeat(t, c, k, "p1", redistest.Time(t, c).Unix(), "j")
 	take(t, c, k, "j", "p1", 2)
 	cc := &countingConn{Conn: c}
 	cc.tamper = func(rt int, cmd string, args []any, v any, err error) (any, error) {
@@ -397,7 +381,7 @@ func TestReadOnlyConnRefusesWrites(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	k := redisq.NewKeys("ro")
-	heartbeat(t, c, k, "p1", redisNow(t, c)-100, "j")
+	heartbeat(t, c, k, "p1", redistest.Time(t, c).Unix()-100, "j")
 	take(t, c, k, "j", "p1", 2)
 	before := redistest.Dump(t, c, "*")
 
@@ -447,10 +431,10 @@ func TestReadOnlyConnRefusesWrites(t *testing.T) {
 func TestSnapshotWithReadOnlyACLUser(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
-	must(t, c, "ACL", "SETUSER", "ro", "on", ">pw", "~*", "+@read")
-	must(t, c, "ACL", "SETUSER", "rotime", "on", ">pw", "~*", "+@read", "+time")
+	redistest.Do(t, c, "ACL", "SETUSER", "ro", "on", ">pw", "~*", "+@read")
+	redistest.Do(t, c, "ACL", "SETUSER", "rotime", "on", ">pw", "~*", "+@read", "+time")
 	k := redisq.NewKeys("acl")
-	heartbeat(t, c, k, "p1", redisNow(t, c), "j")
+	heartbeat(t, c, k, "p1", redistest.Time(t, c).Unix(), "j")
 	take(t, c, k, "j", "p1", 1)
 
 	for _, user := range []string{"ro", "rotime"} {
@@ -529,7 +513,7 @@ func TestPeekInProgress(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	k := redisq.NewKeys("pk")
-	must(t, c, "RPUSH", k.InProgress("j", "p"), `{"name":"j","id":"a","t":100,"args":{"x":1}}`, "garbage", `{"name":"j","id":"c"}`, `{"id":"d","t":4}`)
+	redistest.Do(t, c, "RPUSH", k.InProgress("j", "p"), `{"name":"j","id":"a","t":100,"args":{"x":1}}`, "garbage", `{"name":"j","id":"c"}`, `{"id":"d","t":4}`)
 	cl := redisq.NewClient(redisq.OneConn(c), "pk", 0)
 	jobs, err := cl.PeekInProgress(context.Background(), "p", "j", 3)
 	if err != nil {

@@ -1,4 +1,4 @@
-// Package reliability holds issue 7's tests: they drive the built workq-tui
+// Package reliability holds end-to-end tests: they drive the built workq-tui
 // binary (and, where a finer look is needed, the tui model in-process)
 // against a real redis-server and prove, with checks that can fail, that
 // read-only never writes, that a reap killed with SIGKILL at random points

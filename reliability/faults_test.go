@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
 )
 
 // poolID makes a 24-character pool ID that reads as its label on screen.
@@ -18,22 +20,22 @@ func poolID(label string) string { return (label + strings.Repeat("0", 24))[:24]
 // once Redis is back (empty, then refilled) it shows the new data without a
 // key being pressed.
 func TestScreenSurvivesRedisRestarts(t *testing.T) {
-	srv := redisServer(t)
+	srv := redistest.Start(t)
 	c := srv.Dial()
-	now := redisNow(t, c)
+	now := redistest.Time(t, c).Unix()
 	writeHeartbeat(t, c, "work", poolID("first"), now+3600, "host-a", "email")
 	c.Close()
 
 	audit := filepath.Join(t.TempDir(), "audit.log")
 	s := startTmux(t, 120, 30, nil, "--redis="+srv.Addr(), "--interval=250ms", "--audit-log="+audit)
-	s.waitText(poolID("first")[:12], 10*time.Second)
+	s.WaitText(10*time.Second, poolID("first")[:12])
 	restarts := 2
 	if stress() {
 		restarts = 6
 	}
 	for i := 1; i <= restarts; i++ {
 		srv.Stop()
-		sc := s.waitFor("the error", 10*time.Second, func(sc string) bool {
+		sc := s.WaitFor(10*time.Second, "the error", func(sc string) bool {
 			return strings.Contains(sc, "error") && strings.Contains(sc, "connection refused")
 		})
 		if !strings.Contains(sc, "STALE") {
@@ -43,10 +45,10 @@ func TestScreenSurvivesRedisRestarts(t *testing.T) {
 		srv.Restart()
 		rc := srv.Dial()
 		label := fmt.Sprintf("back%d", i)
-		writeHeartbeat(t, rc, "work", poolID(label), redisNow(t, rc)+3600, "host-b", "email")
+		writeHeartbeat(t, rc, "work", poolID(label), redistest.Time(t, rc).Unix()+3600, "host-b", "email")
 		rc.Close()
 		start := time.Now()
-		sc = s.waitFor("recovery", 20*time.Second, func(sc string) bool {
+		sc = s.WaitFor(20*time.Second, "recovery", func(sc string) bool {
 			return strings.Contains(sc, poolID(label)[:12]) && !strings.Contains(sc, "error") && !strings.Contains(sc, "STALE")
 		})
 		if !strings.Contains(sc, "● ok") {
@@ -54,8 +56,8 @@ func TestScreenSurvivesRedisRestarts(t *testing.T) {
 		}
 		t.Logf("restart %d: recovered %s after Redis came back", i, time.Since(start).Round(10*time.Millisecond))
 	}
-	s.keys("q")
-	s.waitText("EXIT=0", 5*time.Second)
+	s.Keys("q")
+	s.WaitText(5*time.Second, "EXITED 0")
 	t.Logf("faults: %d Redis restarts under the running screen, all recovered without a key press", restarts)
 }
 
@@ -63,7 +65,7 @@ func TestScreenSurvivesRedisRestarts(t *testing.T) {
 // address and exits 1; the screen shows the error, keeps retrying and shows
 // the data once Redis comes up.
 func TestUnreachableAtStart(t *testing.T) {
-	srv := redisServer(t)
+	srv := redistest.Start(t)
 	srv.Stop() // its port is now free: nothing listens there
 	addr := "--redis=" + srv.Addr()
 	cmds := [][]string{
@@ -74,29 +76,29 @@ func TestUnreachableAtStart(t *testing.T) {
 	}
 	for _, args := range cmds {
 		r := runCLI(t, nil, append([]string{addr, "--timeout=2s"}, args...)...)
-		if r.code != 1 {
-			t.Errorf("%v: exit %d, want 1; stderr %q", args, r.code, r.stderr)
+		if r.Code != 1 {
+			t.Errorf("%v: exit %d, want 1; stderr %q", args, r.Code, r.Stderr)
 		}
-		oneLine(t, fmt.Sprint(args), r.stderr)
-		if !strings.Contains(r.stderr, srv.Addr()) || !strings.Contains(r.stderr, "connection refused") {
-			t.Errorf("%v: error does not say where and why: %q", args, r.stderr)
+		oneLine(t, fmt.Sprint(args), r.Stderr)
+		if !strings.Contains(r.Stderr, srv.Addr()) || !strings.Contains(r.Stderr, "connection refused") {
+			t.Errorf("%v: error does not say where and why: %q", args, r.Stderr)
 		}
 	}
 
 	s := startTmux(t, 120, 30, nil, addr, "--interval=250ms", "--read-only")
-	sc := s.waitText("connection refused", 10*time.Second)
+	sc := s.WaitText(10*time.Second, "connection refused")
 	if !strings.Contains(sc, "no data yet") {
 		t.Errorf("screen without data does not say so:\n%s", sc)
 	}
 	time.Sleep(1500 * time.Millisecond) // several retries
 	srv.Restart()
 	c := srv.Dial()
-	writeHeartbeat(t, c, "work", poolID("late"), redisNow(t, c)+3600, "host", "email")
-	s.waitFor("data once Redis is up", 20*time.Second, func(sc string) bool {
+	writeHeartbeat(t, c, "work", poolID("late"), redistest.Time(t, c).Unix()+3600, "host", "email")
+	s.WaitFor(20*time.Second, "data once Redis is up", func(sc string) bool {
 		return strings.Contains(sc, poolID("late")[:12]) && !strings.Contains(sc, "error")
 	})
-	s.keys("q")
-	s.waitText("EXIT=0", 5*time.Second)
+	s.Keys("q")
+	s.WaitText(5*time.Second, "EXITED 0")
 }
 
 // TestWrongPassword: with requirepass and with an ACL user, a wrong (or
@@ -106,11 +108,11 @@ func TestUnreachableAtStart(t *testing.T) {
 func TestWrongPassword(t *testing.T) {
 	const right = "right-horse-battery-1"
 	const wrong = "Wr0ng-Pa55word-xyzzy"
-	srv := redisServer(t, "--requirepass", right)
+	srv := redistest.Start(t, "--requirepass", right)
 	c := srv.Dial()
-	do(t, c, "AUTH", right)
-	do(t, c, "ACL", "SETUSER", "ops", "on", ">ops-staple-2", "~*", "+@all")
-	writeHeartbeat(t, c, "work", poolID("p"), redisNow(t, c)+3600, "h", "email")
+	redistest.Do(t, c, "AUTH", right)
+	redistest.Do(t, c, "ACL", "SETUSER", "ops", "on", ">ops-staple-2", "~*", "+@all")
+	writeHeartbeat(t, c, "work", poolID("p"), redistest.Time(t, c).Unix()+3600, "h", "email")
 
 	dir := t.TempDir()
 	wrongFile := filepath.Join(dir, "wrong")
@@ -145,33 +147,33 @@ func TestWrongPassword(t *testing.T) {
 			all := append(append([]string{"--redis=" + srv.Addr()}, a.args...), args...)
 			r := runCLI(t, a.env, all...)
 			tried++
-			out := r.stdout + r.stderr
-			if r.code != 1 || !strings.Contains(strings.ToLower(r.stderr), a.want) {
-				t.Errorf("%s, %v: exit %d, stderr %q; want 1 and %q", a.name, args, r.code, r.stderr, a.want)
+			out := r.Stdout + r.Stderr
+			if r.Code != 1 || !strings.Contains(strings.ToLower(r.Stderr), a.want) {
+				t.Errorf("%s, %v: exit %d, stderr %q; want 1 and %q", a.name, args, r.Code, r.Stderr, a.want)
 			}
-			oneLine(t, a.name+fmt.Sprint(args), r.stderr)
+			oneLine(t, a.name+fmt.Sprint(args), r.Stderr)
 			if strings.Contains(out, wrong) || strings.Contains(out, right) || strings.Contains(out, "ops-staple-2") {
 				t.Errorf("%s, %v: a password is in the output: %q", a.name, args, out)
 			}
 		}
 		// The screen.
 		s := startTmux(t, 160, 30, a.env, append(append([]string{"--redis=" + srv.Addr()}, a.args...), "--read-only", "--interval=250ms")...)
-		sc := s.waitText("authentication", 10*time.Second)
+		sc := s.WaitText(10*time.Second, "authentication")
 		time.Sleep(600 * time.Millisecond) // a retry or two
-		sc = s.screen()
+		sc = s.Screen()
 		if strings.Contains(sc, wrong) || strings.Contains(sc, right) {
 			t.Errorf("%s: a password is on the screen:\n%s", a.name, sc)
 		}
 		if !strings.Contains(sc, a.want) {
 			t.Errorf("%s: the screen does not say %q:\n%s", a.name, a.want, sc)
 		}
-		s.keys("q")
-		s.waitText("EXIT=0", 5*time.Second)
+		s.Keys("q")
+		s.WaitText(5*time.Second, "EXITED 0")
 		tried++
 	}
 	// And the right password works.
-	if r := runCLI(t, []string{"REDIS_PASSWORD=" + right}, "--redis="+srv.Addr(), "snapshot"); r.code != 0 || strings.Contains(r.stdout+r.stderr, right) {
-		t.Errorf("right password: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	if r := runCLI(t, []string{"REDIS_PASSWORD=" + right}, "--redis="+srv.Addr(), "snapshot"); r.Code != 0 || strings.Contains(r.Stdout+r.Stderr, right) {
+		t.Errorf("right password: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	t.Logf("bad credentials: %d runs (commands and screens), none printed a password", tried)
 }

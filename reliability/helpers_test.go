@@ -1,18 +1,12 @@
 package reliability_test
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/gomodule/redigo/redis"
 
@@ -22,100 +16,14 @@ import (
 // stress reports whether the long versions run (make stress).
 func stress() bool { return os.Getenv("WORKQ_STRESS") == "1" }
 
-var (
-	buildOnce sync.Once
-	builtBin  string
-	buildErr  error
-	buildDir  string
-)
+func TestMain(m *testing.M) { os.Exit(redistest.Main(m)) }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildDir != "" {
-		os.RemoveAll(buildDir)
-	}
-	os.Exit(code)
-}
-
-// binary builds workq-tui once per test run, without -race (the kill -9
-// test needs a binary that runs at normal speed).
-func binary(t testing.TB) string {
+// runCLI runs the built workq-tui (without -race: the kill -9 test needs a
+// binary that runs at normal speed) with args and extra environment; stdin
+// is empty (not a terminal).
+func runCLI(t testing.TB, env []string, args ...string) redistest.Result {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "workq-reliability-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		buildDir = dir
-		builtBin = filepath.Join(dir, "workq-tui")
-		cmd := exec.Command("go", "build", "-o", builtBin, ".")
-		cmd.Dir = ".."
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatalf("build workq-tui: %v", buildErr)
-	}
-	return builtBin
-}
-
-// result is one run of the binary.
-type result struct {
-	stdout, stderr string
-	code           int
-}
-
-// runCLI runs the binary with args and extra environment; stdin is empty
-// (not a terminal).
-func runCLI(t testing.TB, env []string, args ...string) result {
-	t.Helper()
-	var out, errb bytes.Buffer
-	cmd := exec.Command(binary(t), args...)
-	cmd.Env = append(cleanEnv(), env...)
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return result{out.String(), errb.String(), 0}
-	case errors.As(err, &ee):
-		return result{out.String(), errb.String(), ee.ExitCode()}
-	}
-	t.Fatalf("run workq-tui %v: %v", args, err)
-	return result{}
-}
-
-// cleanEnv is the test's environment without REDIS_PASSWORD (so a
-// developer's own setting cannot leak into a test).
-func cleanEnv() []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "REDIS_PASSWORD=") {
-			out = append(out, kv)
-		}
-	}
-	return out
-}
-
-func do(t testing.TB, c redis.Conn, cmd string, args ...any) any {
-	t.Helper()
-	v, err := c.Do(cmd, args...)
-	if err != nil {
-		t.Fatalf("%s %v: %v", cmd, args, err)
-	}
-	return v
-}
-
-func redisNow(t testing.TB, c redis.Conn) int64 {
-	t.Helper()
-	v, err := redis.Int64s(c.Do("TIME"))
-	if err != nil || len(v) != 2 {
-		t.Fatalf("TIME: %v %v", v, err)
-	}
-	return v[0]
+	return redistest.Run(t, redistest.Binary(t), env, args...)
 }
 
 // oneLine fails unless s is exactly one line of text (ending in a newline).
@@ -227,7 +135,7 @@ func dirty(t testing.TB, c redis.Conn) int64 {
 // written its data and before the code under test runs.
 func watchWrites(t testing.TB, c redis.Conn) *writeWatch {
 	t.Helper()
-	do(t, c, "CONFIG", "RESETSTAT")
+	redistest.Do(t, c, "CONFIG", "RESETSTAT")
 	return &writeWatch{c: c, dirty: dirty(t, c)}
 }
 
@@ -261,92 +169,13 @@ func (w *writeWatch) check(t testing.TB) (seen map[string]int64, writes int64) {
 	return seen, writes
 }
 
-// ---- tmux: the real binary on a real terminal ----
-
-// tmuxSession runs a command in a detached tmux session of its own server.
-type tmuxSession struct {
-	t      testing.TB
-	socket string
-}
-
-// startTmux runs the binary with args in a w x h terminal. The shell
-// around it prints "EXIT=<status>" when it ends and keeps the pane open.
-func startTmux(t testing.TB, w, h int, env []string, args ...string) *tmuxSession {
+// startTmux runs the built workq-tui with args in a w x h terminal.
+func startTmux(t testing.TB, w, h int, env []string, args ...string) *redistest.Tmux {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatalf("tmux is not installed; install it with `apt-get install -y tmux` (or run `make test`, which does)")
-	}
-	s := &tmuxSession{t: t, socket: fmt.Sprintf("workq-rel-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	var sh strings.Builder
-	for _, kv := range env {
-		sh.WriteString(shellQuote(kv) + " ")
-	}
-	sh.WriteString(shellQuote(binary(t)))
-	for _, a := range args {
-		sh.WriteString(" " + shellQuote(a))
-	}
-	script := "env " + sh.String() + "; echo EXIT=$?; sleep 600"
-	cmd := exec.Command("tmux", "-L", s.socket, "-f", "/dev/null", "new-session", "-d", "-s", "w",
-		"-x", strconv.Itoa(w), "-y", strconv.Itoa(h), "sh", "-c", script)
-	cmd.Env = append(cleanEnv(), "TERM=xterm-256color")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("tmux new-session: %v: %s", err, out)
-	}
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
-	return s
-}
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-// keys sends tmux key names (Up, BTab, Enter, Escape, C-c, or literal text).
-func (s *tmuxSession) keys(keys ...string) {
-	s.t.Helper()
-	args := append([]string{"-L", s.socket, "send-keys", "-t", "w"}, keys...)
-	if out, err := exec.Command("tmux", args...).CombinedOutput(); err != nil {
-		s.t.Fatalf("tmux send-keys %v: %v: %s", keys, err, out)
-	}
-}
-
-// screen is the pane's text now.
-func (s *tmuxSession) screen() string {
-	s.t.Helper()
-	out, err := exec.Command("tmux", "-L", s.socket, "capture-pane", "-p", "-t", "w").CombinedOutput()
-	if err != nil {
-		s.t.Fatalf("tmux capture-pane: %v: %s", err, out)
-	}
-	return string(out)
-}
-
-// waitFor waits until the screen satisfies cond, and fails with the last
-// screen otherwise.
-func (s *tmuxSession) waitFor(what string, timeout time.Duration, cond func(string) bool) string {
-	s.t.Helper()
-	deadline := time.Now().Add(timeout)
-	var last string
-	for {
-		last = s.screen()
-		if cond(last) {
-			return last
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("screen did not show %s within %s; last screen:\n%s", what, timeout, last)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func (s *tmuxSession) waitText(text string, timeout time.Duration) string {
-	s.t.Helper()
-	return s.waitFor(fmt.Sprintf("%q", text), timeout, func(sc string) bool { return strings.Contains(sc, text) })
+	return redistest.StartTmux(t, w, h, env, append([]string{redistest.Binary(t)}, args...)...)
 }
 
 // ---- state ----
-
-// redisServer starts a plain real redis-server.
-func redisServer(t testing.TB, extra ...string) *redistest.Server {
-	t.Helper()
-	return redistest.Start(t, extra...)
-}
 
 // jobJSON is a gocraft/work job.
 func jobJSON(name, id string, t int64, args string) string {
@@ -358,11 +187,11 @@ func jobJSON(name, id string, t int64, args string) string {
 func writeHeartbeat(t testing.TB, c redis.Conn, ns, pool string, at int64, host string, jobs ...string) {
 	t.Helper()
 	p := prefix(ns)
-	do(t, c, "SADD", p+"worker_pools", pool)
-	do(t, c, "HSET", p+"worker_pools:"+pool, "heartbeat_at", at, "started_at", at-3600,
+	redistest.Do(t, c, "SADD", p+"worker_pools", pool)
+	redistest.Do(t, c, "HSET", p+"worker_pools:"+pool, "heartbeat_at", at, "started_at", at-3600,
 		"job_names", strings.Join(jobs, ","), "concurrency", 10, "worker_ids", "w1,w2", "host", host, "pid", 4242)
 	for _, j := range jobs {
-		do(t, c, "SADD", p+"known_jobs", j)
+		redistest.Do(t, c, "SADD", p+"known_jobs", j)
 	}
 }
 

@@ -45,7 +45,7 @@ func (ks killState) queueKey(job string) string { return prefix(ks.ns) + "jobs:"
 func writeKillState(t testing.TB, c redis.Conn, ns string, n int) killState {
 	t.Helper()
 	ks := killState{ns: ns, pool: "deadbeefdeadbeefdeadbeef", types: []string{"email", "resize:image", "report", "sync"}, orig: map[string][]string{}}
-	now := redisNow(t, c)
+	now := redistest.Time(t, c).Unix()
 	writeHeartbeat(t, c, ns, ks.pool, now-600, "worker-killed", ks.types...)
 	weights := []int{5, 3, 1, 1}
 	id := 0
@@ -65,8 +65,8 @@ func writeKillState(t testing.TB, c redis.Conn, ns string, n int) killState {
 		}
 		pushAll(t, c, ks.inProgressKey(job), inprog)
 		pushAll(t, c, ks.queueKey(job), queued)
-		do(t, c, "SET", ks.queueKey(job)+":lock", count)
-		do(t, c, "HSET", ks.queueKey(job)+":lock_info", ks.pool, count)
+		redistest.Do(t, c, "SET", ks.queueKey(job)+":lock", count)
+		redistest.Do(t, c, "HSET", ks.queueKey(job)+":lock_info", ks.pool, count)
 		ks.orig[job] = append(inprog, queued...)
 		ks.total += count + len(queued)
 	}
@@ -187,8 +187,8 @@ func reapProc(t testing.TB, addr string, db int, ns string, batch int, killWhen 
 // returns (see reapProc).
 func procKill(t testing.TB, killWhen func(exited <-chan struct{}), args ...string) (killed bool, code int, out string) {
 	t.Helper()
-	cmd := exec.Command(binary(t), args...)
-	cmd.Env = cleanEnv()
+	cmd := exec.Command(redistest.Binary(t), args...)
+	cmd.Env = redistest.Env()
 	var buf strings.Builder
 	cmd.Stdout, cmd.Stderr = &buf, &buf
 	if err := cmd.Start(); err != nil {
@@ -253,13 +253,13 @@ func TestReapKilledAtRandomPoints(t *testing.T) {
 
 	// Calibrate on a copy in db 1: how long the start (snapshot, plan) and
 	// each job take, so that the kills land all over the reap.
-	binary(t) // build first: the calibration times the binary, not go build
+	redistest.Binary(t) // build first: the calibration times the binary, not go build
 	c1 := srv.Dial()
-	do(t, c1, "SELECT", 1)
+	redistest.Do(t, c1, "SELECT", 1)
 	writeKillState(t, c1, ns, jobs)
 	startAt := time.Now()
-	if r := runCLI(t, nil, "--redis="+srv.Addr(), "--db=1", "--namespace="+ns, "reap", "--all-dead", "--dry-run"); r.code != 0 {
-		t.Fatalf("dry run: %d %s %s", r.code, r.stdout, r.stderr)
+	if r := runCLI(t, nil, "--redis="+srv.Addr(), "--db=1", "--namespace="+ns, "reap", "--all-dead", "--dry-run"); r.Code != 0 {
+		t.Fatalf("dry run: %d %s %s", r.Code, r.Stdout, r.Stderr)
 	}
 	tStart := time.Since(startAt)
 	startAt = time.Now()
@@ -268,7 +268,7 @@ func TestReapKilledAtRandomPoints(t *testing.T) {
 	}
 	tFull := time.Since(startAt)
 	perJob := max(tFull-tStart, time.Millisecond) / time.Duration(jobs)
-	do(t, c1, "FLUSHDB")
+	redistest.Do(t, c1, "FLUSHDB")
 	t.Logf("calibration: start %s, whole reap %s (%d jobs, batch %d)", tStart, tFull, jobs, batch)
 
 	c := srv.Dial()
@@ -330,7 +330,7 @@ func TestReapKilledAtRandomPoints(t *testing.T) {
 				if rounds > 3 {
 					t.Fatalf("the reap finished %d times before %d kills (of %d wanted)", rounds, hits, kills)
 				}
-				do(t, c, "FLUSHDB")
+				redistest.Do(t, c, "FLUSHDB")
 				ks = writeKillState(t, c, ns, jobs)
 				left, gone = ks.check(t, c, "refilled")
 			}
@@ -359,11 +359,11 @@ func TestReapKilledAtRandomPoints(t *testing.T) {
 		t.Fatalf("after the final reap: pool gone %v, %d in progress", gone, left)
 	}
 	// Once more: nothing left to do.
-	if r := runCLI(t, nil, "--redis="+srv.Addr(), "--namespace="+ns, "reap", "--all-dead", "--yes"); r.code != 0 || !strings.Contains(r.stdout, "No dead pool") {
-		t.Fatalf("reap after the end: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	if r := runCLI(t, nil, "--redis="+srv.Addr(), "--namespace="+ns, "reap", "--all-dead", "--yes"); r.Code != 0 || !strings.Contains(r.Stdout, "No dead pool") {
+		t.Fatalf("reap after the end: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
-	if r := runCLI(t, nil, "--redis="+srv.Addr(), "--namespace="+ns, "reap", ks.pool, "--yes"); r.code != 1 || !strings.Contains(r.stderr, "not in "+prefix(ns)+"worker_pools") {
-		t.Fatalf("reap of the reaped pool by ID: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	if r := runCLI(t, nil, "--redis="+srv.Addr(), "--namespace="+ns, "reap", ks.pool, "--yes"); r.Code != 1 || !strings.Contains(r.Stderr, "not in "+prefix(ns)+"worker_pools") {
+		t.Fatalf("reap of the reaped pool by ID: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	ks.check(t, c, "after a repeated reap")
 	t.Logf("faults: %d SIGKILLs hit a running reap (%d while jobs moved) over %d runs (%d refills); %d jobs (%d in progress) conserved, 0 lost, 0 duplicated, locks 0", hits, midMove, runs+1, rounds, ks.total, jobs)
@@ -382,9 +382,9 @@ func TestTwoReapProcessesAtOnce(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	const ns = "twons"
-	binary(t)
+	redistest.Binary(t)
 	for round := 0; round < rounds; round++ {
-		do(t, c, "FLUSHDB")
+		redistest.Do(t, c, "FLUSHDB")
 		ks := writeKillState(t, c, ns, jobs)
 		type res struct {
 			code int
@@ -433,11 +433,11 @@ func TestRequeueKilledAtRandomPoints(t *testing.T) {
 	c := srv.Dial()
 	watch := srv.Dial()
 	const ns = "rqkill"
-	binary(t)
+	redistest.Binary(t)
 	fill := func() killState {
-		do(t, c, "FLUSHDB")
+		redistest.Do(t, c, "FLUSHDB")
 		ks := writeKillState(t, c, ns, jobs)
-		do(t, c, "DEL", prefix(ns)+"worker_pools", prefix(ns)+"worker_pools:"+ks.pool)
+		redistest.Do(t, c, "DEL", prefix(ns)+"worker_pools", prefix(ns)+"worker_pools:"+ks.pool)
 		ks.orphan = true
 		ks.check(t, c, "before")
 		return ks

@@ -35,21 +35,21 @@ const (
 // drifted lock. It returns the orphan's key.
 func roState(t testing.TB, c redis.Conn) string {
 	t.Helper()
-	now := redisNow(t, c)
+	now := redistest.Time(t, c).Unix()
 	p := prefix(roNS)
 	writeHeartbeat(t, c, roNS, roDead, now-120, "host-dead", "email", "report")
 	writeHeartbeat(t, c, roNS, roLive, now+3600, "host-live", "email", "report")
 	for i := 0; i < 5; i++ {
-		do(t, c, "LPUSH", p+"jobs:email:"+roDead+":inprogress", jobJSON("email", fmt.Sprintf("d%d", i), now-200, `{"to":"x"}`))
+		redistest.Do(t, c, "LPUSH", p+"jobs:email:"+roDead+":inprogress", jobJSON("email", fmt.Sprintf("d%d", i), now-200, `{"to":"x"}`))
 	}
-	do(t, c, "SET", p+"jobs:email:lock", 5)
-	do(t, c, "HSET", p+"jobs:email:lock_info", roDead, 5)
+	redistest.Do(t, c, "SET", p+"jobs:email:lock", 5)
+	redistest.Do(t, c, "HSET", p+"jobs:email:lock_info", roDead, 5)
 	for i := 0; i < 3; i++ {
-		do(t, c, "LPUSH", p+"jobs:email", jobJSON("email", fmt.Sprintf("q%d", i), now-50, `{}`))
+		redistest.Do(t, c, "LPUSH", p+"jobs:email", jobJSON("email", fmt.Sprintf("q%d", i), now-50, `{}`))
 	}
 	orphan := p + "jobs:report:" + roOrphan + ":inprogress"
-	do(t, c, "LPUSH", orphan, jobJSON("report", "o1", now-300, `{}`))
-	do(t, c, "SET", p+"jobs:report:lock", 7) // drifted: nothing holds it
+	redistest.Do(t, c, "LPUSH", orphan, jobJSON("report", "o1", now-300, `{}`))
+	redistest.Do(t, c, "SET", p+"jobs:report:lock", 7) // drifted: nothing holds it
 	return orphan
 }
 
@@ -58,7 +58,7 @@ func roState(t testing.TB, c redis.Conn) string {
 // INFO commandstats afterwards: no write command and no script call, the
 // dirty counter unchanged, every key as it was.
 func TestReadOnlyCommandsNeverWrite(t *testing.T) {
-	srv := redisServer(t)
+	srv := redistest.Start(t)
 	c := srv.Dial()
 	orphan := roState(t, c)
 	before := redistest.Dump(t, c, "*")
@@ -86,16 +86,16 @@ func TestReadOnlyCommandsNeverWrite(t *testing.T) {
 	for _, tc := range cases {
 		args := append([]string{addr, "--read-only"}, tc.args...)
 		r := runCLI(t, nil, args...)
-		out := r.stdout + r.stderr
+		out := r.Stdout + r.Stderr
 		switch {
-		case tc.wantCode >= 0 && r.code != tc.wantCode,
-			tc.wantCode < 0 && r.code == 0:
-			t.Errorf("%v: exit %d, want %d; output:\n%s", tc.args, r.code, tc.wantCode, out)
+		case tc.wantCode >= 0 && r.Code != tc.wantCode,
+			tc.wantCode < 0 && r.Code == 0:
+			t.Errorf("%v: exit %d, want %d; output:\n%s", tc.args, r.Code, tc.wantCode, out)
 		case !strings.Contains(out, tc.want):
 			t.Errorf("%v: output lacks %q:\n%s", tc.args, tc.want, out)
 		}
-		if first, _, _ := strings.Cut(r.stderr, "\n"); tc.want == "read-only" && !strings.Contains(first, "read-only") {
-			t.Errorf("%v: the first line of stderr does not say why: %q", tc.args, r.stderr)
+		if first, _, _ := strings.Cut(r.Stderr, "\n"); tc.want == "read-only" && !strings.Contains(first, "read-only") {
+			t.Errorf("%v: the first line of stderr does not say why: %q", tc.args, r.Stderr)
 		}
 	}
 	seen, writes := w.check(t)
@@ -124,25 +124,25 @@ var everyKey = [][]string{
 // terminal (tmux), presses every key of the screen, quits, and reads INFO
 // commandstats.
 func TestReadOnlyScreenNeverWrites(t *testing.T) {
-	srv := redisServer(t)
+	srv := redistest.Start(t)
 	c := srv.Dial()
 	roState(t, c)
 	before := redistest.Dump(t, c, "*")
 	w := watchWrites(t, c)
 
 	s := startTmux(t, 120, 40, nil, "--redis="+srv.Addr(), "--read-only", "--interval=250ms")
-	s.waitText(roDead[:12], 10*time.Second)
-	if sc := s.screen(); !strings.Contains(sc, "READ-ONLY") {
+	s.WaitText(10*time.Second, roDead[:12])
+	if sc := s.Screen(); !strings.Contains(sc, "READ-ONLY") {
 		t.Fatalf("no READ-ONLY badge:\n%s", sc)
 	}
 	for _, k := range everyKey {
-		s.keys(k...)
+		s.Keys(k...)
 		time.Sleep(40 * time.Millisecond)
 	}
 	time.Sleep(600 * time.Millisecond) // a few more polls and peeks
 	// ctrl+c: the other quit key (q quits the other screen tests).
-	s.keys("C-c")
-	s.waitText("EXIT=0", 5*time.Second)
+	s.Keys("C-c")
+	s.WaitText(5*time.Second, "EXITED 0")
 
 	seen, writes := w.check(t)
 	if seen["hgetall"] < 2 || seen["lrange"] == 0 {
@@ -225,7 +225,7 @@ func runModel(t *testing.T, o tui.Options, presses []string, settle time.Duratio
 // the connection guard stands between them and Redis: the guard must refuse
 // them before anything is sent.
 func TestReadOnlyModelWithReadOnlyReaper(t *testing.T) {
-	srv := redisServer(t)
+	srv := redistest.Start(t)
 	c := srv.Dial()
 	roState(t, c)
 	before := redistest.Dump(t, c, "*")
@@ -280,10 +280,10 @@ func TestReadOnlyModelWithReadOnlyReaper(t *testing.T) {
 // TestReadOnlyACLUser: a Redis user limited to +@read (and nothing else:
 // no TIME, no PING, no INFO) can use snapshot and the screen in --read-only.
 func TestReadOnlyACLUser(t *testing.T) {
-	srv := redisServer(t)
+	srv := redistest.Start(t)
 	c := srv.Dial()
 	roState(t, c)
-	do(t, c, "ACL", "SETUSER", "reader", "on", ">reader-secret-42", "~*", "resetchannels", "-@all", "+@read")
+	redistest.Do(t, c, "ACL", "SETUSER", "reader", "on", ">reader-secret-42", "~*", "resetchannels", "-@all", "+@read")
 	pwFile := filepath.Join(t.TempDir(), "pw")
 	if err := os.WriteFile(pwFile, []byte("reader-secret-42\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -292,25 +292,25 @@ func TestReadOnlyACLUser(t *testing.T) {
 	common := []string{"--redis=" + srv.Addr(), "--user=reader", "--password-file=" + pwFile, "--read-only"}
 
 	r := runCLI(t, nil, append(common, "snapshot")...)
-	if r.code != 3 || !strings.Contains(r.stdout, roDead) || !strings.Contains(r.stdout, "email") {
-		t.Fatalf("snapshot as +@read user: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	if r.Code != 3 || !strings.Contains(r.Stdout, roDead) || !strings.Contains(r.Stdout, "email") {
+		t.Fatalf("snapshot as +@read user: exit %d\n%s\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 	r = runCLI(t, nil, append(common, "snapshot", "--json")...)
-	if r.code != 3 || !strings.Contains(r.stdout, roOrphan) {
-		t.Fatalf("snapshot --json as +@read user: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	if r.Code != 3 || !strings.Contains(r.Stdout, roOrphan) {
+		t.Fatalf("snapshot --json as +@read user: exit %d\n%s\n%s", r.Code, r.Stdout, r.Stderr)
 	}
 
 	s := startTmux(t, 120, 40, nil, append(common, "--interval=250ms")...)
-	sc := s.waitText(roDead[:12], 10*time.Second)
+	sc := s.WaitText(10*time.Second, roDead[:12])
 	if strings.Contains(strings.ToLower(sc), "noperm") {
 		t.Errorf("the screen shows a permission error:\n%s", sc)
 	}
-	s.keys("Enter")
-	sc = s.waitText("in-progress jobs: showing", 5*time.Second)
+	s.Keys("Enter")
+	sc = s.WaitText(5*time.Second, "in-progress jobs: showing")
 	if strings.Contains(sc, "could not read") {
 		t.Errorf("the detail view could not peek as a +@read user:\n%s", sc)
 	}
-	s.keys("q")
-	s.waitText("EXIT=0", 5*time.Second)
+	s.Keys("q")
+	s.WaitText(5*time.Second, "EXITED 0")
 	w.check(t)
 }

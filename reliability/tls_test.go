@@ -18,18 +18,18 @@ func TestTLSThroughTheBinary(t *testing.T) {
 	otherCA := redistest.WriteCA(t, t.TempDir(), "other-ca", false).CAFile
 	url := "--redis=rediss://" + srv.Addr()
 
-	if r := runCLI(t, nil, url, "--tls-ca="+caFile, "snapshot", "--json"); r.code != 0 || !strings.Contains(r.stdout, `"pools"`) {
-		t.Fatalf("snapshot over TLS: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	if r := runCLI(t, nil, url, "--tls-ca="+caFile, "snapshot", "--json"); r.Code != 0 || !strings.Contains(r.Stdout, `"pools"`) {
+		t.Fatalf("snapshot over TLS: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	for _, args := range [][]string{{"snapshot"}, {"reap", "--all-dead", "--yes"}, {"requeue", "work:jobs:a:p:inprogress", "--yes"}, {"repair-locks", "a", "--yes"}} {
 		r := runCLI(t, nil, append([]string{url, "--tls-ca=" + otherCA}, args...)...)
-		if r.code != 1 || !strings.Contains(r.stderr, "TLS certificate not trusted") {
-			t.Errorf("%v with another CA: exit %d, stderr %q", args, r.code, r.stderr)
+		if r.Code != 1 || !strings.Contains(r.Stderr, "TLS certificate not trusted") {
+			t.Errorf("%v with another CA: exit %d, stderr %q", args, r.Code, r.Stderr)
 		}
-		oneLine(t, strings.Join(args, " "), r.stderr)
+		oneLine(t, strings.Join(args, " "), r.Stderr)
 	}
 	s := startTmux(t, 160, 30, nil, url, "--tls-ca="+otherCA, "--read-only", "--interval=250ms")
-	s.waitText("certificate not trusted", 10*time.Second)
-	s.keys("q")
-	s.waitText("EXIT=0", 5*time.Second)
+	s.WaitText(10*time.Second, "certificate not trusted")
+	s.Keys("q")
+	s.WaitText(5*time.Second, "EXITED 0")
 }

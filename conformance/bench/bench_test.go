@@ -1,4 +1,4 @@
-// Package bench_test is the driver of `make bench` (issue 8): one table of
+// Package bench_test is the driver of `make bench`: one table of
 // ratios, each measured in the same run against the same redis-server, with
 // its goal and PASS or MISS. It lives in the conformance module because one
 // of its lines compares workq-tui's snapshot with gocraft/work v0.5.1's own
@@ -96,7 +96,7 @@ func runBench(t *testing.T, sz sizes) *table {
 	}
 	srv := redistest.Start(t, "--enable-debug-command", "local")
 	e := &env{t: t, srv: srv, sz: sz, tb: &table{}}
-	e.bin = buildCLI(t)
+	e.bin = redistest.Binary(t)
 	ver, _ := redis.String(srv.Dial().Do("INFO", "server"))
 	rv := "redis ?"
 	for _, l := range strings.Split(ver, "\n") {
@@ -117,17 +117,7 @@ func runBench(t *testing.T, sz sizes) *table {
 	return e.tb
 }
 
-// buildCLI builds the workq-tui binary from the root module.
-func buildCLI(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "workq-tui")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = filepath.Join("..", "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build workq-tui: %v\n%s", err, out)
-	}
-	return bin
-}
+func TestMain(m *testing.M) { os.Exit(redistest.Main(m)) }
 
 // processCPU is the CPU time (user and system) this process has used.
 func processCPU(t *testing.T) time.Duration {
@@ -614,34 +604,12 @@ func (e *env) screen() {
 // /proc.
 func (e *env) screenRSS() (rss, hwm int64, polls int) {
 	t := e.t
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("tmux is not installed; install it with `apt-get install -y tmux` (or run `make test`, which does)")
-	}
-	socket := fmt.Sprintf("workq-bench-%d-%d", os.Getpid(), time.Now().UnixNano())
-	tmux := func(args ...string) string {
-		out, err := exec.Command("tmux", append([]string{"-L", socket}, args...)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("tmux %v: %v\n%s", args, err, out)
-		}
-		return string(out)
-	}
 	dir := t.TempDir()
-	line := fmt.Sprintf("exec env TERM=xterm-256color %s --redis %s --namespace %s --interval 500ms --audit-log %s",
-		e.bin, e.srv.Addr(), screenNS, filepath.Join(dir, "audit.log"))
-	tmux("new-session", "-d", "-s", "bench", "-x", "200", "-y", "60", line)
-	defer exec.Command("tmux", "-L", socket, "kill-server").Run()
-	pid, err := strconv.Atoi(strings.TrimSpace(tmux("list-panes", "-t", "bench", "-F", "#{pane_pid}")))
-	if err != nil {
-		t.Fatalf("pane pid: %v", err)
-	}
-	want := fmt.Sprintf("%d pools", e.sz.screenPools)
-	deadline := time.Now().Add(60 * time.Second)
-	for !strings.Contains(tmux("capture-pane", "-p", "-t", "bench"), want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the screen never showed %q:\n%s", want, tmux("capture-pane", "-p", "-t", "bench"))
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	screen := redistest.StartTmux(t, 200, 60, nil, e.bin, "--redis", e.srv.Addr(), "--namespace", screenNS,
+		"--interval", "500ms", "--audit-log", filepath.Join(dir, "audit.log"))
+	defer screen.Kill()
+	screen.WaitText(60*time.Second, fmt.Sprintf("%d pools", e.sz.screenPools))
+	pid := screen.PID()
 	// Count polls by the Redis commands the pane's client sends: each poll
 	// reads TIME once.
 	c := e.dial()
@@ -656,7 +624,7 @@ func (e *env) screenRSS() (rss, hwm int64, polls int) {
 		return 0
 	}
 	start := timeCalls()
-	deadline = time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	want5 := int64(5)
 	if e.sz.smoke {
 		want5 = 1

@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// TestBenchTable is `make bench`: the full sizes of issue 8. It prints the
+// TestBenchTable is `make bench`: the full sizes. It prints the
 // table on stdout (and to $BENCH_OUT when set) and fails when a goal is
 // missed.
 func TestBenchTable(t *testing.T) {

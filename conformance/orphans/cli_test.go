@@ -1,11 +1,7 @@
 package orphans_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -18,34 +14,11 @@ import (
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
-// buildCLI builds the workq-tui binary from the root module.
-func buildCLI(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "workq-tui")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Dir = filepath.Join("..", "..")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build workq-tui: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// cli runs the binary and returns stdout, stderr and the exit status.
+// cli runs the built binary and returns stdout, stderr and the exit status.
 func cli(t *testing.T, bin string, args ...string) (string, string, int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	cmd := exec.Command(bin, args...)
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return out.String(), errb.String(), 0
-	case errors.As(err, &ee):
-		return out.String(), errb.String(), ee.ExitCode()
-	}
-	t.Fatalf("run workq-tui: %v", err)
-	return "", "", -1
+	r := redistest.Run(t, bin, nil, args...)
+	return r.Stdout, r.Stderr, r.Code
 }
 
 type snapJSON struct {
@@ -66,14 +39,14 @@ type snapJSON struct {
 	} `json:"findings"`
 }
 
-// Issue 6's "done when", end to end through the command line: on real
+// End to end through the command line: on real
 // gocraft/work state with orphans (left by gocraft/work's own reaper) and a
 // drifted lock, `snapshot --json` reports both and exits 3; `requeue` and
 // `repair-locks` fix them; live gocraft/work pools drain the queues; and
 // `snapshot` then exits 0.
 func TestCommandLineFindsAndFixesOrphansAndDrift(t *testing.T) {
 	t.Parallel()
-	bin := buildCLI(t)
+	bin := redistest.Binary(t)
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	const ns = "e2e"
@@ -83,11 +56,11 @@ func TestCommandLineFindsAndFixesOrphansAndDrift(t *testing.T) {
 
 	killed := gcstate.StartKilled(t, gcstate.Spec{Addr: srv.Addr(), Namespace: ns, Concurrency: 3,
 		Jobs: []gcstate.JobType{{Name: orphanJob, Enqueue: 3}}})
-	do(t, c, "DEL", k.Heartbeat(killed.ID))
+	redistest.Do(t, c, "DEL", k.Heartbeat(killed.ID))
 	live := gcstate.StartLive(t, gcstate.Spec{Addr: srv.Addr(), Namespace: ns, Concurrency: 2,
 		Jobs: []gcstate.JobType{{Name: orphanJob}, {Name: capped, MaxConcurrency: 2}}})
-	do(t, c, "SET", k.Lock(capped), 7)
-	do(t, c, "HSET", k.LockInfo(capped), "0123456789abcdef01234567", 7)
+	redistest.Do(t, c, "SET", k.Lock(capped), 7)
+	redistest.Do(t, c, "HSET", k.LockInfo(capped), "0123456789abcdef01234567", 7)
 	gcstate.Enqueue(t, srv.Addr(), ns, capped, 10)
 	gcstate.WaitFor(t, 30*time.Second, "gocraft/work's reaper to remove the killed pool", func() (bool, error) {
 		member, err := redis.Bool(c.Do("SISMEMBER", k.WorkerPools(), killed.ID))

@@ -1,5 +1,5 @@
-// Package orphans_test checks issue 6 against the real gocraft/work v0.5.1:
-// orphans that gocraft/work's own reaper leaves behind are found and
+// Package orphans_test checks against the real gocraft/work v0.5.1 that the
+// orphans gocraft/work's own reaper leaves behind are found and
 // requeued by workq-tui, and a lock raised above max_concurrency is repaired
 // so that live gocraft/work pools drain the queue again. It has a directory
 // of its own because it needs its own TestMain (gcstate's killed-pool child).
@@ -24,16 +24,7 @@ import (
 
 func TestMain(m *testing.M) {
 	gcstate.MaybeRunChild()
-	os.Exit(m.Run())
-}
-
-func do(t *testing.T, c redis.Conn, cmd string, args ...interface{}) interface{} {
-	t.Helper()
-	v, err := c.Do(cmd, args...)
-	if err != nil {
-		t.Fatalf("%s %v: %v", cmd, args, err)
-	}
-	return v
+	os.Exit(redistest.Main(m))
 }
 
 func llen(t *testing.T, c redis.Conn, key string) int64 {
@@ -65,7 +56,7 @@ func TestOrphansLeftByUpstreamReaperAreFoundAndRequeued(t *testing.T) {
 	if killed.InProgress[shared] != 2 || killed.InProgress[stuck] != 2 {
 		t.Fatalf("killed pool holds %v, want 2 of each", killed.InProgress)
 	}
-	do(t, c, "DEL", k.Heartbeat(killed.ID))
+	redistest.Do(t, c, "DEL", k.Heartbeat(killed.ID))
 
 	// The live pool handles `shared` only; its reaper's first run (10 s
 	// after start) takes the pool without heartbeat for dead, SREMs it and
@@ -86,7 +77,7 @@ func TestOrphansLeftByUpstreamReaperAreFoundAndRequeued(t *testing.T) {
 
 	// Noise, so that the scan has to walk past other keys.
 	for i := 0; i < 2000; i++ {
-		do(t, c, "SET", fmt.Sprintf("noise:%d", i), "x")
+		redistest.Do(t, c, "SET", fmt.Sprintf("noise:%d", i), "x")
 	}
 	res, err := redisq.ScanOrphans(ctx, c, k, 100, nil)
 	if err != nil {
@@ -169,8 +160,8 @@ func TestDriftedLockRepairedThenLivePoolsDrain(t *testing.T) {
 		gcstate.StartLive(t, gcstate.Spec{Addr: srv.Addr(), Namespace: ns, Concurrency: 2, Jobs: []gcstate.JobType{{Name: job, MaxConcurrency: 3}}}),
 	}
 	// The drift: a lock and a lock_info field counting jobs nobody holds.
-	do(t, c, "SET", k.Lock(job), 5)
-	do(t, c, "HSET", k.LockInfo(job), "ffffffffffffffffffffffff", 5)
+	redistest.Do(t, c, "SET", k.Lock(job), 5)
+	redistest.Do(t, c, "HSET", k.LockInfo(job), "ffffffffffffffffffffffff", 5)
 	gcstate.Enqueue(t, srv.Addr(), ns, job, 20)
 	time.Sleep(2 * time.Second)
 	if n := llen(t, c, k.Queue(job)); n != 20 {

@@ -1,6 +1,6 @@
-// Package reap_test checks issue 3 against the real gocraft/work v0.5.1:
-// on state made by real pools killed with SIGKILL, workq-tui's reaper leaves
-// the same keys and values as gocraft/work's own dead pool reaper (run by a
+// Package reap_test checks the reaper against the real gocraft/work
+// v0.5.1: on state made by real pools killed with SIGKILL, workq-tui's
+// reaper leaves the same keys and values as gocraft/work's own dead pool reaper (run by a
 // live WorkerPool 10 s after its Start); for a pool without a heartbeat it
 // requeues the jobs that upstream strands; a pool that beats again is left
 // alone; and while live gocraft/work pools and their own reapers run, every
@@ -11,8 +11,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -31,75 +29,18 @@ import (
 
 func TestMain(m *testing.M) {
 	gcstate.MaybeRunChild()
-	code := m.Run()
-	if cliDir != "" {
-		os.RemoveAll(cliDir)
-	}
-	os.Exit(code)
+	os.Exit(redistest.Main(m))
 }
 
-var (
-	cliOnce sync.Once
-	cliDir  string
-	cliErr  error
-)
-
-// cli builds the workq-tui binary from the repository root (once per test
-// binary) and returns its path.
-func cli(t *testing.T) string {
-	t.Helper()
-	cliOnce.Do(func() {
-		if cliDir, cliErr = os.MkdirTemp("", "workq-tui-cli"); cliErr != nil {
-			return
-		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(cliDir, "workq-tui"), ".")
-		cmd.Dir = filepath.Join("..", "..")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			cliErr = fmt.Errorf("go build: %v: %s", err, out)
-		}
-	})
-	if cliErr != nil {
-		t.Fatalf("build workq-tui: %v", cliErr)
-	}
-	return filepath.Join(cliDir, "workq-tui")
-}
-
-// runCLI runs workq-tui with args, stdin not a terminal, and returns its
-// stdout, stderr and exit status.
+// runCLI runs the built workq-tui with args, stdin not a terminal, and
+// returns its stdout, stderr and exit status.
 func runCLI(t *testing.T, args ...string) (string, string, int) {
 	t.Helper()
-	cmd := exec.Command(cli(t), args...)
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run workq-tui: %v", err)
-	}
-	return out.String(), errb.String(), code
+	r := redistest.Run(t, redistest.Binary(t), nil, args...)
+	return r.Stdout, r.Stderr, r.Code
 }
 
 const ns = "conf"
-
-func do(t *testing.T, c redis.Conn, cmd string, args ...interface{}) interface{} {
-	t.Helper()
-	v, err := c.Do(cmd, args...)
-	if err != nil {
-		t.Fatalf("%s %v: %v", cmd, args, err)
-	}
-	return v
-}
-
-func redisNow(t *testing.T, c redis.Conn) time.Time {
-	t.Helper()
-	v, err := redis.Int64s(c.Do("TIME"))
-	if err != nil {
-		t.Fatalf("TIME: %v", err)
-	}
-	return time.Unix(v[0], v[1]*1000)
-}
 
 // waitDead waits until Redis time says every pool is dead by gocraft's rule.
 func waitDead(t *testing.T, c redis.Conn, pools ...*gcstate.KilledPool) {
@@ -111,7 +52,7 @@ func waitDead(t *testing.T, c redis.Conn, pools ...*gcstate.KilledPool) {
 		}
 	}
 	gcstate.WaitFor(t, 30*time.Second, "the killed pools to be 10 s dead", func() (bool, error) {
-		return !time.Unix(last, 0).Add(model.DefaultDeadAfter).After(redisNow(t, c)), nil
+		return !time.Unix(last, 0).Add(model.DefaultDeadAfter).After(redistest.Time(t, c)), nil
 	})
 }
 
@@ -127,7 +68,7 @@ func copyAll(t *testing.T, src, dst redis.Conn) {
 		if err != nil {
 			t.Fatalf("DUMP %s: %v", k, err)
 		}
-		do(t, dst, "RESTORE", k, 0, payload, "REPLACE")
+		redistest.Do(t, dst, "RESTORE", k, 0, payload, "REPLACE")
 	}
 }
 
@@ -137,7 +78,7 @@ func pause(t *testing.T, c redis.Conn, jobs ...string) {
 	t.Helper()
 	k := redisq.NewKeys(ns)
 	for _, j := range jobs {
-		do(t, c, "SET", k.Paused(j), "1")
+		redistest.Do(t, c, "SET", k.Paused(j), "1")
 	}
 }
 
@@ -280,7 +221,7 @@ func TestReapPoolWithoutHeartbeat(t *testing.T) {
 
 	k := gcstate.StartKilled(t, gcstate.Spec{Addr: addr, Namespace: ns, Concurrency: 3,
 		Jobs: []gcstate.JobType{{Name: "alpha", Enqueue: 2}, {Name: "capped", MaxConcurrency: 1, Enqueue: 2}}})
-	do(t, up, "DEL", keys.Heartbeat(k.ID))
+	redistest.Do(t, up, "DEL", keys.Heartbeat(k.ID))
 	pause(t, up, "alpha", "capped")
 	copyAll(t, up, us)
 
@@ -341,7 +282,7 @@ func TestReapPoolBeatsAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	do(t, c, "HSET", keys.Heartbeat(k.ID), "heartbeat_at", redisNow(t, c).Unix())
+	redistest.Do(t, c, "HSET", keys.Heartbeat(k.ID), "heartbeat_at", redistest.Time(t, c).Unix())
 	before := redistest.Dump(t, c, "*")
 	res, err := reaper.NewReaper(pool, ns, 0).Execute(context.Background(), plan, nil)
 	if err != nil {

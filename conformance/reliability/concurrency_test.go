@@ -1,5 +1,5 @@
-// Package reliability_test is issue 7's concurrency proof against the real
-// gocraft/work v0.5.1: two workq-tui reapers (each with its own
+// Package reliability_test proves reaping safe under concurrency against
+// the real gocraft/work v0.5.1: two workq-tui reapers (each with its own
 // connections) and gocraft/work's own dead pool reaper work on the same dead
 // pools at the same time, while a live gocraft/work pool holds locks of the
 // same job type. Jobs are conserved and every lock ends at exactly what the
@@ -26,15 +26,6 @@ import (
 
 const ns = "conc"
 
-func do(t testing.TB, c redis.Conn, cmd string, args ...any) any {
-	t.Helper()
-	v, err := c.Do(cmd, args...)
-	if err != nil {
-		t.Fatalf("%s %v: %v", cmd, args, err)
-	}
-	return v
-}
-
 // liveHolds is how many jobs of type "alpha" the live pool holds (its
 // concurrency; its handlers block).
 const liveHolds = 3
@@ -56,8 +47,8 @@ func deadPools(t *testing.T, c redis.Conn, n, perType int) ([]string, map[string
 	for p := 0; p < n; p++ {
 		pool := fmt.Sprintf("dead%020d", p)
 		pools = append(pools, pool)
-		do(t, c, "SADD", k.WorkerPools(), pool)
-		do(t, c, "HSET", k.Heartbeat(pool), "heartbeat_at", now-600, "started_at", now-7200, "job_names", "alpha,beta",
+		redistest.Do(t, c, "SADD", k.WorkerPools(), pool)
+		redistest.Do(t, c, "HSET", k.Heartbeat(pool), "heartbeat_at", now-600, "started_at", now-7200, "job_names", "alpha,beta",
 			"concurrency", perType*2, "worker_ids", "w", "host", "crashed", "pid", 1000+p)
 		for _, job := range []string{"alpha", "beta"} {
 			args := []any{k.InProgress(job, pool)}
@@ -66,9 +57,9 @@ func deadPools(t *testing.T, c redis.Conn, n, perType int) ([]string, map[string
 				ids[id] = true
 				args = append(args, fmt.Sprintf(`{"name":%q,"id":%q,"t":%d,"args":{}}`, job, id, now-700))
 			}
-			do(t, c, "RPUSH", args...)
-			do(t, c, "INCRBY", k.Lock(job), perType)
-			do(t, c, "HSET", k.LockInfo(job), pool, perType)
+			redistest.Do(t, c, "RPUSH", args...)
+			redistest.Do(t, c, "INCRBY", k.Lock(job), perType)
+			redistest.Do(t, c, "HSET", k.LockInfo(job), pool, perType)
 		}
 	}
 	return pools, ids

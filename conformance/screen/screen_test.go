@@ -1,6 +1,6 @@
 // Package screen_test runs the built workq-tui screen in tmux against a
-// real redis-server holding a gocraft/work v0.5.1 pool killed with SIGKILL
-// (issue 4): the pool shows DEAD, X then y reaps it, and Redis shows the
+// real redis-server holding a gocraft/work v0.5.1 pool killed with SIGKILL:
+// the pool shows DEAD, X then y reaps it, and Redis shows the
 // pool gone and its jobs back in their queue. With --read-only the same keys
 // send no write command at all.
 package screen_test
@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,85 +21,23 @@ import (
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
-// bin is the workq-tui binary built once by TestMain.
-var bin string
-
 func TestMain(m *testing.M) {
 	gcstate.MaybeRunChild()
-	dir, err := os.MkdirTemp("", "workq-tui-screen")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	bin = filepath.Join(dir, "workq-tui")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = filepath.Join("..", "..") // the root module
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "build workq-tui: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	os.Exit(redistest.Main(m))
 }
 
 const ns = "screen"
 
-// screen is the binary running in a tmux session on a tmux server of its
-// own (its own socket), so the test never touches the user's tmux.
-type screen struct {
-	t      *testing.T
-	socket string
-}
-
-func startScreen(t *testing.T, width, height int, args ...string) *screen {
+// startScreen runs the built binary in a tmux terminal of the given size,
+// without colours (capture-pane reads text anyway).
+func startScreen(t *testing.T, width, height int, args ...string) *redistest.Tmux {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Fatal("tmux is not installed; install it with `apt-get install -y tmux` (or run `make test`, which does)")
-	}
-	s := &screen{t: t, socket: fmt.Sprintf("workq-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())}
-	// The shell line: a fixed TERM, no colours (capture-pane reads text
-	// anyway), and the audit log under the test's directory.
-	line := "env TERM=xterm-256color NO_COLOR=1 " + shellQuote(bin)
-	for _, a := range args {
-		line += " " + shellQuote(a)
-	}
-	line += "; echo EXITED $?; sleep 60"
-	s.tmux("new-session", "-d", "-s", "e2e", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), line)
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
-	return s
-}
-
-func (s *screen) tmux(args ...string) string {
-	s.t.Helper()
-	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
-	if err != nil {
-		s.t.Fatalf("tmux %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
-
-func (s *screen) capture() string { return s.tmux("capture-pane", "-p", "-t", "e2e") }
-
-func (s *screen) keys(keys ...string) { s.tmux(append([]string{"send-keys", "-t", "e2e"}, keys...)...) }
-
-// waitFor waits until the screen shows every text, and returns the screen.
-func (s *screen) waitFor(timeout time.Duration, texts ...string) string {
-	s.t.Helper()
-	return s.waitUntil(timeout, fmt.Sprintf("%q", texts), func(screen string) bool {
-		for _, text := range texts {
-			if !strings.Contains(screen, text) {
-				return false
-			}
-		}
-		return true
-	})
+	return redistest.StartTmux(t, width, height, []string{"NO_COLOR=1"}, append([]string{redistest.Binary(t)}, args...)...)
 }
 
 // waitRow waits until one line of the screen holds every text.
-func (s *screen) waitRow(timeout time.Duration, texts ...string) string {
-	s.t.Helper()
-	return s.waitUntil(timeout, fmt.Sprintf("a line with %q", texts), func(screen string) bool {
+func waitRow(s *redistest.Tmux, timeout time.Duration, texts ...string) string {
+	return s.WaitFor(timeout, fmt.Sprintf("a line with %q", texts), func(screen string) bool {
 		for _, line := range strings.Split(screen, "\n") {
 			all := true
 			for _, text := range texts {
@@ -112,35 +49,6 @@ func (s *screen) waitRow(timeout time.Duration, texts ...string) string {
 		}
 		return false
 	})
-}
-
-func (s *screen) waitUntil(timeout time.Duration, what string, cond func(string) bool) string {
-	s.t.Helper()
-	deadline := time.Now().Add(timeout)
-	var last string
-	for time.Now().Before(deadline) {
-		last = s.capture()
-		if cond(last) {
-			return last
-		}
-		if strings.Contains(last, "EXITED") {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	s.t.Fatalf("the screen did not show %s within %s; it shows:\n%s", what, timeout, last)
-	return ""
-}
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
-
-func do(t *testing.T, c redis.Conn, cmd string, args ...interface{}) interface{} {
-	t.Helper()
-	v, err := c.Do(cmd, args...)
-	if err != nil {
-		t.Fatalf("%s %v: %v", cmd, args, err)
-	}
-	return v
 }
 
 func TestScreenReapsKilledPool(t *testing.T) {
@@ -164,16 +72,16 @@ func TestScreenReapsKilledPool(t *testing.T) {
 	// longer than the 5 s beat (plus whole-second rounding) of the live pool.
 	s := startScreen(t, 120, 30, "--redis", srv.Addr(), "-n", ns, "--dead-after", "8s", "--interval", "500ms", "--audit-log", audit)
 
-	s.waitRow(20*time.Second, "ok", live.ID)
-	screen := s.waitRow(20*time.Second, "DEAD", killed.ID)
+	waitRow(s, 20*time.Second, "ok", live.ID)
+	screen := waitRow(s, 20*time.Second, "DEAD", killed.ID)
 	if !strings.Contains(screen, "1 dead") {
 		t.Fatalf("more than the killed pool is dead:\n%s", screen)
 	}
 	t.Logf("before the reap:\n%s", screen)
-	s.keys("X")
-	s.waitFor(5*time.Second, "Reap 1 dead pool?", "e2e_mail: 3 jobs")
-	s.keys("y")
-	screen = s.waitFor(10*time.Second, "reaped 1 pool, 3 jobs back in their queues")
+	s.Keys("X")
+	s.WaitText(5*time.Second, "Reap 1 dead pool?", "e2e_mail: 3 jobs")
+	s.Keys("y")
+	screen = s.WaitText(10*time.Second, "reaped 1 pool, 3 jobs back in their queues")
 	t.Logf("after the reap:\n%s", screen)
 
 	// Redis: the pool is gone, its jobs are back in their queue, the lock
@@ -200,7 +108,7 @@ func TestScreenReapsKilledPool(t *testing.T) {
 		t.Error("the live pool was removed")
 	}
 	// Once the data refreshed, the dead pool is off the screen.
-	screen = s.waitFor(5*time.Second, "0 dead")
+	screen = s.WaitText(5*time.Second, "0 dead")
 	if strings.Contains(screen, killed.ID) {
 		t.Errorf("the reaped pool is still on screen:\n%s", screen)
 	}
@@ -213,8 +121,8 @@ func TestScreenReapsKilledPool(t *testing.T) {
 		!strings.Contains(lines[0], "namespace="+ns) || !strings.Contains(lines[0], "redis="+srv.Addr()) {
 		t.Errorf("audit log:\n%s", b)
 	}
-	s.keys("q")
-	s.waitFor(5*time.Second, "EXITED 0")
+	s.Keys("q")
+	s.WaitText(5*time.Second, "EXITED 0")
 }
 
 func TestScreenReadOnlyWritesNothing(t *testing.T) {
@@ -224,22 +132,22 @@ func TestScreenReadOnlyWritesNothing(t *testing.T) {
 	killed := gcstate.StartKilled(t, gcstate.Spec{Addr: srv.Addr(), Namespace: ns, Concurrency: 2,
 		Jobs: []gcstate.JobType{{Name: "e2e_ro", Enqueue: 3}}})
 	before := redistest.Dump(t, c, "*")
-	do(t, c, "CONFIG", "RESETSTAT")
+	redistest.Do(t, c, "CONFIG", "RESETSTAT")
 
 	s := startScreen(t, 100, 24, "--redis", srv.Addr(), "-n", ns, "--dead-after", "2s", "--interval", "300ms", "--read-only")
-	s.waitFor(15*time.Second, "READ-ONLY")
-	s.waitRow(15*time.Second, "DEAD", killed.ID)
+	s.WaitText(15*time.Second, "READ-ONLY")
+	waitRow(s, 15*time.Second, "DEAD", killed.ID)
 	for _, k := range []string{"X", "y", "x", "y", "enter", "esc"} {
-		s.keys(k)
+		s.Keys(k)
 		time.Sleep(150 * time.Millisecond)
 	}
-	screen := s.capture()
+	screen := s.Screen()
 	if strings.Contains(screen, "Reap") || strings.Contains(screen, "reap") {
 		t.Errorf("read-only screen offers or ran a reap:\n%s", screen)
 	}
 	time.Sleep(time.Second) // a few more polls
-	s.keys("q")
-	s.waitFor(5*time.Second, "EXITED 0")
+	s.Keys("q")
+	s.WaitText(5*time.Second, "EXITED 0")
 
 	info, err := redis.String(c.Do("INFO", "commandstats"))
 	if err != nil {

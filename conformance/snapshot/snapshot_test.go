@@ -1,20 +1,14 @@
-// Package snapshot_test checks issue 2's "done when" against the real
-// gocraft/work v0.5.1: with live pools and pools killed hard, the built
+// Package snapshot_test checks the snapshot against the real gocraft/work
+// v0.5.1: with live pools and pools killed hard, the built
 // `workq-tui snapshot --json` reports every pool with the right status,
 // in-progress counts, lock and lock_info, and exits 3.
 package snapshot_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -26,39 +20,7 @@ import (
 
 func TestMain(m *testing.M) {
 	gcstate.MaybeRunChild()
-	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
-	}
-	os.Exit(code)
-}
-
-// The workq-tui binary, built once by the first test that needs it.
-var (
-	buildOnce sync.Once
-	binDir    string
-	bin       string
-	buildErr  error
-)
-
-func workqTUI(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		binDir, buildErr = os.MkdirTemp("", "workq-tui-conf")
-		if buildErr != nil {
-			return
-		}
-		bin = filepath.Join(binDir, "workq-tui")
-		build := exec.Command("go", "build", "-o", bin, ".")
-		build.Dir = filepath.Join("..", "..") // the root module
-		if out, err := build.CombinedOutput(); err != nil {
-			buildErr = fmt.Errorf("build workq-tui: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return bin
+	os.Exit(redistest.Main(m))
 }
 
 // The JSON of `snapshot --json`, as a consumer reads it.
@@ -115,25 +77,15 @@ func run(t *testing.T, addr, ns string, extra ...string) (*snapshot, int) {
 	t.Helper()
 	args := append([]string{"--redis", addr, "-n", ns, "--read-only"}, extra...)
 	args = append(args, "snapshot", "--json")
-	cmd := exec.Command(workqTUI(t), args...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	code := 0
-	if err := cmd.Run(); err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			t.Fatalf("run workq-tui: %v", err)
-		}
-		code = ee.ExitCode()
-	}
-	if code != 0 && code != 3 {
-		t.Fatalf("workq-tui %v: exit %d: %s", args, code, stderr.String())
+	r := redistest.Run(t, redistest.Binary(t), nil, args...)
+	if r.Code != 0 && r.Code != 3 {
+		t.Fatalf("workq-tui %v: exit %d: %s", args, r.Code, r.Stderr)
 	}
 	var s snapshot
-	if err := json.Unmarshal(stdout.Bytes(), &s); err != nil {
-		t.Fatalf("workq-tui %v: not JSON (%v):\n%s", args, err, stdout.String())
+	if err := json.Unmarshal([]byte(r.Stdout), &s); err != nil {
+		t.Fatalf("workq-tui %v: not JSON (%v):\n%s", args, err, r.Stdout)
 	}
-	return &s, code
+	return &s, r.Code
 }
 
 func llen(t *testing.T, c redis.Conn, key string) int64 {
