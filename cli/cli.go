@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
+
+	"github.com/workq-tui/workq-tui/cli/internal/noquery"
 )
 
 // env is what a command may use of the process: streams, environment,
@@ -29,6 +31,7 @@ type env struct {
 // the exit status: 0 nothing wrong, 1 error, 2 bad usage, 3 findings.
 // Errors are printed on stderr, one line each.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, version string) int {
+	noquery.Restore()
 	tty := false
 	if f, ok := stdin.(interface{ Fd() uintptr }); ok {
 		tty = term.IsTerminal(int(f.Fd()))
