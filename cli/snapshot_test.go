@@ -15,11 +15,11 @@ import (
 	"github.com/workq-tui/workq-tui/internal/redistest"
 )
 
-// snapState writes, in namespace ns, one alive pool holding 1 email job, one
+// writeNamespace writes, in namespace ns, one alive pool holding 1 email job, one
 // dead pool holding 2 email jobs and 1 resize job, a pool without heartbeat,
 // lock_info 0 of a cleanly stopped pool, a queue with a job 42 s old, and a
 // host name with a terminal escape.
-func snapState(t *testing.T, srv *redistest.Server, ns string) int64 {
+func writeNamespace(t *testing.T, srv *redistest.Server, ns string) int64 {
 	t.Helper()
 	tm, err := redis.Int64s(srv.Do("TIME"), nil)
 	if err != nil {
@@ -51,7 +51,7 @@ func snapState(t *testing.T, srv *redistest.Server, ns string) int64 {
 
 func TestSnapshotJSON(t *testing.T) {
 	srv := redistest.Start(t)
-	now := snapState(t, srv, "app")
+	now := writeNamespace(t, srv, "app")
 	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "-n", "app", "snapshot", "--json")
 	if code != ExitFindings {
 		t.Fatalf("exit %d, want 3 (dead pools); stderr %q", code, stderr)
@@ -148,7 +148,7 @@ func assertKeys(t *testing.T, what string, m map[string]any, keys ...string) {
 
 func TestSnapshotTable(t *testing.T) {
 	srv := redistest.Start(t)
-	snapState(t, srv, "app")
+	writeNamespace(t, srv, "app")
 	// An orphan, with an escape in its job name.
 	srv.Do("LPUSH", "app:jobs:ev\x1b]0;x\x07il:old9:inprogress", "{}")
 	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "--namespace", "app", "--read-only", "snapshot")
