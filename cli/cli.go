@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -152,6 +153,11 @@ func (e env) run(ctx context.Context, args []string) error {
 	err := fs.runner.run(ctx, e, fs.Args())
 	if a, ok := fs.runner.(addressed); ok {
 		err = withAddress(err, a.address())
+	}
+	// A usage error points to the help of the command that refused.
+	var ec *exitCodeError
+	if errors.As(err, &ec) && ec.code == ExitUsage && ec.help == "" {
+		ec.help = cmd.name
 	}
 	return err
 }

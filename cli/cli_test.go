@@ -64,6 +64,8 @@ func TestFlagsOfOtherCommandsAreRefused(t *testing.T) {
 		{[]string{"--theme", "dark", "snapshot"}, "--theme does not apply to snapshot", "snapshot"},
 		{[]string{"reap", "--nope"}, "unknown flag: --nope", "reap"},
 		{[]string{"nope"}, `unknown command "nope"`, ""},
+		{[]string{"reap"}, "reap needs pool IDs or --all-dead (`workq-tui snapshot` lists the dead pools)", "reap"},
+		{[]string{"--interval=1ms"}, "--interval must be at least 250ms", ""},
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			_, stderr, code := runCLI(t, input{tty: true}, tc.args...)
