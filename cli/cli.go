@@ -117,11 +117,11 @@ func (e env) run(ctx context.Context, args []string) error {
 		}
 	}
 	if cmd == nil {
-		if hasFlag(used, "help") {
+		if contains(used, "help") {
 			printUsage(e.stdout, cmds)
 			return nil
 		}
-		if hasFlag(used, "version") {
+		if contains(used, "version") {
 			return printVersion(e)
 		}
 		return usageErrorf("unknown command %q", name)
@@ -211,8 +211,6 @@ func scanArgs(args []string, all *pflag.FlagSet) (at int, used []string) {
 	}
 	return at, used
 }
-
-func hasFlag(used []string, name string) bool { return contains(used, name) }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {
