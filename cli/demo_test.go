@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -25,9 +25,9 @@ func TestDemoCommands(t *testing.T) {
 	}
 	read := func(args ...string) snap {
 		t.Helper()
-		out, errOut, code := snapRun(t, nil, args...)
-		if code != exitFindings {
-			t.Fatalf("%v: exit %d, want %d (findings); stderr %q", args, code, exitFindings, errOut)
+		out, errOut, code := runCLI(t, input{}, args...)
+		if code != ExitFindings {
+			t.Fatalf("%v: exit %d, want %d (findings); stderr %q", args, code, ExitFindings, errOut)
 		}
 		var s snap
 		if err := json.Unmarshal([]byte(out), &s); err != nil {
@@ -66,7 +66,7 @@ func TestDemoCommands(t *testing.T) {
 	}
 
 	// The demo is writable: a repair runs there and clears the drift.
-	if _, errOut, code := snapRun(t, nil, "--demo", "repair-locks", "--yes", drift[0]); code != exitOK {
+	if _, errOut, code := runCLI(t, input{}, "--demo", "repair-locks", "--yes", drift[0]); code != ExitOK {
 		t.Errorf("repair-locks on the demo: exit %d, %s", code, errOut)
 	}
 }

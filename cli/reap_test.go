@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"reflect"
@@ -20,17 +20,17 @@ func TestReapCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	const dead, live = "deaddeaddeaddeaddeaddead", "11ve11ve11ve11ve11ve11ve"
-	rqCmdDo(t, c, "SADD", k.KnownJobs(), "mail:send", "sms")
-	rqCmdDo(t, c, "SADD", k.WorkerPools(), dead, live)
-	rqCmdDo(t, c, "HSET", k.Heartbeat(dead), "heartbeat_at", now[0]-120, "job_names", "mail:send,sms")
-	rqCmdDo(t, c, "HSET", k.Heartbeat(live), "heartbeat_at", now[0], "job_names", "mail:send")
-	rqCmdDo(t, c, "RPUSH", k.InProgress("mail:send", dead), "j1", "j2", "j3")
-	rqCmdDo(t, c, "RPUSH", k.InProgress("sms", dead), "s1")
-	rqCmdDo(t, c, "RPUSH", k.InProgress("mail:send", live), "l1")
-	rqCmdDo(t, c, "SET", k.Lock("mail:send"), 4)
-	rqCmdDo(t, c, "HSET", k.LockInfo("mail:send"), dead, 3, live, 1)
-	rqCmdDo(t, c, "SET", k.Lock("sms"), 1)
-	rqCmdDo(t, c, "HSET", k.LockInfo("sms"), dead, 1)
+	srv.Do("SADD", k.KnownJobs(), "mail:send", "sms")
+	srv.Do("SADD", k.WorkerPools(), dead, live)
+	srv.Do("HSET", k.Heartbeat(dead), "heartbeat_at", now[0]-120, "job_names", "mail:send,sms")
+	srv.Do("HSET", k.Heartbeat(live), "heartbeat_at", now[0], "job_names", "mail:send")
+	srv.Do("RPUSH", k.InProgress("mail:send", dead), "j1", "j2", "j3")
+	srv.Do("RPUSH", k.InProgress("sms", dead), "s1")
+	srv.Do("RPUSH", k.InProgress("mail:send", live), "l1")
+	srv.Do("SET", k.Lock("mail:send"), 4)
+	srv.Do("HSET", k.LockInfo("mail:send"), dead, 3, live, 1)
+	srv.Do("SET", k.Lock("sms"), 1)
+	srv.Do("HSET", k.LockInfo("sms"), dead, 1)
 	addr := "--redis=" + srv.Addr()
 	before := redistest.Dump(t, c, "*")
 
@@ -53,11 +53,11 @@ func TestReapCommand(t *testing.T) {
 		{"no dead pool in another namespace", false, "", []string{addr, "-n", "other", "reap", "--all-dead"}, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, stderr, code := rqRun(t, tc.stdin, tc.tty, tc.args...)
+			_, stderr, code := runCLI(t, input{stdin: tc.stdin, tty: tc.tty}, tc.args...)
 			if code != tc.code || !strings.Contains(stderr, tc.want) {
 				t.Fatalf("exit %d, stderr %q; want %d and %q", code, stderr, tc.code, tc.want)
 			}
-			if lines := strings.Count(strings.TrimSuffix(stderr, "Run 'workq-tui --help' for usage.\n"), "\n"); lines > 1 {
+			if lines := errorLines(stderr); lines > 1 {
 				t.Errorf("error takes %d lines: %q", lines, stderr)
 			}
 			if after := redistest.Dump(t, c, "*"); !reflect.DeepEqual(before, after) {
@@ -66,7 +66,7 @@ func TestReapCommand(t *testing.T) {
 		})
 	}
 
-	out, _, _ := rqRun(t, "", false, addr, "reap", "--all-dead", "--dry-run")
+	out, _, _ := runCLI(t, input{stdin: "", tty: false}, addr, "reap", "--all-dead", "--dry-run")
 	for _, want := range []string{"pool " + dead + " (last heartbeat 2m0", "mail:send", "work:jobs:mail:send", "4 -> 1", "3 -> deleted",
 		"Total: 4 jobs back to their queues, 1 pool removed.", "Dry run: nothing changed."} {
 		if !strings.Contains(out, want) {
@@ -74,7 +74,7 @@ func TestReapCommand(t *testing.T) {
 		}
 	}
 
-	out, stderr, code := rqRun(t, "y\n", true, addr, "reap", "--batch", "2", dead)
+	out, stderr, code := runCLI(t, input{stdin: "y\n", tty: true}, addr, "reap", "--batch", "2", dead)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -114,9 +114,9 @@ func TestReapCommand(t *testing.T) {
 func TestReapAllDeadOnUnreadableNamespace(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
-	rqCmdDo(t, c, "SET", "broken:worker_pools", "not a set")
+	srv.Do("SET", "broken:worker_pools", "not a set")
 	before := redistest.Dump(t, c, "*")
-	out, stderr, code := rqRun(t, "", false, "--redis="+srv.Addr(), "-n", "broken", "reap", "--all-dead", "--yes")
+	out, stderr, code := runCLI(t, input{stdin: "", tty: false}, "--redis="+srv.Addr(), "-n", "broken", "reap", "--all-dead", "--yes")
 	if code != 1 || !strings.Contains(stderr, "could not be read in full") || strings.Count(stderr, "\n") != 1 {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want exit 1 and one line giving the reason", code, out, stderr)
 	}

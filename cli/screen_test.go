@@ -1,7 +1,6 @@
-package main
+package cli
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -22,11 +21,9 @@ func TestScreenRefusals(t *testing.T) {
 		{"flag of another command", true, []string{"--json"}, "does not apply to the screen"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var out, errb bytes.Buffer
-			e := env{stdin: strings.NewReader(""), stdinIsTTY: tc.tty, stdout: &out, stderr: &errb, getenv: func(string) string { return "" }}
-			code := exitCode(e.run(context.Background(), tc.args), &errb)
-			if code != exitUsage || !strings.Contains(errb.String(), tc.want) {
-				t.Fatalf("exit %d, stderr %q; want 2 and %q", code, errb.String(), tc.want)
+			_, stderr, code := runCLI(t, input{tty: tc.tty}, tc.args...)
+			if code != ExitUsage || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("exit %d, stderr %q; want 2 and %q", code, stderr, tc.want)
 			}
 		})
 	}
@@ -34,13 +31,10 @@ func TestScreenRefusals(t *testing.T) {
 
 func TestScreenPeekerGivesRawJobs(t *testing.T) {
 	srv := redistest.Start(t)
-	c := srv.Dial()
 	k := redisq.NewKeys("work")
 	raw := []string{`{"name":"a","id":"1","t":1,"args":{}}`, "not json"}
 	for _, r := range raw {
-		if _, err := c.Do("RPUSH", k.InProgress("a", "p1"), r); err != nil {
-			t.Fatal(err)
-		}
+		srv.Do("RPUSH", k.InProgress("a", "p1"), r)
 	}
 	d, err := redisq.NewDialer(redisq.Options{Address: srv.Addr()})
 	if err != nil {

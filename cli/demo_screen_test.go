@@ -1,10 +1,9 @@
-package main
+package cli
 
 import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,10 +17,7 @@ func TestDemoScreen(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is not installed; install it with `apt-get install -y tmux` (or run `make test`, which does)")
 	}
-	bin := filepath.Join(t.TempDir(), "workq-tui")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	socket := fmt.Sprintf("workq-demo-%d-%d", os.Getpid(), time.Now().UnixNano())
 	tmux := func(args ...string) string {
 		t.Helper()

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -24,7 +24,7 @@ const jsonChunk = 64 << 10
 // encodeSnapshotJSON is appendSnapshotJSON handing the output to flush
 // whenever it holds jsonChunk bytes (flush nil: never), so that a snapshot
 // of thousands of pools is not held whole in memory (fresh memory is most of
-// what a short-lived process pays for: make bench, issue 8). Anything that
+// what a short-lived process pays for). Anything that
 // can fail other than flush fails before flush is first called.
 func encodeSnapshotJSON(b []byte, v snapshotJSON, flush func([]byte) error) ([]byte, error) {
 	// The parts that may fail: the small parts, and ages that JSON cannot

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -8,37 +8,62 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
+	"github.com/spf13/pflag"
+
+	"github.com/workq-tui/workq-tui/internal/table"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
 func snapshotCommand() command {
-	return command{name: "snapshot", summary: "print every pool and job type once (--json for JSON); exit 3 on dead pools, drift or orphans",
-		flags: []string{"json"}, run: runSnapshot}
+	return command{
+		name:    "snapshot",
+		summary: "print every pool and job type once (--json for JSON); exit 3 on dead pools, drift or orphans",
+		help: `Read the namespace once and print its worker pools, job types, orphaned
+in-progress lists and findings, as a table or (--json) as one JSON object.
+Exit status 3 when there are dead pools, lock drift or orphans. It only
+reads.`,
+		flags: func(fs *pflag.FlagSet) runner {
+			c := &snapshotCmd{}
+			c.target.addFlags(fs)
+			addDeadAfter(fs, &c.deadAfter)
+			fs.BoolVar(&c.json, "json", false, "print one JSON object")
+			return c
+		},
+	}
 }
 
-// runSnapshot reads the namespace once (the pipelined snapshot, then the
-// orphan scan), prints it and exits 3 when there are dead pools, drift or
-// orphans.
-func runSnapshot(ctx context.Context, e env, cfg *config, args []string) error {
+type snapshotCmd struct {
+	target
+	deadAfter time.Duration
+	json      bool
+}
+
+// run reads the namespace once (the pipelined snapshot, then the orphan
+// scan), prints it and exits 3 when there are dead pools, drift or orphans.
+func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
+	if err := c.check(e); err != nil {
+		return err
+	}
+	if err := checkDeadAfter(c.deadAfter); err != nil {
+		return err
+	}
 	if len(args) > 0 {
 		return usageErrorf("snapshot takes no arguments, got %q", args[0])
 	}
-	d, stop, err := cfg.connect(ctx)
+	d, stop, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
 	defer stop()
-	cl := redisq.NewDialerClient(d, cfg.namespace, cfg.deadAfter)
+	cl := redisq.NewDialerClient(d, c.namespace, c.deadAfter)
 	defer cl.Close()
 	// The orphan scan walks the keyspace on a connection of its own while
 	// the snapshot is read: neither needs the other, and the scan is mostly
-	// round trips (make bench, issue 8: as long as the snapshot itself at
-	// 1,000 pools).
+	// round trips (as long as the snapshot itself at 1,000 pools).
 	var orph redisq.OrphanResult
 	var orphErr error
 	scanned := make(chan struct{})
@@ -58,13 +83,13 @@ func runSnapshot(ctx context.Context, e env, cfg *config, args []string) error {
 	snap.Warnings = append(snap.Warnings, orph.Warnings...)
 	snap.Findings = model.Findings(snap)
 
-	if cfg.cmd.json {
+	if c.json {
 		err = writeSnapshotJSON(e.stdout, snap)
 	} else {
 		err = writeSnapshotTable(e.stdout, snap)
 	}
 	if err != nil {
-		return fmt.Errorf("write snapshot: %w", err)
+		return localErrorf("write snapshot: %w", err)
 	}
 	if snap.HasProblems() {
 		return errFindings
@@ -197,7 +222,7 @@ func snapshotToJSON(snap *model.Snapshot) snapshotJSON {
 // control characters itself, so strings are not cleaned.
 func writeSnapshotJSON(w io.Writer, snap *model.Snapshot) error {
 	// encodeSnapshotJSON writes what json.Encoder with SetIndent("", "  ")
-	// would, several times faster (see cmd_snapshot_json.go), in chunks.
+	// would, several times faster (see snapshot_json.go), in chunks.
 	flush := func(b []byte) error {
 		_, err := w.Write(b)
 		return err
@@ -210,7 +235,8 @@ func writeSnapshotJSON(w io.Writer, snap *model.Snapshot) error {
 }
 
 // writeSnapshotTable prints the snapshot for a person: pools, job types,
-// orphans, findings. Every string from Redis goes through textsafe.Clean.
+// orphans, findings. Every string from Redis goes through textsafe.Clean;
+// columns line up by display width.
 func writeSnapshotTable(w io.Writer, snap *model.Snapshot) error {
 	c := textsafe.Clean
 	bw := &errWriter{w: w}
@@ -219,8 +245,8 @@ func writeSnapshotTable(w io.Writer, snap *model.Snapshot) error {
 
 	fmt.Fprintf(bw, "\nPOOLS (%d)\n", len(snap.Pools))
 	if len(snap.Pools) > 0 {
-		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "STATUS\tID\tHOST:PID\tBEAT\tJOBS\tIN PROGRESS\tLOCKS")
+		t := table.New(2)
+		t.Row("STATUS", "ID", "HOST:PID", "BEAT", "JOBS", "IN PROGRESS", "LOCKS")
 		for _, p := range snap.Pools {
 			host, beat, jobs := "-", "none", "-"
 			if hb := p.Heartbeat; hb != nil {
@@ -234,21 +260,19 @@ func writeSnapshotTable(w io.Writer, snap *model.Snapshot) error {
 					beat = "bad time"
 				}
 				if len(hb.JobNames) > 0 {
-					jobs = ellipsis(c(strings.Join(hb.JobNames, ",")), 40)
+					jobs = textsafe.Cut(c(strings.Join(hb.JobNames, ",")), 40)
 				}
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.Status, c(p.ID), host, beat, jobs,
+			t.Row(string(p.Status), c(p.ID), host, beat, jobs,
 				countsCell(p.InProgressTotal(), p.InProgress), countsCell(p.LocksHeld(), p.LockInfo))
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+		_, _ = t.WriteTo(bw) // bw keeps the first error
 	}
 
 	fmt.Fprintf(bw, "\nJOB TYPES (%d)\n", len(snap.JobTypes))
 	if len(snap.JobTypes) > 0 {
-		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tQUEUED\tLATENCY\tIN PROGRESS\tLOCK/MAX\tLOCK_INFO\tPAUSED\tDRIFT")
+		t := table.New(2)
+		t.Row("NAME", "QUEUED", "LATENCY", "IN PROGRESS", "LOCK/MAX", "LOCK_INFO", "PAUSED", "DRIFT")
 		for _, jt := range snap.JobTypes {
 			lat := "-"
 			if jt.Latency != nil {
@@ -258,37 +282,32 @@ func writeSnapshotTable(w io.Writer, snap *model.Snapshot) error {
 			if jt.MaxConcurrency > 0 {
 				maxC = strconv.FormatInt(jt.MaxConcurrency, 10)
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%d/%s\t%d\t%s\t%s\n", c(jt.Name), jt.Queued, lat, jt.InProgress,
-				jt.Lock, maxC, jt.LockInfoTotal, yesNo(jt.Paused, "paused"), yesNo(jt.Drift, "DRIFT"))
+			t.Row(c(jt.Name), strconv.FormatInt(jt.Queued, 10), lat, strconv.FormatInt(jt.InProgress, 10),
+				strconv.FormatInt(jt.Lock, 10)+"/"+maxC, strconv.FormatInt(jt.LockInfoTotal, 10),
+				yesNo(jt.Paused, "paused"), yesNo(jt.Drift, "DRIFT"))
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+		_, _ = t.WriteTo(bw) // bw keeps the first error
 	}
 
 	if len(snap.Orphans) > 0 {
 		fmt.Fprintf(bw, "\nORPHANED IN-PROGRESS LISTS (%d)\n", len(snap.Orphans))
-		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "JOB\tPOOL\tJOBS\tKEY")
+		t := table.New(2)
+		t.Row("JOB", "POOL", "JOBS", "KEY")
 		for _, o := range snap.Orphans {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\n", c(o.JobName), c(o.PoolID), o.Length, c(o.Key))
+			t.Row(c(o.JobName), c(o.PoolID), strconv.FormatInt(o.Length, 10), c(o.Key))
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+		_, _ = t.WriteTo(bw) // bw keeps the first error
 	}
 
 	fmt.Fprintf(bw, "\nFINDINGS (%d)\n", len(snap.Findings))
 	if len(snap.Findings) == 0 {
 		fmt.Fprintln(bw, "nothing wrong")
 	} else {
-		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+		t := table.New(2)
 		for _, f := range snap.Findings {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Kind, c(f.Subject), c(f.Detail))
+			t.Row(f.Kind, c(f.Subject), c(f.Detail))
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
+		_, _ = t.WriteTo(bw) // bw keeps the first error
 	}
 	return bw.err
 }
@@ -310,7 +329,7 @@ func countsCell(total int64, per map[string]int64) string {
 	for _, n := range names {
 		parts = append(parts, fmt.Sprintf("%s %d", textsafe.Clean(n), per[n]))
 	}
-	return fmt.Sprintf("%d (%s)", total, ellipsis(strings.Join(parts, ", "), 50))
+	return fmt.Sprintf("%d (%s)", total, textsafe.Cut(strings.Join(parts, ", "), 50))
 }
 
 func yesNo(b bool, yes string) string {
@@ -318,15 +337,6 @@ func yesNo(b bool, yes string) string {
 		return yes
 	}
 	return "-"
-}
-
-// ellipsis cuts s to n runes.
-func ellipsis(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // errWriter keeps the first write error so the printing code stays flat.

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -27,23 +27,17 @@ func TestScreenRequeuesOrphan(t *testing.T) {
 	c := srv.Dial()
 	defer c.Close()
 	k := redisq.NewKeys("work")
-	do := func(cmd string, args ...any) {
-		t.Helper()
-		if _, err := c.Do(cmd, args...); err != nil {
-			t.Fatalf("%s: %v", cmd, err)
-		}
-	}
 	live, gone := "aaaaaaaaaaaaaaaaaaaaaaaa", "0123456789abcdef01234567"
 	now := time.Now().Unix()
-	do("SADD", k.WorkerPools(), live)
-	do("HSET", k.Heartbeat(live), "heartbeat_at", now, "started_at", now, "job_names", "send_email", "concurrency", 1,
+	srv.Do("SADD", k.WorkerPools(), live)
+	srv.Do("HSET", k.Heartbeat(live), "heartbeat_at", now, "started_at", now, "job_names", "send_email", "concurrency", 1,
 		"worker_ids", "w1", "host", "h", "pid", 1)
-	do("SADD", k.KnownJobs(), "send_email")
-	do("RPUSH", k.Queue("send_email"), `{"name":"send_email","id":"q1","t":1,"args":{}}`)
+	srv.Do("SADD", k.KnownJobs(), "send_email")
+	srv.Do("RPUSH", k.Queue("send_email"), `{"name":"send_email","id":"q1","t":1,"args":{}}`)
 	orphan := k.InProgress("send_email", gone)
 	jobs := []string{`{"name":"send_email","id":"o1","t":1,"args":{}}`, `{"name":"send_email","id":"o2","t":1,"args":{}}`}
 	for _, j := range jobs {
-		do("RPUSH", orphan, j)
+		srv.Do("RPUSH", orphan, j)
 	}
 
 	d, err := redisq.NewDialer(redisq.Options{Address: srv.Addr(), Timeout: 5 * time.Second})

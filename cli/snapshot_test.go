@@ -1,8 +1,6 @@
-package main
+package cli
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -17,65 +15,45 @@ import (
 	"github.com/workq-tui/workq-tui/internal/redistest"
 )
 
-// snapRun runs workq-tui in-process and returns stdout, stderr and the exit
-// code main would use.
-func snapRun(t *testing.T, getenv func(string) string, args ...string) (string, string, int) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	e := env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: getenv}
-	code := exitCode(e.run(context.Background(), args), &errb)
-	return out.String(), errb.String(), code
-}
-
-func snapDo(t *testing.T, c redis.Conn, cmd string, args ...any) {
-	t.Helper()
-	if _, err := c.Do(cmd, args...); err != nil {
-		t.Fatalf("%s %v: %v", cmd, args, err)
-	}
-}
-
-// snapState writes, in namespace ns, one alive pool holding 1 email job, one
+// writeNamespace writes, in namespace ns, one alive pool holding 1 email job, one
 // dead pool holding 2 email jobs and 1 resize job, a pool without heartbeat,
 // lock_info 0 of a cleanly stopped pool, a queue with a job 42 s old, and a
 // host name with a terminal escape.
-func snapState(t *testing.T, c redis.Conn, ns string) int64 {
+func writeNamespace(t *testing.T, srv *redistest.Server, ns string) int64 {
 	t.Helper()
-	tm, err := redis.Int64s(c.Do("TIME"))
+	tm, err := redis.Int64s(srv.Do("TIME"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := tm[0]
 	p := ns + ":"
-	snapDo(t, c, "SADD", p+"worker_pools", "alive1", "dead1", "gone1")
-	snapDo(t, c, "SADD", p+"known_jobs", "email", "resize")
-	snapDo(t, c, "HSET", p+"worker_pools:alive1", "heartbeat_at", now, "started_at", now-50, "job_names", "email",
+	srv.Do("SADD", p+"worker_pools", "alive1", "dead1", "gone1")
+	srv.Do("SADD", p+"known_jobs", "email", "resize")
+	srv.Do("HSET", p+"worker_pools:alive1", "heartbeat_at", now, "started_at", now-50, "job_names", "email",
 		"worker_ids", "a,b", "concurrency", 2, "host", "web-1\x1b[2J", "pid", 11)
-	snapDo(t, c, "HSET", p+"worker_pools:dead1", "heartbeat_at", now-3600, "started_at", now-7200, "job_names", "email,resize",
+	srv.Do("HSET", p+"worker_pools:dead1", "heartbeat_at", now-3600, "started_at", now-7200, "job_names", "email,resize",
 		"worker_ids", "c", "concurrency", 4, "host", "web-2", "pid", 22)
 	hold := func(job, pool string, n int) {
 		for i := 0; i < n; i++ {
-			snapDo(t, c, "LPUSH", p+"jobs:"+job+":"+pool+":inprogress", fmt.Sprintf(`{"name":%q,"id":"%d","t":1}`, job, i))
-			snapDo(t, c, "INCR", p+"jobs:"+job+":lock")
-			snapDo(t, c, "HINCRBY", p+"jobs:"+job+":lock_info", pool, 1)
+			srv.Do("LPUSH", p+"jobs:"+job+":"+pool+":inprogress", fmt.Sprintf(`{"name":%q,"id":"%d","t":1}`, job, i))
+			srv.Do("INCR", p+"jobs:"+job+":lock")
+			srv.Do("HINCRBY", p+"jobs:"+job+":lock_info", pool, 1)
 		}
 	}
 	hold("email", "alive1", 1)
 	hold("email", "dead1", 2)
 	hold("resize", "dead1", 1)
-	snapDo(t, c, "HSET", p+"jobs:email:lock_info", "stopped1", 0)
-	snapDo(t, c, "LPUSH", p+"jobs:email", fmt.Sprintf(`{"name":"email","id":"q","t":%d}`, now-42))
-	snapDo(t, c, "SET", p+"jobs:resize:max_concurrency", 3)
+	srv.Do("HSET", p+"jobs:email:lock_info", "stopped1", 0)
+	srv.Do("LPUSH", p+"jobs:email", fmt.Sprintf(`{"name":"email","id":"q","t":%d}`, now-42))
+	srv.Do("SET", p+"jobs:resize:max_concurrency", 3)
 	return now
 }
 
 func TestSnapshotJSON(t *testing.T) {
 	srv := redistest.Start(t)
-	now := snapState(t, srv.Dial(), "app")
-	out, stderr, code := snapRun(t, nil, "--redis", srv.Addr(), "-n", "app", "snapshot", "--json")
-	if code != exitFindings {
+	now := writeNamespace(t, srv, "app")
+	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "-n", "app", "snapshot", "--json")
+	if code != ExitFindings {
 		t.Fatalf("exit %d, want 3 (dead pools); stderr %q", code, stderr)
 	}
 	if stderr != "" {
@@ -170,12 +148,11 @@ func assertKeys(t *testing.T, what string, m map[string]any, keys ...string) {
 
 func TestSnapshotTable(t *testing.T) {
 	srv := redistest.Start(t)
-	c := srv.Dial()
-	snapState(t, c, "app")
+	writeNamespace(t, srv, "app")
 	// An orphan, with an escape in its job name.
-	snapDo(t, c, "LPUSH", "app:jobs:ev\x1b]0;x\x07il:old9:inprogress", "{}")
-	out, stderr, code := snapRun(t, nil, "--redis", srv.Addr(), "--namespace", "app", "--read-only", "snapshot")
-	if code != exitFindings {
+	srv.Do("LPUSH", "app:jobs:ev\x1b]0;x\x07il:old9:inprogress", "{}")
+	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "--namespace", "app", "--read-only", "snapshot")
+	if code != ExitFindings {
 		t.Fatalf("exit %d, want 3; stderr %q", code, stderr)
 	}
 	if strings.ContainsAny(out, "\x1b\x07") {
@@ -206,18 +183,18 @@ func TestSnapshotHealthyExitsZero(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	tm, _ := redis.Int64s(c.Do("TIME"))
-	snapDo(t, c, "SADD", "work:worker_pools", "p1")
-	snapDo(t, c, "HSET", "work:worker_pools:p1", "heartbeat_at", tm[0], "job_names", "j")
-	snapDo(t, c, "HSET", "work:jobs:j:lock_info", "old", 0)
-	out, stderr, code := snapRun(t, nil, "--redis", srv.Addr(), "snapshot")
-	if code != exitOK {
+	srv.Do("SADD", "work:worker_pools", "p1")
+	srv.Do("HSET", "work:worker_pools:p1", "heartbeat_at", tm[0], "job_names", "j")
+	srv.Do("HSET", "work:jobs:j:lock_info", "old", 0)
+	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "snapshot")
+	if code != ExitOK {
 		t.Fatalf("exit %d, want 0; stderr %q\n%s", code, stderr, out)
 	}
 	if !strings.Contains(out, "nothing wrong") {
 		t.Errorf("output:\n%s", out)
 	}
 	// Empty namespace: empty arrays, exit 0.
-	out, _, code = snapRun(t, nil, "--redis", srv.Addr(), "-n", "empty", "snapshot", "--json")
+	out, _, code = runCLI(t, input{}, "--redis", srv.Addr(), "-n", "empty", "snapshot", "--json")
 	var got map[string]any
 	if err := json.Unmarshal([]byte(out), &got); err != nil || code != 0 {
 		t.Fatalf("exit %d, %v\n%s", code, err, out)
@@ -235,7 +212,7 @@ func TestSnapshotErrorsAndUsage(t *testing.T) {
 	if err := os.WriteFile(pwFile, []byte("s3cret-pw\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, stderr, code := snapRun(t, nil, "--redis", srv.Addr(), "--password-file", pwFile, "snapshot"); code != exitOK {
+	if _, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "--password-file", pwFile, "snapshot"); code != ExitOK {
 		t.Errorf("with --password-file: exit %d, %q", code, stderr)
 	}
 	env := func(k string) string {
@@ -244,7 +221,7 @@ func TestSnapshotErrorsAndUsage(t *testing.T) {
 		}
 		return ""
 	}
-	if _, stderr, code := snapRun(t, env, "--redis", srv.Addr(), "snapshot", "--json"); code != exitOK {
+	if _, stderr, code := runCLI(t, input{getenv: env}, "--redis", srv.Addr(), "snapshot", "--json"); code != ExitOK {
 		t.Errorf("with REDIS_PASSWORD: exit %d, %q", code, stderr)
 	}
 	wrong := func(k string) string {
@@ -253,21 +230,21 @@ func TestSnapshotErrorsAndUsage(t *testing.T) {
 		}
 		return ""
 	}
-	_, stderr, code := snapRun(t, wrong, "--redis", srv.Addr(), "snapshot")
-	if code != exitError || strings.Contains(stderr, "wrong-pw-987") || !strings.Contains(stderr, srv.Addr()) || strings.Count(stderr, "\n") != 1 {
+	_, stderr, code := runCLI(t, input{getenv: wrong}, "--redis", srv.Addr(), "snapshot")
+	if code != ExitError || strings.Contains(stderr, "wrong-pw-987") || !strings.Contains(stderr, srv.Addr()) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("wrong password: exit %d, stderr %q", code, stderr)
 	}
 
 	addr := fmt.Sprintf("127.0.0.1:%d", redistest.FreePort(t))
-	_, stderr, code = snapRun(t, nil, "--redis", addr, "--timeout", "2s", "snapshot")
-	if code != exitError || !strings.Contains(stderr, addr) || strings.Count(stderr, "\n") != 1 {
+	_, stderr, code = runCLI(t, input{}, "--redis", addr, "--timeout", "2s", "snapshot")
+	if code != ExitError || !strings.Contains(stderr, addr) || strings.Count(stderr, "\n") != 1 {
 		t.Errorf("unreachable: exit %d, stderr %q", code, stderr)
 	}
 
-	if _, _, code := snapRun(t, nil, "snapshot", "extra"); code != exitUsage {
+	if _, _, code := runCLI(t, input{}, "snapshot", "extra"); code != ExitUsage {
 		t.Errorf("extra argument: exit %d, want 2", code)
 	}
-	if _, _, code := snapRun(t, nil, "snapshot", "--yes"); code != exitUsage {
+	if _, _, code := runCLI(t, input{}, "snapshot", "--yes"); code != ExitUsage {
 		t.Errorf("--yes on snapshot: exit %d, want 2", code)
 	}
 }

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// input is what a test gives the command line besides its arguments: stdin,
+// whether stdin is a terminal, and the environment (none when nil).
+type input struct {
+	stdin  string
+	tty    bool
+	getenv func(string) string
+}
+
+// runCLI runs the command line in-process as Run does and returns stdout,
+// stderr and the exit status.
+func runCLI(t *testing.T, in input, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if in.getenv == nil {
+		in.getenv = func(string) string { return "" }
+	}
+	e := env{stdin: strings.NewReader(in.stdin), stdinIsTTY: in.tty, stdout: &out, stderr: &errb, getenv: in.getenv, version: "test"}
+	code := exitCode(e.run(context.Background(), args), &errb)
+	return out.String(), errb.String(), code
+}
+
+// usageHint is the line a usage error ends with: the help to read.
+const usageHint = "Run 'workq-tui "
+
+// errorLines is how many lines stderr holds besides a usage hint.
+func errorLines(stderr string) int {
+	n := 0
+	for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+		if l != "" && !strings.HasPrefix(l, usageHint) {
+			n++
+		}
+	}
+	return n
+}
+
+// binDir holds the program built for the tests that run it as a process.
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "workq-tui-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// binary builds the program once per test binary.
+var binary = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(binDir, "workq-tui")
+	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	return bin, nil
+})
+
+// buildBinary returns the path of the built program (built on first use).
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin, err := binary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}

@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/reaper"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+func reapCommand() command {
+	return command{
+		name:    "reap",
+		args:    "POOL_ID... | --all-dead",
+		summary: "reap dead pools: POOL_ID... or --all-dead",
+		help: `Reap dead worker pools as gocraft/work's dead pool reaper does: move the
+jobs of their in-progress lists back to their queues, take their share out
+of each job type's lock and lock_info, delete their heartbeat and remove
+them from worker_pools. The plan is shown first; a pool that beats again
+before its turn is not reaped.`,
+		flags: func(fs *pflag.FlagSet) runner {
+			c := &reapCmd{}
+			c.target.addFlags(fs)
+			addDeadAfter(fs, &c.deadAfter)
+			c.write.addFlags(fs)
+			fs.BoolVar(&c.allDead, "all-dead", false, "every dead pool")
+			addBatch(fs, &c.batch)
+			return c
+		},
+	}
+}
+
+type reapCmd struct {
+	target
+	write     writeFlags
+	deadAfter time.Duration
+	allDead   bool
+	batch     int
+}
+
+// run: snapshot, plan, show, confirm, execute in batches with progress on
+// stderr, show what was done per pool and job type.
+func (c *reapCmd) run(ctx context.Context, e env, args []string) error {
+	if err := c.check(e); err != nil {
+		return err
+	}
+	if err := errors.Join(checkDeadAfter(c.deadAfter), checkBatch(c.batch)); err != nil {
+		return err
+	}
+	switch {
+	case len(args) == 0 && !c.allDead:
+		return usageErrorf("reap needs pool IDs or --all-dead (`workq-tui snapshot` lists the dead pools)")
+	case len(args) > 0 && c.allDead:
+		return usageErrorf("reap takes pool IDs or --all-dead, not both")
+	}
+	if err := c.refuseWrite("reap", c.write.dryRun); err != nil {
+		return err
+	}
+	d, stop, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	pool := d.Pool()
+	defer pool.Close()
+	client := redisq.NewClient(pool, c.namespace, c.deadAfter)
+	snap, err := client.Snapshot(ctx)
+	if err != nil {
+		return fmt.Errorf("reap: redis at %s: %w", c.address(), err)
+	}
+	plan, err := reaper.NewPlan(snap, reaper.Targets{PoolIDs: args, AllDead: c.allDead})
+	// What the snapshot could not read (worker_pools of the wrong type, a
+	// refused TIME) changes what "no dead pool" or "unknown pool" means: an
+	// error says it on its one line; a plan that goes ahead shows it first.
+	var unread string
+	if len(snap.Warnings) > 0 {
+		unread = fmt.Sprintf("; namespace %s could not be read in full: %s", c.namespace, textsafe.Clean(strings.Join(snap.Warnings, "; ")))
+	}
+	switch {
+	case errors.Is(err, reaper.ErrNothingToDo) && c.allDead && unread != "":
+		return fmt.Errorf("reap: no dead pool found%s", unread)
+	case errors.Is(err, reaper.ErrNothingToDo) && c.allDead:
+		fmt.Fprintf(e.stdout, "No dead pool in namespace %s: nothing to reap.\n", c.namespace)
+		return nil
+	case errors.Is(err, reaper.ErrUnknownPool):
+		return fmt.Errorf("reap: %w: not in %s (see `workq-tui snapshot`)%s", err, redisq.NewKeys(c.namespace).WorkerPools(), unread)
+	case errors.Is(err, reaper.ErrPoolAlive):
+		return fmt.Errorf("reap: %w: not reaped (cut-off --dead-after %s)%s", err, c.deadAfter, unread)
+	case err != nil:
+		return fmt.Errorf("reap: %w%s", err, unread)
+	}
+	for _, w := range snap.Warnings {
+		fmt.Fprintf(e.stderr, "warning: %s\n", textsafe.Clean(w))
+	}
+	reaper.Render(e.stdout, plan)
+	if c.write.dryRun {
+		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
+		return nil
+	}
+	question := fmt.Sprintf("Reap %d pools and requeue %d jobs?", len(plan.Pools), plan.TotalJobs())
+	if len(plan.Pools) == 1 {
+		question = fmt.Sprintf("Reap pool %s and requeue %d jobs?", plan.Pools[0].PoolID, plan.TotalJobs())
+	}
+	if err := c.write.confirm(e, question, "reap"); err != nil {
+		return err
+	}
+	r := reaper.NewReaper(pool, c.namespace, c.batch)
+	res, err := r.Execute(ctx, plan, progressPrinter(e.stderr, "requeued"))
+	fmt.Fprintln(e.stdout)
+	reaper.RenderResult(e.stdout, res)
+	if err != nil {
+		return err // "reap pool ID: ..." for each pool that failed
+	}
+	var skipped []string
+	for _, pr := range res.Pools {
+		// A pool another process removed first, with nothing left in its
+		// lists, needs nothing more.
+		if !pr.Reaped && !(pr.Gone && pr.Left == 0) {
+			skipped = append(skipped, pr.PoolID)
+		}
+	}
+	if len(skipped) > 0 {
+		return fmt.Errorf("reap: %d of %d pools not reaped (%s): see above", len(skipped), len(res.Pools), strings.Join(skipped, ", "))
+	}
+	return nil
+}

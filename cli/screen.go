@@ -1,0 +1,171 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/user"
+	"runtime/debug"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	"github.com/spf13/pflag"
+
+	"github.com/workq-tui/workq-tui/reaper"
+	"github.com/workq-tui/workq-tui/redisq"
+	"github.com/workq-tui/workq-tui/tui"
+)
+
+// screenMemoryLimit is the screen's soft memory limit (see screenCmd.run).
+const screenMemoryLimit = 64 << 20
+
+// screenCommand is the command with the empty name: the screen.
+func screenCommand() command {
+	return command{
+		summary: "open the screen",
+		help: `Open the screen: every worker pool of the namespace with its heartbeat age,
+in-progress lists and locks, the job types and the orphaned in-progress
+lists, refreshed every --interval; reap, requeue and repair on
+confirmation (not with --read-only).`,
+		flags: func(fs *pflag.FlagSet) runner {
+			c := &screenCmd{}
+			c.target.addFlags(fs)
+			addDeadAfter(fs, &c.deadAfter)
+			fs.DurationVar(&c.interval, "interval", 2*time.Second, "time between polls (at least 250ms)")
+			fs.DurationVar(&c.scanInterval, "scan-interval", 60*time.Second, "time between orphan scans")
+			fs.StringVar(&c.auditLog, "audit-log", "", "append one line per executed action to `FILE` (default: the user's state directory)")
+			addBatch(fs, &c.batch)
+			fs.StringVar(&c.theme, "theme", themeAuto, "the terminal's background, for the colours: auto, light or dark (auto: from COLORFGBG, else dark; the terminal is never asked)")
+			return c
+		},
+	}
+}
+
+type screenCmd struct {
+	target
+	deadAfter    time.Duration
+	interval     time.Duration
+	scanInterval time.Duration
+	auditLog     string
+	batch        int
+	theme        string
+}
+
+func (c *screenCmd) check(e env) error {
+	if err := c.target.check(e); err != nil {
+		return err
+	}
+	switch {
+	case c.interval < 250*time.Millisecond:
+		return usageErrorf("--interval must be at least 250ms")
+	case c.scanInterval <= 0:
+		return usageErrorf("--scan-interval must be positive")
+	}
+	if err := checkDeadAfter(c.deadAfter); err != nil {
+		return err
+	}
+	if err := checkBatch(c.batch); err != nil {
+		return err
+	}
+	_, err := darkBackground(c.theme, e.getenv)
+	return err
+}
+
+// run opens the screen on the alternate screen and returns when the
+// operator quits (or the process is told to stop). Redis being down is not
+// an error here: the screen shows it and keeps retrying.
+func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
+	if err := c.check(e); err != nil {
+		return err
+	}
+	if len(args) > 0 {
+		return usageErrorf("unknown command %q", args[0])
+	}
+	if !e.stdinIsTTY {
+		return usageErrorf("the screen needs a terminal; use `workq-tui snapshot` (or --json) to read the state once")
+	}
+	auditPath := c.auditLog
+	if auditPath == "" && !c.redis.ReadOnly {
+		home, _ := os.UserHomeDir()
+		p, err := tui.DefaultAuditPath(e.getenv, home)
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		auditPath = p
+	}
+	// The screen holds one snapshot while it reads the next: a soft memory
+	// limit keeps the Go heap from doubling around the two (10,000 pools:
+	// 103 MB resident without it, 70 MB with). It is a soft limit: a bigger
+	// namespace still fits, the GC just runs more often. GOMEMLIMIT, when
+	// set, wins.
+	if e.getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(screenMemoryLimit)
+	}
+	d, stop, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	client := redisq.NewDialerClient(d, c.namespace, c.deadAfter)
+	defer client.Close()
+
+	dark, _ := darkBackground(c.theme, e.getenv) // checked above
+	renderer := screenRenderer(e, dark)
+	opts := tui.Options{
+		Address:   d.Endpoint().String(),
+		Namespace: c.namespace,
+		ReadOnly:  c.redis.ReadOnly,
+		Demo:      c.demo,
+		Interval:  c.interval,
+		// A snapshot is at most a few round trips, each bounded by --timeout.
+		FetchTimeout: 4 * d.Timeout(),
+		Renderer:     renderer,
+		Source:       client,
+		Peeker:       redisq.RawPeeker{Client: client},
+		ScanInterval: c.scanInterval,
+		Scanner:      screenScanner{dial: d.Dial, keys: redisq.NewKeys(c.namespace), count: redisq.DefaultScanCount},
+	}
+	if !c.redis.ReadOnly {
+		pool := d.Pool()
+		defer pool.Close()
+		opts.Reaper = reaper.NewReaper(pool, c.namespace, c.batch)
+		opts.Planner = reaper.NewPlan
+		opts.Audit = &tui.FileAudit{Path: auditPath, User: osUser(e.getenv)}
+		repairer := reaper.NewRepairer(pool, c.namespace, c.batch)
+		opts.Requeuer, opts.LockRepairer = repairer, repairer
+	}
+	p := tea.NewProgram(tui.New(opts), tea.WithAltScreen(), tea.WithContext(ctx),
+		tea.WithInput(e.stdin), tea.WithOutput(e.stdout))
+	if _, err := p.Run(); err != nil {
+		if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+			return nil // SIGTERM or SIGINT from outside: a normal end
+		}
+		return localErrorf("screen: %w", err)
+	}
+	return nil
+}
+
+// screenRenderer is the renderer of every style of the screen. Its
+// background is set, never detected: detection asks the terminal and waits
+// for an answer that some terminals never give.
+func screenRenderer(e env, dark bool) *lipgloss.Renderer {
+	r := lipgloss.NewRenderer(e.stdout)
+	r.SetHasDarkBackground(dark)
+	if e.getenv("NO_COLOR") != "" {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	return r
+}
+
+// osUser names the operator in the audit log.
+func osUser(getenv func(string) string) string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	if u := getenv("USER"); u != "" {
+		return u
+	}
+	return "unknown"
+}

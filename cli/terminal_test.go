@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+// Terminal queries that wait for an answer: the background colour (OSC 11)
+// and the cursor position (DSR).
+var terminalQueries = []string{"\x1b]11;?", "\x1b[6n"}
+
+// firstOutputBound is how long a command may take, process start
+// included, to show its output on a terminal that answers no query.
+const firstOutputBound = 1500 * time.Millisecond
+
+// TestNothingWaitsOnTheTerminal runs every command, and the screen, on a
+// pseudo-terminal that never answers a query (as the Linux console, GNU
+// screen, mosh or many web terminals do not) and measures the time from
+// the process start to its output. Commands print no colour, so they must
+// not send a query at all.
+func TestNothingWaitsOnTheTerminal(t *testing.T) {
+	bin := buildBinary(t)
+	srv := redistest.Start(t)
+	k := redisq.NewKeys("work")
+	srv.Do("SADD", k.WorkerPools(), "deaddeaddeaddeaddeaddead")
+	srv.Do("HSET", k.Heartbeat("deaddeaddeaddeaddeaddead"), "heartbeat_at", 1, "job_names", "mail")
+	srv.Do("RPUSH", k.InProgress("mail", "deaddeaddeaddeaddeaddead"), "j1")
+	orphan := k.InProgress("mail", "0123456789abcdef01234567")
+	srv.Do("RPUSH", orphan, "j2")
+	addr := "--redis=" + srv.Addr()
+
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		want   string // text of the first output
+		screen bool   // runs until stopped; may draw with escapes
+	}{
+		{"snapshot", []string{addr, "snapshot"}, "POOLS (", false},
+		{"snapshot --json", []string{addr, "snapshot", "--json"}, `"namespace"`, false},
+		{"reap --dry-run", []string{addr, "reap", "--dry-run", "--all-dead"}, "Dry run", false},
+		{"requeue --dry-run", []string{addr, "requeue", "--dry-run", orphan}, "Dry run", false},
+		{"repair-locks --dry-run", []string{addr, "repair-locks", "--dry-run", "mail"}, "mail", false},
+		{"version", []string{"version"}, "workq-tui ", false},
+		{"help", []string{"--help"}, "Usage", false},
+		{"usage error", []string{"snapshot", "--yes"}, "does not apply", false},
+		{"screen", []string{addr}, srv.Addr(), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			took, out := runOnSilentTerminal(t, bin, tc.args, tc.want, tc.screen)
+			t.Logf("%s: first output after %v", tc.name, took.Round(time.Millisecond))
+			if took > firstOutputBound {
+				t.Errorf("%q took %v to show, more than %v; output %q", tc.want, took.Round(time.Millisecond), firstOutputBound, out)
+			}
+			// TERM is the terminal's again once the program runs: the
+			// screen draws in its 256 colours.
+			if tc.screen && !strings.Contains(out, "\x1b[38;5;") {
+				t.Errorf("the screen drew without the colours of TERM=xterm-256color; output %q", out)
+			}
+			for _, q := range terminalQueries {
+				if strings.Contains(out, q) {
+					t.Errorf("sent the terminal query %q; output %q", q, out)
+				}
+			}
+		})
+	}
+}
+
+// runOnSilentTerminal starts bin on a new pseudo-terminal (TERM says it
+// could answer queries; it never does) and returns how long want took to
+// appear and everything written until the process ended (a screen is killed
+// once want is seen).
+func runOnSilentTerminal(t *testing.T, bin string, args []string, want string, screen bool) (time.Duration, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = []string{"TERM=xterm-256color", "HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}
+	start := time.Now()
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 120})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	var (
+		mu   sync.Mutex
+		out  bytes.Buffer
+		seen time.Duration
+	)
+	found := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 4096)
+		for {
+			n, err := tty.Read(buf)
+			mu.Lock()
+			out.Write(buf[:n])
+			if seen == 0 && bytes.Contains(out.Bytes(), []byte(want)) {
+				seen = time.Since(start)
+				close(found)
+			}
+			mu.Unlock()
+			if err != nil {
+				return // EIO once the process has ended
+			}
+		}
+	}()
+	// The wait is long enough to see how long a terminal query holds the
+	// output up (termenv waits 5 s per query).
+	select {
+	case <-found:
+	case <-time.After(15 * time.Second):
+	}
+	if screen {
+		_ = cmd.Process.Kill()
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	select {
+	case <-exited:
+	case <-time.After(15 * time.Second):
+		_ = cmd.Process.Kill()
+		<-exited
+	}
+	tty.Close()
+	<-done
+	mu.Lock()
+	defer mu.Unlock()
+	if seen == 0 {
+		t.Fatalf("%q never appeared; output %q", want, out.String())
+	}
+	return seen, out.String()
+}

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/workq-tui/workq-tui/reaper"
+)
+
+// errAborted is returned when the operator answers no at the prompt.
+var errAborted = localError{errors.New("aborted: nothing changed")}
+
+// writeFlags are the flags of every command that writes to Redis: a plan
+// first, then a confirmation (or --yes), or only the plan (--dry-run).
+type writeFlags struct {
+	dryRun bool
+	yes    bool
+}
+
+func (w *writeFlags) addFlags(fs *pflag.FlagSet) {
+	fs.BoolVar(&w.dryRun, "dry-run", false, "print the plan, change nothing")
+	fs.BoolVar(&w.yes, "yes", false, "do not ask for confirmation")
+}
+
+// confirm asks the operator on the terminal. With --yes it does not ask;
+// without a terminal on stdin it refuses rather than act unasked.
+func (w *writeFlags) confirm(e env, question, what string) error {
+	if w.yes {
+		return nil
+	}
+	if !e.stdinIsTTY {
+		return localErrorf("stdin is not a terminal: run again with --yes to %s without a prompt (or --dry-run to only see the plan)", what)
+	}
+	fmt.Fprintf(e.stdout, "%s [y/N] ", question)
+	line, err := bufio.NewReader(e.stdin).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return localErrorf("read answer: %w", err)
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return nil
+	}
+	return errAborted
+}
+
+// progressPrinter reports progress on w at most every tenth of the total,
+// and only when there is more than one step to report.
+func progressPrinter(w io.Writer, verb string) reaper.Progress {
+	last := int64(-1)
+	return func(moved, total int64) {
+		if total <= 0 {
+			return
+		}
+		tenth := moved * 10 / total
+		if tenth == last || (moved == total && last < 0) {
+			last = tenth
+			return
+		}
+		last = tenth
+		fmt.Fprintf(w, "%s %d of %d jobs\n", verb, moved, total)
+	}
+}
