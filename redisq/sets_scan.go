@@ -23,10 +23,12 @@ type SetFilter struct {
 	Job string
 	// Error is text the job's err must contain, ignoring case.
 	Error string
+	// ID is an exact job id.
+	ID string
 }
 
 // Empty reports whether the filter selects every member.
-func (f SetFilter) Empty() bool { return f.Job == "" && f.Error == "" }
+func (f SetFilter) Empty() bool { return f.Job == "" && f.Error == "" && f.ID == "" }
 
 // Match reports whether a member is selected. A member that is not a job is
 // selected only by the empty filter.
@@ -35,6 +37,9 @@ func (f SetFilter) Match(sj model.SetJob) bool {
 		return true
 	}
 	if sj.Job == nil {
+		return false
+	}
+	if f.ID != "" && sj.Job.ID != f.ID {
 		return false
 	}
 	if f.Job != "" && sj.Job.Name != f.Job {
@@ -47,12 +52,14 @@ func (f SetFilter) Match(sj model.SetJob) bool {
 }
 
 // Pattern is the ZSCAN MATCH pattern that lets Redis drop most members that
-// cannot match: `*"<name>"*` for a job name, a case-blind `*<text>*` for an
+// cannot match: `*"<id>"*` for a job id, `*"<name>"*` for a job name, a case-blind `*<text>*` for an
 // error, "*" when the text holds a character some JSON encoder may write
 // escaped (gocraft/work's two encoders, Go's and Lua's cjson, write every
 // other character as itself). It only narrows: Match decides.
 func (f SetFilter) Pattern() string {
 	switch {
+	case f.ID != "" && literalInJSON(f.ID):
+		return "*" + escapeGlob(`"`+f.ID+`"`) + "*"
 	case f.Job != "" && literalInJSON(f.Job):
 		return "*" + escapeGlob(`"`+f.Job+`"`) + "*"
 	case f.Error != "" && literalInJSON(f.Error):
