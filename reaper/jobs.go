@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -122,7 +123,7 @@ type JobsPlan struct {
 	// in known_jobs, name nobody serves without Force, ...).
 	Skipped []SkipCount
 	// Unserved are the job names taken that no pool in the set serves
-	// (only with Force), and Served all the names some pool serves.
+	// (only with Force).
 	Unserved []string
 	// Warnings are for the operator (periodic jobs coming back, unique
 	// keys, ...).
@@ -130,6 +131,7 @@ type JobsPlan struct {
 
 	known, served map[string]bool
 	keys          redisq.Keys
+	noUniqueKey   int
 }
 
 // SampleSize is how many members a bulk plan lists.
@@ -153,7 +155,7 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 	if plan.known, err = jobsKnown(ctx, c, keys); err != nil {
 		return plan, err
 	}
-	if plan.served, err = jobsServed(ctx, c, keys); err != nil {
+	if plan.served, err = jobsServed(ctx, c, keys, now); err != nil {
 		return plan, err
 	}
 	unserved := map[string]bool{}
@@ -222,6 +224,9 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 	sort.Strings(plan.Unserved)
 	if len(plan.Unserved) > 0 {
 		plan.Warnings = append(plan.Warnings, fmt.Sprintf("no worker pool serves %s: those jobs will wait in their queue until one does (--force given)", strings.Join(plan.Unserved, ", ")))
+	}
+	if plan.noUniqueKey > 0 {
+		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%d unique job(s) with args that are not an object: no unique key can be built for them, none is deleted", plan.noUniqueKey))
 	}
 	if periodic > 0 {
 		what := "deleted"
@@ -293,7 +298,9 @@ func (p *JobsPlan) item(sj model.SetJob) (JobItem, error) {
 	}
 	key, ok, err := j.UniqueKeyIn(p.keys.Prefix())
 	if err != nil {
-		p.Warnings = append(p.Warnings, err.Error()+": its unique key is left alone")
+		// Its args are not an object: gocraft/work could not have built a
+		// unique key for it either.
+		p.noUniqueKey++
 		return it, nil
 	}
 	if ok {
@@ -422,15 +429,18 @@ func jobsKnown(ctx context.Context, c redis.Conn, keys redisq.Keys) (map[string]
 }
 
 // jobsServed reads the job names that the heartbeats of the pools in
-// <ns>:worker_pools list, in one pipeline.
-func jobsServed(ctx context.Context, c redis.Conn, keys redisq.Keys) (map[string]bool, error) {
+// <ns>:worker_pools list, in one pipeline, counting only pools whose
+// heartbeat is not dead by upstream's rule (model.Classify with the default
+// cut-off, against Redis's clock now): a job pushed for a dead pool waits
+// as long as one pushed for no pool.
+func jobsServed(ctx context.Context, c redis.Conn, keys redisq.Keys, now time.Time) (map[string]bool, error) {
 	pools, err := redis.Strings(redis.DoContext(c, ctx, "SMEMBERS", keys.WorkerPools()))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", keys.WorkerPools(), err)
 	}
 	out := map[string]bool{}
 	for _, p := range pools {
-		if err := c.Send("HGET", keys.Heartbeat(p), "job_names"); err != nil {
+		if err := c.Send("HMGET", keys.Heartbeat(p), "job_names", "heartbeat_at"); err != nil {
 			return nil, fmt.Errorf("read heartbeats: %w", err)
 		}
 	}
@@ -439,14 +449,19 @@ func jobsServed(ctx context.Context, c redis.Conn, keys redisq.Keys) (map[string
 	}
 	var first error
 	for range pools {
-		names, err := redis.String(redis.ReceiveContext(c, ctx))
-		if err != nil {
-			if !errors.Is(err, redis.ErrNil) && first == nil {
-				first = fmt.Errorf("read heartbeats: %w", err)
+		v, err := redis.Strings(redis.ReceiveContext(c, ctx))
+		if err != nil || len(v) != 2 {
+			if first == nil {
+				first = fmt.Errorf("read heartbeats: %w", rqErrOr(err, errors.New("unexpected reply")))
 			}
 			continue
 		}
-		for _, n := range strings.Split(names, ",") {
+		at, perr := strconv.ParseInt(v[1], 10, 64)
+		hb := &model.Heartbeat{HeartbeatAt: at, HeartbeatAtMissing: v[1] == "", HeartbeatAtMalformed: v[1] != "" && perr != nil}
+		if model.Classify(hb, now, model.DefaultDeadAfter) == model.StatusDead {
+			continue
+		}
+		for _, n := range strings.Split(v[0], ",") {
 			if n != "" {
 				out[n] = true
 			}

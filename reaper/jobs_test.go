@@ -29,8 +29,14 @@ func jobsNS(t *testing.T, c redis.Conn, known []string, served string) redisq.Ke
 	for _, n := range known {
 		jobsDo(t, c, "SADD", "work:known_jobs", n)
 	}
-	jobsDo(t, c, "SADD", "work:worker_pools", "p1")
-	jobsDo(t, c, "HSET", "work:worker_pools:p1", "job_names", served, "heartbeat_at", 1)
+	now, err := redis.Int64s(c.Do("TIME"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobsDo(t, c, "SADD", "work:worker_pools", "p1", "p2")
+	jobsDo(t, c, "HSET", "work:worker_pools:p1", "job_names", served, "heartbeat_at", now[0])
+	// A dead pool's job names do not count.
+	jobsDo(t, c, "HSET", "work:worker_pools:p2", "job_names", "idle", "heartbeat_at", now[0]-60)
 	return redisq.NewKeys("work")
 }
 
