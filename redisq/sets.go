@@ -79,12 +79,12 @@ func (o PageOptions) newestFirst(set model.SetName) bool { return set.NewestFirs
 
 // SetPage is a page of a job set.
 type SetPage struct {
-	Set model.SetName
+	Set model.SetName `json:"set"`
 	// Total is the set's size (ZCARD) for a plain page, or how many members
 	// matched for a filtered one.
-	Total  int64
-	Offset int
-	Jobs   []model.SetJob
+	Total  int64          `json:"count"`
+	Offset int            `json:"offset"`
+	Jobs   []model.SetJob `json:"jobs"`
 }
 
 // ReadSetPage reads one page in a single round trip: a ZRANGE over ranks

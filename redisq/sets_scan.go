@@ -258,6 +258,7 @@ func FilterSetPage(ctx context.Context, c redis.Conn, keys Keys, set model.SetNa
 	}
 	keep.trim()
 	page.Total = s.prog.Matched
+	page.Jobs = []model.SetJob{}
 	if page.Offset < len(keep.jobs) {
 		page.Jobs = keep.jobs[page.Offset:]
 	}

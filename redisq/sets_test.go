@@ -2,6 +2,7 @@ package redisq
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -103,6 +104,16 @@ func TestReadSetPageOrderAndBadMembers(t *testing.T) {
 		}
 		if bad != 1 || frac != 1 {
 			t.Fatalf("bad members %d, fractional scores %d, want 1 and 1", bad, frac)
+		}
+		b, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{`"set":"` + string(set) + `","count":50,"offset":0,"jobs":[{"` + set.ScoreField() + `":`,
+			`"args":{"n":12345678901234567,"l":[]}`, `"raw":"not json \u001b[2J"`, `"` + set.ScoreField() + `":1700000005.5,`, `"` + set.ScoreField() + `":"inf"`} {
+			if !strings.Contains(string(b), want) {
+				t.Fatalf("%s JSON lacks %s:\n%s", set, want, b)
+			}
 		}
 	}
 }
