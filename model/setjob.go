@@ -105,46 +105,74 @@ func ParseSetJob(set SetName, raw []byte, scoreText string) SetJob {
 
 // ParseJobFields decodes a job's JSON loosely: nil and a problem when raw is
 // not a JSON object; otherwise the fields, with a problem naming any field
-// of an unexpected type (that field is left zero).
+// of an unexpected type (that field is left zero). When a field appears
+// twice the last one counts, as with encoding/json.
 func ParseJobFields(raw []byte) (*JobFields, string) {
-	var v map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &v); err != nil || v == nil {
-		if err == nil {
-			err = fmt.Errorf("null")
-		}
+	if !json.Valid(raw) {
+		var v map[string]json.RawMessage
+		err := json.Unmarshal(raw, &v)
 		return nil, "not a JSON object: " + err.Error()
+	}
+	ms, _, _, err := objectMembers(raw)
+	if err != nil {
+		return nil, "not a JSON object"
 	}
 	j := &JobFields{}
 	var bad []string
-	str := func(name string, dst *string) {
-		if b, ok := v[name]; ok && json.Unmarshal(b, dst) != nil {
-			bad = append(bad, name)
-		}
-	}
-	num := func(name string, dst *int64) {
-		b, ok := v[name]
-		if !ok || string(b) == "null" {
+	str := func(name string, v []byte, dst *string) {
+		if len(v) == 0 || v[0] != '"' {
+			if string(v) != "null" {
+				bad = append(bad, name)
+			}
 			return
 		}
-		n, err := jsonSeconds(b)
+		s, err := jsonString(v)
+		if err != nil {
+			bad = append(bad, name)
+			return
+		}
+		*dst = s
+	}
+	num := func(name string, v []byte, dst *int64) {
+		if string(v) == "null" {
+			return
+		}
+		n, err := jsonSeconds(v)
 		if err != nil {
 			bad = append(bad, name)
 			return
 		}
 		*dst = n
 	}
-	str("id", &j.ID)
-	str("name", &j.Name)
-	str("err", &j.Err)
-	str("unique_key", &j.UniqueKey)
-	num("t", &j.T)
-	num("fails", &j.Fails)
-	num("failed_at", &j.FailedAt)
-	if b, ok := v["unique"]; ok && json.Unmarshal(b, &j.Unique) != nil {
-		bad = append(bad, "unique")
-	}
-	if b, ok := v["args"]; ok {
-		j.Args = b
+	for _, m := range ms {
+		v := raw[m.valStart:m.valEnd]
+		switch m.key {
+		case "id":
+			str(m.key, v, &j.ID)
+		case "name":
+			str(m.key, v, &j.Name)
+		case "err":
+			str(m.key, v, &j.Err)
+		case "unique_key":
+			str(m.key, v, &j.UniqueKey)
+		case "t":
+			num(m.key, v, &j.T)
+		case "fails":
+			num(m.key, v, &j.Fails)
+		case "failed_at":
+			num(m.key, v, &j.FailedAt)
+		case "unique":
+			switch string(v) {
+			case "true":
+				j.Unique = true
+			case "false", "null":
+				j.Unique = false
+			default:
+				bad = append(bad, m.key)
+			}
+		case "args":
+			j.Args = json.RawMessage(v)
+		}
 	}
 	if len(bad) > 0 {
 		return j, "field of an unexpected type: " + strings.Join(bad, ", ")
@@ -153,7 +181,13 @@ func ParseJobFields(raw []byte) (*JobFields, string) {
 }
 
 // jsonSeconds reads a JSON number (a float is truncated).
-func jsonSeconds(b json.RawMessage) (int64, error) {
+func jsonSeconds(b []byte) (int64, error) {
+	if i, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		return i, nil
+	}
+	if len(b) == 0 || b[0] == '"' {
+		return 0, fmt.Errorf("not a number")
+	}
 	var n json.Number
 	if err := json.Unmarshal(b, &n); err != nil {
 		return 0, err

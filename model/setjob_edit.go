@@ -1,26 +1,78 @@
 package model
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 )
 
-// RequeueEdit is a job's JSON with `t` cut out: the requeued job is Pre, the
-// new enqueue time in decimal, then Post. Every other byte is the stored
-// one, so arguments survive exactly (a 17-digit integer stays one, `[]`
-// stays `[]`, key order and escapes are kept), which gocraft/work's own
-// requeue, re-encoding through Lua's cjson, does not guarantee.
+// RequeueEdit is how a stored job becomes the requeued one: pieces of the
+// stored bytes, kept in order, with the new enqueue time `t` (and, when the
+// job had no t, the text `,"t":` before it) placed between them. Every other
+// byte is the stored one, so arguments survive exactly (a 17-digit integer
+// stays one, `[]` stays `[]`, key order and escapes are kept), which
+// gocraft/work's own requeue, re-encoding through Lua's cjson, does not
+// guarantee.
 type RequeueEdit struct {
-	Pre, Post []byte
+	raw   []byte
+	parts []editPart
+}
+
+// editPart is raw[start:end], or the literal lit, or (now) the new t.
+type editPart struct {
+	start, end int
+	lit        string
+	now        bool
+}
+
+func (e *RequeueEdit) keep(start, end int) {
+	if start >= end {
+		return
+	}
+	if n := len(e.parts); n > 0 && !e.parts[n-1].now && e.parts[n-1].lit == "" && e.parts[n-1].end == start {
+		e.parts[n-1].end = end
+		return
+	}
+	e.parts = append(e.parts, editPart{start: start, end: end})
 }
 
 // With returns the edited job with t set to now.
 func (e RequeueEdit) With(now int64) []byte {
-	out := make([]byte, 0, len(e.Pre)+len(e.Post)+20)
-	out = append(out, e.Pre...)
-	out = fmt.Appendf(out, "%d", now)
-	return append(out, e.Post...)
+	out := make([]byte, 0, len(e.raw)+20)
+	for _, p := range e.parts {
+		switch {
+		case p.now:
+			out = fmt.Appendf(out, "%d", now)
+		case p.lit != "":
+			out = append(out, p.lit...)
+		default:
+			out = append(out, e.raw[p.start:p.end]...)
+		}
+	}
+	return out
+}
+
+// Recipe is the edit for a script that holds the stored bytes: comma
+// separated, "s-e" for the bytes s to e (1-based, inclusive, as Lua's
+// string.sub takes them), "T" for the new t and "L" for lit.
+func (e RequeueEdit) Recipe() (recipe, lit string) {
+	var b []byte
+	for i, p := range e.parts {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		switch {
+		case p.now:
+			b = append(b, 'T')
+		case p.lit != "":
+			b = append(b, 'L')
+			lit = p.lit
+		default:
+			b = fmt.Appendf(b, "%d-%d", p.start+1, p.end)
+		}
+	}
+	return string(b), lit
 }
 
 // failureFields are what gocraft/work drops when it requeues a dead job.
@@ -54,9 +106,8 @@ func EditForRequeue(raw []byte, dropFailure bool) (RequeueEdit, error) {
 	if len(ms) > 0 {
 		open = ms[0].start // keep the space after '{'
 	}
-	var out []byte
-	out = append(out, raw[:open]...)
-	var pre []byte
+	e := RequeueEdit{raw: raw}
+	e.keep(0, open)
 	wrote := false
 	for i, m := range ms {
 		if dropFailure && failureFields[m.key] {
@@ -64,35 +115,30 @@ func EditForRequeue(raw []byte, dropFailure bool) (RequeueEdit, error) {
 		}
 		if wrote {
 			// The separator written before this member in the original.
-			out = append(out, raw[ms[i-1].valEnd:m.start]...)
+			e.keep(ms[i-1].valEnd, m.start)
 		}
 		if i == tIndex {
-			out = append(out, raw[m.start:m.valStart]...)
-			pre = out
-			out = []byte{}
+			e.keep(m.start, m.valStart)
+			e.parts = append(e.parts, editPart{now: true})
 		} else {
-			out = append(out, raw[m.start:m.valStart]...)
-			out = append(out, raw[m.valStart:m.valEnd]...)
+			e.keep(m.start, m.valEnd)
 		}
 		wrote = true
 	}
 	if tIndex < 0 {
+		lit := `"t":`
 		if wrote {
-			out = append(out, ',')
+			lit = `,"t":`
 		}
-		out = append(out, `"t":`...)
-		pre = out
-		out = []byte{}
+		e.parts = append(e.parts, editPart{lit: lit}, editPart{now: true})
 	}
 	tailFrom := closeAt
 	if len(ms) > 0 {
 		tailFrom = ms[len(ms)-1].valEnd
 	}
-	out = append(out, raw[tailFrom:]...)
-	e := RequeueEdit{Pre: pre, Post: out}
-	if !json.Valid(e.With(0)) {
-		return RequeueEdit{}, fmt.Errorf("%w: edited JSON is not valid", ErrNotEditable)
-	}
+	e.keep(tailFrom, len(raw))
+	// Whole members of a valid object were kept or dropped, with their
+	// separators, and t's value is a number: the result is valid JSON.
 	return e, nil
 }
 
@@ -122,8 +168,8 @@ func objectMembers(raw []byte) (ms []member, open, closeAt int, err error) {
 		}
 		m := member{start: i}
 		end := skipString(raw, i)
-		var key string
-		if err := json.Unmarshal(raw[i:end], &key); err != nil {
+		key, err := jsonString(raw[i:end])
+		if err != nil {
 			return nil, 0, 0, fmt.Errorf("%w: %v", ErrNotEditable, err)
 		}
 		m.key = key
@@ -134,6 +180,17 @@ func objectMembers(raw []byte) (ms []member, open, closeAt int, err error) {
 		m.valEnd = i
 		ms = append(ms, m)
 	}
+}
+
+// jsonString decodes a JSON string literal; one without escapes is taken as
+// it is, without a decoder.
+func jsonString(lit []byte) (string, error) {
+	if len(lit) >= 2 && bytes.IndexByte(lit, '\\') < 0 {
+		return string(lit[1 : len(lit)-1]), nil
+	}
+	var s string
+	err := json.Unmarshal(lit, &s)
+	return s, err
 }
 
 func skipSpace(b []byte, i int) int {

@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -37,6 +38,10 @@ func TestEditForRequeueKeepsEveryOtherByte(t *testing.T) {
 			}
 			if got := string(e.With(42)); got != tt.want {
 				t.Fatalf("got  %s\nwant %s", got, tt.want)
+			}
+			recipe, lit := e.Recipe()
+			if got := applyRecipe(t, []byte(tt.raw), recipe, lit, "42"); got != tt.want {
+				t.Fatalf("recipe %q: got %s\nwant %s", recipe, got, tt.want)
 			}
 		})
 	}
@@ -111,4 +116,25 @@ func TestNormalizeError(t *testing.T) {
 	if n := len(NormalizeError(strings.Repeat("é", 500))); n > 200 {
 		t.Errorf("long error kept %d bytes", n)
 	}
+}
+
+// applyRecipe does what the requeue script does with a recipe.
+func applyRecipe(t *testing.T, raw []byte, recipe, lit, now string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, tok := range strings.Split(recipe, ",") {
+		switch tok {
+		case "T":
+			b.WriteString(now)
+		case "L":
+			b.WriteString(lit)
+		default:
+			var s, e int
+			if _, err := fmt.Sscanf(tok, "%d-%d", &s, &e); err != nil {
+				t.Fatalf("recipe token %q: %v", tok, err)
+			}
+			b.Write(raw[s-1 : e])
+		}
+	}
+	return b.String()
 }

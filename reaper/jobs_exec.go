@@ -168,7 +168,8 @@ func (e *JobsExecutor) batchCall(ctx context.Context, c redis.Conn, plan JobsPla
 	if plan.Action == JobsRequeue {
 		script = e.requeue
 		for _, it := range items {
-			argv = append(argv, it.Job.Raw, it.Job.ScoreText, it.edit.Pre, it.edit.Post, index(it.QueueKey))
+			recipe, lit := it.edit.Recipe()
+			argv = append(argv, it.Job.Raw, it.Job.ScoreText, recipe, lit, index(it.QueueKey))
 		}
 	} else {
 		for _, it := range items {

@@ -98,6 +98,15 @@ func TestJobsRequeueRetryKeepsFailure(t *testing.T) {
 	if res.Done != 1 || len(q) != 1 || !strings.HasSuffix(q[0], `"args":`+jobsArgs+`,"fails":4,"err":"boom 17","failed_at":1700000300}`) {
 		t.Fatalf("done %d, queue %q", res.Done, q)
 	}
+	// A job without t gets one, after everything it had.
+	jobsDo(t, c, "ZADD", "work:retry", 7, `{"id":"r2","name":"mail","args":{"a":[]} }`)
+	_, res = jobsPlanExec(t, c, keys, JobsRequeue, JobsTarget{Set: model.SetRetry, Refs: []JobRef{{ID: "r2"}}}, 0)
+	got, _ := redis.String(c.Do("LINDEX", "work:jobs:mail", 0))
+	now, _ := redis.Int64s(c.Do("TIME"))
+	var tm int64
+	if _, err := fmt.Sscanf(got, `{"id":"r2","name":"mail","args":{"a":[]},"t":%d }`, &tm); err != nil || res.Done != 1 || tm < now[0]-5 || tm > now[0] {
+		t.Fatalf("requeued %s (%v)", got, err)
+	}
 }
 
 func TestJobsRequeueRefusals(t *testing.T) {

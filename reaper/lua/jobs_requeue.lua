@@ -6,12 +6,14 @@
 -- KEYS[2..]  the queues this call pushes onto (<ns>:jobs:<name>)
 -- ARGV, five per member:
 --   the member's exact bytes, its score as Redis wrote it,
---   the new job before `t`'s value, the new job after it,
+--   the recipe of the new job, the literal the recipe may use,
 --   the index in KEYS of its queue.
 --
--- The new job is built by the caller from the exact bytes it read, with
--- only `t` (and, for dead jobs, the failure fields) changed; `t` is Redis's
--- clock, read here, so it is the same clock the workers' jobs use.
+-- The recipe is made by the caller from the exact bytes it read: comma
+-- separated, "s-e" copies bytes s to e of the member, "T" writes the new
+-- `t`, "L" the literal (`,"t":` for a job that had none). So only `t` (and,
+-- for dead jobs, the failure fields) change, and every other byte stays.
+-- `t` is Redis's clock, read here: the same clock the workers' jobs use.
 --
 -- Returns {'ok', codes} with one character per member: 'm' moved (ZREM and
 -- LPUSH, the back of the line, as gocraft/work requeues), 'g' gone from the
@@ -38,6 +40,22 @@ for i = 2, #KEYS do
 end
 
 local now = redis.call('TIME')[1]
+
+local function build(member, recipe, lit)
+  local out = {}
+  for tok in string.gmatch(recipe, '[^,]+') do
+    if tok == 'T' then
+      out[#out + 1] = now
+    elseif tok == 'L' then
+      out[#out + 1] = lit
+    else
+      local s, e = string.match(tok, '^(%d+)-(%d+)$')
+      out[#out + 1] = string.sub(member, tonumber(s), tonumber(e))
+    end
+  end
+  return table.concat(out)
+end
+
 local codes = {}
 for i = 1, #ARGV, 5 do
   local member = ARGV[i]
@@ -48,7 +66,7 @@ for i = 1, #ARGV, 5 do
     codes[#codes + 1] = 's'
   else
     redis.call('ZREM', KEYS[1], member)
-    redis.call('LPUSH', KEYS[tonumber(ARGV[i + 4])], ARGV[i + 2] .. now .. ARGV[i + 3])
+    redis.call('LPUSH', KEYS[tonumber(ARGV[i + 4])], build(member, ARGV[i + 2], ARGV[i + 3]))
     codes[#codes + 1] = 'm'
   end
 end
