@@ -143,3 +143,21 @@ func RenderJobsResult(w io.Writer, action JobsAction, r JobsResult) {
 		fmt.Fprintf(w, "Left alone: %s (%s).\n", reapPlural(r.Skipped[k], "job"), k)
 	}
 }
+
+// JobsAuditLine is one line for the audit log: the action, its target and
+// what it did, with text from Redis cleaned.
+func JobsAuditLine(p JobsPlan, r JobsResult) string {
+	where := "set=" + string(p.Target.Set)
+	if p.Target.Set == "" {
+		where = "queue=" + reapClean(p.Target.Queue)
+	}
+	scope := fmt.Sprintf("ids=%d", len(p.Target.Refs))
+	if p.Target.All {
+		scope = "all"
+		if p.Target.Job != "" {
+			scope += " job=" + reapClean(p.Target.Job)
+		}
+	}
+	return fmt.Sprintf("jobs %s namespace=%s %s %s force=%v planned=%d done=%d gone=%d rescored=%d unique_deleted=%d",
+		p.Action, reapClean(p.Namespace), where, scope, p.Target.Force, p.Total, r.Done, r.GoneCount, r.RescoredCount, r.UniqueDeleted)
+}

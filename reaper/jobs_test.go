@@ -179,6 +179,9 @@ func TestJobsBatchRecheckReportsWhatMoved(t *testing.T) {
 	if s, _ := redis.String(c.Do("ZSCORE", "work:dead", jobsDead("b7", "mail"))); s != "999" {
 		t.Fatalf("rescored member touched: score %q", s)
 	}
+	if line := JobsAuditLine(plan, res); line != "jobs requeue namespace=work set=dead ids=10 force=false planned=10 done=8 gone=1 rescored=1 unique_deleted=0" {
+		t.Fatalf("audit line %q", line)
+	}
 	var b strings.Builder
 	RenderJobsResult(&b, JobsRequeue, res)
 	if !strings.Contains(b.String(), "b3@103") || !strings.Contains(b.String(), "b7@107") {
