@@ -134,6 +134,11 @@ type JobsPlan struct {
 	noUniqueKey   int
 }
 
+// BulkScanCount is the ZSCAN COUNT hint of the scans of bulk actions and of
+// jobs looked up by id: five times the reads' default, so a set of a million
+// members takes about 200 calls, each holding Redis for a few milliseconds.
+const BulkScanCount = 5 * redisq.DefaultSetScanCount
+
 // SampleSize is how many members a bulk plan lists.
 const SampleSize = 20
 
@@ -186,7 +191,7 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 		}
 	case target.All:
 		skipped := map[string]int64{}
-		s := redisq.NewSetScan(keys, target.Set, redisq.SetFilter{Job: target.Job}, 0)
+		s := redisq.NewSetScan(keys, target.Set, redisq.SetFilter{Job: target.Job}, BulkScanCount)
 		for !s.Progress().Done {
 			jobs, err := s.Step(ctx, c)
 			if err != nil {
@@ -382,7 +387,7 @@ func findRefs(ctx context.Context, c redis.Conn, keys redisq.Keys, set model.Set
 				f.ID = id
 			}
 		}
-		s := redisq.NewSetScan(keys, set, f, 0)
+		s := redisq.NewSetScan(keys, set, f, BulkScanCount)
 		for !s.Progress().Done {
 			jobs, err := s.Step(ctx, c)
 			if err != nil {

@@ -96,6 +96,11 @@ func (e *JobsExecutor) Execute(ctx context.Context, c redis.Conn, plan JobsPlan,
 		if len(items) == 0 {
 			return nil
 		}
+		if err := ctx.Err(); err != nil {
+			// Stop before a call: a call with a done context would cost the
+			// connection.
+			return fmt.Errorf("%s: stopped after %d jobs: %w", plan.Action, res.Done, err)
+		}
 		sort.Slice(items, func(i, j int) bool {
 			a, b := items[i].Job, items[j].Job
 			if a.Score != b.Score {
@@ -122,7 +127,7 @@ func (e *JobsExecutor) Execute(ctx context.Context, c redis.Conn, plan JobsPlan,
 		}
 		return res, nil
 	}
-	s := redisq.NewSetScan(e.keys, plan.Target.Set, redisq.SetFilter{Job: plan.Target.Job}, max(e.batch, redisq.DefaultSetScanCount))
+	s := redisq.NewSetScan(e.keys, plan.Target.Set, redisq.SetFilter{Job: plan.Target.Job}, max(e.batch, BulkScanCount))
 	var pending []JobItem
 	for !s.Progress().Done {
 		if err := ctx.Err(); err != nil {
