@@ -163,6 +163,14 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 	if plan.served, err = jobsServed(ctx, c, keys, now); err != nil {
 		return plan, err
 	}
+	if action == JobsRequeue && target.All && target.Job != "" {
+		switch {
+		case !plan.known[target.Job]:
+			return plan, fmt.Errorf("requeue %s jobs of %q: %w", target.Set, target.Job, ErrUnknownJobName)
+		case !plan.served[target.Job] && !target.Force:
+			return plan, fmt.Errorf("requeue %s jobs of %q: %w (they would wait forever; --force pushes them anyway)", target.Set, target.Job, ErrUnserved)
+		}
+	}
 	unserved := map[string]bool{}
 	periodic := 0
 	add := func(it JobItem, sample bool) {

@@ -128,6 +128,8 @@ func TestJobsRequeueRefusals(t *testing.T) {
 		{JobsTarget{Set: model.SetDead, Refs: []JobRef{{ID: "i1", Score: "3"}}}, ErrJobNotFound},
 		{JobsTarget{Set: model.SetDead}, ErrBadTarget},
 		{JobsTarget{Set: "other", All: true}, ErrBadTarget},
+		{JobsTarget{Set: model.SetDead, All: true, Job: "unknown"}, ErrUnknownJobName},
+		{JobsTarget{Set: model.SetDead, All: true, Job: "idle"}, ErrUnserved},
 	} {
 		if _, err := PlanJobs(context.Background(), c, keys, JobsRequeue, tt.target); !errors.Is(err, tt.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%+v: err %v, want %v", tt.target, err, tt.want)
