@@ -1,0 +1,279 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// SetName names one of gocraft/work's job sets: the sorted sets
+// `<ns>:retry`, `<ns>:scheduled` and `<ns>:dead`.
+type SetName string
+
+// The three job sets.
+const (
+	SetRetry     SetName = "retry"
+	SetScheduled SetName = "scheduled"
+	SetDead      SetName = "dead"
+)
+
+// ParseSetName reads "retry", "scheduled" or "dead".
+func ParseSetName(s string) (SetName, error) {
+	switch SetName(s) {
+	case SetRetry, SetScheduled, SetDead:
+		return SetName(s), nil
+	}
+	return "", fmt.Errorf("unknown job set %q: want retry, scheduled or dead", s)
+}
+
+// ScoreField is what the score means, named as gocraft/work's Client names
+// it: retry_at, run_at or died_at (epoch seconds).
+func (s SetName) ScoreField() string {
+	switch s {
+	case SetRetry:
+		return "retry_at"
+	case SetScheduled:
+		return "run_at"
+	case SetDead:
+		return "died_at"
+	}
+	return "score"
+}
+
+// NewestFirst reports the set's natural order: the dead set lists the most
+// recent death first; retry and scheduled list the soonest due first.
+func (s SetName) NewestFirst() bool { return s == SetDead }
+
+// SetJob is one member of a job set: its score and exact bytes, and the job
+// decoded from them when they are a JSON object.
+type SetJob struct {
+	// Set is the set the member was read from.
+	Set SetName
+	// Score is the member's score; ScoreText is how Redis wrote it, which is
+	// what addresses the member again (a fractional score stays fractional).
+	Score     float64
+	ScoreText string
+	// Raw is the member, byte for byte.
+	Raw []byte
+	// Job is the decoded member; nil when Raw is not a JSON object.
+	Job *JobFields
+	// Problem says why Raw is not a job (not JSON, or a field of the wrong
+	// type); "" when it reads cleanly.
+	Problem string
+}
+
+// JobFields are the fields gocraft/work writes in a job's JSON.
+type JobFields struct {
+	ID   string
+	Name string
+	// T is `t`, the enqueue time in epoch seconds.
+	T int64
+	// Args is `args` exactly as stored (null, an object, ...); nil when the
+	// field is absent.
+	Args json.RawMessage
+	// Unique is true for EnqueueUnique jobs; UniqueKey is the `unique_key`
+	// field written by newer gocraft builds ("" when absent).
+	Unique    bool
+	UniqueKey string
+	Fails     int64
+	Err       string
+	FailedAt  int64
+}
+
+// Periodic reports a periodic instance (id "periodic:..."): the periodic
+// enqueuer writes it into scheduled again on its next pass.
+func (j *JobFields) Periodic() bool { return strings.HasPrefix(j.ID, "periodic:") }
+
+// ParseSetJob reads a member and its score as Redis returned them. It never
+// fails: a member that is not a JSON object is kept raw, with Problem set.
+func ParseSetJob(set SetName, raw []byte, scoreText string) SetJob {
+	sj := SetJob{Set: set, Raw: raw, ScoreText: scoreText}
+	f, err := strconv.ParseFloat(scoreText, 64)
+	if err != nil {
+		sj.Problem = fmt.Sprintf("score %q is not a number", scoreText)
+	}
+	sj.Score = f
+	job, problem := ParseJobFields(raw)
+	sj.Job = job
+	if problem != "" && sj.Problem == "" {
+		sj.Problem = problem
+	}
+	return sj
+}
+
+// ParseJobFields decodes a job's JSON loosely: nil and a problem when raw is
+// not a JSON object; otherwise the fields, with a problem naming any field
+// of an unexpected type (that field is left zero). When a field appears
+// twice the last one counts, as with encoding/json.
+func ParseJobFields(raw []byte) (*JobFields, string) {
+	if !json.Valid(raw) {
+		var v map[string]json.RawMessage
+		err := json.Unmarshal(raw, &v)
+		return nil, "not a JSON object: " + err.Error()
+	}
+	ms, _, _, err := objectMembers(raw)
+	if err != nil {
+		return nil, "not a JSON object"
+	}
+	j := &JobFields{}
+	var bad []string
+	str := func(name string, v []byte, dst *string) {
+		if len(v) == 0 || v[0] != '"' {
+			if string(v) != "null" {
+				bad = append(bad, name)
+			}
+			return
+		}
+		s, err := jsonString(v)
+		if err != nil {
+			bad = append(bad, name)
+			return
+		}
+		*dst = s
+	}
+	num := func(name string, v []byte, dst *int64) {
+		if string(v) == "null" {
+			return
+		}
+		n, err := jsonSeconds(v)
+		if err != nil {
+			bad = append(bad, name)
+			return
+		}
+		*dst = n
+	}
+	for _, m := range ms {
+		v := raw[m.valStart:m.valEnd]
+		switch m.key {
+		case "id":
+			str(m.key, v, &j.ID)
+		case "name":
+			str(m.key, v, &j.Name)
+		case "err":
+			str(m.key, v, &j.Err)
+		case "unique_key":
+			str(m.key, v, &j.UniqueKey)
+		case "t":
+			num(m.key, v, &j.T)
+		case "fails":
+			num(m.key, v, &j.Fails)
+		case "failed_at":
+			num(m.key, v, &j.FailedAt)
+		case "unique":
+			switch string(v) {
+			case "true":
+				j.Unique = true
+			case "false", "null":
+				j.Unique = false
+			default:
+				bad = append(bad, m.key)
+			}
+		case "args":
+			j.Args = json.RawMessage(v)
+		}
+	}
+	if len(bad) > 0 {
+		return j, "field of an unexpected type: " + strings.Join(bad, ", ")
+	}
+	return j, ""
+}
+
+// jsonSeconds reads a JSON number (a float is truncated).
+func jsonSeconds(b []byte) (int64, error) {
+	if i, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+		return i, nil
+	}
+	if len(b) == 0 || b[0] == '"' {
+		return 0, fmt.Errorf("not a number")
+	}
+	var n json.Number
+	if err := json.Unmarshal(b, &n); err != nil {
+		return 0, err
+	}
+	if i, err := n.Int64(); err == nil {
+		return i, nil
+	}
+	f, err := n.Float64()
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("not a number")
+	}
+	return int64(f), nil
+}
+
+// MarshalJSON writes the member as gocraft/work's Client does (the score
+// field, then the job's fields, flat), with `args` byte for byte. A member
+// that is not a job is written as {"<score field>": s, "raw": "...",
+// "problem": "..."}. A score that JSON cannot hold (±inf) is written as a
+// string.
+func (sj SetJob) MarshalJSON() ([]byte, error) {
+	var b strings.Builder
+	b.WriteByte('{')
+	writeKey(&b, sj.Set.ScoreField())
+	b.WriteString(scoreJSON(sj))
+	if sj.Job == nil {
+		b.WriteByte(',')
+		writeKey(&b, "raw")
+		writeString(&b, string(sj.Raw))
+	} else {
+		j := sj.Job
+		for _, f := range []struct {
+			k string
+			v any
+		}{{"id", j.ID}, {"name", j.Name}, {"t", j.T}} {
+			b.WriteByte(',')
+			writeKey(&b, f.k)
+			writeValue(&b, f.v)
+		}
+		b.WriteByte(',')
+		writeKey(&b, "args")
+		if len(j.Args) == 0 {
+			b.WriteString("null")
+		} else {
+			b.Write(j.Args)
+		}
+		for _, f := range []struct {
+			k string
+			v any
+		}{{"unique", j.Unique}, {"unique_key", j.UniqueKey}, {"fails", j.Fails}, {"err", j.Err}, {"failed_at", j.FailedAt}} {
+			if f.k == "unique_key" && j.UniqueKey == "" {
+				continue
+			}
+			b.WriteByte(',')
+			writeKey(&b, f.k)
+			writeValue(&b, f.v)
+		}
+	}
+	if sj.Problem != "" {
+		b.WriteByte(',')
+		writeKey(&b, "problem")
+		writeString(&b, sj.Problem)
+	}
+	b.WriteByte('}')
+	return []byte(b.String()), nil
+}
+
+// scoreJSON is the score as a JSON value.
+func scoreJSON(sj SetJob) string {
+	if math.IsInf(sj.Score, 0) || math.IsNaN(sj.Score) || !json.Valid([]byte(sj.ScoreText)) {
+		s, _ := json.Marshal(sj.ScoreText)
+		return string(s)
+	}
+	return sj.ScoreText
+}
+
+func writeKey(b *strings.Builder, k string) {
+	writeString(b, k)
+	b.WriteByte(':')
+}
+
+func writeString(b *strings.Builder, s string) {
+	out, _ := json.Marshal(s)
+	b.Write(out)
+}
+
+func writeValue(b *strings.Builder, v any) {
+	out, _ := json.Marshal(v)
+	b.Write(out)
+}

@@ -1,0 +1,547 @@
+package reaper
+
+// This file owns the plans of the job-set actions: requeue or delete
+// members of <ns>:retry, <ns>:scheduled and <ns>:dead, and delete a job
+// from a queue. jobs_exec.go carries them out; jobs_render.go draws them.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+// JobsAction is what to do with the jobs.
+type JobsAction string
+
+// The actions.
+const (
+	// JobsRequeue pushes set members onto their queues: dead jobs lose
+	// fails, err and failed_at (gocraft/work's RetryDeadJob); retry and
+	// scheduled jobs keep them (its requeuers, "run now"). t becomes now.
+	JobsRequeue JobsAction = "requeue"
+	// JobsDelete removes set members, or a job from a queue.
+	JobsDelete JobsAction = "delete"
+)
+
+// Sentinel errors of the job actions, checked with errors.Is.
+var (
+	// ErrJobNotFound: a job given by id (or bytes) is not where it was
+	// looked for.
+	ErrJobNotFound = errors.New("job not found")
+	// ErrUnknownJobName: a job's name is not in <ns>:known_jobs.
+	ErrUnknownJobName = errors.New("job name not in known_jobs")
+	// ErrUnserved: no pool in <ns>:worker_pools serves the job's name, so a
+	// requeued job would wait forever; Force pushes it anyway.
+	ErrUnserved = errors.New("no worker pool serves this job name")
+	// ErrNotRequeueable: a member is not a job that can be requeued (not a
+	// JSON object, no name).
+	ErrNotRequeueable = errors.New("member cannot be requeued")
+	// ErrBadTarget: the target is incomplete or contradictory.
+	ErrBadTarget = errors.New("invalid job target")
+)
+
+// JobRef addresses one job: by id (any member of the set with that id), by
+// id and score (only members with that score, as gocraft/work's Client
+// addresses them), or by the member's exact bytes and score (a member that
+// is not JSON has no id).
+type JobRef struct {
+	ID    string
+	Score string
+	Raw   []byte
+}
+
+func (r JobRef) String() string {
+	s := r.ID
+	if r.Raw != nil {
+		s = fmt.Sprintf("%q", truncateBytes(r.Raw, 40))
+	}
+	if r.Score != "" {
+		s += "@" + r.Score
+	}
+	return s
+}
+
+// JobsTarget says which jobs an action takes.
+type JobsTarget struct {
+	// Set is the job set; for a queue delete it is empty and Queue names
+	// the job type whose queue holds the jobs.
+	Set   model.SetName
+	Queue string
+	// Refs are the jobs, one by one; or All takes every member of the set
+	// (of job type Job when that is set).
+	Refs []JobRef
+	All  bool
+	Job  string
+	// Force requeues jobs whose name no pool serves.
+	Force bool
+}
+
+// JobItem is one member an action takes.
+type JobItem struct {
+	Job model.SetJob
+	// QueueKey is where a requeue pushes it, or the queue a queue delete
+	// removes it from.
+	QueueKey string
+	// UniqueKey is its unique key ("" when it has none); UniqueMode is 'a'
+	// (deleted with the job) or 'o' (deleted only if it names this job).
+	UniqueKey  string
+	UniqueMode byte
+	edit       model.RequeueEdit
+}
+
+// SkipCount is members a bulk action leaves alone, and why.
+type SkipCount struct {
+	Reason string
+	N      int64
+}
+
+// JobsPlan is what a job action will do. For jobs given one by one it lists
+// every member; for a bulk action (All) it counts them by a scan of the set
+// and lists the first few, and the execution scans again, applying the
+// same rules to what is there then.
+type JobsPlan struct {
+	Namespace string
+	Action    JobsAction
+	Target    JobsTarget
+	RedisTime time.Time
+	// Items are the members acted on (bulk: the first SampleSize).
+	Items []JobItem
+	// Total is how many members the action takes; ByName per job name.
+	Total  int64
+	ByName map[string]int64
+	// Skipped are members a bulk action leaves alone (not a job, name not
+	// in known_jobs, name nobody serves without Force, ...).
+	Skipped []SkipCount
+	// Unserved are the job names taken that no pool in the set serves
+	// (only with Force).
+	Unserved []string
+	// Warnings are for the operator (periodic jobs coming back, unique
+	// keys, ...).
+	Warnings []string
+
+	known, served map[string]bool
+	keys          redisq.Keys
+	noUniqueKey   int
+}
+
+// BulkScanCount is the ZSCAN COUNT hint of the scans of bulk actions and of
+// jobs looked up by id: five times the reads' default, so a set of a million
+// members takes about 200 calls, each holding Redis for a few milliseconds.
+const BulkScanCount = 5 * redisq.DefaultSetScanCount
+
+// SampleSize is how many members a bulk plan lists.
+const SampleSize = 20
+
+// PlanJobs reads what an action needs (TIME, known_jobs, the heartbeats'
+// job names, the members) and returns its plan. Bad input (an unknown set,
+// a job not found, a name not in known_jobs, a name nobody serves without
+// Force, a member that cannot be requeued) fails the whole plan with one
+// error; nothing is written.
+func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAction, target JobsTarget) (JobsPlan, error) {
+	plan := JobsPlan{Namespace: strings.TrimSuffix(keys.Prefix(), ":"), Action: action, Target: target, ByName: map[string]int64{}, keys: keys}
+	if err := target.validate(action); err != nil {
+		return plan, err
+	}
+	now, err := rqRedisTime(ctx, c)
+	if err != nil {
+		return plan, fmt.Errorf("plan %s: %w", action, err)
+	}
+	plan.RedisTime = now
+	if plan.known, err = jobsKnown(ctx, c, keys); err != nil {
+		return plan, err
+	}
+	if plan.served, err = jobsServed(ctx, c, keys, now); err != nil {
+		return plan, err
+	}
+	if action == JobsRequeue && target.All && target.Job != "" {
+		switch {
+		case !plan.known[target.Job]:
+			return plan, fmt.Errorf("requeue %s jobs of %q: %w", target.Set, target.Job, ErrUnknownJobName)
+		case !plan.served[target.Job] && !target.Force:
+			return plan, fmt.Errorf("requeue %s jobs of %q: %w (they would wait forever; --force pushes them anyway)", target.Set, target.Job, ErrUnserved)
+		}
+	}
+	unserved := map[string]bool{}
+	periodic := 0
+	add := func(it JobItem, sample bool) {
+		plan.Total++
+		if it.Job.Job != nil {
+			plan.ByName[it.Job.Job.Name]++
+			if action == JobsRequeue && !plan.served[it.Job.Job.Name] {
+				unserved[it.Job.Job.Name] = true
+			}
+			if it.Job.Job.Periodic() {
+				periodic++
+			}
+		}
+		if sample {
+			plan.Items = append(plan.Items, it)
+		}
+	}
+	switch {
+	case target.Set == "":
+		items, err := planQueueDelete(ctx, c, keys, target)
+		if err != nil {
+			return plan, err
+		}
+		for _, it := range items {
+			add(it, true)
+		}
+	case target.All:
+		skipped := map[string]int64{}
+		s := redisq.NewSetScan(keys, target.Set, redisq.SetFilter{Job: target.Job}, BulkScanCount)
+		for !s.Progress().Done {
+			jobs, err := s.Step(ctx, c)
+			if err != nil {
+				return plan, fmt.Errorf("plan %s: %w", action, err)
+			}
+			for _, sj := range jobs {
+				it, err := plan.item(sj)
+				if err != nil {
+					skipped[skipReason(err)]++
+					continue
+				}
+				add(it, len(plan.Items) < SampleSize)
+			}
+		}
+		for r, n := range skipped {
+			plan.Skipped = append(plan.Skipped, SkipCount{r, n})
+		}
+		sort.Slice(plan.Skipped, func(i, j int) bool { return plan.Skipped[i].Reason < plan.Skipped[j].Reason })
+	default:
+		members, err := findRefs(ctx, c, keys, target.Set, target.Refs)
+		if err != nil {
+			return plan, err
+		}
+		for _, sj := range members {
+			it, err := plan.item(sj)
+			if err != nil {
+				return plan, fmt.Errorf("%s %s job %s: %w", action, target.Set, describeMember(sj), err)
+			}
+			add(it, true)
+		}
+	}
+	for n := range unserved {
+		plan.Unserved = append(plan.Unserved, n)
+	}
+	sort.Strings(plan.Unserved)
+	if len(plan.Unserved) > 0 {
+		plan.Warnings = append(plan.Warnings, fmt.Sprintf("no worker pool serves %s: those jobs will wait in their queue until one does (--force given)", strings.Join(plan.Unserved, ", ")))
+	}
+	if plan.noUniqueKey > 0 {
+		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%d unique job(s) with args that are not an object: no unique key can be built for them, none is deleted", plan.noUniqueKey))
+	}
+	if periodic > 0 {
+		what := "deleted"
+		if action == JobsRequeue {
+			what = "run now"
+		}
+		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%d periodic job(s): the next periodic pass (every 2-2.5 min) writes them into scheduled again while their fire time is within 4 min, so what is %s may come back", periodic, what))
+	}
+	return plan, nil
+}
+
+func (t JobsTarget) validate(action JobsAction) error {
+	switch action {
+	case JobsRequeue, JobsDelete:
+	default:
+		return fmt.Errorf("%w: unknown action %q", ErrBadTarget, action)
+	}
+	if t.Set == "" {
+		if t.Queue == "" {
+			return fmt.Errorf("%w: no job set and no queue", ErrBadTarget)
+		}
+		if action != JobsDelete || t.All || len(t.Refs) == 0 {
+			return fmt.Errorf("%w: a queue only takes deletes of jobs given by id", ErrBadTarget)
+		}
+	} else if _, err := model.ParseSetName(string(t.Set)); err != nil {
+		return fmt.Errorf("%w: %v", ErrBadTarget, err)
+	}
+	if t.All == (len(t.Refs) > 0) {
+		return fmt.Errorf("%w: give job ids or all, not both or neither", ErrBadTarget)
+	}
+	if t.Job != "" && !t.All {
+		return fmt.Errorf("%w: a job type filter goes with all", ErrBadTarget)
+	}
+	for _, r := range t.Refs {
+		if r.ID == "" && r.Raw == nil {
+			return fmt.Errorf("%w: empty job id", ErrBadTarget)
+		}
+		if r.Raw != nil && r.Score == "" {
+			return fmt.Errorf("%w: a member given by its bytes needs its score", ErrBadTarget)
+		}
+	}
+	return nil
+}
+
+// item checks one member against the action's rules and prepares it.
+func (p *JobsPlan) item(sj model.SetJob) (JobItem, error) {
+	it := JobItem{Job: sj}
+	j := sj.Job
+	if p.Action == JobsRequeue {
+		if j == nil || j.Name == "" {
+			return it, fmt.Errorf("%w: not a job with a name", ErrNotRequeueable)
+		}
+		if !p.known[j.Name] {
+			return it, fmt.Errorf("%q: %w", j.Name, ErrUnknownJobName)
+		}
+		if !p.served[j.Name] && !p.Target.Force {
+			return it, fmt.Errorf("%q: %w (the job would wait forever; --force pushes it anyway)", j.Name, ErrUnserved)
+		}
+		edit, err := model.EditForRequeue(sj.Raw, sj.Set == model.SetDead)
+		if err != nil {
+			return it, fmt.Errorf("%w: %v", ErrNotRequeueable, err)
+		}
+		it.edit = edit
+		it.QueueKey = p.keys.Queue(j.Name)
+		return it, nil
+	}
+	if j == nil {
+		return it, nil
+	}
+	key, ok, err := j.UniqueKeyIn(p.keys.Prefix())
+	if err != nil {
+		// Its args are not an object: gocraft/work could not have built a
+		// unique key for it either.
+		p.noUniqueKey++
+		return it, nil
+	}
+	if ok {
+		it.UniqueKey = key
+		it.UniqueMode = 'a'
+		if sj.Set == model.SetRetry || sj.Set == model.SetDead {
+			it.UniqueMode = 'o'
+		}
+	}
+	return it, nil
+}
+
+func skipReason(err error) string {
+	switch {
+	case errors.Is(err, ErrUnknownJobName):
+		return "name not in known_jobs"
+	case errors.Is(err, ErrUnserved):
+		return "name no worker pool serves (--force pushes them)"
+	case errors.Is(err, ErrNotRequeueable):
+		return "not a job that can be requeued"
+	}
+	return err.Error()
+}
+
+func describeMember(sj model.SetJob) string {
+	if sj.Job != nil && sj.Job.ID != "" {
+		return sj.Job.ID + "@" + sj.ScoreText
+	}
+	return fmt.Sprintf("%q@%s", truncateBytes(sj.Raw, 40), sj.ScoreText)
+}
+
+func truncateBytes(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "..."
+	}
+	return string(b)
+}
+
+// findRefs finds the members of a set that refs address. Refs with a score
+// are read with ZRANGEBYSCORE at that score; the others by one ZSCAN of the
+// set (MATCH on the id when there is one). A ref that finds nothing fails
+// with ErrJobNotFound. Every member with a ref's id (at its score) is
+// taken, as gocraft/work's Client takes them.
+func findRefs(ctx context.Context, c redis.Conn, keys redisq.Keys, set model.SetName, refs []JobRef) ([]model.SetJob, error) {
+	key := redisq.SetKey(keys, set)
+	var out []model.SetJob
+	seen := map[string]bool{}
+	found := make([]bool, len(refs))
+	take := func(sj model.SetJob) {
+		if !seen[string(sj.Raw)] {
+			seen[string(sj.Raw)] = true
+			out = append(out, sj)
+		}
+	}
+	byID := map[string][]int{}
+	for i, r := range refs {
+		if r.Score == "" {
+			byID[r.ID] = append(byID[r.ID], i)
+			continue
+		}
+		vals, err := redis.Values(redis.DoContext(c, ctx, "ZRANGEBYSCORE", key, r.Score, r.Score, "WITHSCORES"))
+		if err != nil {
+			return nil, fmt.Errorf("find %s in %s: %w", r, key, err)
+		}
+		for k := 0; k+1 < len(vals); k += 2 {
+			raw, _ := vals[k].([]byte)
+			score, _ := vals[k+1].([]byte)
+			sj := model.ParseSetJob(set, raw, string(score))
+			if (r.Raw != nil && bytes.Equal(raw, r.Raw)) || (r.Raw == nil && sj.Job != nil && sj.Job.ID == r.ID) {
+				found[i] = true
+				take(sj)
+			}
+		}
+	}
+	if len(byID) > 0 {
+		f := redisq.SetFilter{}
+		if len(byID) == 1 {
+			for id := range byID {
+				f.ID = id
+			}
+		}
+		s := redisq.NewSetScan(keys, set, f, BulkScanCount)
+		for !s.Progress().Done {
+			jobs, err := s.Step(ctx, c)
+			if err != nil {
+				return nil, err
+			}
+			for _, sj := range jobs {
+				if sj.Job == nil {
+					continue
+				}
+				if idx, ok := byID[sj.Job.ID]; ok {
+					for _, i := range idx {
+						found[i] = true
+					}
+					take(sj)
+				}
+			}
+		}
+	}
+	for i, ok := range found {
+		if !ok {
+			return nil, fmt.Errorf("%s: %w in %s", refs[i], ErrJobNotFound, key)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score < out[j].Score
+		}
+		return bytes.Compare(out[i].Raw, out[j].Raw) < 0
+	})
+	return out, nil
+}
+
+// jobsKnown reads <ns>:known_jobs.
+func jobsKnown(ctx context.Context, c redis.Conn, keys redisq.Keys) (map[string]bool, error) {
+	names, err := redis.Strings(redis.DoContext(c, ctx, "SMEMBERS", keys.KnownJobs()))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", keys.KnownJobs(), err)
+	}
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[n] = true
+	}
+	return out, nil
+}
+
+// jobsServed reads the job names that the heartbeats of the pools in
+// <ns>:worker_pools list, in one pipeline, counting only pools whose
+// heartbeat is not dead by upstream's rule (model.Classify with the default
+// cut-off, against Redis's clock now): a job pushed for a dead pool waits
+// as long as one pushed for no pool.
+func jobsServed(ctx context.Context, c redis.Conn, keys redisq.Keys, now time.Time) (map[string]bool, error) {
+	pools, err := redis.Strings(redis.DoContext(c, ctx, "SMEMBERS", keys.WorkerPools()))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", keys.WorkerPools(), err)
+	}
+	out := map[string]bool{}
+	for _, p := range pools {
+		if err := c.Send("HMGET", keys.Heartbeat(p), "job_names", "heartbeat_at"); err != nil {
+			return nil, fmt.Errorf("read heartbeats: %w", err)
+		}
+	}
+	if err := c.Flush(); err != nil {
+		return nil, fmt.Errorf("read heartbeats: %w", err)
+	}
+	var first error
+	for range pools {
+		v, err := redis.Strings(redis.ReceiveContext(c, ctx))
+		if err != nil || len(v) != 2 {
+			if first == nil {
+				first = fmt.Errorf("read heartbeats: %w", rqErrOr(err, errors.New("unexpected reply")))
+			}
+			continue
+		}
+		at, perr := strconv.ParseInt(v[1], 10, 64)
+		hb := &model.Heartbeat{HeartbeatAt: at, HeartbeatAtMissing: v[1] == "", HeartbeatAtMalformed: v[1] != "" && perr != nil}
+		if model.Classify(hb, now, model.DefaultDeadAfter) == model.StatusDead {
+			continue
+		}
+		for _, n := range strings.Split(v[0], ",") {
+			if n != "" {
+				out[n] = true
+			}
+		}
+	}
+	return out, first
+}
+
+// queueChunk is how many queue items one LRANGE reads while looking for
+// jobs by id.
+const queueChunk = 1000
+
+// planQueueDelete finds jobs in a queue by id, walking it in chunks.
+func planQueueDelete(ctx context.Context, c redis.Conn, keys redisq.Keys, t JobsTarget) ([]JobItem, error) {
+	key := keys.Queue(t.Queue)
+	want := map[string]bool{}
+	for _, r := range t.Refs {
+		if r.Raw != nil {
+			want["\x00raw"+string(r.Raw)] = true
+			continue
+		}
+		want[r.ID] = true
+	}
+	found := map[string]bool{}
+	var items []JobItem
+	seen := map[string]bool{}
+	for start := 0; ; start += queueChunk {
+		raws, err := redis.ByteSlices(redis.DoContext(c, ctx, "LRANGE", key, start, start+queueChunk-1))
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", key, err)
+		}
+		for _, raw := range raws {
+			j, _ := model.ParseJobFields(raw)
+			var hit string
+			switch {
+			case want["\x00raw"+string(raw)]:
+				hit = "\x00raw" + string(raw)
+			case j != nil && want[j.ID]:
+				hit = j.ID
+			default:
+				continue
+			}
+			found[hit] = true
+			if seen[string(raw)] {
+				continue
+			}
+			seen[string(raw)] = true
+			it := JobItem{Job: model.SetJob{Raw: raw, Job: j}, QueueKey: key}
+			if j != nil {
+				if uk, ok, err := j.UniqueKeyIn(keys.Prefix()); err == nil && ok {
+					it.UniqueKey, it.UniqueMode = uk, 'a'
+				}
+			}
+			items = append(items, it)
+		}
+		if len(raws) < queueChunk {
+			break
+		}
+	}
+	for _, r := range t.Refs {
+		k := r.ID
+		if r.Raw != nil {
+			k = "\x00raw" + string(r.Raw)
+		}
+		if !found[k] {
+			return nil, fmt.Errorf("%s: %w in %s", r, ErrJobNotFound, key)
+		}
+	}
+	return items, nil
+}

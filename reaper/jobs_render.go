@@ -1,0 +1,163 @@
+package reaper
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// RenderJobsPlan writes a job action's plan as plain text: what it takes,
+// per job name, the first jobs, what it leaves alone and the warnings. It
+// is what --dry-run prints and what the screen's dialog shows.
+func RenderJobsPlan(w io.Writer, p JobsPlan) {
+	where := string(p.Target.Set)
+	if where == "" {
+		where = "queue " + reapClean(p.Target.Queue)
+	}
+	what := string(p.Action)
+	if p.Action == JobsRequeue {
+		switch p.Target.Set {
+		case model.SetDead:
+			what = "requeue (t = now; fails, err and failed_at dropped; pushed to the back of the queue)"
+		default:
+			what = "run now (t = now; fails, err and failed_at kept; pushed to the back of the queue)"
+		}
+	}
+	scope := "the jobs given"
+	if p.Target.All {
+		scope = "every job"
+		if p.Target.Job != "" {
+			scope = "every " + reapClean(p.Target.Job) + " job"
+		}
+	}
+	fmt.Fprintf(w, "Plan for namespace %s (Redis time %s): %s, %s in %s.\n",
+		reapClean(p.Namespace), p.RedisTime.UTC().Format(time.RFC3339), what, scope, where)
+	if p.Total == 0 {
+		fmt.Fprintln(w, "Nothing to do.")
+	} else {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  job name\tjobs")
+		for _, c := range model.Sorted(p.ByName) {
+			fmt.Fprintf(tw, "  %s\t%d\n", reapClean(c.Key), c.N)
+		}
+		if n := p.Total - sumCounts(p.ByName); n > 0 {
+			fmt.Fprintf(tw, "  (not JSON)\t%d\n", n)
+		}
+		tw.Flush()
+		if len(p.Items) > 0 {
+			fmt.Fprintln(w, "First jobs:")
+			for _, it := range p.Items[:min(len(p.Items), SampleSize)] {
+				fmt.Fprintf(w, "  %s\n", describeItem(it))
+			}
+		}
+	}
+	for _, s := range p.Skipped {
+		fmt.Fprintf(w, "Left alone: %s (%s).\n", reapPlural(s.N, "job"), s.Reason)
+	}
+	for _, warn := range p.Warnings {
+		fmt.Fprintf(w, "Warning: %s.\n", reapClean(warn))
+	}
+	fmt.Fprintf(w, "Total: %s. Each job is re-checked when it is moved: one that left the set meanwhile is reported, not touched.\n", reapPlural(p.Total, "job"))
+}
+
+func describeItem(it JobItem) string {
+	sj := it.Job
+	at := sj.ScoreText
+	if sj.Set != "" {
+		at = sj.Set.ScoreField() + " " + scoreTime(sj)
+	}
+	if sj.Job == nil {
+		return fmt.Sprintf("%s  raw %s", at, reapClean(truncateBytes(sj.Raw, 60)))
+	}
+	line := fmt.Sprintf("%s  %s  %s", reapClean(sj.Job.ID), reapClean(sj.Job.Name), at)
+	if sj.Job.Err != "" {
+		line += "  err " + reapClean(truncateBytes([]byte(sj.Job.Err), 60))
+	}
+	if it.UniqueKey != "" {
+		line += "  (unique)"
+	}
+	return line
+}
+
+func scoreTime(sj model.SetJob) string {
+	if sj.Score != float64(int64(sj.Score)) {
+		return sj.ScoreText
+	}
+	return time.Unix(int64(sj.Score), 0).UTC().Format(time.RFC3339)
+}
+
+func sumCounts(m map[string]int64) int64 {
+	var n int64
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// RenderJobsResult writes what a job action did.
+func RenderJobsResult(w io.Writer, action JobsAction, r JobsResult) {
+	names := make([]string, 0, len(r.ByName))
+	for n := range r.ByName {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %s: %d\n", reapClean(n), r.ByName[n])
+	}
+	verb := "requeued"
+	if action == JobsDelete {
+		verb = "deleted"
+	}
+	line := fmt.Sprintf("Done: %s %s", reapPlural(r.Done, "job"), verb)
+	if r.UniqueDeleted > 0 {
+		line += fmt.Sprintf(", %s deleted", reapPlural(r.UniqueDeleted, "unique key"))
+	}
+	fmt.Fprintln(w, line+".")
+	report := func(n int64, list []model.SetJob, why string) {
+		if n == 0 {
+			return
+		}
+		ids := make([]string, 0, len(list))
+		for _, sj := range list {
+			ids = append(ids, reapClean(describeMember(sj)))
+		}
+		more := ""
+		if int64(len(list)) < n {
+			more = ", ..."
+		}
+		fmt.Fprintf(w, "Not touched: %s %s: %s%s\n", reapPlural(n, "job"), why, strings.Join(ids, ", "), more)
+	}
+	report(r.GoneCount, r.Gone, "had left since the plan was made")
+	report(r.RescoredCount, r.Rescored, "had a new score since the plan was made")
+	keys := make([]string, 0, len(r.Skipped))
+	for k := range r.Skipped {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(w, "Left alone: %s (%s).\n", reapPlural(r.Skipped[k], "job"), k)
+	}
+}
+
+// JobsAuditLine is one line for the audit log: the action, its target and
+// what it did, with text from Redis cleaned.
+func JobsAuditLine(p JobsPlan, r JobsResult) string {
+	where := "set=" + string(p.Target.Set)
+	if p.Target.Set == "" {
+		where = "queue=" + reapClean(p.Target.Queue)
+	}
+	scope := fmt.Sprintf("ids=%d", len(p.Target.Refs))
+	if p.Target.All {
+		scope = "all"
+		if p.Target.Job != "" {
+			scope += " job=" + reapClean(p.Target.Job)
+		}
+	}
+	return fmt.Sprintf("jobs %s namespace=%s %s %s force=%v planned=%d done=%d gone=%d rescored=%d unique_deleted=%d",
+		p.Action, reapClean(p.Namespace), where, scope, p.Target.Force, p.Total, r.Done, r.GoneCount, r.RescoredCount, r.UniqueDeleted)
+}
