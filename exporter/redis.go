@@ -105,4 +105,3 @@ func (r *RedisSource) ScanOrphans(ctx context.Context) ([]model.InProgressList, 
 	}
 	return res.Orphans, nil
 }
-
