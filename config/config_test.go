@@ -263,3 +263,28 @@ func TestDefaultPathAndLoad(t *testing.T) {
 		t.Fatalf("DefaultPath without XDG_CONFIG_HOME = %q", p)
 	}
 }
+
+func TestDescribeNeverHoldsAPassword(t *testing.T) {
+	f, err := Parse("c.toml", []byte(good), 0o600, "/home/op")
+	if err != nil {
+		t.Fatal(err)
+	}
+	eu, _ := f.Target("prod-eu")
+	want := []string{
+		`redis = "rediss://monitor@redis-eu.internal:6380/0"`,
+		`namespace = "myapp"`,
+		`password_file = "/home/op/.config/workq-tui/prod-eu.pass"`,
+		`tls_ca = "/etc/ssl/internal-ca.pem"`,
+		`read_only = true`,
+	}
+	if got := eu.Describe(); !reflect.DeepEqual(got, want) {
+		t.Errorf("Describe:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	st, _ := f.Target("staging")
+	if got := strings.Join(st.Describe(), "\n"); !strings.Contains(got, `password_env = "STAGING_REDIS_PASSWORD"`) || !strings.Contains(got, `timeout = "2s"`) {
+		t.Errorf("Describe(staging):\n%s", got)
+	}
+	if got := eu.Summary(); got != "prod-eu  rediss://monitor@redis-eu.internal:6380/0  namespace myapp  read-only" {
+		t.Errorf("Summary = %q", got)
+	}
+}

@@ -1,6 +1,10 @@
 package exporter
 
-import "context"
+import (
+	"context"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
 
 // WriteThrough tries a SET and an EVAL on one of the source's connections.
 func WriteThrough(r *RedisSource) []error {
@@ -13,3 +17,6 @@ func WriteThrough(r *RedisSource) []error {
 	_, evalErr := c.Do("EVAL", "return redis.call('SET', KEYS[1], '1')", 1, "exporter-write-probe")
 	return []error{setErr, evalErr}
 }
+
+// DescribeTo sends the exporter's metric descriptions.
+func DescribeTo(e *Exporter, ch chan<- *prometheus.Desc) { collector{e}.Describe(ch) }
