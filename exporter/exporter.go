@@ -109,6 +109,9 @@ type Exporter struct {
 	// ctx is cancelled by Close: it ends reads and scans in flight.
 	ctx    context.Context
 	cancel context.CancelFunc
+	// mu guards closed; wg counts the reads and scans running.
+	mu     sync.Mutex
+	closed bool
 	wg     sync.WaitGroup
 }
 
@@ -166,8 +169,12 @@ func (e *Exporter) Handler() http.Handler {
 // Gatherer is the exporter's registry, for tests and for embedding.
 func (e *Exporter) Gatherer() prometheus.Gatherer { return e.reg }
 
-// Close cancels the reads and scans in flight and waits for them to end.
+// Close cancels the reads and scans in flight and waits for them to end;
+// later scrapes answer with the last values and start no read.
 func (e *Exporter) Close() {
+	e.mu.Lock()
+	e.closed = true
+	e.mu.Unlock()
 	e.cancel()
 	e.wg.Wait()
 }

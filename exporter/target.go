@@ -45,23 +45,24 @@ type view struct {
 }
 
 // refresh starts a read when none is in flight and the last one started at
-// least MinInterval ago, then waits for the read in flight (if any) until it
+// least MinInterval ago (and the exporter is not closed), then waits for the read in flight (if any) until it
 // ends or the wait is over, and returns the target's values. The target is
 // up when no read is in flight past the wait and the last read succeeded.
 func (e *Exporter) refresh(t *target, wait <-chan struct{}) view {
 	now := e.opts.Now()
 	t.mu.Lock()
 	if t.reading == nil && (t.readStarted.IsZero() || now.Sub(t.readStarted) >= e.opts.MinInterval) {
-		t.readStarted = now
-		t.reading = make(chan struct{})
-		e.wg.Add(1)
-		go e.read(t, t.reading)
+		done := make(chan struct{})
+		if e.start(func() { e.read(t, done) }) {
+			t.readStarted = now
+			t.reading = done
+		}
 	}
 	if t.Orphans != nil && !t.scanning && (t.scanStarted.IsZero() || now.Sub(t.scanStarted) >= e.opts.ScanInterval) {
-		t.scanStarted = now
-		t.scanning = true
-		e.wg.Add(1)
-		go e.scan(t)
+		if e.start(func() { e.scan(t) }) {
+			t.scanStarted = now
+			t.scanning = true
+		}
 	}
 	reading := t.reading
 	t.mu.Unlock()
@@ -86,9 +87,24 @@ func (e *Exporter) refresh(t *target, wait <-chan struct{}) view {
 	}
 }
 
+// start runs f in a goroutine that Close waits for, unless the exporter is
+// closed.
+func (e *Exporter) start(f func()) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return false
+	}
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		f()
+	}()
+	return true
+}
+
 // read runs one read and records it; done is closed when it is recorded.
 func (e *Exporter) read(t *target, done chan struct{}) {
-	defer e.wg.Done()
 	ctx, cancel := context.WithTimeout(e.ctx, e.opts.ReadTimeout)
 	start := time.Now()
 	snap, err := t.Reader.Read(ctx)
@@ -110,7 +126,6 @@ func (e *Exporter) read(t *target, done chan struct{}) {
 
 // scan runs one orphan scan and records it. No scrape waits for a scan.
 func (e *Exporter) scan(t *target) {
-	defer e.wg.Done()
 	ctx, cancel := context.WithTimeout(e.ctx, e.opts.ScanTimeout)
 	orphans, err := t.Orphans.ScanOrphans(ctx)
 	cancel()
