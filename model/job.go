@@ -1,5 +1,6 @@
 // Jobs as gocraft/work stores them in its lists (JSON), and the one loose
 // parser of them that the snapshot, the CLI and the screen share.
+
 package model
 
 import (

@@ -40,3 +40,18 @@ func TestParseJobFailure(t *testing.T) {
 		t.Errorf("odd fields: %+v", j)
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for _, tc := range []struct {
+		got, want string
+	}{
+		{Plural(1, "job", "jobs"), "1 job"},
+		{Plural(0, "job", "jobs"), "0 jobs"},
+		{Plural(int64(3), "lock_info entry", "lock_info entries"), "3 lock_info entries"},
+		{Plural(-1, "pool", "pools"), "-1 pools"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}

@@ -1,5 +1,6 @@
 // The orphan scan as the screen and the CLI see it: how far it has got, and
 // how long it pauses between steps so that it never holds Redis for long.
+
 package model
 
 import "time"

@@ -1,6 +1,7 @@
 // The Client: one namespace read through a connection source, with errors
 // that name the Redis they came from; and the job peeks of the screen's
 // pool detail.
+
 package redisq
 
 import (

@@ -1,9 +1,6 @@
-// Package redisq is everything that talks to Redis: connection options, the
-// key schema of gocraft/work, the pipelined snapshot, the orphan scan, job
-// peeks and the read-only guard.
-//
-// This file owns how a connection is made: Options, Endpoint, Dialer, the
-// socket deadlines, and the operator's hint for an error reply.
+// How a connection is made: Options, Endpoint, Dialer, the socket
+// deadlines, and the operator's hint for an error reply.
+
 package redisq
 
 import (

@@ -1,6 +1,7 @@
 // Connection sources: the one interface that hands out connections
 // (Conns, which *redis.Pool satisfies) and OneConn, which lends a single
 // connection through it without letting callers close it.
+
 package redisq
 
 import (

@@ -1,6 +1,7 @@
 // The drift counters of a snapshot: per job type lock, lock_info and every
 // pool's in-progress length, sent next to each other, read by pool
 // position, and put in the pools' maps once each.
+
 package redisq
 
 import (

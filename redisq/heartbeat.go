@@ -1,5 +1,6 @@
 // The heartbeat hash of a pool, read from an HGETALL reply without a map
 // of strings per pool.
+
 package redisq
 
 import (

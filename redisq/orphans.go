@@ -1,3 +1,6 @@
+// The orphan scan: in-progress lists whose pool is not in worker_pools,
+// found with bounded SCAN steps.
+
 package redisq
 
 import (

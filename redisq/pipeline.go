@@ -1,6 +1,7 @@
 // Pipeline primitives: send many commands, flush once, read every reply
 // with a per-command error kept apart from a connection error; drain what
 // an early return left due; build per-pool keys without allocating.
+
 package redisq
 
 import (

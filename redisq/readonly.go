@@ -1,5 +1,6 @@
 // The read-only guard: a connection that refuses every command outside an
 // allow-list of reads before anything is sent.
+
 package redisq
 
 import (

@@ -1,5 +1,6 @@
 // Reply readers: Redis TIME, error replies (WRONGTYPE, NOPERM, NOAUTH) and
 // what they mean for a snapshot, sets and integers.
+
 package redisq
 
 import (

@@ -1,6 +1,7 @@
 // ReadSnapshot: the whole namespace in a few pipelined round trips, as
 // named steps (the sets, the heartbeats and job types, the job types only
 // heartbeats name, the re-read of drifted counters).
+
 package redisq
 
 import (
