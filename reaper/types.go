@@ -1,21 +1,10 @@
-// Package reaper plans (dry runs) and executes the repairs workq-tui can make:
-// reap a dead pool, requeue an in-progress list, repair a job type's lock.
-// Execution is by Lua scripts embedded next to the Go code that loads them.
+// The types of a reap: its targets, its plan (per pool and job type), its
+// progress and its result.
+
 package reaper
 
 import (
-	"errors"
 	"time"
-)
-
-// Sentinel errors, checked with errors.Is.
-var (
-	// ErrUnknownPool: a target pool ID is not in the snapshot.
-	ErrUnknownPool = errors.New("unknown pool")
-	// ErrPoolAlive: a target pool is not dead (at plan time).
-	ErrPoolAlive = errors.New("pool is not dead")
-	// ErrNothingToDo: no dead pool to reap.
-	ErrNothingToDo = errors.New("nothing to reap")
 )
 
 // Targets say which pools to reap.
