@@ -68,3 +68,14 @@ func scriptDataError(reason string) error {
 	}
 	return &dataError{kind: ErrBadData, reason: reason}
 }
+
+// joinErrors joins the errors of the items of a result (nil when none).
+func joinErrors[T any](items []T, errOf func(T) error) error {
+	var errs []error
+	for _, it := range items {
+		if err := errOf(it); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -21,7 +21,7 @@ import (
 //
 // The job types of a pool are its heartbeat's job_names, as upstream takes
 // them; for a pool without a heartbeat (or without job_names) every job type
-// the snapshot knows (known_jobs and every heartbeat's job_names). Execute
+// the snapshot knows (known_jobs and every heartbeat's job_names). Reap
 // adds the job types of in-progress lists it finds by SCAN. Lock and lock_info
 // values before and after are computed pool after pool in plan order, with
 // upstream's arithmetic: after the reap, lock is lock - lock_info[pool]

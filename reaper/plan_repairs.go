@@ -17,9 +17,10 @@ import (
 // NewRequeuePlan works out, from a snapshot (with its orphan scan), what
 // requeueing the given in-progress lists will do. It is pure, for the
 // screen, which plans from the last snapshot; the command line plans with
-// Reaper.PlanRequeue, which reads Redis. A key must be an in-progress list of the
-// snapshot's namespace held by a dead pool of the snapshot or listed among
-// its orphans; the script re-checks the pool and the types when it runs.
+// Reaper.PlanRequeue, which reads Redis. A key must be an in-progress list
+// of the snapshot's namespace held by a dead pool of the snapshot or listed
+// among its orphans; the script re-checks the pool and the types when it
+// runs.
 // For an orphan, the snapshot has not read the pool's heartbeat: the plan
 // says so (HeartbeatUnread) and the script checks it.
 func NewRequeuePlan(snap *model.Snapshot, listKeys []string) (RequeuePlan, error) {

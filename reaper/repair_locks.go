@@ -98,13 +98,7 @@ type JobLockResult struct {
 
 // Err joins the errors of the job types.
 func (r LockRepairResult) Err() error {
-	var errs []error
-	for _, j := range r.Jobs {
-		if j.Err != nil {
-			errs = append(errs, j.Err)
-		}
-	}
-	return errors.Join(errs...)
+	return joinErrors(r.Jobs, func(j JobLockResult) error { return j.Err })
 }
 
 // PlanRepairLocks reads, for each job type, the set, the in-progress list

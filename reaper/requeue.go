@@ -103,13 +103,7 @@ func (r RequeueResult) TotalMoved() int64 {
 
 // Err joins the errors of the lists.
 func (r RequeueResult) Err() error {
-	var errs []error
-	for _, l := range r.Lists {
-		if l.Err != nil {
-			errs = append(errs, l.Err)
-		}
-	}
-	return errors.Join(errs...)
+	return joinErrors(r.Lists, func(l ListResult) error { return l.Err })
 }
 
 // PlanRequeue reads what it needs from Redis (TIME, the set, each list's

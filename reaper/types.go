@@ -14,7 +14,7 @@ type Targets struct {
 }
 
 // Plan is what a reap will do, computed from a snapshot. It is what the
-// screen and --dry-run show, and what Execute carries out.
+// screen and --dry-run show, and what Reaper.Reap carries out.
 type Plan struct {
 	Namespace string
 	// RedisTime is the snapshot's Redis time; DeadAfter the cut-off used.
@@ -34,7 +34,7 @@ type PoolPlan struct {
 	Jobs             []JobPlan
 	// JobNames are the job types whose in-progress lists are emptied and
 	// whose lock_info[pool] is cleaned: the heartbeat's job_names, or every
-	// known job type when there is no heartbeat (Execute adds those of lists
+	// known job type when there is no heartbeat (Reap adds those of lists
 	// it finds by SCAN). Jobs lists only those with something to do.
 	JobNames []string
 }
