@@ -1,3 +1,6 @@
+// Classification of a snapshot: pool status and heartbeat age, job type
+// drift and latency, the order of pools, and the findings.
+
 package model
 
 import (

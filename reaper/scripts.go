@@ -30,7 +30,11 @@ type scripts struct {
 	// then per job type (see lua/reap_batch.lua, lua/reap_final.lua); both
 	// start with lua/check.lua.
 	reapBatch, reapFinal *redis.Script
-	// requeue moves one batch of one list (lua/requeue.lua).
+	// requeue moves one batch of one list (lua/requeue.lua). It is not
+	// reap_batch.lua with a mode: it serves lists of pools outside the set
+	// (orphans), judges the pool by its heartbeat alone, never creates a
+	// lock_info field and never lets lock go below 0, where the reap keeps
+	// upstream's arithmetic for the same end state as upstream's reaper.
 	requeue *redis.Script
 	// repairLocks resets one job type's counters (lua/repair_locks.lua).
 	repairLocks *redis.Script
