@@ -87,6 +87,9 @@ type snapshotReader struct {
 	known    []string // the members of known_jobs, sorted, distinct
 	ps       *poolSet
 	jobTypes []model.JobType
+	// replies holds one job type's replies at a time (6 + len(poolIDs)),
+	// reused by every job type of round trips 2 and 3.
+	replies []reply
 }
 
 // readSets is round trip 1: Redis's clock and the two sets.
@@ -193,11 +196,11 @@ func (rd *snapshotReader) readHeartbeats(sent int) error {
 // readKnownJobTypes reads the job type replies of round trip 2.
 func (rd *snapshotReader) readKnownJobTypes() error {
 	per := 6 + len(rd.poolIDs)
-	r := make([]reply, per)
+	rd.replies = make([]reply, per)
 	rd.jobTypes = make([]model.JobType, 0, len(rd.known))
 	for i, job := range rd.known {
 		rd.jobTypes = append(rd.jobTypes, model.JobType{Name: job})
-		if err := readJobType(rd.ctx, rd.conn, rd.keys, &rd.jobTypes[i], rd.ps, r); err != nil {
+		if err := readJobType(rd.ctx, rd.conn, rd.keys, &rd.jobTypes[i], rd.ps, rd.replies); err != nil {
 			drain(rd.ctx, rd.conn, (len(rd.known)-i-1)*per)
 			return err
 		}
@@ -235,11 +238,10 @@ func (rd *snapshotReader) readUnregisteredJobTypes() error {
 	if err := rd.conn.Flush(); err != nil {
 		return fmt.Errorf("send to redis: %w", err)
 	}
-	per := 6 + len(rd.poolIDs)
-	r := make([]reply, per)
+	per := len(rd.replies)
 	for i, job := range extra {
 		rd.jobTypes = append(rd.jobTypes, model.JobType{Name: job})
-		if err := readJobType(rd.ctx, rd.conn, rd.keys, &rd.jobTypes[len(rd.jobTypes)-1], rd.ps, r); err != nil {
+		if err := readJobType(rd.ctx, rd.conn, rd.keys, &rd.jobTypes[len(rd.jobTypes)-1], rd.ps, rd.replies); err != nil {
 			drain(rd.ctx, rd.conn, (len(extra)-i-1)*per)
 			return err
 		}
