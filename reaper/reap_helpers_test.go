@@ -210,7 +210,7 @@ func rpReap(t testing.TB, pool *redis.Pool, c redis.Conn, ns string, batch int, 
 	if err != nil {
 		return plan, Result{}, err
 	}
-	res, err := NewReaper(pool, ns, batch).Execute(context.Background(), plan, nil)
+	res, err := NewReaper(pool, ns, batch).Reap(context.Background(), plan, nil)
 	return plan, res, err
 }
 
