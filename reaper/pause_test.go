@@ -19,7 +19,7 @@ import (
 func pauseSnapshot() *model.Snapshot {
 	return &model.Snapshot{
 		Namespace: "work",
-		Pools: []model.Pool{{ID: "p1", Heartbeat: &model.Heartbeat{JobNames: []string{"resize", "send_email"}}}},
+		Pools:     []model.Pool{{ID: "p1", Heartbeat: &model.Heartbeat{JobNames: []string{"resize", "send_email"}}}},
 		JobTypes: []model.JobType{
 			{Name: "report", Paused: true, Queued: 4},
 			{Name: "send_email", InProgress: 3, Queued: 12},
