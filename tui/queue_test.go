@@ -195,3 +195,54 @@ func TestGoldenQueue(t *testing.T) {
 		})
 	}
 }
+
+func TestRenderQueueHeader(t *testing.T) {
+	st := newStyles(asciiRenderer(), defaultTheme())
+	base := newQueueView("send_email", fixture())
+	tests := []struct {
+		name string
+		q    func(q queueView) queueView
+		want []string
+	}{
+		{"loading", func(q queueView) queueView { return q.startLoad(0, 1) }, []string{"length 1234  latency 45s  paused no  lock/max 9/10", "reading the queue…"}},
+		{"error", func(q queueView) queueView {
+			q = q.startLoad(0, 1)
+			return q.setPage(queuePageMsg{job: "send_email", seq: 1, err: fmt.Errorf("read queue \x1b[2J: WRONGTYPE")})
+		}, []string{`could not read the queue: read queue \x1b[2J: WRONGTYPE`}},
+		{"empty", func(q queueView) queueView {
+			q = q.startLoad(0, 1)
+			return q.setPage(queuePageMsg{job: "send_email", seq: 1, page: redisq.QueuePage{}})
+		}, []string{"the queue is empty"}},
+		{"past the end", func(q queueView) queueView {
+			q = q.startLoad(40, 1)
+			return q.setPage(queuePageMsg{job: "send_email", seq: 1, page: redisq.QueuePage{Offset: 40, Length: 12}})
+		}, []string{"nothing at #41: the queue holds 12 now"}},
+		{"another queue's page", func(q queueView) queueView {
+			q = q.startLoad(0, 1)
+			return q.setPage(queuePageMsg{job: "report", seq: 1, page: redisq.QueuePage{Length: 5}})
+		}, []string{"reading the queue…"}},
+		{"paused", func(q queueView) queueView {
+			s := fixture()
+			s.JobTypes[2].Paused = true
+			return q.setSnapshot(s)
+		}, []string{"paused PAUSED"}},
+		{"gone", func(q queueView) queueView {
+			s := fixture()
+			s.JobTypes = s.JobTypes[:2]
+			return q.setSnapshot(s)
+		}, []string{"queue send_email  no longer a job type of the namespace"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := renderQueueHeader(tc.q(base), 80, st)
+			if n := strings.Count(got, "\n"); n != queueHeaderLines-1 {
+				t.Errorf("%d lines", n+1)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("header lacks %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
