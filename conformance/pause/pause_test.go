@@ -100,6 +100,64 @@ func pauseWith(t *testing.T, rp *redis.Pool, ns, job string, pause bool) reaper.
 	return res
 }
 
+// stream enqueues one job of "steady" and one of "other" every 20 ms with
+// gocraft/work's Enqueuer until stopped (at the latest when the test ends),
+// and notes when each steady job's enqueue was called.
+type stream struct {
+	mu   sync.Mutex
+	ids  []string
+	at   []time.Time
+	stop func()
+}
+
+func startStream(t *testing.T, rp *redis.Pool, ns string) *stream {
+	s := &stream{}
+	quit := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		enq := work.NewEnqueuer(ns, rp)
+		for i := 0; ; i++ {
+			select {
+			case <-quit:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+			start := time.Now()
+			j, err := enq.Enqueue("steady", work.Q{"i": i})
+			if err != nil {
+				t.Errorf("enqueue: %v", err)
+				return
+			}
+			if _, err := enq.Enqueue("other", work.Q{"i": i}); err != nil {
+				t.Errorf("enqueue: %v", err)
+				return
+			}
+			s.mu.Lock()
+			s.ids = append(s.ids, j.ID)
+			s.at = append(s.at, start)
+			s.mu.Unlock()
+		}
+	}()
+	s.stop = sync.OnceFunc(func() { close(quit); <-done })
+	t.Cleanup(s.stop)
+	return s
+}
+
+// since is the steady jobs whose enqueue was called after t: when t is
+// after a write returned, they were pushed after it.
+func (s *stream) since(t time.Time) []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for i, at := range s.at {
+		if at.After(t) {
+			out = append(out, s.ids[i])
+		}
+	}
+	return out
+}
+
 // TestPauseStopsOneJobType: a live pool processes a steady stream of two
 // job types. After the pause of one, only the jobs it had already taken
 // run; then none of that type starts, none shows in the pool's worker
@@ -114,50 +172,12 @@ func TestPauseStopsOneJobType(t *testing.T) {
 	c := srv.Dial()
 	defer c.Close()
 
-	// The stream: one job of each type every 20 ms. Jobs of "steady" are
-	// noted with the time they were enqueued.
-	var mu sync.Mutex
-	var enqueued []string
-	var pausedAt time.Time
-	var afterPause []string
-	stop := make(chan struct{})
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		enq := work.NewEnqueuer(ns, rp)
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-			j, err := enq.Enqueue("steady", work.Q{"i": i})
-			if err != nil {
-				t.Errorf("enqueue: %v", err)
-				return
-			}
-			if _, err := enq.Enqueue("other", work.Q{"i": i}); err != nil {
-				t.Errorf("enqueue: %v", err)
-				return
-			}
-			mu.Lock()
-			enqueued = append(enqueued, j.ID)
-			if !pausedAt.IsZero() {
-				afterPause = append(afterPause, j.ID)
-			}
-			mu.Unlock()
-		}
-	}()
-	stopStream := sync.OnceFunc(func() { close(stop); <-done })
-	t.Cleanup(stopStream)
-
+	stream := startStream(t, rp, ns)
 	st := startPool(t, rp, ns, concurrency, 30*time.Millisecond, "steady", "other")
 	gcstate.WaitFor(t, 10*time.Second, "20 steady jobs run", func() (bool, error) { return len(st.of("steady")) >= 20, nil })
 
 	res := pauseWith(t, rp, ns, "steady", true)
-	mu.Lock()
-	pausedAt = time.Now()
-	mu.Unlock()
+	pausedAt := time.Now()
 	if res.Changed() != 1 || res.Jobs[0].Status != reaper.PauseDone {
 		t.Fatalf("pause: %+v", res)
 	}
@@ -213,12 +233,10 @@ func TestPauseStopsOneJobType(t *testing.T) {
 	if got := len(st.of("other")); got <= otherBefore+50 {
 		t.Errorf("other did not go on: %d jobs in 3 s", got-otherBefore)
 	}
-	mu.Lock()
 	late := map[string]bool{}
-	for _, id := range afterPause {
+	for _, id := range stream.since(pausedAt) {
 		late[id] = true
 	}
-	mu.Unlock()
 	for _, id := range st.of("steady") {
 		if late[id] {
 			t.Errorf("steady job %s, enqueued after the pause, ran while paused", id)
@@ -229,7 +247,7 @@ func TestPauseStopsOneJobType(t *testing.T) {
 
 	// Unpause: the pool drains what queued up, new jobs included. Idle
 	// gocraft workers back off up to 5 s between polls.
-	stopStream()
+	stream.stop()
 	res = pauseWith(t, rp, ns, "steady", false)
 	if res.Changed() != 1 || res.Jobs[0].Status != reaper.UnpauseDone {
 		t.Fatalf("unpause: %+v", res)
@@ -238,9 +256,7 @@ func TestPauseStopsOneJobType(t *testing.T) {
 		t.Fatal("pause key left after unpause")
 	}
 	unpausedAt := time.Now()
-	mu.Lock()
-	total := len(enqueued)
-	mu.Unlock()
+	total := len(stream.since(time.Time{}))
 	gcstate.WaitFor(t, 20*time.Second, "the steady queue drains", func() (bool, error) {
 		return llen(t, c, keys.Queue("steady")) == 0 && len(st.of("steady")) == total, nil
 	})
