@@ -18,6 +18,8 @@ type keyMap struct {
 	// Requeue (R) and RepairLocks (L) are writes; ScanOrphans (o) is a
 	// read and stays in read-only mode.
 	Requeue, RepairLocks, ScanOrphans key.Binding
+	// TogglePause (p) pauses or unpauses the selected job type: a write.
+	TogglePause key.Binding
 
 	// Dialog keys.
 	Confirm, Cancel key.Binding
@@ -44,6 +46,7 @@ func defaultKeyMap() keyMap {
 		Requeue:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue")),
 		RepairLocks: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "repair locks")),
 		ScanOrphans: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "scan orphans")),
+		TogglePause: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
 		Confirm:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
 		Cancel:      key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "cancel")),
 	}
@@ -51,7 +54,7 @@ func defaultKeyMap() keyMap {
 
 // ShortHelp is the one-line help at the bottom.
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown by '?'.
@@ -59,7 +62,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
-		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks},
+		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause},
 		{k.ScanOrphans, k.Refresh, k.Help, k.Quit},
 	}
 }

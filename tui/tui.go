@@ -111,6 +111,13 @@ type Options struct {
 	// disabled without its interface, and both in read-only mode.
 	Requeuer     Requeuer
 	LockRepairer LockRepairer
+
+	// Queue reads queue pages for the queue view (a read: it runs in
+	// read-only mode too); without it enter on a job type says so.
+	Queue QueueReader
+	// Pauser pauses and unpauses job types (p); without it, and in
+	// read-only mode, p is not there.
+	Pauser Pauser
 }
 
 // PeekLimit is how many in-progress jobs the detail view shows.
@@ -158,6 +165,12 @@ type Model struct {
 	scanGen      uint64
 	scanStepping bool
 	inDetail     bool
+
+	// queue is the job type's queue opened from the Job types view, shown
+	// over it while inQueue; queueSeq tags its page reads.
+	queue    queueView
+	inQueue  bool
+	queueSeq int
 
 	filtering bool
 	filter    filterInput
