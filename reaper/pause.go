@@ -12,6 +12,7 @@ import (
 
 	"github.com/gomodule/redigo/redis"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
@@ -100,7 +101,7 @@ func NewPausePlan(snap *model.Snapshot, jobs []string, pause, force bool) (Pause
 			j.Paused, j.InProgress, j.Queued = jt.Paused, jt.InProgress, jt.Queued
 		}
 		if pause && !j.Known && !force {
-			return p, fmt.Errorf("pause %q: %w: it is not in %s and no worker pool names it; check the name, or force the pause", reapClean(name), ErrUnknownJob, reapClean(keys.KnownJobs()))
+			return p, fmt.Errorf("pause %q: %w: it is not in %s and no worker pool names it; check the name, or force the pause", textsafe.Clean(name), ErrUnknownJob, textsafe.Clean(keys.KnownJobs()))
 		}
 		p.Jobs = append(p.Jobs, j)
 	}
@@ -161,7 +162,7 @@ func ExecutePause(ctx context.Context, c redis.Conn, plan PausePlan) (PauseResul
 	args = append(args, plan.Verb())
 	v, err := redis.Strings(pauseScript.DoContext(ctx, c, args...))
 	if err != nil {
-		return res, fmt.Errorf("%s %s: %w", plan.Verb(), reapClean(strings.Join(plan.Names(), ", ")), err)
+		return res, fmt.Errorf("%s %s: %w", plan.Verb(), textsafe.Clean(strings.Join(plan.Names(), ", ")), err)
 	}
 	if len(v) != len(plan.Jobs)+1 {
 		return res, fmt.Errorf("%s: unexpected script reply %q", plan.Verb(), v)
@@ -173,7 +174,7 @@ func ExecutePause(ctx context.Context, c redis.Conn, plan PausePlan) (PauseResul
 		switch {
 		case v[0] == "refused" && s != "none" && s != "string":
 			r.Status, r.Type = PauseRefused, s
-			refused = append(refused, fmt.Sprintf("%s is a %s, not a string", reapClean(j.Key), s))
+			refused = append(refused, fmt.Sprintf("%s is a %s, not a string", textsafe.Clean(j.Key), s))
 		case v[0] == "refused":
 			r.Status = PauseUnchanged
 		case s == "paused":
@@ -196,10 +197,10 @@ func ExecutePause(ctx context.Context, c redis.Conn, plan PausePlan) (PauseResul
 }
 
 // Pauser runs pause plans on connections of its own (the screen's).
-type Pauser struct{ conns ConnSource }
+type Pauser struct{ conns redisq.Conns }
 
 // NewPauser returns a Pauser over conns (a *redis.Pool).
-func NewPauser(conns ConnSource) *Pauser { return &Pauser{conns: conns} }
+func NewPauser(conns redisq.Conns) *Pauser { return &Pauser{conns: conns} }
 
 // Pause executes a pause or unpause plan (see ExecutePause).
 func (p *Pauser) Pause(ctx context.Context, plan PausePlan) (PauseResult, error) {

@@ -3,6 +3,9 @@ package reaper
 import (
 	"fmt"
 	"io"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
 )
 
 // PauseEffect is what a pause or unpause means for one job type's workers,
@@ -10,7 +13,7 @@ import (
 // finish", or "workers start taking JOB jobs again; 12 queued". It is the
 // line the screen's dialog and `pause --dry-run` show.
 func PauseEffect(pause bool, j PauseJob) string {
-	name := reapClean(j.Name)
+	name := textsafe.Clean(j.Name)
 	if pause {
 		running := fmt.Sprintf("the %d in progress finish", j.InProgress)
 		switch j.InProgress {
@@ -32,9 +35,9 @@ func RenderPausePlan(w io.Writer, p PausePlan) {
 	if !p.Pause {
 		title = "Unpause"
 	}
-	fmt.Fprintf(w, "%s plan for namespace %s:\n", title, reapClean(p.Namespace))
+	fmt.Fprintf(w, "%s plan for namespace %s:\n", title, textsafe.Clean(p.Namespace))
 	for _, j := range p.Jobs {
-		name := reapClean(j.Name)
+		name := textsafe.Clean(j.Name)
 		switch {
 		case p.Pause && j.Paused:
 			fmt.Fprintf(w, "  %s: already paused: nothing to do\n", name)
@@ -48,9 +51,9 @@ func RenderPausePlan(w io.Writer, p PausePlan) {
 			fmt.Fprintf(w, "    %s is not a known job type: no worker pool names it\n", name)
 		}
 		if p.Pause {
-			fmt.Fprintf(w, "    SET %s 1\n", reapClean(j.Key))
+			fmt.Fprintf(w, "    SET %s 1\n", textsafe.Clean(j.Key))
 		} else {
-			fmt.Fprintf(w, "    DEL %s\n", reapClean(j.Key))
+			fmt.Fprintf(w, "    DEL %s\n", textsafe.Clean(j.Key))
 		}
 	}
 	fmt.Fprintln(w)
@@ -66,9 +69,9 @@ func RenderPausePlan(w io.Writer, p PausePlan) {
 // type and a total.
 func RenderPauseResult(w io.Writer, r PauseResult) {
 	for _, j := range r.Jobs {
-		line := fmt.Sprintf("%s: %s", reapClean(j.Name), j.Status)
+		line := fmt.Sprintf("%s: %s", textsafe.Clean(j.Name), j.Status)
 		if j.Status == PauseRefused {
-			line += fmt.Sprintf(" (%s is a %s)", reapClean(j.Key), reapClean(j.Type))
+			line += fmt.Sprintf(" (%s is a %s)", textsafe.Clean(j.Key), textsafe.Clean(j.Type))
 		}
 		fmt.Fprintln(w, line)
 	}
@@ -76,5 +79,5 @@ func RenderPauseResult(w io.Writer, r PauseResult) {
 	if !r.Pause {
 		verb = "unpaused"
 	}
-	fmt.Fprintf(w, "Done: %s %s.\n", reapPlural(int64(r.Changed()), "job type"), verb)
+	fmt.Fprintf(w, "Done: %s %s.\n", model.Plural(r.Changed(), "job type", "job types"), verb)
 }

@@ -139,7 +139,7 @@ func TestExecutePause(t *testing.T) {
 
 	// Pause: SET 1 where there is no key; an existing pause (any value,
 	// with its expiry) is left as it is.
-	rqDo(t, c, "SET", keys.Paused("report"), "0", "EX", 600)
+	redistest.Do(t, c, "SET", keys.Paused("report"), "0", "EX", 600)
 	res, err := ExecutePause(ctx, c, plan(true, "send_email", "report"))
 	if err != nil {
 		t.Fatal(err)
@@ -173,7 +173,7 @@ func TestExecutePause(t *testing.T) {
 	}
 
 	// A key of another type refuses the whole change: nothing written.
-	rqDo(t, c, "HSET", keys.Paused("resize"), "f", "v")
+	redistest.Do(t, c, "HSET", keys.Paused("resize"), "f", "v")
 	for _, pause := range []bool{true, false} {
 		before := redistest.Dump(t, c, "*")
 		res, err = ExecutePause(ctx, c, plan(pause, "send_email", "resize", "report"))

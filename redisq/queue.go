@@ -11,6 +11,8 @@ import (
 	"math"
 
 	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/model"
 )
 
 // MaxQueuePage is the most jobs one page read returns.
@@ -40,7 +42,7 @@ type QueuePage struct {
 type QueuedJob struct {
 	// Position is the job's place in run order: 0 runs next.
 	Position int64
-	Job
+	model.Job
 }
 
 // MarshalJSON writes the job as the command line's --json shows it: args
@@ -63,8 +65,8 @@ func (q QueuedJob) MarshalJSON() ([]byte, error) {
 	if len(out.Args) == 0 {
 		out.Args = json.RawMessage("null")
 	}
-	if q.Err != nil {
-		out.Error = q.Err.Error()
+	if q.ParseErr != nil {
+		out.Error = q.ParseErr.Error()
 		if q.ID == "" && q.Name == "" && len(q.Job.Args) == 0 {
 			raw := q.Raw
 			out.Raw = &raw
@@ -122,7 +124,7 @@ func ReadQueuePage(ctx context.Context, conn redis.Conn, keys Keys, job string, 
 		return page, fmt.Errorf("read queue %s: %w", job, err)
 	}
 	for _, r := range replies {
-		if isWrongTypeErr(r.err) {
+		if isWrongType(r.err) {
 			return page, fmt.Errorf("read queue %s: %s holds a value that is not a list", job, page.Key)
 		}
 		if r.err != nil {
@@ -142,7 +144,7 @@ func ReadQueuePage(ctx context.Context, conn redis.Conn, keys Keys, job string, 
 	for i, raw := range raws {
 		// raws[len-1] is index -(offset+1): the first in run order.
 		at := len(raws) - 1 - i
-		page.Jobs[at] = QueuedJob{Position: int64(offset + at), Job: ParseJob(raw)}
+		page.Jobs[at] = QueuedJob{Position: int64(offset + at), Job: model.ParseJob(raw)}
 	}
 	return page, nil
 }

@@ -62,8 +62,8 @@ func TestReadQueuePageRunOrder(t *testing.T) {
 			if j.Position != int64(offset+i) {
 				t.Errorf("page at %d, job %d: position %d", offset, i, j.Position)
 			}
-			if j.Err != nil {
-				t.Errorf("job %s: %v", j.ID, j.Err)
+			if j.ParseErr != nil {
+				t.Errorf("job %s: %v", j.ID, j.ParseErr)
 			}
 			got = append(got, j.ID)
 		}
@@ -117,13 +117,13 @@ func TestReadQueuePageBadMembers(t *testing.T) {
 	if len(page.Jobs) != 3 || page.Length != 3 {
 		t.Fatalf("got %d jobs, length %d", len(page.Jobs), page.Length)
 	}
-	if page.Jobs[0].ID != "a" || page.Jobs[0].Err != nil {
+	if page.Jobs[0].ID != "a" || page.Jobs[0].ParseErr != nil {
 		t.Errorf("job 0: %+v", page.Jobs[0])
 	}
-	if page.Jobs[1].Err == nil || page.Jobs[1].Raw != members[1] {
+	if page.Jobs[1].ParseErr == nil || page.Jobs[1].Raw != members[1] {
 		t.Errorf("job 1 (not JSON): %+v", page.Jobs[1])
 	}
-	if page.Jobs[2].Err == nil || page.Jobs[2].ID != "c" {
+	if page.Jobs[2].ParseErr == nil || page.Jobs[2].ID != "c" {
 		t.Errorf("job 2 (no t): %+v", page.Jobs[2])
 	}
 	b, err := json.Marshal(page)

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -28,7 +29,7 @@ func (f *fakeQueue) QueuePage(_ context.Context, job string, offset, limit int) 
 	all := f.jobs[job]
 	page := redisq.QueuePage{JobName: job, Offset: offset, Limit: limit, Length: int64(len(all))}
 	for i := offset; i < len(all) && i < offset+limit; i++ {
-		page.Jobs = append(page.Jobs, redisq.QueuedJob{Position: int64(i), Job: redisq.ParseJob(all[i])})
+		page.Jobs = append(page.Jobs, redisq.QueuedJob{Position: int64(i), Job: model.ParseJob(all[i])})
 	}
 	return page, nil
 }

@@ -290,7 +290,7 @@ func TestQueuePagesInRunOrder(t *testing.T) {
 			t.Errorf("page at %d: length %d", offset, page.Length)
 		}
 		for _, j := range page.Jobs {
-			if j.Err != nil || j.Name != "ordered" || !strings.Contains(string(j.Args), fmt.Sprintf(`"i":%d`, len(listed))) {
+			if j.ParseErr != nil || j.Name != "ordered" || !strings.Contains(string(j.Args), fmt.Sprintf(`"i":%d`, len(listed))) {
 				t.Errorf("job #%d: %+v (args %s)", len(listed), j.Job, j.Args)
 			}
 			listed = append(listed, j.ID)

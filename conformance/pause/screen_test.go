@@ -16,6 +16,7 @@ import (
 	"github.com/workq-tui/workq-tui/conformance/gcstate"
 	"github.com/workq-tui/workq-tui/internal/audit"
 	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
 	"github.com/workq-tui/workq-tui/tui"
@@ -181,7 +182,7 @@ func TestScreenPauseAndUnpause(t *testing.T) {
 	}
 	p.Send(tea.KeyMsg{Type: tea.KeyEnter})
 	fr := waitFrame("the queue view", has("queue steady", "paused PAUSED", "in run order"))
-	if id := redisq.ParseJob(string(next)).ID; !strings.Contains(fr, "#1 steady  id "+id) {
+	if id := model.ParseJob(string(next)).ID; !strings.Contains(fr, "#1 steady  id "+id) {
 		t.Errorf("#1 is not %s:\n%s", id, fr)
 	}
 	p.Send(tea.KeyMsg{Type: tea.KeyEsc})
