@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gomodule/redigo/redis"
-
 	"github.com/workq-tui/workq-tui/internal/redistest"
 	"github.com/workq-tui/workq-tui/redisq"
 )
@@ -15,15 +13,12 @@ func TestReapCommand(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	k := redisq.NewKeys("work")
-	now, err := redis.Int64s(c.Do("TIME"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	now := redistest.Time(t, c).Unix()
 	const dead, live = "deaddeaddeaddeaddeaddead", "11ve11ve11ve11ve11ve11ve"
 	srv.Do("SADD", k.KnownJobs(), "mail:send", "sms")
 	srv.Do("SADD", k.WorkerPools(), dead, live)
-	srv.Do("HSET", k.Heartbeat(dead), "heartbeat_at", now[0]-120, "job_names", "mail:send,sms")
-	srv.Do("HSET", k.Heartbeat(live), "heartbeat_at", now[0], "job_names", "mail:send")
+	srv.Do("HSET", k.Heartbeat(dead), "heartbeat_at", now-120, "job_names", "mail:send,sms")
+	srv.Do("HSET", k.Heartbeat(live), "heartbeat_at", now, "job_names", "mail:send")
 	srv.Do("RPUSH", k.InProgress("mail:send", dead), "j1", "j2", "j3")
 	srv.Do("RPUSH", k.InProgress("sms", dead), "s1")
 	srv.Do("RPUSH", k.InProgress("mail:send", live), "l1")

@@ -84,10 +84,10 @@ func TestScreenRequeuesOrphan(t *testing.T) {
 	}
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 
-	if n, err := redis.Int(c.Do("EXISTS", orphan)); err != nil || n != 0 {
+	if n, err := redis.Int(redistest.Do(t, c, "EXISTS", orphan), nil); err != nil || n != 0 {
 		t.Fatalf("orphan list still exists (%d, %v)", n, err)
 	}
-	q, err := redis.Strings(c.Do("LRANGE", k.Queue("send_email"), 0, -1))
+	q, err := redis.Strings(redistest.Do(t, c, "LRANGE", k.Queue("send_email"), 0, -1), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

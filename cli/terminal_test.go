@@ -35,7 +35,7 @@ const firstOutputBound = 1500 * time.Millisecond
 // the process start to its output. Commands print no colour, so they must
 // not send a query at all.
 func TestNothingWaitsOnTheTerminal(t *testing.T) {
-	bin := buildBinary(t)
+	bin := redistest.Binary(t)
 	srv := redistest.Start(t)
 	k := redisq.NewKeys("work")
 	srv.Do("SADD", k.WorkerPools(), "deaddeaddeaddeaddeaddead")
