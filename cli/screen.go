@@ -129,7 +129,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		ScanInterval: c.scanInterval,
 		ScanPause:    redisq.ScanPause,
 		Keys:         keys,
-		Scanner:      screenScanner{dial: d.Dial, keys: keys, count: redisq.DefaultScanCount},
+		Scanner:      ScreenScanner(d.Dial, c.namespace, redisq.DefaultScanCount),
 	}
 	if !c.redis.ReadOnly {
 		pool := d.Pool()

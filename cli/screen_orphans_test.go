@@ -54,7 +54,7 @@ func TestScreenRequeuesOrphan(t *testing.T) {
 	opts := tui.Options{
 		Address: srv.Addr(), Namespace: "work", Interval: time.Hour, ScanInterval: time.Hour,
 		Renderer: r, Source: client,
-		Scanner:  screenScanner{dial: d.Dial, keys: k, count: 10},
+		Scanner:  ScreenScanner(d.Dial, "work", 10),
 		Requeuer: repairer, LockRepairer: repairer,
 	}
 	tm := teatest.NewTestModel(t, tui.New(opts), teatest.WithInitialTermSize(120, 30))
