@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -120,5 +121,19 @@ func TestReapAllDeadOnUnreadableNamespace(t *testing.T) {
 	}
 	if after := redistest.Dump(t, c, "*"); !reflect.DeepEqual(before, after) {
 		t.Fatal("Redis changed")
+	}
+}
+
+// TestReapNothingShowsNamespaceCleaned: the namespace of the "nothing to
+// reap" line is printed with its escapes visible.
+func TestReapNothingShowsNamespaceCleaned(t *testing.T) {
+	srv := redistest.Start(t)
+	ns := "work\x1b[2J\u202e"
+	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "--namespace", ns, "reap", "--all-dead", "--dry-run")
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if want := "No dead pool in namespace " + textsafe.Clean(ns) + ": nothing to reap."; !strings.Contains(out, want) || strings.ContainsAny(out, "\x1b\u202e") {
+		t.Fatalf("output %q, want %q and no raw escape", out, want)
 	}
 }
