@@ -126,6 +126,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		Renderer:     renderer,
 		Source:       client,
 		Peeker:       redisq.RawPeeker{Client: client},
+		Queue:        client,
 		ScanInterval: c.scanInterval,
 		ScanPause:    redisq.ScanPause,
 		Keys:         keys,
@@ -139,6 +140,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		opts.Audit = &audit.File{Path: auditPath, User: osUser(e.getenv)}
 		repairer := reaper.NewRepairer(pool, c.namespace, c.batch)
 		opts.Requeuer, opts.LockRepairer = repairer, repairer
+		opts.Pauser = reaper.NewPauser(pool)
 	}
 	p := tea.NewProgram(tui.New(opts), tea.WithAltScreen(), tea.WithContext(ctx),
 		tea.WithInput(e.stdin), tea.WithOutput(e.stdout))
