@@ -106,15 +106,21 @@ func (c *pauseCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", verb, err)
 	}
-	for _, w := range snap.Warnings {
-		fmt.Fprintf(e.stderr, "warning: %s\n", textsafe.Clean(w))
-	}
 	plan, err := reaper.NewPausePlan(snap, args, c.pause, c.force)
+	// What the snapshot could not read (known_jobs of the wrong type, say)
+	// may be why a name is unknown: the refusal says it on its one line.
+	var unread string
+	if len(snap.Warnings) > 0 {
+		unread = fmt.Sprintf("; namespace %s could not be read in full: %s", c.namespace, strings.Join(snap.Warnings, "; "))
+	}
 	switch {
 	case errors.Is(err, reaper.ErrUnknownJob):
-		return localErrorf("%s with --force", textsafe.Clean(err.Error()))
+		return localErrorf("%s with --force%s", textsafe.Clean(err.Error()), textsafe.Clean(unread))
 	case err != nil:
 		return err
+	}
+	for _, w := range snap.Warnings {
+		fmt.Fprintf(e.stderr, "warning: %s\n", textsafe.Clean(w))
 	}
 	reaper.RenderPausePlan(e.stdout, plan)
 	if !pauseChanges(plan) {
