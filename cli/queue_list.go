@@ -75,13 +75,13 @@ func listQueue(ctx context.Context, e env, t *target, job string, f queueListFla
 }
 
 // writeQueueJSON prints the page as JSON, every rune a terminal would act
-// on escaped (jsonSafe).
+// on escaped as snapshot --json does (escapeTerminalRunes).
 func writeQueueJSON(w io.Writer, page redisq.QueuePage) error {
 	b, err := json.MarshalIndent(page, "", "  ")
 	if err != nil {
 		return localErrorf("encode JSON: %w", err)
 	}
-	_, err = w.Write(append(jsonSafe(b), '\n'))
+	_, err = w.Write(append(escapeTerminalRunes(nil, b), '\n'))
 	return err
 }
 

@@ -52,7 +52,7 @@ func TestQueueList(t *testing.T) {
 	srv.Do("LPUSH", k.Queue("mail"), "not json \x1b[2J")
 	// The id holds JSON escapes of controls; the args hold a bidi override
 	// and a C1 control raw, as JSON allows in a string.
-	srv.Do("LPUSH", k.Queue("mail"), `{"name":"mail","id":"evil\u001b]0;t\u0007","t":1700000100,"args":`+"{\"s\":\"\u202eabc\u009b31m\",\"w\":\"日本語日本語\"}}")
+	srv.Do("LPUSH", k.Queue("mail"), `{"name":"mail","id":"evil\u001b]0;t\u0007","t":1700000100,"args":`+"{\"s\":\"\u202eabc\u009b31m\",\"w\":\"日本語日本語\",\"x\":\"\xff\"}}")
 	srv.Do("HSET", k.Queue("hashy"), "a", "b")
 	addr := "--redis=" + srv.Addr()
 
@@ -98,7 +98,7 @@ func TestQueueList(t *testing.T) {
 	if f := strings.Fields(lines[6]); len(f) != 9 || f[2] != "(not" || strings.Join(f[5:], " ") != `raw not json \x1b[2J` {
 		t.Errorf("row of the member that is not JSON: %q", lines[6])
 	}
-	if !strings.Contains(lines[7], `evil\x1b]0;t\x07  {"s":"\u202eabc\u009b31m","w":"日本語日本語"}`) {
+	if !strings.Contains(lines[7], `evil\x1b]0;t\x07  {"s":"\u202eabc\u009b31m","w":"日本語日本語","x":"\xff"}`) {
 		t.Errorf("row of the hostile job: %q", lines[7])
 	}
 	col := strings.Index(lines[2], "j20")
@@ -117,7 +117,7 @@ func TestQueueList(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if strings.ContainsAny(out, "\x1b\x07\u202e\u009b") {
+	if strings.ContainsAny(out, "\x1b\x07\u202e\u009b") || strings.Contains(out, "\xff") {
 		t.Errorf("raw control characters in the JSON:\n%q", out)
 	}
 	var page struct {
@@ -149,7 +149,7 @@ func TestQueueList(t *testing.T) {
 		t.Errorf("member that is not JSON: %+v", j)
 	}
 	var args map[string]string
-	if err := json.Unmarshal(page.Jobs[7].Args, &args); err != nil || args["s"] != "\u202eabc\u009b31m" || page.Jobs[7].ID != "evil\x1b]0;t\x07" {
+	if err := json.Unmarshal(page.Jobs[7].Args, &args); err != nil || args["s"] != "\u202eabc\u009b31m" || args["x"] != "\ufffd" || page.Jobs[7].ID != "evil\x1b]0;t\x07" {
 		t.Errorf("hostile job decodes to %q, %q (%v)", page.Jobs[7].ID, args, err)
 	}
 
