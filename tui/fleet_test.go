@@ -1,0 +1,215 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+func TestOrderRows(t *testing.T) {
+	lat := func(d time.Duration) *time.Duration { return &d }
+	ok := func(name string) fleetRow { return fleetRow{name: name, state: fleetOK, hasData: true} }
+	with := func(r fleetRow, f func(*fleetRow)) fleetRow { f(&r); return r }
+	tests := []struct {
+		name string
+		rows []fleetRow
+		want []string
+	}{
+		{"polling state first", []fleetRow{
+			{name: "conn", state: fleetConnecting},
+			ok("ok"),
+			{name: "slow", state: fleetSlow, hasData: true},
+			{name: "stale", state: fleetStale, hasData: true},
+			{name: "down", state: fleetDown},
+		}, []string{"down", "stale", "slow", "ok", "conn"}},
+		{"problems before late before healthy", []fleetRow{
+			ok("fine"),
+			with(ok("late"), func(r *fleetRow) { r.sums.late = 3 }),
+			with(ok("drift"), func(r *fleetRow) { r.sums.drift = 1 }),
+			with(ok("orphan"), func(r *fleetRow) { r.orphans, r.orphansKnown = 1, true }),
+		}, []string{"drift", "orphan", "late", "fine"}},
+		{"more dead first, then drift", []fleetRow{
+			with(ok("one dead"), func(r *fleetRow) { r.sums.dead = 1; r.sums.drift = 5 }),
+			with(ok("two dead"), func(r *fleetRow) { r.sums.dead = 2 }),
+			with(ok("one dead less drift"), func(r *fleetRow) { r.sums.dead = 1; r.sums.drift = 1 }),
+		}, []string{"two dead", "one dead", "one dead less drift"}},
+		{"older data first within a state", []fleetRow{
+			{name: "a", state: fleetStale, hasData: true, age: 10 * time.Second},
+			{name: "b", state: fleetStale, hasData: true, age: time.Minute},
+		}, []string{"b", "a"}},
+		{"worst latency, then queued, then name", []fleetRow{
+			with(ok("b"), func(r *fleetRow) { r.sums.queued = 5 }),
+			with(ok("a"), func(r *fleetRow) { r.sums.queued = 5 }),
+			with(ok("slow queue"), func(r *fleetRow) { r.sums.worstLatency = lat(time.Hour); r.sums.queued = 1 }),
+			with(ok("big queue"), func(r *fleetRow) { r.sums.queued = 900 }),
+			with(ok("empty"), func(r *fleetRow) {}),
+		}, []string{"slow queue", "big queue", "a", "b", "empty"}},
+		{"same name keeps the fleet's order", []fleetRow{
+			{index: 0, name: "x", state: fleetDown},
+			{index: 1, name: "x", state: fleetDown},
+		}, []string{"x#0", "x#1"}},
+		{"empty", nil, []string{}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for i := range tc.rows {
+				if tc.rows[i].index == 0 {
+					tc.rows[i].index = i
+				}
+			}
+			got := []string{}
+			dup := map[string]int{}
+			for _, r := range tc.rows {
+				dup[r.name]++
+			}
+			for _, i := range orderRows(tc.rows) {
+				n := tc.rows[i].name
+				if dup[n] > 1 {
+					n = fmt.Sprintf("%s#%d", n, tc.rows[i].index)
+				}
+				got = append(got, n)
+			}
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Fatalf("order %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestClassify(t *testing.T) {
+	start := fixedNow
+	iv := 2 * time.Second
+	tests := []struct {
+		name    string
+		m       Model
+		now     time.Time
+		want    fleetState
+		wantAge time.Duration
+	}{
+		{"first poll running", Model{}, start.Add(time.Second), fleetConnecting, time.Second},
+		{"first poll hangs", Model{}, start.Add(4 * time.Second), fleetSlow, 4 * time.Second},
+		{"down", Model{err: errRefused}, start.Add(time.Minute), fleetDown, 0},
+		{"stale", Model{err: errRefused, snap: fixture(), fetchedAt: start}, start.Add(45 * time.Second), fleetStale, 45 * time.Second},
+		{"fresh", Model{snap: fixture(), fetchedAt: start}, start.Add(3 * time.Second), fleetOK, 3 * time.Second},
+		{"no new data for two intervals", Model{snap: fixture(), fetchedAt: start}, start.Add(4 * time.Second), fleetSlow, 4 * time.Second},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, age := classify(&tc.m, tc.now, start, slowAfter(iv))
+			if s != tc.want || age != tc.wantAge {
+				t.Fatalf("classify: %v %s, want %v %s", s, age, tc.want, tc.wantAge)
+			}
+		})
+	}
+}
+
+// TestFleetOnePollPerIntervalPerTarget: fifty targets with intervals of 1
+// to 5 seconds, a fifth of them down, over simulated half a minute: every
+// healthy target is read exactly once at start and once per interval, a
+// down one no more often (it backs off), and never two reads at once.
+func TestFleetOnePollPerIntervalPerTarget(t *testing.T) {
+	d := newFleetDriver(t)
+	var targets []Options
+	var srcs []*fakeSource
+	for i := 0; i < 50; i++ {
+		var src *fakeSource
+		if i%5 == 4 {
+			src = &fakeSource{next: func(int) (*model.Snapshot, error) { return nil, errRefused }}
+		} else {
+			src = staticSource(fixture())
+		}
+		o, _ := fleetTarget(fmt.Sprintf("t%02d", i), src, time.Duration(1+i%5)*time.Second)
+		targets = append(targets, o)
+		srcs = append(srcs, src)
+	}
+	d.start(targets...)
+	const span = 30 * time.Second
+	for s := 0; s < int(span/time.Second); s++ {
+		d.advance(time.Second)
+		d.f.View() // drawing reads nothing
+	}
+	for i, src := range srcs {
+		iv := targets[i].Interval
+		perInterval := 1 + int(span/iv)
+		src.mu.Lock()
+		calls, most := src.calls, src.maxAtOnc
+		src.mu.Unlock()
+		if most > 1 {
+			t.Errorf("%s: %d reads at once", targets[i].Target, most)
+		}
+		if i%5 == 4 {
+			if calls > perInterval || calls < 2 {
+				t.Errorf("%s (down, interval %s): %d reads in %s, want between 2 and %d", targets[i].Target, iv, calls, span, perInterval)
+			}
+			continue
+		}
+		if calls != perInterval {
+			t.Errorf("%s (interval %s): %d reads in %s, want %d", targets[i].Target, iv, calls, span, perInterval)
+		}
+	}
+}
+
+// TestFleetSlowTargetHoldsUpNobody: one healthy target, one down, one
+// whose reads block. The healthy one is read and updated every interval,
+// the down one backs off with its error shown, the blocked one is marked
+// slow; released, it catches up.
+func TestFleetSlowTargetHoldsUpNobody(t *testing.T) {
+	d := newFleetDriver(t)
+	live := staticSource(fixture())
+	down := &fakeSource{next: func(int) (*model.Snapshot, error) { return nil, errRefused }}
+	slow := newBlockingSource(fixture())
+	slow.d = d
+	const iv = 2 * time.Second
+	oLive, _ := fleetTarget("live", live, iv)
+	oDown, _ := fleetTarget("down", down, iv)
+	oSlow, _ := fleetTarget("slow", slow, iv)
+	d.start(oLive, oDown, oSlow)
+
+	for n := 1; n <= 5; n++ {
+		d.advance(iv)
+		if got := live.count(); got != n+1 {
+			t.Fatalf("after %d intervals the live target was read %d times, want %d", n, got, n+1)
+		}
+		if r := d.row(0); r.state != fleetOK || r.age != 0 || !r.hasData {
+			t.Fatalf("after %d intervals the live target is %v, data %s old", n, r.state, r.age)
+		}
+		if got := slow.count(); got != 1 {
+			t.Fatalf("the blocked target was read %d times while its first read hangs", got)
+		}
+	}
+	if r := d.row(2); r.state != fleetSlow || r.note != "no answer for 10s" {
+		t.Fatalf("blocked target: %v %q, want SLOW, no answer for 10s", r.state, r.note)
+	}
+	if r := d.row(1); r.state != fleetDown || !strings.Contains(r.note, "connection refused") {
+		t.Fatalf("down target: %v %q", r.state, r.note)
+	}
+	// Back-off: reads at 0, 2, 6 (2+4) s; the next one is due at 14 s.
+	if got := down.count(); got != 3 {
+		t.Fatalf("the down target was read %d times in 10s, want 3 (backing off)", got)
+	}
+	d.send(keyMsg("g")) // the worst target: the down one, its error in full below the table
+	view := d.f.View()
+	checkScreen(t, view, 140, 40)
+	for _, want := range []string{"SLOW", "DOWN", "no answer for 10s", "down: down.internal:6379 ns work · error: dial tcp 127.0.0.1:6379: connect: connection refused · retry in 4s", "3 targets: 1 DOWN · 1 SLOW · 1 ok"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("fleet view lacks %q:\n%s", want, view)
+		}
+	}
+	// Worst first: down, slow, then live.
+	if got := d.f.order; fmt.Sprint(got) != "[1 2 0]" {
+		t.Errorf("order %v, want [1 2 0]", got)
+	}
+
+	slow.free()
+	d.settle()
+	if r := d.row(2); r.state != fleetOK || !r.hasData {
+		t.Fatalf("released target: %v, data %v", r.state, r.hasData)
+	}
+	d.advance(iv)
+	if got := slow.count(); got != 2 {
+		t.Fatalf("released target read %d times, want 2 (its interval restarts when the read returns)", got)
+	}
+}
