@@ -193,7 +193,7 @@ func TestFleetSlowTargetHoldsUpNobody(t *testing.T) {
 	d.send(keyMsg("g")) // the worst target: the down one, its error in full below the table
 	view := d.f.View()
 	checkScreen(t, view, 140, 40)
-	for _, want := range []string{"SLOW", "DOWN", "no answer for 10s", "down: down.internal:6379 ns work · error: dial tcp 127.0.0.1:6379: connect: connection refused · retry in 4s", "3 targets: 1 DOWN · 1 SLOW · 1 ok"} {
+	for _, want := range []string{"SLOW", "DOWN", "no answer for 10s", "down: down.internal:6379 ns work\nDOWN, retry in 4s: dial tcp 127.0.0.1:6379: connect: connection refused", "3 targets: 1 DOWN · 1 SLOW · 1 ok"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("fleet view lacks %q:\n%s", want, view)
 		}
@@ -211,5 +211,120 @@ func TestFleetSlowTargetHoldsUpNobody(t *testing.T) {
 	d.advance(iv)
 	if got := slow.count(); got != 2 {
 		t.Fatalf("released target read %d times, want 2 (its interval restarts when the read returns)", got)
+	}
+}
+
+// TestFleetEnterActEsc: enter opens the selected target's screen, whose
+// keys go to it; X and y reap on that target only, with its name in the
+// dialog and the audit line; esc closes the dialog first, then goes back
+// to the fleet.
+func TestFleetEnterActEsc(t *testing.T) {
+	d := newFleetDriver(t)
+	oA, depsA := fleetTarget("east", staticSource(fixture()), time.Hour)
+	oB, depsB := fleetTarget("west", staticSource(fixture()), time.Hour)
+	d.start(oA, oB)
+	if got := fmt.Sprint(d.f.order); got != "[0 1]" {
+		t.Fatalf("order %v, want [0 1] (same data: by name)", got)
+	}
+	d.send(keyMsg("j"))
+	d.send(keyMsg("enter"))
+	if d.f.open != 1 {
+		t.Fatalf("enter on the second row opened %d", d.f.open)
+	}
+	view := d.f.View()
+	checkScreen(t, view, 140, 40)
+	for _, want := range []string{"fleet › west  esc: fleet", "west  west.internal:6379  ns work", "[Pools]"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("target screen lacks %q:\n%s", want, view)
+		}
+	}
+
+	d.send(keyMsg("X"))
+	if !strings.Contains(d.f.View(), "west: Reap 2 dead pools?") {
+		t.Fatalf("dialog does not name the target:\n%s", d.f.View())
+	}
+	d.send(keyMsg("esc")) // cancels the dialog, stays on the target
+	if d.f.open != 1 || d.f.children[1].dialog != nil {
+		t.Fatalf("esc in a dialog: open %d, dialog %v", d.f.open, d.f.children[1].dialog != nil)
+	}
+	d.send(keyMsg("X"))
+	d.send(keyMsg("y"))
+	if n := len(depsA.reaper.executed()); n != 0 {
+		t.Fatalf("the other target's reaper ran %d plans", n)
+	}
+	if n := len(depsB.reaper.executed()); n != 1 {
+		t.Fatalf("the target's reaper ran %d plans, want 1", n)
+	}
+	if len(depsA.audit.entries) != 0 || len(depsB.audit.entries) != 1 {
+		t.Fatalf("audit entries: %d on east, %d on west", len(depsA.audit.entries), len(depsB.audit.entries))
+	}
+	if e := depsB.audit.entries[0]; e.Target != "west" || e.Address != "west.internal:6379" || e.Action != "reap" {
+		t.Fatalf("audit entry %+v", e)
+	}
+	if !strings.Contains(d.f.View(), "reaped 2 pools") {
+		t.Errorf("the target's status line lacks the result:\n%s", d.f.View())
+	}
+
+	d.send(keyMsg("esc"))
+	if d.f.open != -1 {
+		t.Fatalf("esc with nothing open stayed on target %d", d.f.open)
+	}
+	view = d.f.View()
+	checkScreen(t, view, 140, 40)
+	if !strings.Contains(view, "2 targets: 2 ok") {
+		t.Errorf("fleet view after esc:\n%s", view)
+	}
+}
+
+// TestFleetEscInTargetDetailAndFilter: esc leaves a target's detail view
+// and clears its filter before it goes back to the fleet.
+func TestFleetEscInTargetDetailAndFilter(t *testing.T) {
+	d := newFleetDriver(t)
+	o, _ := fleetTarget("east", staticSource(fixture()), time.Hour)
+	d.start(o)
+	d.send(keyMsg("enter"))
+	d.send(keyMsg("enter")) // the pool under the cursor
+	if !d.f.children[0].inDetail {
+		t.Fatal("enter in a target's screen did not open the pool")
+	}
+	d.send(keyMsg("esc"))
+	if d.f.open != 0 || d.f.children[0].inDetail {
+		t.Fatalf("esc in the detail view: open %d, detail %v", d.f.open, d.f.children[0].inDetail)
+	}
+	for _, k := range []string{"/", "w", "enter"} {
+		d.send(keyMsg(k))
+	}
+	d.send(keyMsg("esc"))
+	if d.f.open != 0 || d.f.children[0].currentFilter() != "" {
+		t.Fatalf("esc with a filter: open %d, filter %q", d.f.open, d.f.children[0].currentFilter())
+	}
+	d.send(keyMsg("esc"))
+	if d.f.open != -1 {
+		t.Fatal("esc did not go back to the fleet")
+	}
+}
+
+// TestFleetReadOnly: the fleet view has no write key; in a read-only
+// target's screen the writes are hidden and inert, as on a single screen.
+func TestFleetReadOnly(t *testing.T) {
+	d := newFleetDriver(t)
+	o, deps := fleetTarget("east", staticSource(fixture()), time.Hour)
+	o.ReadOnly = true
+	d.start(o)
+	d.send(keyMsg("?"))
+	for _, w := range []string{"reap", "requeue", "repair"} {
+		if strings.Contains(d.f.View(), w) {
+			t.Errorf("fleet help shows %q:\n%s", w, d.f.View())
+		}
+	}
+	d.send(keyMsg("?"))
+	d.send(keyMsg("enter"))
+	d.send(keyMsg("X"))
+	view := d.f.View()
+	if d.f.children[0].dialog != nil || strings.Contains(view, "reap") || !strings.Contains(view, "[READ-ONLY]") {
+		t.Fatalf("read-only target:\n%s", view)
+	}
+	if n := len(deps.reaper.executed()); n != 0 {
+		t.Fatalf("reaper ran %d plans in read-only mode", n)
 	}
 }

@@ -29,13 +29,16 @@ func (f Fleet) View() string {
 const fleetHeaderHeight = 2
 
 // layout is the fleet view's layout; the body holds the column titles, the
-// rows and the line about the selected target.
+// rows and the lines about the selected target.
 func (f Fleet) layout() layout {
 	return computeLayout(f.width, f.height, fleetHeaderHeight, 1+height(f.helpView()))
 }
 
 // listHeight is how many rows the body shows.
-func (f Fleet) listHeight() int { return max(f.layout().body-2, 1) }
+func (f Fleet) listHeight() int { return max(f.layout().body-1-selectedHeight, 1) }
+
+// selectedHeight is the lines about the selected target under the table.
+const selectedHeight = 2
 
 func (f Fleet) helpView() string {
 	f.help.Width = f.width
@@ -96,7 +99,6 @@ func (f Fleet) renderHeader(rows []fleetRow) string {
 		seg = append(seg, f.st.badge.Render("[READ-ONLY]"))
 	}
 	seg = append(seg, f.st.bold.Render("fleet"), plural(len(rows), "target", "targets")+": "+f.stateCounts(rows, true))
-	line1 := fitLine(strings.Join(seg, "  "), f.width)
 
 	var sum snapSums
 	var orphans, withData, scanned int
@@ -120,10 +122,11 @@ func (f Fleet) renderHeader(rows []fleetRow) string {
 			worst, worstName = l, r.name
 		}
 	}
-	var counts []string
 	if withData < len(rows) {
-		counts = append(counts, f.st.warn.Render(fmt.Sprintf("data of %d/%d", withData, len(rows))))
+		seg = append(seg, f.st.warn.Render(fmt.Sprintf("sums over the %d with data", withData)))
 	}
+	line1 := fitLine(strings.Join(seg, "  "), f.width)
+	var counts []string
 	counts = append(counts, plural(sum.pools, "pool", "pools"), f.countText(sum.dead, "dead", f.st.dead))
 	if sum.late > 0 {
 		counts = append(counts, f.st.warn.Render(fmt.Sprintf("%d late", sum.late)))
@@ -136,7 +139,7 @@ func (f Fleet) renderHeader(rows []fleetRow) string {
 	}
 	counts = append(counts, fmt.Sprintf("%d queued", sum.queued))
 	if worst != nil {
-		counts = append(counts, "worst latency "+model.FormatAge(*worst)+" ("+worstName+")")
+		counts = append(counts, "latency "+model.FormatAge(*worst)+" ("+worstName+")")
 	}
 	return line1 + "\n" + fitLine(strings.Join(counts, " · "), f.width)
 }
@@ -210,7 +213,7 @@ func fleetColumns(width int) ([]column, []int) {
 // a line about the selected target, exactly the body's height.
 func (f Fleet) renderBody(rows []fleetRow, lay layout) string {
 	w, h := lay.width, lay.body
-	list := max(h-2, 1)
+	list := max(h-1-selectedHeight, 1)
 	cols, kept := fleetColumns(w - cursorWidth)
 	titles := make([]string, len(kept))
 	for j, c := range cols {
@@ -226,7 +229,7 @@ func (f Fleet) renderBody(rows []fleetRow, lay layout) string {
 	if len(rows) == 0 {
 		lines = append(lines, f.st.faint.Render("  no targets"))
 	}
-	for len(lines) < h-1 {
+	for len(lines) < h-selectedHeight {
 		lines = append(lines, "")
 	}
 	if len(rows) > 0 {
@@ -295,28 +298,28 @@ func fleetCells(r fleetRow) []string {
 	}
 }
 
-// renderSelected is the line about the selected target: where it is and,
+// renderSelected is two lines about the selected target: where it is and,
 // when something is wrong with its polling, what.
 func (f Fleet) renderSelected(r fleetRow, width int) string {
 	c := &f.children[r.index]
-	text := r.name + ": " + oneLine(c.opts.Address) + " ns " + oneLine(c.opts.Namespace)
+	where := r.name + ": " + oneLine(c.opts.Address) + " ns " + oneLine(c.opts.Namespace)
 	if c.opts.ReadOnly {
-		text += " (read-only)"
+		where += " (read-only)"
 	}
-	if r.note == "" {
-		return f.st.faint.Render(fitLine(text, width))
-	}
-	style := f.st.warn
-	if c.err != nil {
-		style = f.st.statusErr
-		text += " · error: " + r.note
-		if !c.inFlight {
-			text += " · retry in " + model.FormatAge(max(c.retryAt.Sub(f.now), 0).Round(time.Second))
+	where = f.st.faint.Render(fitLine(where, width))
+	switch {
+	case c.err != nil:
+		what := r.state.String()
+		if c.inFlight {
+			what += ", retrying"
+		} else {
+			what += ", retry in " + model.FormatAge(max(c.retryAt.Sub(f.now), 0).Round(time.Second))
 		}
-	} else {
-		text += " · " + r.note
+		return where + "\n" + f.st.statusErr.Render(fitLine(what+": "+r.note, width))
+	case r.note != "":
+		return where + "\n" + f.st.warn.Render(fitLine(r.state.String()+": "+r.note, width))
 	}
-	return style.Render(fitLine(text, width))
+	return where + "\n"
 }
 
 // renderFooter is the status line and the help.
