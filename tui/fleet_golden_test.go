@@ -21,7 +21,7 @@ func healthySnapshot() *model.Snapshot {
 			Concurrency: 4, JobNames: []string{"export"}, WorkerIDs: []string{"w1"}}
 	}
 	s := &model.Snapshot{Namespace: "work", RedisTime: rt, DeadAfter: model.DefaultDeadAfter,
-		Pools: []model.Pool{{ID: "aaaa0000bbbb1111cccc2222", Heartbeat: hb("export-1")}, {ID: "dddd3333eeee4444ffff5555", Heartbeat: hb("export-2")}},
+		Pools:    []model.Pool{{ID: "aaaa0000bbbb1111cccc2222", Heartbeat: hb("export-1")}, {ID: "dddd3333eeee4444ffff5555", Heartbeat: hb("export-2")}},
 		JobTypes: []model.JobType{{Name: "export", Queued: 3, OldestEnqueuedAt: rt.Add(-4 * time.Second).Unix()}},
 	}
 	model.Analyze(s, model.DefaultDeadAfter)
