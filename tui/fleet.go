@@ -2,6 +2,7 @@ package tui
 
 import (
 	"os"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -36,12 +37,16 @@ type FleetOptions struct {
 // a targetMsg and goes to that target only, so a target that is down or
 // slow holds up nobody else.
 type Fleet struct {
-	opts     FleetOptions
-	st       styles
-	keys     fleetKeyMap
-	help     help.Model
-	after    afterFunc
-	children []Model
+	opts  FleetOptions
+	st    styles
+	keys  fleetKeyMap
+	help  help.Model
+	after afterFunc
+	// children are the target screens. A screen is never changed through
+	// its pointer: an update stores a pointer to the new value in a copy of
+	// the slice, so an older Fleet value keeps its screens, and a message
+	// copies one screen, not fifty.
+	children []*Model
 	// sums are the numbers of each target's snapshot; sumsOf is the
 	// snapshot they were counted from.
 	sums   []snapSums
@@ -96,7 +101,7 @@ func NewFleet(o FleetOptions) Fleet {
 		width:   80,
 		height:  24,
 	}
-	f.children = make([]Model, len(o.Targets))
+	f.children = make([]*Model, len(o.Targets))
 	f.sums = make([]snapSums, len(o.Targets))
 	f.sumsOf = make([]*model.Snapshot, len(o.Targets))
 	for i, t := range o.Targets {
@@ -109,7 +114,8 @@ func NewFleet(o FleetOptions) Fleet {
 		if t.Target == "" {
 			t.Target = t.Address + "/" + t.Namespace
 		}
-		f.children[i] = New(t)
+		c := New(t)
+		f.children[i] = &c
 	}
 	return f.resort()
 }
@@ -167,10 +173,11 @@ func (f Fleet) update(msg tea.Msg) (Fleet, tea.Cmd) {
 		f.width, f.height = msg.Width, msg.Height
 		// A target's screen is drawn under the fleet's one-line bar.
 		child := tea.WindowSizeMsg{Width: msg.Width, Height: max(msg.Height-1, 0)}
-		f.children = append([]Model(nil), f.children...)
-		for i := range f.children {
-			f.children[i], _ = f.children[i].update(child)
-			f.children[i] = f.children[i].relayout()
+		f.children = slices.Clone(f.children)
+		for i, c := range f.children {
+			next, _ := c.update(child)
+			next = next.relayout()
+			f.children[i] = &next
 		}
 		return f, nil
 	case targetMsg:
@@ -203,9 +210,10 @@ func (f Fleet) toChild(i int, msg tea.Msg) (Fleet, tea.Cmd) {
 	if done, ok := msg.(actionDoneMsg); ok && f.open != i {
 		f, status = f.announce(i, done)
 	}
-	f.children = append([]Model(nil), f.children...)
 	next, cmd := f.children[i].Update(msg)
-	f.children[i] = next.(Model)
+	c := next.(Model)
+	f.children = slices.Clone(f.children)
+	f.children[i] = &c
 	return f, tea.Batch(tagCmd(i, cmd), status)
 }
 
@@ -264,7 +272,7 @@ func (f Fleet) rows() []fleetRow {
 }
 
 func (f Fleet) row(i int) fleetRow {
-	c := &f.children[i]
+	c := f.children[i]
 	state, age := classify(c, f.now, f.started, slowAfter(c.opts.Interval))
 	r := fleetRow{index: i, name: oneLine(c.opts.Target), state: state, age: age, hasData: c.snap != nil}
 	if c.snap != nil {

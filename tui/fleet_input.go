@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -40,7 +42,7 @@ func (f Fleet) onChildKey(msg tea.KeyMsg) (Fleet, tea.Cmd) {
 	if msg.Type == tea.KeyCtrlC {
 		return f, tea.Quit
 	}
-	c := &f.children[f.open]
+	c := f.children[f.open]
 	if c.dialog == nil && !c.filtering {
 		switch {
 		case key.Matches(msg, f.keys.Back) && !c.inDetail && c.currentFilter() == "":
@@ -66,12 +68,12 @@ func (f Fleet) quit() (Fleet, tea.Cmd) {
 // refreshAll polls every target now; a target whose poll runs gets a new
 // one when that returns (still one at a time per target).
 func (f Fleet) refreshAll() (Fleet, tea.Cmd) {
-	f.children = append([]Model(nil), f.children...)
+	f.children = slices.Clone(f.children)
 	cmds := make([]tea.Cmd, 0, len(f.children))
-	for i := range f.children {
-		var cmd tea.Cmd
-		f.children[i], cmd = f.children[i].refresh()
-		f.children[i] = f.children[i].relayout()
+	for i, c := range f.children {
+		next, cmd := c.refresh()
+		next = next.relayout()
+		f.children[i] = &next
 		cmds = append(cmds, tagCmd(i, cmd))
 	}
 	return f, tea.Batch(cmds...)

@@ -221,10 +221,19 @@ func (f Fleet) renderBody(rows []fleetRow, lay layout) string {
 	}
 	lines := make([]string, 0, h)
 	lines = append(lines, fitLine(f.st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), w))
+	// The state cells are styled once per frame, not once per row.
+	var states [fleetConnecting + 1]string
+	for j, i := range kept {
+		if i == 1 {
+			for st := range states {
+				states[st] = f.stateStyle(fleetState(st)).Render(fitCell(fleetState(st).String(), cols[j].width, false))
+			}
+		}
+	}
 	from, to := f.list.window(len(f.order), list)
 	for pos := from; pos < to; pos++ {
 		r := rows[f.order[pos]]
-		lines = append(lines, f.renderRow(r, cols, kept, pos == f.list.cursor, w))
+		lines = append(lines, f.renderRow(r, cols, kept, states, pos == f.list.cursor, w))
 	}
 	if len(rows) == 0 {
 		lines = append(lines, f.st.faint.Render("  no targets"))
@@ -239,7 +248,7 @@ func (f Fleet) renderBody(rows []fleetRow, lay layout) string {
 }
 
 // renderRow is one target's row; every cell is clean text.
-func (f Fleet) renderRow(r fleetRow, cols []column, kept []int, selected bool, width int) string {
+func (f Fleet) renderRow(r fleetRow, cols []column, kept []int, states [fleetConnecting + 1]string, selected bool, width int) string {
 	all := fleetCells(r)
 	cells := make([]string, len(kept))
 	for j, i := range kept {
@@ -249,7 +258,7 @@ func (f Fleet) renderRow(r fleetRow, cols []column, kept []int, selected bool, w
 		}
 		switch {
 		case i == 1:
-			cells[j] = f.stateStyle(r.state).Render(fitCell(cells[j], cols[j].width, false))
+			cells[j] = states[r.state]
 		case (i == 4 || i == 6 || i == 7) && cells[j] != "-" && cells[j] != "0":
 			cells[j] = f.st.dead.Render(fitCell(cells[j], cols[j].width, true))
 		case i == 5 && cells[j] != "-" && cells[j] != "0":
@@ -301,7 +310,7 @@ func fleetCells(r fleetRow) []string {
 // renderSelected is two lines about the selected target: where it is and,
 // when something is wrong with its polling, what.
 func (f Fleet) renderSelected(r fleetRow, width int) string {
-	c := &f.children[r.index]
+	c := f.children[r.index]
 	where := r.name + ": " + oneLine(c.opts.Address) + " ns " + oneLine(c.opts.Namespace)
 	if c.opts.ReadOnly {
 		where += " (read-only)"
