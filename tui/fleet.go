@@ -196,7 +196,7 @@ func (f Fleet) update(msg tea.Msg) (Fleet, tea.Cmd) {
 		if f.open >= 0 {
 			return f.onChildKey(msg)
 		}
-		return f.onKey(msg)
+		return f.onKeys(msg)
 	}
 	return f, nil
 }

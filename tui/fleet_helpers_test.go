@@ -26,6 +26,8 @@ type fleetDriver struct {
 	now    time.Time
 	timers []*vtimer
 	queue  []tea.Msg
+	// quits counts the QuitMsgs the fleet's commands returned.
+	quits int
 	// active counts the goroutines running a command that are neither
 	// done nor parked.
 	active int
@@ -138,6 +140,7 @@ func (d *fleetDriver) apply(msg tea.Msg) {
 		}
 		return
 	case tea.QuitMsg:
+		d.quits++
 		return
 	}
 	next, cmd := d.f.Update(msg)

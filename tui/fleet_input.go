@@ -7,6 +7,25 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
+// onKeys takes the runes of one message as key presses one after the
+// other ("jjj" typed fast); a key that opens a target's screen ends the
+// burst, as a dialog ends one in a target's screen.
+func (f Fleet) onKeys(msg tea.KeyMsg) (Fleet, tea.Cmd) {
+	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste {
+		return f.onKey(msg)
+	}
+	var cmds []tea.Cmd
+	for _, r := range msg.Runes {
+		var cmd tea.Cmd
+		f, cmd = f.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+		cmds = append(cmds, cmd)
+		if f.open >= 0 {
+			break
+		}
+	}
+	return f, tea.Batch(cmds...)
+}
+
 // onKey handles a key in the fleet view.
 func (f Fleet) onKey(msg tea.KeyMsg) (Fleet, tea.Cmd) {
 	if msg.Type == tea.KeyCtrlC {

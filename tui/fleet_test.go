@@ -1,12 +1,16 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
 )
 
 func TestOrderRows(t *testing.T) {
@@ -326,5 +330,107 @@ func TestFleetReadOnly(t *testing.T) {
 	}
 	if n := len(deps.reaper.executed()); n != 0 {
 		t.Fatalf("reaper ran %d plans in read-only mode", n)
+	}
+}
+
+// TestFleetBadDataReachesNoScreenRaw: target names, addresses, errors and
+// snapshots with control, escape and bidirectional text reach neither the
+// fleet view nor the bar above a target's screen raw.
+func TestFleetBadDataReachesNoScreenRaw(t *testing.T) {
+	d := newFleetDriver(t)
+	bad, _ := fleetTarget("bad"+evil, staticSource(badSnapshot()), time.Hour)
+	bad.Address = "redis" + evil + ":6379"
+	down, _ := fleetTarget("down"+evil, &fakeSource{next: func(int) (*model.Snapshot, error) {
+		return nil, fmt.Errorf("read%s", evil)
+	}}, time.Hour)
+	d.start(bad, down)
+	for _, w := range []int{80, 140} {
+		d.send(tea.WindowSizeMsg{Width: w, Height: 24})
+		for _, keys := range [][]string{{"g"}, {"j"}, {"?"}, {"?", "enter"}} {
+			for _, k := range keys {
+				d.send(keyMsg(k))
+			}
+			v := d.f.View()
+			checkScreen(t, v, w, 24)
+			if s, ok := screenSafe(v, true); !ok {
+				t.Errorf("%v at %d columns: %q reached the screen:\n%s", keys, w, s, v)
+			}
+			if !strings.Contains(v, `\x1b[31m`) {
+				t.Errorf("%v at %d columns: the bad text is not shown escaped:\n%s", keys, w, v)
+			}
+		}
+		d.send(keyMsg("esc"))
+	}
+}
+
+// slowReaper blocks until released, so that an action is running.
+type slowReaper struct {
+	fakeReaper
+	d       *fleetDriver
+	release chan struct{}
+}
+
+func (s *slowReaper) Execute(ctx context.Context, p reaper.Plan, progress reaper.Progress) (reaper.Result, error) {
+	s.d.park()
+	<-s.release
+	return s.fakeReaper.Execute(ctx, p, progress)
+}
+
+// TestFleetActionRunsOnWhileAway: an action started in a target's screen
+// keeps running when the operator goes back to the fleet; q waits for it;
+// its result shows in the fleet's status line, with the target's name.
+func TestFleetActionRunsOnWhileAway(t *testing.T) {
+	d := newFleetDriver(t)
+	o, _ := fleetTarget("east", staticSource(fixture()), time.Hour)
+	r := &slowReaper{d: d, release: make(chan struct{})}
+	o.Reaper = r
+	other, _ := fleetTarget("west", staticSource(fixture()), time.Hour)
+	d.start(o, other)
+	for _, k := range []string{"enter", "X", "y"} {
+		d.send(keyMsg(k))
+	}
+	if d.f.children[0].running == nil {
+		t.Fatal("no action running after X, y")
+	}
+	d.send(keyMsg("esc"))
+	if d.f.open != -1 {
+		t.Fatal("esc while an action runs did not go back to the fleet")
+	}
+	if v := d.f.View(); !strings.Contains(v, "east: reaping 2 pools…") {
+		t.Errorf("the fleet view does not show the running action:\n%s", v)
+	}
+	d.send(keyMsg("q"))
+	if d.quits != 0 || !strings.Contains(d.f.status.text, "east: reaping 2 pools is running") {
+		t.Fatalf("q while an action runs: %d quits, status %q", d.quits, d.f.status.text)
+	}
+	d.wake(1)
+	close(r.release)
+	d.settle()
+	if d.f.children[0].running != nil {
+		t.Fatal("the action did not end")
+	}
+	if v := d.f.View(); !strings.Contains(v, "east: reaped 2 pools") {
+		t.Errorf("the fleet's status line lacks the result:\n%s", v)
+	}
+	if n := len(r.executed()); n != 1 {
+		t.Fatalf("reaper ran %d plans", n)
+	}
+	d.send(keyMsg("q"))
+	if d.quits != 1 {
+		t.Fatalf("q once the action ended: %d quits", d.quits)
+	}
+}
+
+func TestFleetKeyBurst(t *testing.T) {
+	d := newFleetDriver(t)
+	var targets []Options
+	for i := 0; i < 4; i++ {
+		o, _ := fleetTarget(fmt.Sprintf("t%d", i), staticSource(fixture()), time.Hour)
+		targets = append(targets, o)
+	}
+	d.start(targets...)
+	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("jjj")})
+	if d.f.selected != 3 {
+		t.Fatalf("jjj selected target %d, want 3", d.f.selected)
 	}
 }
