@@ -111,9 +111,9 @@ func (r fleetRow) health() int {
 }
 
 // compareRows orders two rows worst first: by health; then more dead
-// pools, drift, orphans and late pools; then the oldest data; then the
-// worst queue latency and the most jobs queued; then by name and position,
-// so the order is total and stable.
+// pools, drift, orphans and late pools; then the oldest data (of a target
+// down, stale or slow); then the worst queue latency and the most jobs
+// queued; then by name and position, so the order is total and stable.
 func compareRows(a, b fleetRow) int {
 	latency := func(r fleetRow) time.Duration {
 		if r.sums.worstLatency == nil {
@@ -121,13 +121,21 @@ func compareRows(a, b fleetRow) int {
 		}
 		return *r.sums.worstLatency
 	}
+	// The age of fresh data changes every second: it orders only the
+	// targets whose polling is in trouble, so healthy rows stay put.
+	troubleAge := func(r fleetRow) time.Duration {
+		if r.state <= fleetSlow {
+			return r.age
+		}
+		return 0
+	}
 	return cmp.Or(
 		cmp.Compare(a.health(), b.health()),
 		cmp.Compare(b.sums.dead, a.sums.dead),
 		cmp.Compare(b.sums.drift, a.sums.drift),
 		cmp.Compare(b.orphans, a.orphans),
 		cmp.Compare(b.sums.late, a.sums.late),
-		cmp.Compare(b.age, a.age),
+		cmp.Compare(troubleAge(b), troubleAge(a)),
 		cmp.Compare(latency(b), latency(a)),
 		cmp.Compare(b.sums.queued, a.sums.queued),
 		cmp.Compare(a.name, b.name),

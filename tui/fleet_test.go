@@ -51,6 +51,11 @@ func TestOrderRows(t *testing.T) {
 			with(ok("big queue"), func(r *fleetRow) { r.sums.queued = 900 }),
 			with(ok("empty"), func(r *fleetRow) {}),
 		}, []string{"slow queue", "big queue", "a", "b", "empty"}},
+		{"the age of fresh data does not reorder", []fleetRow{
+			with(ok("b"), func(r *fleetRow) { r.age = 0 }),
+			with(ok("a"), func(r *fleetRow) { r.age = 3 * time.Second }),
+			with(ok("c"), func(r *fleetRow) { r.age = time.Second }),
+		}, []string{"a", "b", "c"}},
 		{"same name keeps the fleet's order", []fleetRow{
 			{index: 0, name: "x", state: fleetDown},
 			{index: 1, name: "x", state: fleetDown},
