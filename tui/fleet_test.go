@@ -439,3 +439,26 @@ func TestFleetKeyBurst(t *testing.T) {
 		t.Fatalf("jjj selected target %d, want 3", d.f.selected)
 	}
 }
+
+// TestFleetFitsEverySize: the fleet view and a target's screen are
+// exactly the window, never wider, from tiny to wide.
+func TestFleetFitsEverySize(t *testing.T) {
+	d := newFleetDriver(t)
+	var targets []Options
+	for i := 0; i < 30; i++ {
+		o, _ := fleetTarget(fmt.Sprintf("target-%02d", i), staticSource(fixture()), time.Hour)
+		targets = append(targets, o)
+	}
+	d.start(targets...)
+	d.send(keyMsg("G"))
+	for _, size := range [][2]int{{1, 1}, {20, 5}, {40, 8}, {80, 24}, {100, 30}, {200, 60}} {
+		d.send(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		checkScreen(t, d.f.View(), size[0], size[1])
+		d.send(keyMsg("enter"))
+		checkScreen(t, d.f.View(), size[0], size[1])
+		d.send(keyMsg("esc"))
+	}
+	if !strings.Contains(d.f.View(), "> target-29") {
+		t.Errorf("the last target is not on screen under the cursor:\n%s", d.f.View())
+	}
+}

@@ -12,11 +12,11 @@ import (
 // View is the fleet view, or the shown target's screen under a one-line
 // bar that names the target and says how the rest of the fleet stands.
 func (f Fleet) View() string {
-	if f.open >= 0 {
+	lay := f.layout()
+	if f.open >= 0 && f.height >= 2 {
 		return f.renderBar() + "\n" + f.children[f.open].View()
 	}
-	lay := f.layout()
-	if lay.tooSmall {
+	if f.open >= 0 || lay.tooSmall || lay.body < 2+selectedHeight {
 		msg := fmt.Sprintf("terminal too small (%dx%d): workq-tui needs 80x24", f.width, f.height)
 		return fitBlock(msg, f.width, max(f.height, 1))
 	}
