@@ -462,3 +462,22 @@ func TestFleetFitsEverySize(t *testing.T) {
 		t.Errorf("the last target is not on screen under the cursor:\n%s", d.f.View())
 	}
 }
+
+// TestFleetRefreshAll: r polls every target at once, one poll each.
+func TestFleetRefreshAll(t *testing.T) {
+	d := newFleetDriver(t)
+	var srcs []*fakeSource
+	var targets []Options
+	for i := 0; i < 3; i++ {
+		src := staticSource(fixture())
+		o, _ := fleetTarget(fmt.Sprintf("t%d", i), src, time.Hour)
+		srcs, targets = append(srcs, src), append(targets, o)
+	}
+	d.start(targets...)
+	d.send(keyMsg("r"))
+	for i, src := range srcs {
+		if n := src.count(); n != 2 {
+			t.Errorf("target %d read %d times after r, want 2", i, n)
+		}
+	}
+}
