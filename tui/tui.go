@@ -70,8 +70,11 @@ type Options struct {
 	// (redisq.Endpoint.String() is fit).
 	Address   string
 	Namespace string
-	ReadOnly  bool
-	Demo      bool
+	// Target names the target in a fleet (the header, every dialog and
+	// audit line say which); empty for a screen of one Redis.
+	Target   string
+	ReadOnly bool
+	Demo     bool
 
 	// Interval is the time between polls (default 2s); FetchTimeout bounds
 	// one poll (default 10s); MaxBackoff caps the wait between retries

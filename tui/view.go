@@ -50,6 +50,7 @@ func (m Model) renderBody() string {
 // while Redis fails.
 func (m Model) renderHeader(now time.Time) string {
 	return renderHeader(headerData{
+		target:    m.opts.Target,
 		address:   m.opts.Address,
 		namespace: m.opts.Namespace,
 		readOnly:  m.opts.ReadOnly,
@@ -70,6 +71,7 @@ func (m Model) renderHeader(now time.Time) string {
 
 // headerData is what the header shows.
 type headerData struct {
+	target             string
 	address, namespace string
 	readOnly, demo     bool
 	snap               *model.Snapshot
@@ -101,6 +103,9 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 		} else {
 			seg = append(seg, age)
 		}
+	}
+	if d.target != "" {
+		seg = append(seg, st.bold.Render(oneLine(d.target)))
 	}
 	seg = append(seg, st.bold.Render(textsafe.Clean(d.address)), "ns "+textsafe.Clean(d.namespace))
 	if d.snap != nil {
