@@ -72,6 +72,8 @@ func commands() []command {
 		reapCommand(),
 		requeueCommand(),
 		repairLocksCommand(),
+		targetsCommand(),
+		exporterCommand(),
 		versionCommand(),
 	}
 }
