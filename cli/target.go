@@ -147,7 +147,7 @@ func (t *target) refuseWrite(name string, dryRun bool) error {
 	if !t.redis.ReadOnly || dryRun {
 		return nil
 	}
-	if t.from != nil && t.from.ReadOnly && !t.fs.Changed("read-only") {
+	if t.from != nil && t.from.ReadOnly {
 		return fmt.Errorf("%s writes to Redis and target %s is read-only (read_only = true in %s:%d); add --dry-run to see its plan",
 			name, t.from.Name, textsafe.Clean(t.from.File), t.from.Line)
 	}
