@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/workq-tui/workq-tui/internal/redistest"
 	"github.com/workq-tui/workq-tui/redisq"
@@ -327,4 +328,22 @@ func TestDefaultConfigPath(t *testing.T) {
 	if _, stderr, code := runCLI(t, input{getenv: empty}, "--redis", srv.Addr(), "snapshot", "--json"); code != ExitOK {
 		t.Errorf("flags alone: exit %d, %q", code, stderr)
 	}
+}
+
+// The screen opened on a read-only target starts read-only (its badge
+// says so); on another target it does not.
+func TestScreenOnReadOnlyTarget(t *testing.T) {
+	tt := startTwoTargets(t)
+	bin := buildBinary(t)
+	s := redistest.StartTmux(t, 120, 30, nil, bin, "--config", tt.config, "-t", "b")
+	s.WaitText(15*time.Second, "[READ-ONLY]", poolB)
+	s.Keys("q")
+	s.WaitText(5*time.Second, "EXITED 0")
+
+	s = redistest.StartTmux(t, 120, 30, nil, bin, "--config", tt.config, "-t", "a")
+	if screen := s.WaitText(15*time.Second, poolA); strings.Contains(screen, "READ-ONLY") {
+		t.Errorf("target a is not read-only:\n%s", screen)
+	}
+	s.Keys("q")
+	s.WaitText(5*time.Second, "EXITED 0")
 }
