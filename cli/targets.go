@@ -11,6 +11,7 @@ import (
 	"github.com/workq-tui/workq-tui/config"
 	"github.com/workq-tui/workq-tui/internal/table"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -23,13 +24,13 @@ $XDG_CONFIG_HOME/workq-tui/config.toml): for each, the address, namespace,
 database, whether it is read-only, TLS and where its password comes from
 (a file or an environment variable, by name; never the password). The
 values are those a command run with --target NAME and the same flags would
-use. It does not connect.`,
+use. With --target, only the targets named. It does not connect.`,
 		flags: func(fs *pflag.FlagSet) runner {
 			c := &targetsCmd{}
 			c.target.addFlags(fs)
 			// The connection flags are taken, so that one shell alias works
 			// for every command, and listed only for --config.
-			fs.VisitAll(func(f *pflag.Flag) { f.Hidden = f.Name != "config" })
+			fs.VisitAll(func(f *pflag.Flag) { f.Hidden = f.Name != "config" && f.Name != "target" })
 			fs.BoolVar(&c.json, "json", false, "print one JSON object")
 			return c
 		},
@@ -64,8 +65,19 @@ func (c *targetsCmd) run(_ context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	chosen := f.Targets()
+	if len(c.names) > 0 {
+		chosen = nil
+		for _, n := range c.names {
+			ct, err := f.Target(n)
+			if err != nil {
+				return usageErrorf("%s", textsafe.Clean(err.Error()))
+			}
+			chosen = append(chosen, ct)
+		}
+	}
 	list := []targetJSON{}
-	for _, ct := range f.Targets() {
+	for _, ct := range chosen {
 		s := config.Merge(ct, c.settings(), c.fs.Changed)
 		ep, err := redisq.Options{Address: s.Redis, DB: s.DB, User: s.User, TLS: s.TLS}.Endpoint()
 		if err != nil {
@@ -105,7 +117,7 @@ func writeTargets(e env, path string, list []targetJSON) error {
 		fmt.Fprintf(bw, "No configuration file at %s: no targets (see --config).\n", cl(def))
 		return bw.err
 	}
-	fmt.Fprintf(bw, "%s (%d targets)\n", cl(path), len(list))
+	fmt.Fprintf(bw, "%s (%s)\n", cl(path), model.Plural(len(list), "target", "targets"))
 	if len(list) > 0 {
 		t := table.New(2)
 		t.Row("NAME", "ADDRESS", "NAMESPACE", "DB", "READ-ONLY", "TLS", "PASSWORD FROM")

@@ -74,6 +74,14 @@ password_env = "STAGING_PW"
 	if got.Targets[2].PasswordEnv != "STAGING_PW" || got.Targets[2].ReadOnly {
 		t.Errorf("staging = %+v", got.Targets[2])
 	}
+	one, _, code := runCLI(t, input{getenv: env}, "targets", "--config", cfg, "-t", "staging")
+	if code != ExitOK || !strings.Contains(one, "(1 target)") || !strings.Contains(one, "staging") || strings.Contains(one, "prod-eu") {
+		t.Errorf("-t staging: exit %d\n%s", code, one)
+	}
+	_, stderr, code = runCLI(t, input{getenv: env}, "targets", "--config", cfg, "-t", "nope")
+	if code != ExitUsage || !strings.Contains(stderr, "it defines local, prod-eu, staging") {
+		t.Errorf("-t nope: exit %d, %q", code, stderr)
+	}
 	for _, out := range []string{stdout, js} {
 		if strings.Contains(out, "s3cret") {
 			t.Errorf("a password is shown:\n%s", out)
