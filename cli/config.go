@@ -107,33 +107,37 @@ func (t *target) settings() config.Settings {
 // targets is one target per --target (in the order given), each the
 // flags merged with that target of the configuration file; without
 // --target, the flags alone. For the commands that work on several
-// targets.
-func (t *target) targets(e env) ([]*target, error) {
+// targets. A usage error (an unknown target, a bad flag) is the error; a
+// target whose password cannot be read has its error at the same index of
+// unusable (nil when it can be used), so that a command can go on with the
+// others.
+func (t *target) targets(e env) (ts []*target, unusable []error, err error) {
 	f, err := t.loadConfig(e)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	names := t.names
 	if len(names) == 0 {
 		names = []string{""}
 	}
 	seen := map[string]bool{}
-	var out []*target
 	for _, n := range names {
 		if seen[n] {
-			return nil, usageErrorf("--target %s is given twice", n)
+			return nil, nil, usageErrorf("--target %s is given twice", n)
 		}
 		seen[n] = true
 		c := *t
-		if err := c.merge(e, f, n); err != nil {
-			return nil, err
+		err := c.merge(e, f, n)
+		var le localError
+		if err != nil && !errors.As(err, &le) {
+			return nil, nil, err
 		}
 		if c.deadAfter <= 0 {
 			c.deadAfter = model.DefaultDeadAfter
 		}
-		out = append(out, &c)
+		ts, unusable = append(ts, &c), append(unusable, err)
 	}
-	return out, nil
+	return ts, unusable, nil
 }
 
 // name is the target's name: its name in the configuration file, else its

@@ -65,8 +65,13 @@ func (c *exporterCmd) run(ctx context.Context, e env, args []string) error {
 	case c.maxPools < 1:
 		return usageErrorf("--max-pools must be at least 1")
 	}
-	ts, err := c.targets(e)
+	ts, unusable, err := c.targets(e)
 	if err != nil {
+		return err
+	}
+	// A target that cannot be used now is refused at start rather than
+	// exported as down for good.
+	if err := errors.Join(unusable...); err != nil {
 		return err
 	}
 	var targets []exporter.Target

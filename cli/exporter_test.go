@@ -159,6 +159,7 @@ func TestExporterFromFlags(t *testing.T) {
 }
 
 func TestExporterRefusals(t *testing.T) {
+	cfg := writeConfig(t, 0o600, "[targets.nopw]\nredis = \"127.0.0.1:1\"\npassword_env = \"NOPW_PASSWORD\"\n")
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -169,6 +170,8 @@ func TestExporterRefusals(t *testing.T) {
 		{"min interval", []string{"exporter", "--min-interval", "0s"}, ExitUsage, "--min-interval must be positive"},
 		{"max pools", []string{"exporter", "--max-pools", "0"}, ExitUsage, "--max-pools must be at least 1"},
 		{"bad listen address", []string{"exporter", "--listen", "nowhere"}, ExitError, "listen on nowhere"},
+		{"a target without its password", []string{"exporter", "--config", cfg, "-t", "nopw"}, ExitError, "target nopw: the password variable NOPW_PASSWORD is not set"},
+		{"unknown target", []string{"exporter", "--config", cfg, "-t", "x"}, ExitUsage, `target "x": no such target`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, stderr, code := runCLI(t, input{}, tc.args...)

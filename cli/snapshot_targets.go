@@ -28,7 +28,7 @@ type targetSnapshot struct {
 // the order given. Exit 1 when any target could not be read (the others are
 // printed all the same), else 3 when any has findings.
 func (c *snapshotCmd) runTargets(ctx context.Context, e env) error {
-	ts, err := c.targets(e)
+	ts, unusable, err := c.targets(e)
 	if err != nil {
 		return err
 	}
@@ -40,6 +40,10 @@ func (c *snapshotCmd) runTargets(ctx context.Context, e env) error {
 	results := make([]targetSnapshot, len(ts))
 	var wg sync.WaitGroup
 	for i, t := range ts {
+		if unusable[i] != nil {
+			results[i] = targetSnapshot{name: t.name(), err: unusable[i]}
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

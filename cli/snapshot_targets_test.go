@@ -41,6 +41,10 @@ redis = "127.0.0.1:1"
 [targets.hung]
 redis = "%s"
 timeout = "300ms"
+
+[targets.nopw]
+redis = "%[1]s"
+password_env = "NOPW_PASSWORD"
 `, tt.a.Addr(), tt.b.Addr(), hang.Addr()))
 
 	type entry struct {
@@ -92,6 +96,12 @@ timeout = "300ms"
 		}
 		if got[2].Target != "hung" || !strings.Contains(got[2].Error, hang.Addr().String()) {
 			t.Errorf("hung = %+v", got[2])
+		}
+	})
+	t.Run("a password that cannot be read fails its target only", func(t *testing.T) {
+		got := run(t, ExitError, "-t", "nopw", "-t", "b")
+		if len(got) != 2 || !strings.Contains(got[0].Error, "NOPW_PASSWORD is not set") || got[1].Namespace != "beta" {
+			t.Errorf("%+v", got)
 		}
 	})
 	t.Run("one error line names the targets not read", func(t *testing.T) {
