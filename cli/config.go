@@ -43,7 +43,7 @@ func readConfig(e env, path string) (*config.File, error) {
 		}
 		return nil, &exitCodeError{code: ExitUsage}
 	case err != nil:
-		return nil, usageErrorf("--config: %v", err)
+		return nil, usageErrorf("%v", err)
 	}
 	return f, nil
 }

@@ -76,6 +76,12 @@ func (c *exporterCmd) run(ctx context.Context, e env, args []string) error {
 	}
 	var targets []exporter.Target
 	var names []string
+	var stops []func()
+	defer func() {
+		for _, stop := range stops {
+			stop()
+		}
+	}()
 	for _, t := range ts {
 		if err := checkDeadAfter(t.deadAfter); err != nil {
 			return err
@@ -86,7 +92,7 @@ func (c *exporterCmd) run(ctx context.Context, e env, args []string) error {
 		if err != nil {
 			return err
 		}
-		defer stop()
+		stops = append(stops, stop)
 		src, err := exporter.NewRedisSource(t.redis, t.namespace, t.deadAfter)
 		if err != nil {
 			return err
@@ -122,7 +128,7 @@ func (c *exporterCmd) run(ctx context.Context, e env, args []string) error {
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil {
 		// Scrapes still running past the wait are cut off.
-		srv.Close()
+		_ = srv.Close()
 		if !errors.Is(err, context.DeadlineExceeded) {
 			return localErrorf("exporter: shut down: %w", err)
 		}

@@ -24,23 +24,29 @@ type exporterProcess struct {
 	cmd    *exec.Cmd
 	base   string
 	stderr *bytes.Buffer
-	done   chan error
+	// done is closed when the process has ended.
+	done chan struct{}
 }
 
 func startExporter(t *testing.T, args ...string) *exporterProcess {
 	t.Helper()
 	bin := buildBinary(t)
 	addr := "127.0.0.1:" + strconv.Itoa(redistest.FreePort(t))
-	p := &exporterProcess{base: "http://" + addr, stderr: &bytes.Buffer{}, done: make(chan error, 1)}
+	p := &exporterProcess{base: "http://" + addr, stderr: &bytes.Buffer{}, done: make(chan struct{})}
 	p.cmd = exec.Command(bin, append([]string{"exporter", "--listen", addr}, args...)...)
 	p.cmd.Env = redistest.Env()
 	p.cmd.Stderr = p.stderr
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go func() { p.done <- p.cmd.Wait() }()
+	go func() {
+		_ = p.cmd.Wait() // the exit status is read from ProcessState
+		close(p.done)
+	}()
 	t.Cleanup(func() {
-		if p.cmd.ProcessState == nil {
+		select {
+		case <-p.done:
+		default:
 			_ = p.cmd.Process.Kill()
 			<-p.done
 		}
@@ -49,12 +55,12 @@ func startExporter(t *testing.T, args ...string) *exporterProcess {
 	for {
 		resp, err := http.Get(p.base + "/healthz")
 		if err == nil {
-			resp.Body.Close()
+			_ = resp.Body.Close()
 			return p
 		}
 		select {
-		case err := <-p.done:
-			t.Fatalf("exporter ended before serving: %v\n%s", err, p.stderr)
+		case <-p.done:
+			t.Fatalf("exporter ended before serving: %v\n%s", p.cmd.ProcessState, p.stderr)
 		default:
 		}
 		if time.Now().After(deadline) {
@@ -113,7 +119,7 @@ func TestExporterCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("/healthz: %s", resp.Status)
 	}

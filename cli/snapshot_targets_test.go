@@ -16,14 +16,24 @@ func TestSnapshotOverTargets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer hang.Close()
+	held := make(chan net.Conn, 16)
+	t.Cleanup(func() {
+		_ = hang.Close()
+		for len(held) > 0 {
+			_ = (<-held).Close()
+		}
+	})
 	go func() {
 		for {
 			c, err := hang.Accept()
 			if err != nil {
 				return
 			}
-			defer c.Close()
+			select {
+			case held <- c:
+			default:
+				_ = c.Close()
+			}
 		}
 	}()
 	cfg := writeConfig(t, 0o600, fmt.Sprintf(`

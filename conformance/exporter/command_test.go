@@ -50,10 +50,11 @@ func TestExporterCommandEqualsSnapshotOfTarget(t *testing.T) {
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
+	stopped := false
 	defer func() {
-		if cmd.ProcessState == nil {
+		if !stopped {
 			_ = cmd.Process.Kill()
-			<-exited
+			_ = <-exited
 		}
 	}()
 
@@ -97,6 +98,7 @@ func TestExporterCommandEqualsSnapshotOfTarget(t *testing.T) {
 	}
 	select {
 	case err := <-exited:
+		stopped = true
 		if err != nil {
 			t.Errorf("exporter after SIGTERM: %v\n%s", err, stderr.String())
 		}
