@@ -74,6 +74,8 @@ func commands() []command {
 		repairLocksCommand(),
 		pauseCommand(),
 		unpauseCommand(),
+		targetsCommand(),
+		exporterCommand(),
 		versionCommand(),
 	}
 }
