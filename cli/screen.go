@@ -127,6 +127,9 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		ScanInterval: c.scanInterval,
 		Scanner:      screenScanner{dial: d.Dial, keys: redisq.NewKeys(c.namespace), count: redisq.DefaultScanCount},
 	}
+	if f := c.sentinel.follower(client); f != nil {
+		opts.Source, opts.Follow = f, f // each poll checks the deployment first
+	}
 	if !c.redis.ReadOnly {
 		pool := d.Pool()
 		defer pool.Close()

@@ -26,6 +26,7 @@ type target struct {
 	namespace    string
 	demo         bool
 	demoSeed     int64
+	sentinel     sentinelFlags
 
 	// endpoint is the address as shown, once open has a dialer.
 	endpoint string
@@ -44,6 +45,7 @@ func (t *target) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&t.redis.ReadOnly, "read-only", false, "never write to Redis: every write command is refused before it is sent")
 	fs.BoolVar(&t.demo, "demo", false, "run on an embedded Redis with a simulated gocraft/work deployment")
 	fs.Int64Var(&t.demoSeed, "demo-seed", 1, "seed of the --demo simulation")
+	t.sentinel.addFlags(fs)
 }
 
 // check validates the flags and reads the password.
@@ -66,7 +68,7 @@ func (t *target) check(e env) error {
 	case e.getenv("REDIS_PASSWORD") != "":
 		t.redis.Password = e.getenv("REDIS_PASSWORD")
 	}
-	return nil
+	return t.sentinel.check(e, t.redis.ReadOnly, t.demo)
 }
 
 // address is where the command connects, as shown ("" before open).
@@ -88,6 +90,9 @@ func (t *target) open(ctx context.Context) (*redisq.Dialer, func(), error) {
 		stop = srv.Stop
 	}
 	d, err := redisq.NewDialer(t.redis)
+	if err == nil && t.sentinel.enabled() {
+		d, stop, err = t.sentinel.open(ctx, d)
+	}
 	if err != nil {
 		stop()
 		return nil, nil, err
