@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gomodule/redigo/redis"
+	"github.com/spf13/pflag"
 
 	"github.com/workq-tui/workq-tui/internal/redistest"
 	"github.com/workq-tui/workq-tui/redisq"
@@ -208,6 +211,31 @@ func TestSentinelFailoverScreenAndReap(t *testing.T) {
 			strings.Contains(s, "3/4 sentinels announcing")
 	})
 
+	// A connection of a write command, checked and written on before the
+	// failover: its next write after it must be refused, not sent.
+	var tg target
+	fs := pflag.NewFlagSet("target", pflag.ContinueOnError)
+	tg.addFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	if err := tg.check(env{getenv: func(string) string { return "" }}); err != nil {
+		t.Fatal(err)
+	}
+	d, stopTarget, err := tg.open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stopTarget()
+	writer, err := d.Dial(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	if _, err := writer.Do("SET", "probe", "before"); err != nil {
+		t.Fatalf("a write before the failover: %v", err)
+	}
+
 	// Sentinel ends the clients of a demoted master: fresh connections
 	// from here on.
 	set.Master.Do("CONFIG", "RESETSTAT")
@@ -256,6 +284,18 @@ func TestSentinelFailoverScreenAndReap(t *testing.T) {
 	took := time.Since(promoted)
 	t.Logf("the screen showed the new master %v after the promotion (a share %.2f of the 5 s allowed)", took.Round(time.Millisecond), took.Seconds()/5)
 
+	// The target's watcher follows too; then the checked connection
+	// refuses to write to the old master.
+	for tg.sentinel.route.watcher.Master() != set.Replica.Addr() {
+		if time.Since(promoted) > 10*time.Second {
+			t.Fatal("the write command's watcher did not follow the failover in 10s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := writer.Do("SET", "probe", "after"); !errors.Is(err, errMasterMoved) {
+		t.Fatalf("a write on a connection to the old master after the failover: got %v, want a refusal", err)
+	}
+
 	r := <-reaped
 	for _, msg := range r.refusals {
 		t.Logf("reap refused during the failover, then run again: %s", msg)
@@ -266,7 +306,7 @@ func TestSentinelFailoverScreenAndReap(t *testing.T) {
 	// Redis 7 replicates a script by its effects, so a script call on the
 	// old master (demoted meanwhile or not) can only come from the reap.
 	onOld, onNew := commandCalls(t, set.Master.Dial()), commandCalls(t, set.Replica.Dial())
-	for _, cmd := range []string{"evalsha", "eval", "script|load"} {
+	for _, cmd := range []string{"evalsha", "eval", "script|load", "set"} {
 		if onOld[cmd] > 0 {
 			t.Errorf("the old master got %d %s calls from the reap: %v", onOld[cmd], cmd, onOld)
 		}
