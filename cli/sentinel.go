@@ -314,8 +314,9 @@ func (c *masterConn) ReceiveWithTimeout(d time.Duration) (any, error) {
 }
 
 // refresh runs before every poll of the screen. With --replica it reads the
-// lag, and picks another replica when this one is gone or was promoted
-// (reading a master would load it); the poll fails when there is none.
+// lag, and when that fails picks a replica again (this one may be gone or
+// promoted, and reading a master would load it); the poll fails when the
+// sentinels list no usable replica.
 // Otherwise, while no sentinel announces failovers to the watcher, it asks
 // them.
 func (r *sentinelRoute) refresh(ctx context.Context) error {
@@ -345,10 +346,12 @@ func (r *sentinelRoute) refresh(ctx context.Context) error {
 		}
 		rep = next
 		if lag, err = r.client.Lag(ctx, rep); err != nil {
+			// The replica checked out (ROLE, link up): read it, the lag
+			// unknown and why.
 			r.mu.Lock()
 			r.replica, r.lag, r.problem = &rep, nil, err.Error()
 			r.mu.Unlock()
-			return fmt.Errorf("sentinel: %w", err)
+			return nil
 		}
 	}
 	r.mu.Lock()

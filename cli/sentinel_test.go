@@ -191,6 +191,27 @@ func TestSentinelSnapshotReadsMasterAndReplica(t *testing.T) {
 	tm.WaitFor(10*time.Second, "the replica and its lag in the header", func(s string) bool {
 		return strings.Contains(s, set.Replica.Addr()+" replica lag ") && strings.Contains(s, "2 pools")
 	})
+
+	// A failover promotes that replica: the screen does not go on reading
+	// it as a master, it moves to the old master once that one is a
+	// replica with its link up.
+	if v := set.Sentinels[0].Do("SENTINEL", "FAILOVER", set.Name); v != "OK" {
+		t.Fatalf("SENTINEL FAILOVER: %v", v)
+	}
+	// That takes the sentinels about 15 s; meanwhile the polls fail (no
+	// usable replica) and back off, so r asks again as an operator would.
+	deadline = time.Now().Add(45 * time.Second)
+	for {
+		screen := tm.Screen()
+		if strings.Contains(screen, set.Master.Addr()+" replica lag ") && strings.Contains(screen, "2 pools") && !strings.Contains(screen, "STALE") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the screen did not read the demoted master as the replica in 45s:\n%s", screen)
+		}
+		tm.Keys("r")
+		time.Sleep(time.Second)
+	}
 	tm.Keys("q")
 	tm.WaitText(5*time.Second, "EXITED 0")
 }
