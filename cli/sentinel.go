@@ -57,19 +57,23 @@ func (s *sentinelFlags) addFlags(fs *pflag.FlagSet) {
 
 func (s *sentinelFlags) enabled() bool { return len(s.addrs) > 0 }
 
+// changed reports whether flag name was given (false for a target built
+// without flags).
+func (s *sentinelFlags) changed(name string) bool { return s.fs != nil && s.fs.Changed(name) }
+
 // check refuses bad combinations with one-line usage errors and reads the
 // Sentinel password.
 func (s *sentinelFlags) check(e env, readOnly, demo bool) error {
 	if !s.enabled() {
 		for _, f := range []string{"sentinel-master", "sentinel-user", "sentinel-password-file", "sentinel-tls", "replica"} {
-			if s.fs.Changed(f) {
+			if s.changed(f) {
 				return usageErrorf("--%s needs --sentinel host:port[,host:port...]", f)
 			}
 		}
 		return nil
 	}
 	switch {
-	case s.fs.Changed("redis"):
+	case s.changed("redis"):
 		return usageErrorf("--redis and --sentinel exclude each other: with --sentinel the sentinels name the Redis address")
 	case demo:
 		return usageErrorf("--demo and --sentinel exclude each other")
