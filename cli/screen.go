@@ -132,6 +132,9 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		Keys:         keys,
 		Scanner:      ScreenScanner(d.Dial, c.namespace, redisq.DefaultScanCount),
 	}
+	if f := c.sentinel.follower(client); f != nil {
+		opts.Source, opts.Follow = f, f // each poll checks the deployment first
+	}
 	if !c.redis.ReadOnly {
 		pool := d.Pool()
 		defer pool.Close()

@@ -37,6 +37,7 @@ type target struct {
 	// has no such flag).
 	from      *config.Target
 	deadAfter time.Duration
+	sentinel  sentinelFlags
 
 	// endpoint is the address as shown, once open has a dialer.
 	endpoint string
@@ -58,6 +59,7 @@ func (t *target) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&t.configPath, "config", "", "the configuration `FILE` of the targets (default $XDG_CONFIG_HOME/workq-tui/config.toml)")
 	fs.StringArrayVarP(&t.names, "target", "t", nil, "connect to the target `NAME` of the configuration file (snapshot and exporter take several); flags given here win over its keys")
 	t.fs = fs
+	t.sentinel.addFlags(fs)
 }
 
 // check applies the --target (one at most) and the flags, validates them
@@ -75,6 +77,9 @@ func (t *target) check(e env) error {
 		name = t.names[0]
 	}
 	if err := t.merge(e, f, name); err != nil {
+		return err
+	}
+	if err := t.sentinel.check(e, t.redis.ReadOnly, t.demo); err != nil {
 		return err
 	}
 	// The command's own --dead-after follows the target's dead_after.
@@ -118,6 +123,9 @@ func (t *target) open(ctx context.Context) (*redisq.Dialer, func(), error) {
 		stop = srv.Stop
 	}
 	d, err := redisq.NewDialer(t.redis)
+	if err == nil && t.sentinel.enabled() {
+		d, stop, err = t.sentinel.open(ctx, d)
+	}
 	if err != nil {
 		stop()
 		return nil, nil, err

@@ -131,6 +131,11 @@ type Options struct {
 	// Pauser pauses and unpauses job types (p); without it, and in
 	// read-only mode, p is not there.
 	Pauser Pauser
+
+	// Follow, when set, says where the polls read (a Sentinel master or
+	// replica): the header shows that node instead of Address, and a
+	// failover shows in the header and the message area.
+	Follow Follower
 }
 
 // PeekLimit is how many in-progress jobs the detail view shows.
