@@ -126,6 +126,8 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		Peeker:       redisq.RawPeeker{Client: client},
 		ScanInterval: c.scanInterval,
 		Scanner:      screenScanner{dial: d.Dial, keys: redisq.NewKeys(c.namespace), count: redisq.DefaultScanCount},
+		Sets:         client,
+		SetScanner:   screenSetScanner{dial: d.Dial, keys: redisq.NewKeys(c.namespace)},
 	}
 	if !c.redis.ReadOnly {
 		pool := d.Pool()
@@ -135,6 +137,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		opts.Audit = &tui.FileAudit{Path: auditPath, User: osUser(e.getenv)}
 		repairer := reaper.NewRepairer(pool, c.namespace, c.batch)
 		opts.Requeuer, opts.LockRepairer = repairer, repairer
+		opts.Jobs = newScreenJobs(pool, c.namespace, c.batch)
 	}
 	p := tea.NewProgram(tui.New(opts), tea.WithAltScreen(), tea.WithContext(ctx),
 		tea.WithInput(e.stdin), tea.WithOutput(e.stdout))

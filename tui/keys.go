@@ -19,6 +19,12 @@ type keyMap struct {
 	// read and stays in read-only mode.
 	Requeue, RepairLocks, ScanOrphans key.Binding
 
+	// The Jobs view's keys, enabled by that view only: s switches the set,
+	// v reverses the order, space marks, S opens the summary; R and D
+	// requeue and delete (writes).
+	NextSet, SetsOrder, Mark, SetsSummary key.Binding
+	SetsRequeue, SetsDelete               key.Binding
+
 	// Dialog keys.
 	Confirm, Cancel key.Binding
 }
@@ -44,6 +50,12 @@ func defaultKeyMap() keyMap {
 		Requeue:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue")),
 		RepairLocks: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "repair locks")),
 		ScanOrphans: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "scan orphans")),
+		NextSet:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next set"), key.WithDisabled()),
+		SetsOrder:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "newest/oldest"), key.WithDisabled()),
+		Mark:        key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark"), key.WithDisabled()),
+		SetsSummary: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "summary"), key.WithDisabled()),
+		SetsRequeue: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue jobs"), key.WithDisabled()),
+		SetsDelete:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete jobs"), key.WithDisabled()),
 		Confirm:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
 		Cancel:      key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "cancel")),
 	}
@@ -51,7 +63,8 @@ func defaultKeyMap() keyMap {
 
 // ShortHelp is the one-line help at the bottom.
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.NextSet, k.SetsSummary, k.Mark, k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks,
+		k.SetsRequeue, k.SetsDelete, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown by '?'.
@@ -61,6 +74,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks},
 		{k.ScanOrphans, k.Refresh, k.Help, k.Quit},
+		{k.NextSet, k.SetsOrder, k.Mark, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
 	}
 }
 

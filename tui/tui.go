@@ -111,6 +111,14 @@ type Options struct {
 	// disabled without its interface, and both in read-only mode.
 	Requeuer     Requeuer
 	LockRepairer LockRepairer
+
+	// Sets reads the job sets (retry, scheduled, dead): with it the screen
+	// has a Jobs view. SetScanner runs its summary scans (reads); Jobs
+	// plans and runs its requeues and deletes, disabled without it and in
+	// read-only mode.
+	Sets       JobSetReader
+	SetScanner SetScanner
+	Jobs       JobsActor
 }
 
 // PeekLimit is how many in-progress jobs the detail view shows.
@@ -221,6 +229,10 @@ func New(o Options) Model {
 	if o.Renderer == nil {
 		o.Renderer = lipgloss.NewRenderer(os.Stdout)
 	}
+	tabs := []view{poolsView{}, jobTypesView{}, orphansView{}}
+	if o.Sets != nil {
+		tabs = append(tabs, newSetsView(!o.ReadOnly && o.Jobs != nil))
+	}
 	st := newStyles(o.Renderer, defaultTheme())
 	h := help.New()
 	h.Styles = st.help
@@ -232,7 +244,7 @@ func New(o Options) Model {
 		keys:     defaultKeyMap(),
 		help:     h,
 		after:    tea.Tick,
-		tabs:     []view{poolsView{}, jobTypesView{}, orphansView{}},
+		tabs:     tabs,
 		history:  queueHistory{},
 		width:    80,
 		height:   24,
