@@ -298,6 +298,9 @@ func (m Model) setsLoad(v setsView, offset int, keep bool) (Model, tea.Cmd) {
 	}
 	v.loadSeq++
 	v.loading = true
+	// The page asked for: a second pgdn before this read returns goes on
+	// from it.
+	v.offset = max(offset, 0)
 	f := redisq.SetFilter{Job: v.jobFilter}
 	timeout := m.opts.FetchTimeout
 	if !f.Empty() {
