@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -164,3 +165,159 @@ func TestSetsSummary(t *testing.T) {
 	}
 }
 
+// TestSetsRequeueMarked: two marked jobs; R reads the plan, the dialog
+// shows it as the command line prints it, y runs it, one audit line is
+// written, the page is read again and the cursor stays on its row.
+func TestSetsRequeueMarked(t *testing.T) {
+	f := deadFixture()
+	m, d := openJobs(t, f, false, 100, 40)
+	// Rows: raw, raw(trunc), frac1, se00, se01, ...: mark se00 and se02.
+	m = drive(t, m, keys("j", "j", "j", " ", "j", " ", "k", "k")...)
+	v := jobsView(t, m)
+	if len(v.marked) != 2 || cursorID(t, v) != "se01" {
+		t.Fatalf("marked %d, cursor on %s", len(v.marked), cursorID(t, v))
+	}
+	m = drive(t, m, keys("R")...)
+	if m.dialog == nil {
+		t.Fatalf("no dialog after R; status %q", m.status.text)
+	}
+	if len(f.planned) != 1 {
+		t.Fatalf("%d plans read", len(f.planned))
+	}
+	tg := f.planned[0]
+	if tg.Set != model.SetDead || tg.All || len(tg.Refs) != 2 || tg.Refs[0].ID == "" || tg.Refs[0].Score == "" {
+		t.Errorf("target %+v", tg)
+	}
+	view := m.View()
+	for _, want := range []string{"Requeue 2 jobs from dead?", "Plan for namespace work", "send_email  2", "First jobs:", "se00", "se02", "y: run it"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("dialog lacks %q:\n%s", want, view)
+		}
+	}
+	if len(f.executed) != 0 {
+		t.Fatal("executed before y")
+	}
+	reads := len(f.reads)
+	m = drive(t, m, keys("y")...)
+	if len(f.executed) != 1 || f.executed[0].Action != reaper.JobsRequeue {
+		t.Fatalf("executed %d plans", len(f.executed))
+	}
+	if len(d.audit.entries) != 1 {
+		t.Fatalf("%d audit lines, want 1", len(d.audit.entries))
+	}
+	e := d.audit.entries[0]
+	if e.Action != "jobs-requeue" || e.Moved != 2 || len(e.Targets) != 3 || e.Targets[0] != "set=dead" || !strings.Contains(strings.Join(e.Targets, " "), "se00@") ||
+		!strings.Contains(e.Result, "Done: 2 jobs requeued") {
+		t.Errorf("audit entry %+v", e)
+	}
+	v = jobsView(t, m)
+	if len(f.reads) != reads+1 || len(v.marked) != 0 || v.total != 43 {
+		t.Errorf("after the action: %d reads, %d marked, total %d", len(f.reads)-reads, len(v.marked), v.total)
+	}
+	if got := cursorID(t, v); got != "se01" {
+		t.Errorf("cursor on %s after the requeue, want se01 (it was on it)", got)
+	}
+	if !strings.Contains(m.status.text, "Done: 2 jobs requeued") {
+		t.Errorf("status %q", m.status.text)
+	}
+}
+
+// TestSetsDeleteKeepsRow: D on the job under the cursor deletes that job;
+// the cursor stays on the same row, now the next job.
+func TestSetsDeleteKeepsRow(t *testing.T) {
+	f := deadFixture()
+	m, d := openJobs(t, f, false, 100, 40)
+	m = drive(t, m, keys("j", "j", "j", "j")...)
+	if got := cursorID(t, jobsView(t, m)); got != "se01" {
+		t.Fatalf("cursor on %s", got)
+	}
+	m = drive(t, m, keys("D")...)
+	if m.dialog == nil || !strings.Contains(m.View(), "Delete 1 job from dead?") {
+		t.Fatalf("no delete dialog:\n%s", m.View())
+	}
+	m = drive(t, m, keys("n")...)
+	if len(f.executed) != 0 || m.dialog != nil || !strings.Contains(m.status.text, "nothing was changed") {
+		t.Fatalf("n: executed %d, status %q", len(f.executed), m.status.text)
+	}
+	// A y typed before the plan is on screen does not confirm it.
+	m = drive(t, m, keys("D", "y")...)
+	if m.dialog == nil || len(f.executed) != 0 {
+		t.Fatalf("typed-ahead y: dialog %v, executed %d", m.dialog != nil, len(f.executed))
+	}
+	m = drive(t, m, keys("y")...)
+	v := jobsView(t, m)
+	if len(f.executed) != 1 || f.executed[0].Action != reaper.JobsDelete || len(d.audit.entries) != 1 {
+		t.Fatalf("executed %d, audit %d", len(f.executed), len(d.audit.entries))
+	}
+	if got := cursorID(t, v); got != "se02" || v.list.cursor != 4 {
+		t.Errorf("cursor on %s (row %d), want se02 on row 4", got, v.list.cursor)
+	}
+}
+
+// TestSetsRefreshKeepsJob: r reads the page again with the cursor on the
+// same job, though a newer death pushed it down a row.
+func TestSetsRefreshKeepsJob(t *testing.T) {
+	f := deadFixture()
+	m, _ := openJobs(t, f, false, 100, 40)
+	m = drive(t, m, keys("j", "j", "j")...)
+	f.addJob(model.SetDead, "report", "newest", 5, "boom")
+	m = drive(t, m, keys("r")...)
+	v := jobsView(t, m)
+	if got := cursorID(t, v); got != "se00" || v.list.cursor != 4 {
+		t.Errorf("cursor on %s (row %d), want se00 on row 4", got, v.list.cursor)
+	}
+	if v.total != 46 || v.counts.Dead != 46 {
+		t.Errorf("total %d, dead %d", v.total, v.counts.Dead)
+	}
+}
+
+// TestSetsReadOnly: no R, no D: the keys do nothing, read nothing and are
+// not in the help; the reads and the summary work.
+func TestSetsReadOnly(t *testing.T) {
+	f := deadFixture()
+	m, _ := openJobs(t, f, true, 100, 30)
+	m = drive(t, m, keys(" ", "R", "D")...)
+	if m.dialog != nil || len(f.planned) != 0 {
+		t.Fatalf("read-only: dialog %v, %d plans", m.dialog != nil, len(f.planned))
+	}
+	view := m.View()
+	for _, hidden := range []string{"requeue jobs", "delete jobs"} {
+		if strings.Contains(view, hidden) {
+			t.Errorf("read-only help shows %q:\n%s", hidden, view)
+		}
+	}
+	m = drive(t, m, keys("S")...)
+	if v := jobsView(t, m); !v.summary.done {
+		t.Errorf("read-only: no summary")
+	}
+	// With writes, the same keys are in the help.
+	m, _ = openJobs(t, deadFixture(), false, 120, 30)
+	if view := m.View(); !strings.Contains(view, "R requeue jobs") || !strings.Contains(view, "D delete jobs") {
+		t.Errorf("help lacks R and D:\n%s", view)
+	}
+}
+
+// TestSetsStaleResults: a page read that an newer one replaced, and a plan
+// the operator has moved on from, are dropped.
+func TestSetsStaleResults(t *testing.T) {
+	f := deadFixture()
+	m, _ := openJobs(t, f, false, 100, 30)
+	m, first := sendSets(m, keyMsg("pgdown"))
+	m, second := sendSets(m, keyMsg("pgup"))
+	late := runCmd(first)
+	m = drive(t, m, runCmd(second)...)
+	m = drive(t, m, late...)
+	if v := jobsView(t, m); v.offset != 0 || pageIDs(v)[0] != "raw" {
+		t.Errorf("an older read replaced a newer one: offset %d", v.offset)
+	}
+	m, plan := sendSets(m, keyMsg("D"))
+	m, _ = sendSets(m, keyMsg("R"))
+	for _, msg := range runCmd(plan) {
+		if _, ok := msg.(setsPlanMsg); ok {
+			m = drive(t, m, msg)
+		}
+	}
+	if m.dialog != nil {
+		t.Errorf("the first plan opened a dialog after a second was asked for")
+	}
+}
