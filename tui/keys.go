@@ -50,12 +50,12 @@ func defaultKeyMap() keyMap {
 		Requeue:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue")),
 		RepairLocks: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "repair locks")),
 		ScanOrphans: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "scan orphans")),
-		NextSet:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next set"), key.WithDisabled()),
+		NextSet:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "set"), key.WithDisabled()),
 		SetsOrder:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "newest/oldest"), key.WithDisabled()),
 		Mark:        key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark"), key.WithDisabled()),
 		SetsSummary: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "summary"), key.WithDisabled()),
-		SetsRequeue: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue jobs"), key.WithDisabled()),
-		SetsDelete:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete jobs"), key.WithDisabled()),
+		SetsRequeue: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue"), key.WithDisabled()),
+		SetsDelete:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete"), key.WithDisabled()),
 		Confirm:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
 		Cancel:      key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "cancel")),
 	}
@@ -63,8 +63,8 @@ func defaultKeyMap() keyMap {
 
 // ShortHelp is the one-line help at the bottom.
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.NextSet, k.SetsSummary, k.Mark, k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks,
-		k.SetsRequeue, k.SetsDelete, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.NextSet, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.Mark,
+		k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown by '?'.

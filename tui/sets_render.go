@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -60,10 +61,7 @@ func (v setsView) titleLine(st styles) string {
 		}
 	}
 	parts := []string{strings.Join(sets, "")}
-	order := "oldest first"
-	if v.newestFirst() {
-		order = "newest first"
-	}
+	order := orderText(v.set, v.newestFirst())
 	parts = append(parts, order)
 	if v.jobFilter != "" {
 		parts = append(parts, st.accent.Render("job "+textsafe.Clean(v.jobFilter)))
@@ -80,6 +78,20 @@ func (v setsView) titleLine(st styles) string {
 		parts = append(parts, st.warn.Render(fmt.Sprintf("%d marked", len(v.marked))))
 	}
 	return strings.Join(parts, "  ")
+}
+
+// orderText says the order of a page: by death for dead, by the time
+// due for retry and scheduled.
+func orderText(set model.SetName, newestFirst bool) string {
+	switch {
+	case set == model.SetDead && newestFirst:
+		return "newest first"
+	case set == model.SetDead:
+		return "oldest first"
+	case newestFirst:
+		return "latest first"
+	}
+	return "soonest first"
 }
 
 func setCount(c redisq.SetCounts, s model.SetName) int64 {
@@ -106,8 +118,8 @@ func whenTitle(s model.SetName) string {
 func setColumns(set model.SetName, width int) []column {
 	return fitColumns([]colSpec{
 		{title: whenTitle(set), min: 10, max: 10},
-		{title: "JOB", min: 12, max: 24},
-		{title: "ID", min: 8, max: 24},
+		{title: "JOB", min: 10, max: 20},
+		{title: "ID", min: 6, max: 12},
 		{title: "FAILS", min: 5, max: 5, right: true},
 		{title: "ERROR", min: 10},
 	}, width-setsMarkWidth)
@@ -173,11 +185,11 @@ func setJobCells(sj model.SetJob, now time.Time) []string {
 // or "in 4m10s"; a score that is not a whole number of seconds is shown
 // as stored.
 func relTime(sj model.SetJob, now time.Time) string {
-	sec, ok := scoreSeconds(sj)
-	if !ok || now.IsZero() {
+	if sj.Problem != "" && strings.HasPrefix(sj.Problem, "score") || math.IsInf(sj.Score, 0) || math.IsNaN(sj.Score) || now.IsZero() ||
+		math.Abs(sj.Score) > 1e15 {
 		return textsafe.Clean(sj.ScoreText)
 	}
-	d := time.Unix(sec, 0).Sub(now)
+	d := time.Unix(0, 0).Add(time.Duration(sj.Score * float64(time.Second))).Sub(now).Truncate(time.Second)
 	if d > 0 {
 		return "in " + model.FormatAge(d)
 	}

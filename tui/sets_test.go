@@ -281,7 +281,7 @@ func TestSetsReadOnly(t *testing.T) {
 		t.Fatalf("read-only: dialog %v, %d plans", m.dialog != nil, len(f.planned))
 	}
 	view := m.View()
-	for _, hidden := range []string{"requeue jobs", "delete jobs"} {
+	for _, hidden := range []string{"R requeue", "D delete"} {
 		if strings.Contains(view, hidden) {
 			t.Errorf("read-only help shows %q:\n%s", hidden, view)
 		}
@@ -292,7 +292,7 @@ func TestSetsReadOnly(t *testing.T) {
 	}
 	// With writes, the same keys are in the help.
 	m, _ = openJobs(t, deadFixture(), false, 120, 30)
-	if view := m.View(); !strings.Contains(view, "R requeue jobs") || !strings.Contains(view, "D delete jobs") {
+	if view := m.View(); !strings.Contains(view, "R requeue") || !strings.Contains(view, "D delete") {
 		t.Errorf("help lacks R and D:\n%s", view)
 	}
 }
