@@ -83,6 +83,9 @@ type setsView struct {
 	showDetail  bool
 	showSummary bool
 	summary     setsSummary
+	// pick is the job type under the summary's cursor: enter lists its
+	// jobs, R and D take every job of it in the set.
+	pick string
 
 	width, height int
 	// writes is set when R and D are there (not in read-only mode).
@@ -167,7 +170,7 @@ func (v setsView) setFilter(f string) view {
 
 func (v setsView) navigate(msg tea.KeyMsg, k keyMap) view {
 	if v.showSummary {
-		return v
+		return v.navigateSummary(msg, k)
 	}
 	l, ok := v.list.navigate(msg, k, len(v.page), v.listHeight())
 	if ok {
@@ -187,15 +190,58 @@ func (v setsView) current() (model.SetJob, bool) {
 }
 
 func (v setsView) keys(k keyMap) keyMap {
-	k.Enter.SetEnabled(len(v.page) > 0 && !v.showSummary)
+	_, picked := v.summaryPick()
+	k.Enter.SetEnabled(len(v.page) > 0 && !v.showSummary || v.showSummary && picked)
 	k.NextSet.SetEnabled(true)
 	k.SetsOrder.SetEnabled(!v.showSummary)
 	k.Mark.SetEnabled(len(v.page) > 0 && !v.showSummary)
 	k.SetsSummary.SetEnabled(true)
-	can := v.writes && !v.showSummary && len(v.page) > 0
+	can := v.writes && (!v.showSummary && len(v.page) > 0 || v.showSummary && picked)
 	k.SetsRequeue.SetEnabled(can)
 	k.SetsDelete.SetEnabled(can)
 	return k
+}
+
+// summaryNames are the summary's job types, largest first.
+func (v setsView) summaryNames() []model.Count {
+	if v.summary.sum == nil {
+		return nil
+	}
+	return model.Sorted(v.summary.sum.ByName)
+}
+
+// summaryCursor is the row of the picked job type (the first row when it
+// is not there).
+func (v setsView) summaryCursor(names []model.Count) int {
+	for i, c := range names {
+		if c.Key == v.pick {
+			return i
+		}
+	}
+	return 0
+}
+
+// summaryPick is the job type under the summary's cursor; a member without
+// a name cannot be picked (an action on "every job of no name" would be
+// one on every job).
+func (v setsView) summaryPick() (string, bool) {
+	names := v.summaryNames()
+	if !v.showSummary || len(names) == 0 {
+		return "", false
+	}
+	name := names[v.summaryCursor(names)].Key
+	return name, name != ""
+}
+
+// navigateSummary moves the summary's cursor over its job types.
+func (v setsView) navigateSummary(msg tea.KeyMsg, k keyMap) setsView {
+	names := v.summaryNames()
+	l := listState{cursor: v.summaryCursor(names)}
+	l, ok := l.navigate(msg, k, len(names), len(names))
+	if ok && l.cursor < len(names) {
+		v.pick = names[l.cursor].Key
+	}
+	return v
 }
 
 // toggleMark marks or unmarks the member under the cursor and moves down.

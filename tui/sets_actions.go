@@ -67,25 +67,41 @@ func jobsTarget(set model.SetName, jobs []model.SetJob) reaper.JobsTarget {
 	return t
 }
 
-// openSetsAction reads the plan of R or D; the dialog opens when it
-// arrives. Nothing is written before 'y'.
+// openSetsAction reads the plan of R or D: of the marked jobs (or the one
+// under the cursor), or in the summary of every job of the picked type.
+// The dialog opens when the plan arrives. Nothing is written before 'y'.
 func (m Model) openSetsAction(kind actionKind, v setsView) (Model, tea.Cmd) {
 	if m.running != nil {
 		return m.setStatus(fmt.Sprintf("%s is still running: wait for it to finish", m.running.title), true)
-	}
-	jobs := v.targets()
-	if len(jobs) == 0 {
-		return m.setStatus("no job selected", false)
 	}
 	action := reaper.JobsRequeue
 	if kind == actionJobsDelete {
 		action = reaper.JobsDelete
 	}
-	t := jobsTarget(v.set, jobs)
+	var t reaper.JobsTarget
+	var what string
+	timeout := m.opts.FetchTimeout
+	if v.showSummary {
+		// Every job of the picked type: the plan scans the set.
+		name, ok := v.summaryPick()
+		if !ok {
+			return m.setStatus("select a job type in the summary", false)
+		}
+		t = reaper.JobsTarget{Set: v.set, All: true, Job: name}
+		what = "every " + textsafe.Clean(name) + " job in " + string(v.set)
+		timeout = m.opts.ActionTimeout
+	} else {
+		jobs := v.targets()
+		if len(jobs) == 0 {
+			return m.setStatus("no job selected", false)
+		}
+		t = jobsTarget(v.set, jobs)
+		what = plural(len(jobs), "job", "jobs")
+	}
 	m.actionSeq++
 	seq := m.actionSeq
-	m, clear := m.setStatus(fmt.Sprintf("planning the %s of %s…", action, plural(len(jobs), "job", "jobs")), false)
-	actor, timeout := m.opts.Jobs, m.opts.FetchTimeout
+	m, clear := m.setStatus(fmt.Sprintf("planning the %s of %s…", action, what), false)
+	actor := m.opts.Jobs
 	plan := func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
@@ -119,13 +135,19 @@ func jobsAction(kind actionKind, plan reaper.JobsPlan, a JobsActor) action {
 			verb, doing = "Run now", "running now"
 		}
 	}
+	if plan.Target.All {
+		set += " (every " + textsafe.Clean(plan.Target.Job) + " job)"
+	}
 	act := action{
 		kind:    kind,
 		title:   fmt.Sprintf("%s %s from %s?", verb, plural64(plan.Total, "job", "jobs"), set),
 		body:    planLines(func(w io.Writer) { reaper.RenderJobsPlan(w, plan) }),
 		running: fmt.Sprintf("%s %s", doing, plural64(plan.Total, "job", "jobs")),
-		targets: []string{"set=" + set},
+		targets: []string{"set=" + string(plan.Target.Set)},
 		total:   plan.Total,
+	}
+	if plan.Target.All {
+		act.targets = append(act.targets, "all", "job="+textsafe.Clean(plan.Target.Job))
 	}
 	for _, r := range plan.Target.Refs {
 		act.targets = append(act.targets, textsafe.Clean(r.String()))

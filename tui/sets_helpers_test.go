@@ -138,6 +138,18 @@ func (f *fakeSets) PlanJobs(_ context.Context, action reaper.JobsAction, t reape
 	defer f.mu.Unlock()
 	f.planned = append(f.planned, t)
 	p := reaper.JobsPlan{Namespace: "work", Action: action, Target: t, RedisTime: fixture().RedisTime, ByName: map[string]int64{}}
+	if t.All {
+		for _, sj := range f.sorted(t.Set, false) {
+			if sj.Job != nil && sj.Job.Name == t.Job {
+				p.Total++
+				p.ByName[t.Job]++
+				if len(p.Items) < reaper.SampleSize {
+					p.Items = append(p.Items, reaper.JobItem{Job: sj})
+				}
+			}
+		}
+		return p, nil
+	}
 	for _, r := range t.Refs {
 		found := false
 		for _, sj := range f.sets[t.Set] {
@@ -165,7 +177,16 @@ func (f *fakeSets) ExecuteJobs(_ context.Context, p reaper.JobsPlan, progress re
 	f.executed = append(f.executed, p)
 	res := reaper.JobsResult{ByName: map[string]int64{}}
 	gone := map[string]bool{}
-	for _, it := range p.Items {
+	items := p.Items
+	if p.Target.All {
+		items = nil
+		for _, sj := range f.sets[p.Target.Set] {
+			if sj.Job != nil && sj.Job.Name == p.Target.Job {
+				items = append(items, reaper.JobItem{Job: sj})
+			}
+		}
+	}
+	for _, it := range items {
 		gone[memberKey(it.Job)] = true
 		res.Done++
 		if it.Job.Job != nil {

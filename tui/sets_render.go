@@ -26,7 +26,7 @@ func (v setsView) render(c renderContext) string {
 	body := max(v.height-1, 0)
 	switch {
 	case v.showSummary:
-		lines = append(lines, renderSetSummary(v.summary, w, body, c.st))
+		lines = append(lines, renderSetSummary(v.summary, v.pick, w, body, c.st))
 	case v.showDetail:
 		sj, _ := v.current()
 		lines = append(lines, fitBlock(strings.Join(setJobDetail(sj, v.redisNow, w), "\n"), w, body))
@@ -305,8 +305,9 @@ func wrapClean(s string, width int) []string {
 }
 
 // renderSetSummary is the summary of a set by job type and by error, with
-// the scan's progress: exactly height lines.
-func renderSetSummary(s setsSummary, width, height int, st styles) string {
+// the scan's progress and a cursor on the job type pick: exactly height
+// lines.
+func renderSetSummary(s setsSummary, pick string, width, height int, st styles) string {
 	var lines []string
 	switch {
 	case s.err != nil:
@@ -327,36 +328,53 @@ func renderSetSummary(s setsSummary, width, height int, st styles) string {
 		}
 		lines = append(lines, st.ok.Render(text))
 	}
-	if s.sum != nil {
-		room := max(height-len(lines)-3, 2)
-		byName := model.Sorted(s.sum.ByName)
-		byErr := model.Sorted(s.sum.ByError)
-		nameRows := min(len(byName), max(room/2, room-len(byErr)))
-		errRows := min(len(byErr), room-nameRows)
-		cols := fitColumns([]colSpec{{title: "COUNT", min: 8, max: 8, right: true}, {title: "JOB TYPE", min: 10}}, width-2)
-		lines = append(lines, st.colHeader.Render("  "+renderCells(cols, []string{"COUNT", "JOB TYPE"})))
-		for _, c := range byName[:nameRows] {
-			name := textsafe.Clean(c.Key)
-			if c.Key == "" {
-				name = "(no name)"
-			}
-			lines = append(lines, "  "+renderCells(cols, []string{strconv.FormatInt(c.N, 10), name}))
+	if s.sum == nil {
+		return fitBlock(strings.Join(lines, "\n"), width, height)
+	}
+	room := max(height-len(lines)-2, 2)
+	byName := model.Sorted(s.sum.ByName)
+	byErr := model.Sorted(s.sum.ByError)
+	nameRows := min(len(byName), max(room/2, room-len(byErr)))
+	errRows := min(len(byErr), room-nameRows)
+
+	cursor := 0
+	for i, c := range byName {
+		if c.Key == pick {
+			cursor = i
 		}
-		if more := len(byName) - nameRows; more > 0 {
-			lines[len(lines)-1] = "  " + st.faint.Render(fmt.Sprintf("… %d more job types", more+1))
+	}
+	l := listState{cursor: cursor}.clamp(len(byName), nameRows)
+	from, to := l.window(len(byName), nameRows)
+	title := "JOB TYPE (enter lists its jobs)"
+	if len(byName) > nameRows {
+		title = fmt.Sprintf("JOB TYPE (%d-%d of %d; enter lists its jobs)", from+1, to, len(byName))
+	}
+	cols := fitColumns([]colSpec{{title: "COUNT", min: 8, max: 8, right: true}, {title: title, min: 10}}, width-2)
+	lines = append(lines, st.colHeader.Render("  "+renderCells(cols, []string{cols[0].title, cols[1].title})))
+	for i := from; i < to; i++ {
+		c := byName[i]
+		name := textsafe.Clean(c.Key)
+		if c.Key == "" {
+			name = "(no name)"
 		}
-		ecols := fitColumns([]colSpec{{title: "COUNT", min: 8, max: 8, right: true}, {title: "ERROR (numbers and ids folded)", min: 10}}, width-2)
-		lines = append(lines, st.colHeader.Render("  "+renderCells(ecols, []string{"COUNT", ecols[1].title})))
-		for _, c := range byErr[:errRows] {
-			text := oneLine(c.Key)
-			if c.Key == "" {
-				text = "(no error)"
-			}
-			lines = append(lines, "  "+renderCells(ecols, []string{strconv.FormatInt(c.N, 10), text}))
+		row := renderCells(cols, []string{strconv.FormatInt(c.N, 10), name})
+		if i == l.cursor {
+			lines = append(lines, st.selected.Render("> "+row))
+		} else {
+			lines = append(lines, "  "+row)
 		}
-		if more := len(byErr) - errRows; more > 0 {
-			lines[len(lines)-1] = "  " + st.faint.Render(fmt.Sprintf("… %d more errors", more+1))
+	}
+	ecols := fitColumns([]colSpec{{title: "COUNT", min: 8, max: 8, right: true}, {title: "ERROR (numbers and ids folded)", min: 10}}, width-2)
+	lines = append(lines, st.colHeader.Render("  "+renderCells(ecols, []string{ecols[0].title, ecols[1].title})))
+	for _, c := range byErr[:errRows] {
+		text := oneLine(c.Key)
+		if c.Key == "" {
+			text = "(no error)"
 		}
+		lines = append(lines, "  "+renderCells(ecols, []string{strconv.FormatInt(c.N, 10), text}))
+	}
+	if more := len(byErr) - errRows; more > 0 && errRows > 0 {
+		lines[len(lines)-1] = "  " + st.faint.Render(fmt.Sprintf("… %d more errors", more+1))
 	}
 	return fitBlock(strings.Join(lines, "\n"), width, height)
 }

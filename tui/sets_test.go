@@ -321,3 +321,42 @@ func TestSetsStaleResults(t *testing.T) {
 		t.Errorf("the first plan opened a dialog after a second was asked for")
 	}
 }
+
+// TestSetsSummaryPick: in the summary, the cursor picks a job type; enter
+// lists its jobs, R plans the requeue of every job of it in the set (the
+// bulk plan scans the set), and y runs it.
+func TestSetsSummaryPick(t *testing.T) {
+	f := deadFixture()
+	m, d := openJobs(t, f, false, 100, 30)
+	m = drive(t, m, keys("S")...)
+	if name, ok := jobsView(t, m).summaryPick(); !ok || name != "send_email" {
+		t.Fatalf("summary opens on %q (%v), want the largest type", name, ok)
+	}
+	m = drive(t, m, keys("j", "enter")...)
+	v := jobsView(t, m)
+	if v.showSummary || v.jobFilter != "resize_image" || f.lastRead().filter.Job != "resize_image" || v.total != 12 {
+		t.Fatalf("enter on resize_image: summary %v, filter %q, read %+v, total %d", v.showSummary, v.jobFilter, f.lastRead().filter, v.total)
+	}
+	m = drive(t, m, keys("S", "R")...)
+	if m.dialog == nil {
+		t.Fatalf("no dialog; status %q", m.status.text)
+	}
+	tg := f.planned[len(f.planned)-1]
+	if !tg.All || tg.Job != "resize_image" || tg.Set != model.SetDead || len(tg.Refs) != 0 {
+		t.Fatalf("bulk target %+v", tg)
+	}
+	if view := m.View(); !strings.Contains(view, "Requeue 12 jobs from dead (every resize_image job)?") {
+		t.Errorf("bulk dialog:\n%s", view)
+	}
+	m = drive(t, m, keys("y")...)
+	if len(f.executed) != 1 || len(d.audit.entries) != 1 || strings.Join(d.audit.entries[0].Targets, " ") != "set=dead all job=resize_image" {
+		t.Fatalf("executed %d, audit %+v", len(f.executed), d.audit.entries)
+	}
+	if v := jobsView(t, m); v.total != 0 || v.counts.Dead != 33 {
+		t.Errorf("after the requeue: %d listed, dead %d", v.total, v.counts.Dead)
+	}
+	// The summary on screen counted what is gone: it scans again at once.
+	if s := jobsView(t, m).summary; !s.done || s.sum.ByName["resize_image"] != 0 || s.sum.Members != 33 {
+		t.Errorf("summary after the requeue: %+v", s.sum)
+	}
+}

@@ -159,7 +159,11 @@ func (m Model) updateSets(msg tea.Msg) (Model, tea.Cmd, bool) {
 		v.marked = nil
 		v.summary.done = false // what it counted has changed
 		mm, load := mm.setsLoad(v, v.offset, true)
-		return mm, tea.Batch(cmd, load), true
+		var scan tea.Cmd
+		if v.showSummary {
+			mm, scan = mm.startSetsSummary()
+		}
+		return mm, tea.Batch(cmd, load, scan), true
 	case tea.KeyMsg:
 		return m.onSetsKeys(v, msg)
 	}
@@ -228,6 +232,11 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		if key.Matches(msg, m.keys.Back) {
 			v.showSummary = false
 			return m.withSets(v), nil
+		}
+		if key.Matches(msg, k.Enter) {
+			name, _ := v.summaryPick()
+			v.showSummary, v.jobFilter, v.typed, v.marked = false, name, "", nil
+			return m.setsLoad(v, 0, false)
 		}
 		if key.Matches(msg, k.NextSet) {
 			v = v.switchSet()
