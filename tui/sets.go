@@ -79,8 +79,11 @@ type setsView struct {
 	list   listState
 	marked map[string]model.SetJob
 
-	redisNow    time.Time
-	showDetail  bool
+	redisNow   time.Time
+	showDetail bool
+	// detailTop is the first line of the full detail on screen (up and
+	// down scroll it).
+	detailTop   int
 	showSummary bool
 	summary     setsSummary
 	// pick is the job type under the summary's cursor: enter lists its
@@ -171,6 +174,15 @@ func (v setsView) setFilter(f string) view {
 func (v setsView) navigate(msg tea.KeyMsg, k keyMap) view {
 	if v.showSummary {
 		return v.navigateSummary(msg, k)
+	}
+	if v.showDetail {
+		sj, _ := v.current()
+		n := len(setJobDetail(sj, v.redisNow, v.width))
+		l, ok := listState{cursor: v.detailTop, offset: v.detailTop}.navigate(msg, k, max(n-(v.height-1)+1, 1), 1)
+		if ok {
+			v.detailTop = l.cursor
+		}
+		return v
 	}
 	l, ok := v.list.navigate(msg, k, len(v.page), v.listHeight())
 	if ok {

@@ -29,7 +29,8 @@ func (v setsView) render(c renderContext) string {
 		lines = append(lines, renderSetSummary(v.summary, v.pick, w, body, c.st))
 	case v.showDetail:
 		sj, _ := v.current()
-		lines = append(lines, fitBlock(strings.Join(setJobDetail(sj, v.redisNow, w), "\n"), w, body))
+		detail := setJobDetail(sj, v.redisNow, w)
+		lines = append(lines, fitBlock(strings.Join(detail[min(v.detailTop, len(detail)):], "\n"), w, body))
 	default:
 		lines = append(lines, v.renderList(c.st))
 		if v.detailPane() {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -358,5 +359,29 @@ func TestSetsSummaryPick(t *testing.T) {
 	// The summary on screen counted what is gone: it scans again at once.
 	if s := jobsView(t, m).summary; !s.done || s.sum.ByName["resize_image"] != 0 || s.sum.Members != 33 {
 		t.Errorf("summary after the requeue: %+v", s.sum)
+	}
+}
+
+// TestSetsDetailScrolls: the full detail of a job with long args scrolls
+// with the list keys, from its first line to its last.
+func TestSetsDetailScrolls(t *testing.T) {
+	f := newFakeSets()
+	var args []string
+	for i := range 40 {
+		args = append(args, fmt.Sprintf(`"key%02d":%d`, i, i))
+	}
+	f.add(model.SetDead, `{"name":"big","id":"b1","t":1,"args":{`+strings.Join(args, ",")+`}}`, "1795964000")
+	m, _ := openJobs(t, f, false, 80, 24)
+	m = drive(t, m, keys("enter")...)
+	if view := m.View(); !strings.Contains(view, "key00") || strings.Contains(view, "key39") {
+		t.Fatalf("full detail, top:\n%s", view)
+	}
+	m = drive(t, m, keys("G")...)
+	if view := m.View(); strings.Contains(view, "key00") || !strings.Contains(view, "key39") || !strings.Contains(view, "}") {
+		t.Fatalf("full detail, bottom:\n%s", view)
+	}
+	m = drive(t, m, keys("g", "esc")...)
+	if v := jobsView(t, m); v.showDetail || v.detailTop != 0 {
+		t.Errorf("esc: detail %v at %d", v.showDetail, v.detailTop)
 	}
 }

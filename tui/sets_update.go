@@ -132,7 +132,8 @@ func (m Model) setsFocused() bool {
 }
 
 // updateSets takes the messages and keys of the Jobs view; ok is false for
-// the others, which the root handles as before.
+// the others, which the root's Update handles. The root's Update calls it
+// before anything else.
 func (m Model) updateSets(msg tea.Msg) (Model, tea.Cmd, bool) {
 	v, has := m.setsView()
 	if !has {
@@ -226,7 +227,11 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Refresh):
 		m, cmd := m.refresh()
 		m, load := m.setsLoad(v, v.offset, true)
-		return m, tea.Batch(cmd, load)
+		var scan tea.Cmd
+		if v.showSummary {
+			m, scan = m.startSetsSummary()
+		}
+		return m, tea.Batch(cmd, load, scan)
 	}
 	if v.showSummary {
 		if key.Matches(msg, m.keys.Back) {
@@ -267,7 +272,7 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		return m.setsLoad(v, v.offset-setsPageSize, false)
 	case key.Matches(msg, k.Enter):
-		v.showDetail = !v.showDetail
+		v.showDetail, v.detailTop = !v.showDetail, 0
 		return m.withSets(v), nil
 	case key.Matches(msg, m.keys.Back) && v.showDetail:
 		v.showDetail = false
