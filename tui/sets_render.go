@@ -186,11 +186,13 @@ func setJobCells(sj model.SetJob, now time.Time) []string {
 // or "in 4m10s"; a score that is not a whole number of seconds is shown
 // as stored.
 func relTime(sj model.SetJob, now time.Time) string {
-	if sj.Problem != "" && strings.HasPrefix(sj.Problem, "score") || math.IsInf(sj.Score, 0) || math.IsNaN(sj.Score) || now.IsZero() ||
-		math.Abs(sj.Score) > 1e15 {
+	score, err := strconv.ParseFloat(sj.ScoreText, 64)
+	secs := score - float64(now.Unix())
+	if err != nil || now.IsZero() || math.IsNaN(secs) || math.Abs(secs) > 1e9 {
+		// Not a time: as stored.
 		return textsafe.Clean(sj.ScoreText)
 	}
-	d := time.Unix(0, 0).Add(time.Duration(sj.Score * float64(time.Second))).Sub(now).Truncate(time.Second)
+	d := (time.Duration(secs*float64(time.Second)) - time.Duration(now.Nanosecond())).Truncate(time.Second)
 	if d > 0 {
 		return "in " + model.FormatAge(d)
 	}

@@ -385,3 +385,23 @@ func TestSetsDetailScrolls(t *testing.T) {
 		t.Errorf("esc: detail %v at %d", v.showDetail, v.detailTop)
 	}
 }
+
+// TestSetsRelTime: a score is an age against Redis's clock when it is a
+// time, and shown as stored otherwise.
+func TestSetsRelTime(t *testing.T) {
+	now := fixture().RedisTime
+	at := func(d int64) string { return fmt.Sprint(now.Unix() + d) }
+	for _, tc := range []struct{ score, want string }{
+		{at(-3600), "1h00m ago"},
+		{at(90), "in 1m30s"},
+		{at(-300) + ".5", "4m59s ago"},
+		{"+inf", "+inf"},
+		{"-inf", "-inf"},
+		{"1e300", "1e300"},
+		{"nan\x1b[31m", `nan\x1b[31m`},
+	} {
+		if got := relTime(model.ParseSetJob(model.SetDead, []byte("{}"), tc.score), now); got != tc.want {
+			t.Errorf("relTime(%q) = %q, want %q", tc.score, got, tc.want)
+		}
+	}
+}
