@@ -120,6 +120,9 @@ func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 	if msg.err != nil {
 		return m.setStatus("not planned: "+oneLine(msg.err.Error()), true)
 	}
+	if msg.plan.Total == 0 {
+		return m.setStatus(fmt.Sprintf("nothing to %s: no job left that the plan would take", msg.plan.Action), false)
+	}
 	m.dialog = &confirmDialog{action: jobsAction(msg.kind, msg.plan, m.opts.Jobs)}
 	m.status = statusLine{}
 	return m, nil

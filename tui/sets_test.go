@@ -405,3 +405,26 @@ func TestSetsRelTime(t *testing.T) {
 		}
 	}
 }
+
+// TestSetsPlanRefused: a plan that fails (the job left the set since the
+// page was read) or takes nothing opens no dialog and says why in one line.
+func TestSetsPlanRefused(t *testing.T) {
+	f := deadFixture()
+	m, _ := openJobs(t, f, false, 100, 30)
+	m = drive(t, m, keys("j", "j", "j")...)
+	f.sets[model.SetDead] = f.sets[model.SetDead][1:] // se00 is gone
+	m = drive(t, m, keys("R")...)
+	if m.dialog != nil || !strings.Contains(m.status.text, "not planned: se00@") || !strings.Contains(m.status.text, "job not found") {
+		t.Errorf("gone job: dialog %v, status %q", m.dialog != nil, m.status.text)
+	}
+	m = drive(t, m, keys("r", "S")...)
+	name, _ := jobsView(t, m).summaryPick()
+	f.sets[model.SetDead] = nil
+	m = drive(t, m, keys("D")...)
+	if m.dialog != nil || !strings.Contains(m.status.text, "nothing to delete") {
+		t.Errorf("empty bulk plan of %q: dialog %v, status %q", name, m.dialog != nil, m.status.text)
+	}
+	if len(f.executed) != 0 {
+		t.Errorf("%d plans executed", len(f.executed))
+	}
+}
