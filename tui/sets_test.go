@@ -428,3 +428,35 @@ func TestSetsPlanRefused(t *testing.T) {
 		t.Errorf("%d plans executed", len(f.executed))
 	}
 }
+
+// TestSetsKeysDoNotClash: in every view, and in the Jobs view's list and
+// summary, no two bindings that are on share a key.
+func TestSetsKeysDoNotClash(t *testing.T) {
+	m, _ := openJobs(t, deadFixture(), false, 120, 30)
+	check := func(where string, m Model) {
+		t.Helper()
+		owner := map[string]string{}
+		for _, col := range m.activeKeys().FullHelp() {
+			for _, b := range col {
+				if !b.Enabled() {
+					continue
+				}
+				for _, k := range b.Keys() {
+					if o, ok := owner[k]; ok && o != b.Help().Desc {
+						t.Errorf("%s: key %q is both %q and %q", where, k, o, b.Help().Desc)
+					}
+					owner[k] = b.Help().Desc
+				}
+			}
+		}
+	}
+	check("jobs list", m)
+	check("jobs summary", drive(t, m, keyMsg("S")))
+	for i := range len(m.tabs) - 1 {
+		m = drive(t, m, keyMsg("tab"))
+		check(m.focused().title(), m)
+		if i == 0 {
+			check("pool detail", drive(t, m, keyMsg("j"), keyMsg("enter")))
+		}
+	}
+}
