@@ -71,10 +71,10 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.NextSet, k.SetsOrder, k.Mark, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks},
 		{k.ScanOrphans, k.Refresh, k.Help, k.Quit},
-		{k.NextSet, k.SetsOrder, k.Mark, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
 	}
 }
 

@@ -26,6 +26,7 @@ func TestSetsGolden(t *testing.T) {
 		{name: "retry", w: 80, h: 24, keys: []string{"s"}},
 		{name: "dialog", w: 80, h: 24, keys: []string{"j", "j", "j", " ", " ", "R"}},
 		{name: "read_only", w: 80, h: 24, readOnly: true, keys: []string{"j"}},
+		{name: "full_help", w: 80, h: 24, keys: []string{"?"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
