@@ -460,3 +460,19 @@ func TestSetsKeysDoNotClash(t *testing.T) {
 		}
 	}
 }
+
+// TestSetsEmptiedPageGoesBack: deleting every job of the last page shows
+// the page before it.
+func TestSetsEmptiedPageGoesBack(t *testing.T) {
+	f := deadFixture()
+	m, _ := openJobs(t, f, false, 100, 40)
+	m = drive(t, m, keys("pgdown", "pgdown", " ", " ", " ", " ", " ", "D")...)
+	if m.dialog == nil {
+		t.Fatalf("no dialog: %q", m.status.text)
+	}
+	m = drive(t, m, keys("y")...)
+	v := jobsView(t, m)
+	if v.offset != 20 || len(v.page) != 20 || v.total != 40 {
+		t.Errorf("after emptying the last page: offset %d, %d rows, total %d", v.offset, len(v.page), v.total)
+	}
+}

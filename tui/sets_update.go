@@ -141,7 +141,8 @@ func (m Model) updateSets(msg tea.Msg) (Model, tea.Cmd, bool) {
 	}
 	switch msg := msg.(type) {
 	case setsPageMsg:
-		return m.onSetsPage(v, msg), nil, true
+		mm, cmd := m.onSetsPage(v, msg)
+		return mm, cmd, true
 	case setsScanStepMsg:
 		mm, cmd := m.onSetsScanStep(v, msg)
 		return mm, cmd, true
@@ -324,19 +325,26 @@ func (m Model) setsLoad(v setsView, offset int, keep bool) (Model, tea.Cmd) {
 	return m.withSets(v), setsPageCmd(m.opts.Sets, v.set, f, v.pageOptions(offset), v.loadSeq, timeout)
 }
 
-func (m Model) onSetsPage(v setsView, msg setsPageMsg) Model {
+func (m Model) onSetsPage(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
 	if msg.seq != v.loadSeq {
-		return m
+		return m, nil
 	}
 	v.loading, v.loaded = false, true
 	v.err = msg.err
 	if msg.err != nil {
-		return m.withSets(v)
+		return m.withSets(v), nil
 	}
 	if msg.counts != nil {
 		v.counts = msg.counts
 	}
-	return m.withSets(v.withPage(msg.page))
+	p := msg.page
+	if len(p.Jobs) == 0 && p.Offset > 0 && p.Total > 0 {
+		// The page emptied (its jobs were requeued or deleted): show the
+		// last one that has jobs.
+		last := int((p.Total - 1) / setsPageSize * setsPageSize)
+		return m.setsLoad(v, min(last, p.Offset-setsPageSize), false)
+	}
+	return m.withSets(v.withPage(p)), nil
 }
 
 // toggleSetsSummary opens the summary of the current set, starting its
