@@ -86,7 +86,7 @@ func (c *reapCmd) run(ctx context.Context, e env, args []string) error {
 	case errors.Is(err, reaper.ErrNothingToDo) && c.allDead && unread != "":
 		return fmt.Errorf("reap: no dead pool found%s", unread)
 	case errors.Is(err, reaper.ErrNothingToDo) && c.allDead:
-		fmt.Fprintf(e.stdout, "No dead pool in namespace %s: nothing to reap.\n", c.namespace)
+		fmt.Fprintf(e.stdout, "No dead pool in namespace %s: nothing to reap.\n", textsafe.Clean(c.namespace))
 		return nil
 	case errors.Is(err, reaper.ErrUnknownPool):
 		return fmt.Errorf("reap: %w: not in %s (see `workq-tui snapshot`)%s", err, redisq.NewKeys(c.namespace).WorkerPools(), unread)

@@ -89,7 +89,7 @@ func TestReapBench100k(t *testing.T) {
 		}
 	}
 	usStart := time.Now()
-	res, err := r.Execute(context.Background(), plan, nil)
+	res, err := r.Reap(context.Background(), plan, nil)
 	usTime := time.Since(usStart)
 	if err != nil || res.TotalMoved() != n {
 		t.Fatalf("moved %d, %v", res.TotalMoved(), err)

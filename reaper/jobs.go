@@ -152,7 +152,7 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 	if err := target.validate(action); err != nil {
 		return plan, err
 	}
-	now, err := rqRedisTime(ctx, c)
+	now, err := redisq.Time(ctx, c)
 	if err != nil {
 		return plan, fmt.Errorf("plan %s: %w", action, err)
 	}
@@ -465,7 +465,7 @@ func jobsServed(ctx context.Context, c redis.Conn, keys redisq.Keys, now time.Ti
 		v, err := redis.Strings(redis.ReceiveContext(c, ctx))
 		if err != nil || len(v) != 2 {
 			if first == nil {
-				first = fmt.Errorf("read heartbeats: %w", rqErrOr(err, errors.New("unexpected reply")))
+				first = fmt.Errorf("read heartbeats: %w", errOr(err, errors.New("unexpected reply")))
 			}
 			continue
 		}
@@ -544,4 +544,13 @@ func planQueueDelete(ctx context.Context, c redis.Conn, keys redisq.Keys, t Jobs
 		}
 	}
 	return items, nil
+}
+
+// errOr is err, or alt when err is nil: a reply of the wrong shape is an
+// error even when redigo returned none.
+func errOr(err, alt error) error {
+	if err != nil {
+		return err
+	}
+	return alt
 }

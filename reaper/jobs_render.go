@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -17,7 +18,7 @@ import (
 func RenderJobsPlan(w io.Writer, p JobsPlan) {
 	where := string(p.Target.Set)
 	if where == "" {
-		where = "queue " + reapClean(p.Target.Queue)
+		where = "queue " + textsafe.Clean(p.Target.Queue)
 	}
 	what := string(p.Action)
 	if p.Action == JobsRequeue {
@@ -32,18 +33,18 @@ func RenderJobsPlan(w io.Writer, p JobsPlan) {
 	if p.Target.All {
 		scope = "every job"
 		if p.Target.Job != "" {
-			scope = "every " + reapClean(p.Target.Job) + " job"
+			scope = "every " + textsafe.Clean(p.Target.Job) + " job"
 		}
 	}
 	fmt.Fprintf(w, "Plan for namespace %s (Redis time %s): %s, %s in %s.\n",
-		reapClean(p.Namespace), p.RedisTime.UTC().Format(time.RFC3339), what, scope, where)
+		textsafe.Clean(p.Namespace), p.RedisTime.UTC().Format(time.RFC3339), what, scope, where)
 	if p.Total == 0 {
 		fmt.Fprintln(w, "Nothing to do.")
 	} else {
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "  job name\tjobs")
 		for _, c := range model.Sorted(p.ByName) {
-			fmt.Fprintf(tw, "  %s\t%d\n", reapClean(c.Key), c.N)
+			fmt.Fprintf(tw, "  %s\t%d\n", textsafe.Clean(c.Key), c.N)
 		}
 		if n := p.Total - sumCounts(p.ByName); n > 0 {
 			fmt.Fprintf(tw, "  (not JSON)\t%d\n", n)
@@ -57,12 +58,12 @@ func RenderJobsPlan(w io.Writer, p JobsPlan) {
 		}
 	}
 	for _, s := range p.Skipped {
-		fmt.Fprintf(w, "Left alone: %s (%s).\n", reapPlural(s.N, "job"), s.Reason)
+		fmt.Fprintf(w, "Left alone: %s (%s).\n", model.Plural(s.N, "job", "jobs"), s.Reason)
 	}
 	for _, warn := range p.Warnings {
-		fmt.Fprintf(w, "Warning: %s.\n", reapClean(warn))
+		fmt.Fprintf(w, "Warning: %s.\n", textsafe.Clean(warn))
 	}
-	fmt.Fprintf(w, "Total: %s. Each job is re-checked when it is moved: one that left the set meanwhile is reported, not touched.\n", reapPlural(p.Total, "job"))
+	fmt.Fprintf(w, "Total: %s. Each job is re-checked when it is moved: one that left the set meanwhile is reported, not touched.\n", model.Plural(p.Total, "job", "jobs"))
 }
 
 func describeItem(it JobItem) string {
@@ -72,11 +73,11 @@ func describeItem(it JobItem) string {
 		at = sj.Set.ScoreField() + " " + scoreTime(sj)
 	}
 	if sj.Job == nil {
-		return fmt.Sprintf("%s  raw %s", at, reapClean(truncateBytes(sj.Raw, 60)))
+		return fmt.Sprintf("%s  raw %s", at, textsafe.Clean(truncateBytes(sj.Raw, 60)))
 	}
-	line := fmt.Sprintf("%s  %s  %s", reapClean(sj.Job.ID), reapClean(sj.Job.Name), at)
+	line := fmt.Sprintf("%s  %s  %s", textsafe.Clean(sj.Job.ID), textsafe.Clean(sj.Job.Name), at)
 	if sj.Job.Err != "" {
-		line += "  err " + reapClean(truncateBytes([]byte(sj.Job.Err), 60))
+		line += "  err " + textsafe.Clean(truncateBytes([]byte(sj.Job.Err), 60))
 	}
 	if it.UniqueKey != "" {
 		line += "  (unique)"
@@ -107,15 +108,15 @@ func RenderJobsResult(w io.Writer, action JobsAction, r JobsResult) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %s: %d\n", reapClean(n), r.ByName[n])
+		fmt.Fprintf(w, "  %s: %d\n", textsafe.Clean(n), r.ByName[n])
 	}
 	verb := "requeued"
 	if action == JobsDelete {
 		verb = "deleted"
 	}
-	line := fmt.Sprintf("Done: %s %s", reapPlural(r.Done, "job"), verb)
+	line := fmt.Sprintf("Done: %s %s", model.Plural(r.Done, "job", "jobs"), verb)
 	if r.UniqueDeleted > 0 {
-		line += fmt.Sprintf(", %s deleted", reapPlural(r.UniqueDeleted, "unique key"))
+		line += fmt.Sprintf(", %s deleted", model.Plural(r.UniqueDeleted, "unique key", "unique keys"))
 	}
 	fmt.Fprintln(w, line+".")
 	report := func(n int64, list []model.SetJob, why string) {
@@ -124,13 +125,13 @@ func RenderJobsResult(w io.Writer, action JobsAction, r JobsResult) {
 		}
 		ids := make([]string, 0, len(list))
 		for _, sj := range list {
-			ids = append(ids, reapClean(describeMember(sj)))
+			ids = append(ids, textsafe.Clean(describeMember(sj)))
 		}
 		more := ""
 		if int64(len(list)) < n {
 			more = ", ..."
 		}
-		fmt.Fprintf(w, "Not touched: %s %s: %s%s\n", reapPlural(n, "job"), why, strings.Join(ids, ", "), more)
+		fmt.Fprintf(w, "Not touched: %s %s: %s%s\n", model.Plural(n, "job", "jobs"), why, strings.Join(ids, ", "), more)
 	}
 	report(r.GoneCount, r.Gone, "had left since the plan was made")
 	report(r.RescoredCount, r.Rescored, "had a new score since the plan was made")
@@ -140,7 +141,7 @@ func RenderJobsResult(w io.Writer, action JobsAction, r JobsResult) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		fmt.Fprintf(w, "Left alone: %s (%s).\n", reapPlural(r.Skipped[k], "job"), k)
+		fmt.Fprintf(w, "Left alone: %s (%s).\n", model.Plural(r.Skipped[k], "job", "jobs"), k)
 	}
 }
 
@@ -149,15 +150,15 @@ func RenderJobsResult(w io.Writer, action JobsAction, r JobsResult) {
 func JobsAuditLine(p JobsPlan, r JobsResult) string {
 	where := "set=" + string(p.Target.Set)
 	if p.Target.Set == "" {
-		where = "queue=" + reapClean(p.Target.Queue)
+		where = "queue=" + textsafe.Clean(p.Target.Queue)
 	}
 	scope := fmt.Sprintf("ids=%d", len(p.Target.Refs))
 	if p.Target.All {
 		scope = "all"
 		if p.Target.Job != "" {
-			scope += " job=" + reapClean(p.Target.Job)
+			scope += " job=" + textsafe.Clean(p.Target.Job)
 		}
 	}
 	return fmt.Sprintf("jobs %s namespace=%s %s %s force=%v planned=%d done=%d gone=%d rescored=%d unique_deleted=%d",
-		p.Action, reapClean(p.Namespace), where, scope, p.Target.Force, p.Total, r.Done, r.GoneCount, r.RescoredCount, r.UniqueDeleted)
+		p.Action, textsafe.Clean(p.Namespace), where, scope, p.Target.Force, p.Total, r.Done, r.GoneCount, r.RescoredCount, r.UniqueDeleted)
 }

@@ -31,7 +31,7 @@ func TestReapOnMiniredis(t *testing.T) {
 	}
 	// Make the script compare against Redis TIME rather than the plan.
 	plan.Pools[0].HeartbeatAt--
-	res, err := NewReaper(pool, "work", 2).Execute(context.Background(), plan, nil)
+	res, err := NewReaper(pool, "work", 2).Reap(context.Background(), plan, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

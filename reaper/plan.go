@@ -1,7 +1,11 @@
+// The reap plan from a snapshot: pure, for the CLI's dry run and the
+// screen's confirm dialog alike.
+
 package reaper
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/workq-tui/workq-tui/model"
@@ -17,7 +21,7 @@ import (
 //
 // The job types of a pool are its heartbeat's job_names, as upstream takes
 // them; for a pool without a heartbeat (or without job_names) every job type
-// the snapshot knows (known_jobs and every heartbeat's job_names). Execute
+// the snapshot knows (known_jobs and every heartbeat's job_names). Reap
 // adds the job types of in-progress lists it finds by SCAN. Lock and lock_info
 // values before and after are computed pool after pool in plan order, with
 // upstream's arithmetic: after the reap, lock is lock - lock_info[pool]
@@ -70,7 +74,7 @@ func NewPlan(snap *model.Snapshot, t Targets) (Plan, error) {
 			return Plan{}, fmt.Errorf("pool %s: %w", id, ErrUnknownPool)
 		}
 		if pool.Status != model.StatusDead {
-			return Plan{}, fmt.Errorf("pool %s is %s (%s): %w", id, pool.Status, reapBeatDescription(pool), ErrPoolAlive)
+			return Plan{}, fmt.Errorf("pool %s is %s (%s): %w", id, pool.Status, beatDescription(pool), ErrPoolAlive)
 		}
 		pp := PoolPlan{PoolID: id}
 		if pool.Heartbeat == nil || pool.Heartbeat.HeartbeatAtMissing {
@@ -87,7 +91,7 @@ func NewPlan(snap *model.Snapshot, t Targets) (Plan, error) {
 		// them): they are moved too.
 		extra := make([]string, 0)
 		for job := range pool.InProgress {
-			if !reapContains(pp.JobNames, job) {
+			if !slices.Contains(pp.JobNames, job) {
 				extra = append(extra, job)
 			}
 		}
@@ -130,7 +134,7 @@ func ExpectedLock(lock, lockInfo int64) int64 {
 	return after
 }
 
-func reapBeatDescription(p *model.Pool) string {
+func beatDescription(p *model.Pool) string {
 	if p.HeartbeatAge != nil {
 		return "last heartbeat " + model.FormatAge(*p.HeartbeatAge) + " ago"
 	}
@@ -138,13 +142,4 @@ func reapBeatDescription(p *model.Pool) string {
 		return "heartbeat_at is not a number"
 	}
 	return "heartbeat unknown"
-}
-
-func reapContains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

@@ -40,7 +40,7 @@ func TestReapKillChild(t *testing.T) {
 		fmt.Println("error", err)
 		os.Exit(1)
 	}
-	_, err = NewReaper(pool, "us", 1).Execute(context.Background(), plan, func(moved, total int64) {
+	_, err = NewReaper(pool, "us", 1).Reap(context.Background(), plan, func(moved, total int64) {
 		fmt.Println("moved", moved)
 		time.Sleep(time.Millisecond)
 	})

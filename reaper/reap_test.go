@@ -260,7 +260,7 @@ func TestReapAliveAgain(t *testing.T) {
 			}
 			tc.revive(t)
 			before := rpDump(t, c, "us")
-			res, err := NewReaper(srv.Pool(), "us", 2).Execute(context.Background(), plan, nil)
+			res, err := NewReaper(srv.Pool(), "us", 2).Reap(context.Background(), plan, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -281,7 +281,7 @@ func TestReapAliveAgain(t *testing.T) {
 			t.Fatal(err)
 		}
 		calls := 0
-		res, err := NewReaper(srv.Pool(), "us", 2).Execute(context.Background(), plan, func(moved, total int64) {
+		res, err := NewReaper(srv.Pool(), "us", 2).Reap(context.Background(), plan, func(moved, total int64) {
 			calls++
 			if calls == 1 {
 				redistest.Do(t, c, "HSET", k.Heartbeat("p1"), "heartbeat_at", redistest.Time(t, c).Unix())
@@ -313,7 +313,7 @@ func TestReapMissingHeartbeatAppears(t *testing.T) {
 	// Even an old heartbeat_at counts: the plan was made for a pool without one.
 	redistest.Do(t, c, "HSET", redisq.NewKeys("us").Heartbeat("p1"), "heartbeat_at", redistest.Time(t, c).Unix()-3600, "job_names", "email")
 	before := rpDump(t, c, "us")
-	res, err := NewReaper(srv.Pool(), "us", 0).Execute(context.Background(), plan, nil)
+	res, err := NewReaper(srv.Pool(), "us", 0).Reap(context.Background(), plan, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -337,7 +337,7 @@ func TestReapChangedButStillOld(t *testing.T) {
 		t.Fatal(err)
 	}
 	redistest.Do(t, c, "HSET", redisq.NewKeys("us").Heartbeat("p1"), "heartbeat_at", redistest.Time(t, c).Unix()-30)
-	res, err := NewReaper(srv.Pool(), "us", 0).Execute(context.Background(), plan, nil)
+	res, err := NewReaper(srv.Pool(), "us", 0).Reap(context.Background(), plan, nil)
 	if err != nil || !res.Pools[0].Reaped || res.TotalMoved() != 3 {
 		t.Fatalf("result %+v, %v", res, err)
 	}
@@ -368,7 +368,7 @@ func TestReapInterruptedThenRerun(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	res, err := NewReaper(srv.Pool(), "us", 10).Execute(ctx, plan, func(moved, total int64) {
+	res, err := NewReaper(srv.Pool(), "us", 10).Reap(ctx, plan, func(moved, total int64) {
 		calls++
 		if calls == 2 {
 			cancel()
@@ -442,12 +442,12 @@ func TestReapConcurrent(t *testing.T) {
 			wg.Add(2)
 			go func() {
 				defer wg.Done()
-				results[0], errs[0] = NewReaper(srv.Pool(), "us", 7).Execute(context.Background(), plan, nil)
+				results[0], errs[0] = NewReaper(srv.Pool(), "us", 7).Reap(context.Background(), plan, nil)
 			}()
 			go func() {
 				defer wg.Done()
 				if other == "ours" {
-					results[1], errs[1] = NewReaper(srv.Pool(), "us", 13).Execute(context.Background(), plan, nil)
+					results[1], errs[1] = NewReaper(srv.Pool(), "us", 13).Reap(context.Background(), plan, nil)
 					return
 				}
 				cc := srv.Dial()
@@ -515,7 +515,7 @@ func TestReapGoneAndBadData(t *testing.T) {
 		}
 		redistest.Do(t, c, "SREM", k.WorkerPools(), "p1")
 		before := rpDump(t, c, "us")
-		res, err := NewReaper(srv.Pool(), "us", 0).Execute(context.Background(), plan, nil)
+		res, err := NewReaper(srv.Pool(), "us", 0).Reap(context.Background(), plan, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -535,8 +535,8 @@ func TestReapGoneAndBadData(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := rpDump(t, c, "us")
-		res, err := NewReaper(srv.Pool(), "us", 0).Execute(context.Background(), plan, nil)
-		if !errors.Is(err, ErrBadData) || !strings.Contains(err.Error(), "us:jobs:email:lock holds many") || res.Pools[0].Err == nil {
+		res, err := NewReaper(srv.Pool(), "us", 0).Reap(context.Background(), plan, nil)
+		if !errors.Is(err, ErrBadValue) || !errors.Is(err, ErrBadData) || !strings.Contains(err.Error(), "us:jobs:email:lock holds many") || res.Pools[0].Err == nil {
 			t.Fatalf("err %v", err)
 		}
 		if d := rpDiff(before, rpDump(t, c, "us")); d != "" {
@@ -552,7 +552,7 @@ func TestReapGoneAndBadData(t *testing.T) {
 			t.Fatal(err)
 		}
 		before := rpDump(t, c, "us")
-		if _, err := NewReaper(srv.Pool(), "us", 0).Execute(context.Background(), plan, nil); !errors.Is(err, ErrBadData) {
+		if _, err := NewReaper(srv.Pool(), "us", 0).Reap(context.Background(), plan, nil); !errors.Is(err, ErrBadData) || !errors.Is(err, ErrWrongType) {
 			t.Fatalf("err %v", err)
 		}
 		if d := rpDiff(before, rpDump(t, c, "us")); d != "" {

@@ -1,63 +1,73 @@
+// The reap plan and its result as text: what `reap --dry-run` prints and
+// what the screen's confirm dialog shows inside its border.
+
 package reaper
 
 import (
 	"fmt"
 	"io"
 	"sort"
-	"text/tabwriter"
+	"strings"
 	"time"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
 
-// Render writes a plan as plain text: per pool, what moves where and the
-// locks before and after. It is what --dry-run prints.
-func Render(w io.Writer, p Plan) {
-	fmt.Fprintf(w, "Reap plan for namespace %s (Redis time %s, dead after %s):\n",
-		reapClean(p.Namespace), p.RedisTime.UTC().Format(time.RFC3339), model.FormatAge(p.DeadAfter))
+// ReapPlanText is a reap plan as plain text: per pool, what moves where and
+// the locks before and after. Lines wider than width display columns are
+// wrapped (width <= 0: never). Every string from Redis is cleaned.
+func ReapPlanText(p Plan, width int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Reap plan for namespace %s (Redis time %s, dead after %s):\n",
+		textsafe.Clean(p.Namespace), p.RedisTime.UTC().Format(time.RFC3339), model.FormatAge(p.DeadAfter))
 	for _, pp := range p.Pools {
 		beat := "no heartbeat"
 		if !pp.HeartbeatMissing {
 			beat = "last heartbeat " + model.FormatAge(p.RedisTime.Sub(time.Unix(pp.HeartbeatAt, 0))) + " ago"
 		}
-		fmt.Fprintf(w, "\npool %s (%s)\n", reapClean(pp.PoolID), beat)
+		fmt.Fprintf(&b, "\npool %s (%s)\n", textsafe.Clean(pp.PoolID), beat)
 		if len(pp.Jobs) == 0 {
-			fmt.Fprintln(w, "  no job in progress, no lock held")
+			b.WriteString("  no job in progress, no lock held\n")
 		} else {
-			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(tw, "  job type\tjobs\tto queue\tlock\tlock_info[pool]")
+			var t table
+			t.add("  job type", "jobs", "to queue", "lock", "lock_info[pool]")
 			for _, j := range pp.Jobs {
 				info := "absent"
 				if j.LockInfoPresent {
 					info = fmt.Sprintf("%d -> deleted", j.LockInfoBefore)
 				}
-				fmt.Fprintf(tw, "  %s\t%d\t%s\t%d -> %d\t%s\n", reapClean(j.JobName), j.Jobs, reapClean(j.QueueKey), j.LockBefore, j.LockAfter, info)
+				t.add("  "+textsafe.Clean(j.JobName), fmt.Sprint(j.Jobs), textsafe.Clean(j.QueueKey),
+					fmt.Sprintf("%d -> %d", j.LockBefore, j.LockAfter), info)
 			}
-			tw.Flush()
+			t.write(&b)
 		}
 		if pp.HeartbeatMissing {
-			fmt.Fprintln(w, "  then remove the pool from the worker_pools set")
+			b.WriteString("  then remove the pool from the worker_pools set\n")
 		} else {
-			fmt.Fprintln(w, "  then delete its heartbeat and remove it from the worker_pools set")
+			b.WriteString("  then delete its heartbeat and remove it from the worker_pools set\n")
 		}
 	}
-	fmt.Fprintf(w, "\nTotal: %s back to their queues, %s removed.\n", reapPlural(p.TotalJobs(), "job"), reapPlural(int64(len(p.Pools)), "pool"))
-	fmt.Fprintln(w, "Each pool is re-checked when reaped: one that beat again is left alone.")
+	fmt.Fprintf(&b, "\nTotal: %s back to their queues, %s removed.\n",
+		model.Plural(p.TotalJobs(), "job", "jobs"), model.Plural(len(p.Pools), "pool", "pools"))
+	b.WriteString("Each pool is re-checked when reaped: one that beat again is left alone.\n")
+	return wrapText(b.String(), width)
 }
 
-// RenderResult writes what a reap did, per pool and job type.
-func RenderResult(w io.Writer, r Result) {
+// ReapResultText is what a reap did, per pool and job type, wrapped to
+// width like ReapPlanText.
+func ReapResultText(r Result, width int) string {
+	var b strings.Builder
 	var reaped int
 	for _, pr := range r.Pools {
 		switch {
 		case pr.Err != nil:
-			fmt.Fprintf(w, "pool %s: error: %s\n", reapClean(pr.PoolID), reapClean(pr.Err.Error()))
+			fmt.Fprintf(&b, "pool %s: error: %s\n", textsafe.Clean(pr.PoolID), textsafe.Clean(pr.Err.Error()))
 		case pr.Skipped != "":
-			fmt.Fprintf(w, "pool %s: skipped: %s\n", reapClean(pr.PoolID), reapClean(pr.Skipped))
+			fmt.Fprintf(&b, "pool %s: skipped: %s\n", textsafe.Clean(pr.PoolID), textsafe.Clean(pr.Skipped))
 		case pr.Reaped:
 			reaped++
-			fmt.Fprintf(w, "pool %s: reaped\n", reapClean(pr.PoolID))
+			fmt.Fprintf(&b, "pool %s: reaped\n", textsafe.Clean(pr.PoolID))
 		}
 		names := map[string]bool{}
 		for j := range pr.Moved {
@@ -75,22 +85,31 @@ func RenderResult(w io.Writer, r Result) {
 		}
 		sort.Strings(sorted)
 		for _, j := range sorted {
-			line := fmt.Sprintf("  %s: %s requeued, lock -%d", reapClean(j), reapPlural(pr.Moved[j], "job"), pr.LocksReleased[j])
+			fmt.Fprintf(&b, "  %s: %s requeued, lock -%d", textsafe.Clean(j), model.Plural(pr.Moved[j], "job", "jobs"), pr.LocksReleased[j])
 			if a, ok := pr.LockAfter[j]; ok {
-				line += fmt.Sprintf(", now %d", a)
+				fmt.Fprintf(&b, ", now %d", a)
 			}
-			fmt.Fprintln(w, line)
+			b.WriteByte('\n')
 		}
 	}
-	fmt.Fprintf(w, "Done: %s requeued, %d of %s reaped.\n", reapPlural(r.TotalMoved(), "job"), reaped, reapPlural(int64(len(r.Pools)), "pool"))
+	fmt.Fprintf(&b, "Done: %s requeued, %d of %s reaped.\n",
+		model.Plural(r.TotalMoved(), "job", "jobs"), reaped, model.Plural(len(r.Pools), "pool", "pools"))
+	return wrapText(b.String(), width)
 }
 
-func reapPlural(n int64, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
+// RenderReapPlan writes ReapPlanText(p, 0) to w: what `reap --dry-run`
+// prints.
+func RenderReapPlan(w io.Writer, p Plan) { fmt.Fprint(w, ReapPlanText(p, 0)) }
 
-// reapClean makes text from Redis (job names, pool IDs) safe to print.
-func reapClean(s string) string { return textsafe.Clean(s) }
+// RenderReapResult writes ReapResultText(r, 0) to w.
+func RenderReapResult(w io.Writer, r Result) { fmt.Fprint(w, ReapResultText(r, 0)) }
+
+// Render is RenderReapPlan.
+//
+// Deprecated: use RenderReapPlan or ReapPlanText.
+func Render(w io.Writer, p Plan) { RenderReapPlan(w, p) }
+
+// RenderResult is RenderReapResult.
+//
+// Deprecated: use RenderReapResult or ReapResultText.
+func RenderResult(w io.Writer, r Result) { RenderReapResult(w, r) }

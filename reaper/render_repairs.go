@@ -1,25 +1,31 @@
+// The requeue and repair-locks plans and their results as text: what
+// `requeue --dry-run` and `repair-locks --dry-run` print and what the
+// screen's confirm dialogs show inside their border.
+
 package reaper
 
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
-	"unicode"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
 
-// RenderRequeuePlan writes a requeue plan as plain text: per list, where its
-// jobs go and lock and lock_info[pool] before and after. It is what
-// `requeue --dry-run` prints.
-func RenderRequeuePlan(w io.Writer, p RequeuePlan) {
-	fmt.Fprintf(w, "Requeue plan for namespace %s (Redis time %s, dead after %s):\n",
-		rqClean(p.Namespace), p.RedisTime.UTC().Format(time.RFC3339), model.FormatAge(p.DeadAfter))
+// RequeuePlanText is a requeue plan as plain text: per list, where its jobs
+// go and lock and lock_info[pool] before and after. Lines wider than width
+// display columns are wrapped (width <= 0: never). Every string from Redis
+// is cleaned.
+func RequeuePlanText(p RequeuePlan, width int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Requeue plan for namespace %s (Redis time %s, dead after %s):\n",
+		textsafe.Clean(p.Namespace), p.RedisTime.UTC().Format(time.RFC3339), model.FormatAge(p.DeadAfter))
 	for _, l := range p.Lists {
-		fmt.Fprintf(w, "\n%s\n", rqClean(l.Key))
+		fmt.Fprintf(&b, "\n%s\n", textsafe.Clean(l.Key))
 		where := "orphan: pool not in worker_pools"
 		if l.PoolInSet {
 			where = "dead pool still in worker_pools"
@@ -31,21 +37,23 @@ func RenderRequeuePlan(w io.Writer, p RequeuePlan) {
 		case !l.HeartbeatMissing:
 			beat = "last heartbeat " + model.FormatAge(p.RedisTime.Sub(time.Unix(l.HeartbeatAt, 0))) + " ago"
 		}
-		fmt.Fprintf(w, "  job %s, pool %s (%s, %s)\n", rqClean(l.JobName), rqClean(l.PoolID), where, beat)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintf(tw, "  jobs\t%d -> %s\n", l.Jobs, rqClean(l.QueueKey))
-		fmt.Fprintf(tw, "  lock\t%s\n", rqBeforeAfter(l.LockPresent, l.LockBefore, l.LockAfter))
-		fmt.Fprintf(tw, "  lock_info[%s]\t%s\n", rqClean(l.PoolID), rqBeforeAfter(l.LockInfoPresent, l.LockInfoBefore, l.LockInfoAfter))
-		tw.Flush()
+		fmt.Fprintf(&b, "  job %s, pool %s (%s, %s)\n", textsafe.Clean(l.JobName), textsafe.Clean(l.PoolID), where, beat)
+		var t table
+		t.add("  jobs", fmt.Sprintf("%d -> %s", l.Jobs, textsafe.Clean(l.QueueKey)))
+		t.add("  lock", beforeAfter(l.LockPresent, l.LockBefore, l.LockAfter))
+		t.add("  lock_info["+textsafe.Clean(l.PoolID)+"]", beforeAfter(l.LockInfoPresent, l.LockInfoBefore, l.LockInfoAfter))
+		t.write(&b)
 	}
 	for _, k := range p.Missing {
-		fmt.Fprintf(w, "\n%s: no such list (emptied already, or mistyped): skipped\n", rqClean(k))
+		fmt.Fprintf(&b, "\n%s: no such list (emptied already, or mistyped): skipped\n", textsafe.Clean(k))
 	}
-	fmt.Fprintf(w, "\nTotal: %s back to their queues from %s.\n", rqPlural(p.TotalJobs(), "job"), rqPlural(int64(len(p.Lists)), "list"))
-	fmt.Fprintln(w, "Locks are released only while lock_info[pool] is above 0, never below 0. Each batch re-checks the pool's heartbeat: a pool alive again is left alone.")
+	fmt.Fprintf(&b, "\nTotal: %s back to their queues from %s.\n",
+		model.Plural(p.TotalJobs(), "job", "jobs"), model.Plural(len(p.Lists), "list", "lists"))
+	b.WriteString("Locks are released only while lock_info[pool] is above 0, never below 0. Each batch re-checks the pool's heartbeat: a pool alive again is left alone.\n")
+	return wrapText(b.String(), width)
 }
 
-func rqBeforeAfter(present bool, before, after int64) string {
+func beforeAfter(present bool, before, after int64) string {
 	switch {
 	case !present:
 		return "absent, unchanged"
@@ -55,54 +63,58 @@ func rqBeforeAfter(present bool, before, after int64) string {
 	return fmt.Sprintf("%d -> %d", before, after)
 }
 
-// RenderRequeueResult writes what a requeue did.
-func RenderRequeueResult(w io.Writer, r RequeueResult) {
+// RequeueResultText is what a requeue did, wrapped to width like
+// RequeuePlanText.
+func RequeueResultText(r RequeueResult, width int) string {
+	var b strings.Builder
 	for _, l := range r.Lists {
 		switch {
 		case l.Err != nil:
-			fmt.Fprintf(w, "%s: error after %s: %s\n", rqClean(l.Key), rqPlural(l.Moved, "job"), rqClean(l.Err.Error()))
+			fmt.Fprintf(&b, "%s: error after %s: %s\n", textsafe.Clean(l.Key), model.Plural(l.Moved, "job", "jobs"), textsafe.Clean(l.Err.Error()))
 		case l.Skipped != "":
-			fmt.Fprintf(w, "%s: skipped: %s\n", rqClean(l.Key), rqClean(l.Skipped))
+			fmt.Fprintf(&b, "%s: skipped: %s\n", textsafe.Clean(l.Key), textsafe.Clean(l.Skipped))
 		default:
 			info := "absent"
 			if l.LockInfoPresent {
 				info = strconv.FormatInt(l.LockInfoAfter, 10)
 			}
-			fmt.Fprintf(w, "%s: %s requeued, %d left; lock %d, lock_info[%s] %s\n",
-				rqClean(l.Key), rqPlural(l.Moved, "job"), l.Remaining, l.LockAfter, rqClean(l.PoolID), info)
+			fmt.Fprintf(&b, "%s: %s requeued, %d left; lock %d, lock_info[%s] %s\n",
+				textsafe.Clean(l.Key), model.Plural(l.Moved, "job", "jobs"), l.Remaining, l.LockAfter, textsafe.Clean(l.PoolID), info)
 		}
 	}
-	fmt.Fprintf(w, "Done: %s requeued.\n", rqPlural(r.TotalMoved(), "job"))
+	fmt.Fprintf(&b, "Done: %s requeued.\n", model.Plural(r.TotalMoved(), "job", "jobs"))
+	return wrapText(b.String(), width)
 }
 
-// RenderLockRepairPlan writes a repair-locks plan: per job type, lock and
-// each lock_info field before and after, and the in-progress lengths they
-// come from.
-func RenderLockRepairPlan(w io.Writer, p LockRepairPlan) {
+// LockRepairPlanText is a repair-locks plan as plain text: per job type,
+// lock and each lock_info field before and after, and the in-progress
+// lengths they come from. Wrapped to width like RequeuePlanText.
+func LockRepairPlanText(p LockRepairPlan, width int) string {
+	var b strings.Builder
 	pools := 0
 	if len(p.Jobs) > 0 {
 		pools = len(p.Jobs[0].Pools)
 	}
-	fmt.Fprintf(w, "Lock repair plan for namespace %s (%s in worker_pools):\n", rqClean(p.Namespace), rqPlural(int64(pools), "pool"))
+	fmt.Fprintf(&b, "Lock repair plan for namespace %s (%s in worker_pools):\n", textsafe.Clean(p.Namespace), model.Plural(pools, "pool", "pools"))
 	for _, j := range p.Jobs {
 		mc := "none"
 		if j.MaxConcurrency > 0 {
 			mc = strconv.FormatInt(j.MaxConcurrency, 10)
 		}
-		fmt.Fprintf(w, "\n%s (queued %d, max_concurrency %s)\n", rqClean(j.JobName), j.Queued, mc)
+		fmt.Fprintf(&b, "\n%s (queued %d, max_concurrency %s)\n", textsafe.Clean(j.JobName), j.Queued, mc)
 		if !j.Changes() {
-			fmt.Fprintf(w, "  consistent: lock %d = in progress %d; nothing to change\n", j.LockAfter, j.LockAfter)
+			fmt.Fprintf(&b, "  consistent: lock %d = in progress %d; nothing to change\n", j.LockAfter, j.LockAfter)
 			continue
 		}
 		inSet := map[string]bool{}
 		for _, pid := range j.Pools {
 			inSet[pid] = true
 		}
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		var t table
 		before := "absent"
 		switch {
 		case j.LockBeforeRaw != "":
-			before = strconv.Quote(rqClean(j.LockBeforeRaw))
+			before = strconv.Quote(textsafe.Clean(j.LockBeforeRaw))
 		case j.LockPresent:
 			before = strconv.FormatInt(j.LockBefore, 10)
 		}
@@ -110,64 +122,63 @@ func RenderLockRepairPlan(w io.Writer, p LockRepairPlan) {
 		if !j.LockPresent && j.LockAfter == 0 {
 			after = "absent"
 		}
-		fmt.Fprintf(tw, "  lock\t%s -> %s\n", before, after)
+		t.add("  lock", before+" -> "+after)
 		for _, f := range j.LockInfoFields() {
-			b, a := j.LockInfoChange(f)
+			bf, af := j.LockInfoChange(f)
 			note := ""
 			if !inSet[f] {
 				note = " (not in worker_pools)"
 			}
-			fmt.Fprintf(tw, "  lock_info[%s]\t%s -> %s%s\n", rqClean(f), rqClean(b), a, note)
+			t.add("  lock_info["+textsafe.Clean(f)+"]", textsafe.Clean(bf)+" -> "+af+note)
 		}
-		tw.Flush()
+		t.write(&b)
 		if j.MaxConcurrency > 0 && j.LockPresent && j.LockBeforeRaw == "" && j.LockBefore >= j.MaxConcurrency && j.LockAfter < j.MaxConcurrency {
-			fmt.Fprintf(w, "  the lock is at max_concurrency %d now, so no worker takes a job of this type\n", j.MaxConcurrency)
+			fmt.Fprintf(&b, "  the lock is at max_concurrency %d now, so no worker takes a job of this type\n", j.MaxConcurrency)
 		}
 	}
-	fmt.Fprintln(w, "\nEach job type is one atomic step, refused if a pool joins or leaves worker_pools meanwhile.")
+	b.WriteString("\nEach job type is one atomic step, refused if a pool joins or leaves worker_pools meanwhile.\n")
+	return wrapText(b.String(), width)
 }
 
-// RenderLockRepairResult writes what repair-locks did.
-func RenderLockRepairResult(w io.Writer, r LockRepairResult) {
+// LockRepairResultText is what repair-locks did, wrapped to width like
+// LockRepairPlanText.
+func LockRepairResultText(r LockRepairResult, width int) string {
+	var b strings.Builder
 	for _, j := range r.Jobs {
 		if j.Err != nil {
-			fmt.Fprintf(w, "%s: not repaired: %s\n", rqClean(j.JobName), rqClean(j.Err.Error()))
+			fmt.Fprintf(&b, "%s: not repaired: %s\n", textsafe.Clean(j.JobName), textsafe.Clean(j.Err.Error()))
 			continue
 		}
+		fields := make([]string, 0, len(j.LockInfoAfter))
+		for f := range j.LockInfoAfter {
+			fields = append(fields, f)
+		}
+		slices.Sort(fields)
 		var parts []string
-		for _, f := range rqSortedKeys(j.LockInfoAfter) {
-			parts = append(parts, fmt.Sprintf("%s=%d", rqClean(f), j.LockInfoAfter[f]))
+		for _, f := range fields {
+			parts = append(parts, fmt.Sprintf("%s=%d", textsafe.Clean(f), j.LockInfoAfter[f]))
 		}
 		info := "empty"
 		if len(parts) > 0 {
 			info = strings.Join(parts, " ")
 		}
-		fmt.Fprintf(w, "%s: lock %d, lock_info %s\n", rqClean(j.JobName), j.LockAfter, info)
+		fmt.Fprintf(&b, "%s: lock %d, lock_info %s\n", textsafe.Clean(j.JobName), j.LockAfter, info)
 	}
+	return wrapText(b.String(), width)
 }
 
-func rqSortedKeys(m map[string]int64) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	return rqSorted(out)
-}
+// RenderRequeuePlan writes RequeuePlanText(p, 0) to w: what
+// `requeue --dry-run` prints.
+func RenderRequeuePlan(w io.Writer, p RequeuePlan) { fmt.Fprint(w, RequeuePlanText(p, 0)) }
 
-func rqPlural(n int64, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
-}
+// RenderRequeueResult writes RequeueResultText(r, 0) to w.
+func RenderRequeueResult(w io.Writer, r RequeueResult) { fmt.Fprint(w, RequeueResultText(r, 0)) }
 
-// rqClean replaces control characters, so that text from Redis (job names,
-// pool IDs, keys) cannot drive the terminal.
-func rqClean(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return '?'
-		}
-		return r
-	}, s)
+// RenderLockRepairPlan writes LockRepairPlanText(p, 0) to w: what
+// `repair-locks --dry-run` prints.
+func RenderLockRepairPlan(w io.Writer, p LockRepairPlan) { fmt.Fprint(w, LockRepairPlanText(p, 0)) }
+
+// RenderLockRepairResult writes LockRepairResultText(r, 0) to w.
+func RenderLockRepairResult(w io.Writer, r LockRepairResult) {
+	fmt.Fprint(w, LockRepairResultText(r, 0))
 }

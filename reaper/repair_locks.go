@@ -1,3 +1,7 @@
+// Repair-locks: resetting a drifted job type's lock and lock_info from its
+// in-progress lists. The plan read from Redis, its execution, and their
+// types; NewLockRepairPlan (plan_repairs.go) plans from a snapshot.
+
 package reaper
 
 import (
@@ -5,6 +9,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,20 +18,6 @@ import (
 
 	"github.com/workq-tui/workq-tui/redisq"
 )
-
-var (
-	// ErrUnknownJob: a job type has no key at all and is not in known_jobs.
-	ErrUnknownJob = errors.New("unknown job type")
-	// ErrSetChanged: <ns>:worker_pools changed between plan and execution;
-	// the script changed nothing.
-	ErrSetChanged = errors.New("worker_pools changed since the plan")
-)
-
-//go:embed repair_locks.lua
-var repairLocksLua string
-
-// repairLocksScript takes a variable number of keys; see repair_locks.lua.
-var repairLocksScript = redis.NewScript(-1, repairLocksLua)
 
 // LockRepairPlan is what repair-locks will do, per job type.
 type LockRepairPlan struct {
@@ -107,34 +98,39 @@ type JobLockResult struct {
 
 // Err joins the errors of the job types.
 func (r LockRepairResult) Err() error {
-	var errs []error
-	for _, j := range r.Jobs {
-		if j.Err != nil {
-			errs = append(errs, j.Err)
-		}
-	}
-	return errors.Join(errs...)
+	return joinErrors(r.Jobs, func(j JobLockResult) error { return j.Err })
 }
 
 // PlanRepairLocks reads, for each job type, the set, the in-progress list
 // of every pool in it, lock, lock_info, max_concurrency and the queue
 // length, and returns what the repair would write. A job type with no key at
 // all, or a key of the wrong type, fails the whole plan; nothing is written.
-func PlanRepairLocks(ctx context.Context, c redis.Conn, keys redisq.Keys, jobs []string) (LockRepairPlan, error) {
+func (r *Reaper) PlanRepairLocks(ctx context.Context, jobs []string) (LockRepairPlan, error) {
+	keys := r.keys
 	plan := LockRepairPlan{Namespace: strings.TrimSuffix(keys.Prefix(), ":")}
 	if len(jobs) == 0 {
 		return plan, errors.New("repair-locks: no job type given")
 	}
-	if err := rqExpectType(ctx, c, keys.WorkerPools(), "set"); err != nil && !errors.Is(err, rqErrNone) {
+	for _, job := range jobs {
+		if job == "" {
+			return plan, errors.New("repair-locks: empty job name")
+		}
+	}
+	c, err := r.conn(ctx, "repair-locks")
+	if err != nil {
+		return plan, err
+	}
+	defer c.Close()
+	if err := expectType(ctx, c, keys.WorkerPools(), "set"); err != nil && !errors.Is(err, errNoKey) {
 		return plan, fmt.Errorf("repair-locks: %w", err)
 	}
 	members, err := redis.Strings(redis.DoContext(c, ctx, "SMEMBERS", keys.WorkerPools()))
 	if err != nil {
 		return plan, fmt.Errorf("repair-locks: read %s: %w", keys.WorkerPools(), err)
 	}
-	pools := rqSorted(members)
+	pools := slices.Sorted(slices.Values(members))
 	known := map[string]bool{}
-	if err := rqExpectType(ctx, c, keys.KnownJobs(), "set"); err == nil {
+	if err := expectType(ctx, c, keys.KnownJobs(), "set"); err == nil {
 		names, err := redis.Strings(redis.DoContext(c, ctx, "SMEMBERS", keys.KnownJobs()))
 		if err != nil {
 			return plan, fmt.Errorf("repair-locks: read %s: %w", keys.KnownJobs(), err)
@@ -145,9 +141,6 @@ func PlanRepairLocks(ctx context.Context, c redis.Conn, keys redisq.Keys, jobs [
 	}
 	seen := map[string]bool{}
 	for _, job := range jobs {
-		if job == "" {
-			return plan, errors.New("repair-locks: empty job name")
-		}
 		if seen[job] {
 			continue
 		}
@@ -165,19 +158,19 @@ func planJobLocks(ctx context.Context, c redis.Conn, keys redisq.Keys, job strin
 	jp := JobLockPlan{JobName: job, Pools: pools, InProgress: map[string]int64{}, LockInfoAfter: map[string]int64{}}
 	exists := known
 	for key, typ := range map[string]string{keys.Lock(job): "string", keys.LockInfo(job): "hash", keys.Queue(job): "list", keys.MaxConcurrency(job): "string"} {
-		err := rqExpectType(ctx, c, key, typ)
+		err := expectType(ctx, c, key, typ)
 		switch {
 		case err == nil:
 			exists = true
-		case !errors.Is(err, rqErrNone):
+		case !errors.Is(err, errNoKey):
 			return jp, err
 		}
 	}
 	for _, p := range pools {
 		k := keys.InProgress(job, p)
-		err := rqExpectType(ctx, c, k, "list")
+		err := expectType(ctx, c, k, "list")
 		switch {
-		case errors.Is(err, rqErrNone):
+		case errors.Is(err, errNoKey):
 			continue
 		case err != nil:
 			return jp, err
@@ -212,7 +205,7 @@ func planJobLocks(ctx context.Context, c redis.Conn, keys redisq.Keys, job strin
 	if jp.LockInfoBefore, err = redis.StringMap(redis.DoContext(c, ctx, "HGETALL", keys.LockInfo(job))); err != nil {
 		return jp, fmt.Errorf("hgetall %s: %w", keys.LockInfo(job), err)
 	}
-	mc, _, err := rqGetInt(ctx, c, "GET", keys.MaxConcurrency(job))
+	mc, _, err := getInt(ctx, c, "GET", keys.MaxConcurrency(job))
 	if err != nil && !errors.Is(err, ErrBadValue) {
 		return jp, err
 	}
@@ -223,24 +216,32 @@ func planJobLocks(ctx context.Context, c redis.Conn, keys redisq.Keys, job strin
 	return jp, nil
 }
 
-// ExecuteRepairLocks runs one atomic script per job type of the plan. The
+// RepairLocks runs one atomic script per job type of the plan, on one
+// connection. The
 // script re-reads the set and refuses (ErrSetChanged, nothing written) when
 // it differs from the plan's; other job types go on. A job type whose plan
 // changes nothing is still run: the script then writes the same values.
-func ExecuteRepairLocks(ctx context.Context, c redis.Conn, keys redisq.Keys, plan LockRepairPlan) (LockRepairResult, error) {
+func (r *Reaper) RepairLocks(ctx context.Context, plan LockRepairPlan) (LockRepairResult, error) {
+	c, err := r.conn(ctx, "repair-locks")
+	if err != nil {
+		return LockRepairResult{}, err
+	}
+	defer c.Close()
 	var res LockRepairResult
 	for _, jp := range plan.Jobs {
 		if err := ctx.Err(); err != nil {
 			res.Jobs = append(res.Jobs, JobLockResult{JobName: jp.JobName, Err: fmt.Errorf("repair-locks %s: %w", jp.JobName, err)})
 			break
 		}
-		jr := repairJob(ctx, c, keys, jp)
+		jr := r.repairJob(ctx, c, jp)
 		res.Jobs = append(res.Jobs, jr)
 	}
 	return res, res.Err()
 }
 
-func repairJob(ctx context.Context, c redis.Conn, keys redisq.Keys, jp JobLockPlan) JobLockResult {
+// repairJob runs the repair script for one job type.
+func (r *Reaper) repairJob(ctx context.Context, c redis.Conn, jp JobLockPlan) JobLockResult {
+	keys := r.keys
 	jr := JobLockResult{JobName: jp.JobName}
 	args := make([]interface{}, 0, 2+2*len(jp.Pools)+1)
 	args = append(args, 3+len(jp.Pools), keys.WorkerPools(), keys.Lock(jp.JobName), keys.LockInfo(jp.JobName))
@@ -250,7 +251,7 @@ func repairJob(ctx context.Context, c redis.Conn, keys redisq.Keys, jp JobLockPl
 	for _, p := range jp.Pools {
 		args = append(args, p)
 	}
-	v, err := redis.Values(repairLocksScript.DoContext(ctx, c, args...))
+	v, err := redis.Values(r.scripts.repairLocks.DoContext(ctx, c, args...))
 	if err != nil {
 		jr.Err = fmt.Errorf("repair-locks %s: %w", jp.JobName, err)
 		return jr

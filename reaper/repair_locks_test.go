@@ -36,7 +36,7 @@ func TestRepairLocksResets(t *testing.T) {
 	ctx := context.Background()
 	rlState(t, c, k)
 
-	plan, err := PlanRepairLocks(ctx, c, k, []string{"mail:send", "idle", "mail:send"})
+	plan, err := onConn(c, k, 0).PlanRepairLocks(ctx, []string{"mail:send", "idle", "mail:send"})
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}
@@ -56,7 +56,7 @@ func TestRepairLocksResets(t *testing.T) {
 		t.Errorf("fields %v", got)
 	}
 
-	res, err := ExecuteRepairLocks(ctx, c, k, plan)
+	res, err := onConn(c, k, 0).RepairLocks(ctx, plan)
 	if err != nil {
 		t.Fatalf("execute: %v", err)
 	}
@@ -78,14 +78,14 @@ func TestRepairLocksResets(t *testing.T) {
 
 	// Again: nothing to change, and running it changes nothing.
 	before := redistest.Dump(t, c, "*")
-	plan, err = PlanRepairLocks(ctx, c, k, []string{"mail:send"})
+	plan, err = onConn(c, k, 0).PlanRepairLocks(ctx, []string{"mail:send"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if plan.Changes() {
 		t.Errorf("second plan still changes: %+v", plan.Jobs[0])
 	}
-	if _, err := ExecuteRepairLocks(ctx, c, k, plan); err != nil {
+	if _, err := onConn(c, k, 0).RepairLocks(ctx, plan); err != nil {
 		t.Fatal(err)
 	}
 	if after := redistest.Dump(t, c, "*"); !reflect.DeepEqual(before, after) {
@@ -108,7 +108,7 @@ func TestRepairLocksRefusesWhenSetChanged(t *testing.T) {
 			k := redisq.NewKeys("work")
 			ctx := context.Background()
 			rlState(t, c, k)
-			plan, err := PlanRepairLocks(ctx, c, k, []string{"mail:send"})
+			plan, err := onConn(c, k, 0).PlanRepairLocks(ctx, []string{"mail:send"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,7 +119,7 @@ func TestRepairLocksRefusesWhenSetChanged(t *testing.T) {
 				redistest.Do(t, c, tc.change[0].(string), tc.change[1:]...)
 			}
 			before := redistest.Dump(t, c, "*")
-			res, err := ExecuteRepairLocks(ctx, c, k, plan)
+			res, err := onConn(c, k, 0).RepairLocks(ctx, plan)
 			if !errors.Is(err, ErrSetChanged) || res.Jobs[0].Applied {
 				t.Fatalf("err = %v, result %+v; want ErrSetChanged", err, res.Jobs[0])
 			}
@@ -153,7 +153,7 @@ func TestRepairLocksBadInput(t *testing.T) {
 		{"none", nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := PlanRepairLocks(ctx, c, k, tc.jobs)
+			_, err := onConn(c, k, 0).PlanRepairLocks(ctx, tc.jobs)
 			if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -164,7 +164,7 @@ func TestRepairLocksBadInput(t *testing.T) {
 	}
 
 	// A lock that is not a number is repaired.
-	plan, err := PlanRepairLocks(ctx, c, k, []string{"garbled"})
+	plan, err := onConn(c, k, 0).PlanRepairLocks(ctx, []string{"garbled"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,14 +174,14 @@ func TestRepairLocksBadInput(t *testing.T) {
 	// A wrong type that appears after the plan: refused inside the script.
 	redistest.Do(t, c, "SET", k.InProgress("garbled", "p3"), "x")
 	before = redistest.Dump(t, c, "*")
-	if _, err := ExecuteRepairLocks(ctx, c, k, plan); !errors.Is(err, ErrWrongType) {
+	if _, err := onConn(c, k, 0).RepairLocks(ctx, plan); !errors.Is(err, ErrWrongType) {
 		t.Fatalf("err = %v, want ErrWrongType", err)
 	}
 	if after := redistest.Dump(t, c, "*"); !reflect.DeepEqual(before, after) {
 		t.Error("a refused script changed Redis")
 	}
 	redistest.Do(t, c, "DEL", k.InProgress("garbled", "p3"))
-	if _, err := ExecuteRepairLocks(ctx, c, k, plan); err != nil {
+	if _, err := onConn(c, k, 0).RepairLocks(ctx, plan); err != nil {
 		t.Fatal(err)
 	}
 	if v, _ := redis.String(c.Do("GET", k.Lock("garbled"))); v != "1" {
@@ -190,11 +190,11 @@ func TestRepairLocksBadInput(t *testing.T) {
 
 	// Read-only connections plan but never execute.
 	ro := redisq.ReadOnlyConn(c)
-	plan, err = PlanRepairLocks(ctx, ro, k, []string{"mail:send"})
+	plan, err = onConn(ro, k, 0).PlanRepairLocks(ctx, []string{"mail:send"})
 	if err != nil {
 		t.Fatalf("plan read-only: %v", err)
 	}
-	if _, err := ExecuteRepairLocks(ctx, ro, k, plan); !errors.Is(err, redisq.ErrReadOnly) {
+	if _, err := onConn(ro, k, 0).RepairLocks(ctx, plan); !errors.Is(err, redisq.ErrReadOnly) {
 		t.Fatalf("execute read-only: %v", err)
 	}
 }

@@ -1,3 +1,7 @@
+// Requeue: moving the jobs of chosen in-progress lists (an orphan's, a dead
+// pool's) back to their queues. The plan read from Redis, its execution,
+// and their types; NewRequeuePlan (plan_repairs.go) plans from a snapshot.
+
 package reaper
 
 import (
@@ -5,7 +9,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -15,26 +18,6 @@ import (
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
-
-// Sentinel errors of requeue and repair-locks, checked with errors.Is.
-var (
-	// ErrNotInProgressKey: a key is not an in-progress list key of the
-	// namespace.
-	ErrNotInProgressKey = errors.New("not an in-progress list of the namespace")
-	// ErrNoSuchList: an in-progress list does not exist (or is empty, which
-	// in Redis is the same).
-	ErrNoSuchList = errors.New("no such in-progress list")
-	// ErrWrongType: a key holds a Redis type gocraft/work never writes there.
-	ErrWrongType = errors.New("key of the wrong type")
-	// ErrBadValue: a counter that should hold an integer does not.
-	ErrBadValue = errors.New("not an integer")
-)
-
-//go:embed requeue.lua
-var requeueLua string
-
-// requeueScript moves one batch of one list; see requeue.lua.
-var requeueScript = redis.NewScript(5, requeueLua)
 
 // RequeuePlan is what a requeue will do: for each in-progress list, how many
 // jobs go back to which queue, and lock and lock_info before and after.
@@ -120,13 +103,7 @@ func (r RequeueResult) TotalMoved() int64 {
 
 // Err joins the errors of the lists.
 func (r RequeueResult) Err() error {
-	var errs []error
-	for _, l := range r.Lists {
-		if l.Err != nil {
-			errs = append(errs, l.Err)
-		}
-	}
-	return errors.Join(errs...)
+	return joinErrors(r.Lists, func(l ListResult) error { return l.Err })
 }
 
 // PlanRequeue reads what it needs from Redis (TIME, the set, each list's
@@ -135,7 +112,8 @@ func (r RequeueResult) Err() error {
 // namespace, missing, of the wrong type, or whose pool is alive makes the
 // whole plan fail with one error; nothing is written. Duplicate keys count
 // once; the lists keep the order given.
-func PlanRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, listKeys []string, deadAfter time.Duration) (RequeuePlan, error) {
+func (r *Reaper) PlanRequeue(ctx context.Context, listKeys []string, deadAfter time.Duration) (RequeuePlan, error) {
+	keys := r.keys
 	plan := RequeuePlan{Namespace: strings.TrimSuffix(keys.Prefix(), ":"), DeadAfter: deadAfter}
 	if len(listKeys) == 0 {
 		return plan, errors.New("requeue: no in-progress list given")
@@ -151,7 +129,12 @@ func PlanRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, listKeys [
 			uniq = append(uniq, k)
 		}
 	}
-	now, err := rqRedisTime(ctx, c)
+	c, err := r.conn(ctx, "requeue")
+	if err != nil {
+		return plan, err
+	}
+	defer c.Close()
+	now, err := redisq.Time(ctx, c)
 	if err != nil {
 		return plan, fmt.Errorf("requeue: %w", err)
 	}
@@ -168,8 +151,8 @@ func PlanRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, listKeys [
 	for _, k := range uniq {
 		job, pool, _ := keys.ParseInProgress(k)
 		lp := ListPlan{Key: k, JobName: job, PoolID: pool, QueueKey: keys.Queue(job), PoolInSet: inSet[pool]}
-		if err := rqExpectType(ctx, c, k, "list"); err != nil {
-			if errors.Is(err, rqErrNone) {
+		if err := expectType(ctx, c, k, "list"); err != nil {
+			if errors.Is(err, errNoKey) {
 				if len(uniq) > 1 {
 					// Emptied by an earlier, interrupted run of the same
 					// requeue: nothing left to do for it, the others go on.
@@ -181,7 +164,7 @@ func PlanRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, listKeys [
 			return plan, fmt.Errorf("requeue %s: %w", k, err)
 		}
 		for key, typ := range map[string]string{lp.QueueKey: "list", keys.Lock(job): "string", keys.LockInfo(job): "hash", keys.Heartbeat(pool): "hash"} {
-			if err := rqExpectType(ctx, c, key, typ); err != nil && !errors.Is(err, rqErrNone) {
+			if err := expectType(ctx, c, key, typ); err != nil && !errors.Is(err, errNoKey) {
 				return plan, fmt.Errorf("requeue %s: %w", k, err)
 			}
 		}
@@ -210,7 +193,7 @@ func PlanRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, listKeys [
 			age := model.FormatAge(model.HeartbeatAge(hbp, now))
 			return plan, fmt.Errorf("requeue %s: pool %s: %w (last heartbeat %s ago, cut-off %s)", k, pool, ErrPoolAlive, age, model.FormatAge(deadAfter))
 		}
-		lock, present, err := rqGetInt(ctx, c, "GET", keys.Lock(job))
+		lock, present, err := getInt(ctx, c, "GET", keys.Lock(job))
 		if err != nil {
 			return plan, fmt.Errorf("requeue %s: %w", k, err)
 		}
@@ -218,7 +201,7 @@ func PlanRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, listKeys [
 			lock = l
 		}
 		lp.LockPresent, lp.LockBefore = present, lock
-		info, infoPresent, err := rqGetInt(ctx, c, "HGET", keys.LockInfo(job), pool)
+		info, infoPresent, err := getInt(ctx, c, "HGET", keys.LockInfo(job), pool)
 		if err != nil {
 			return plan, fmt.Errorf("requeue %s: %w", k, err)
 		}
@@ -238,16 +221,18 @@ func PlanRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, listKeys [
 	return plan, nil
 }
 
-// ExecuteRequeue carries out a plan, batch jobs per script call (each call
-// atomic). The script re-checks the pool's heartbeat on every call; a pool
+// Requeue carries out a requeue plan, r.Batch() jobs per script call (each
+// call atomic), on one connection. The script re-checks the pool's heartbeat on every call; a pool
 // alive again has its list skipped, the others go on. progress, when not
 // nil, is called after each call with the jobs moved so far and the planned
 // total. A cancelled ctx stops between calls: what was moved stays moved,
 // with its locks released, and a new plan picks up the rest.
-func ExecuteRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, plan RequeuePlan, batch int, progress Progress) (RequeueResult, error) {
-	if batch < 1 {
-		batch = 1
+func (r *Reaper) Requeue(ctx context.Context, plan RequeuePlan, progress Progress) (RequeueResult, error) {
+	c, err := r.conn(ctx, "requeue")
+	if err != nil {
+		return RequeueResult{}, err
 	}
+	defer c.Close()
 	var res RequeueResult
 	total := plan.TotalJobs()
 	var moved int64
@@ -260,7 +245,7 @@ func ExecuteRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, plan Re
 				res.Lists = append(res.Lists, lr)
 				return res, res.Err()
 			}
-			b, err := requeueBatch(ctx, c, keys, lp, batch, deadMs)
+			b, err := r.requeueBatch(ctx, c, lp, deadMs)
 			if err != nil {
 				lr.Err = fmt.Errorf("requeue %s: %w", lp.Key, err)
 				break
@@ -285,16 +270,19 @@ func ExecuteRequeue(ctx context.Context, c redis.Conn, keys redisq.Keys, plan Re
 	return res, res.Err()
 }
 
+// batchReply is the reply of the requeue script (lua/requeue.lua).
 type batchReply struct {
 	status                       string
 	moved, remaining, lock, info int64
 }
 
-func requeueBatch(ctx context.Context, c redis.Conn, keys redisq.Keys, lp ListPlan, batch int, deadMs int64) (batchReply, error) {
+// requeueBatch is one call of the requeue script.
+func (r *Reaper) requeueBatch(ctx context.Context, c redis.Conn, lp ListPlan, deadMs int64) (batchReply, error) {
 	var b batchReply
-	v, err := redis.Values(requeueScript.DoContext(ctx, c,
+	keys := r.keys
+	v, err := redis.Values(r.scripts.requeue.DoContext(ctx, c,
 		lp.Key, keys.Queue(lp.JobName), keys.Lock(lp.JobName), keys.LockInfo(lp.JobName), keys.Heartbeat(lp.PoolID),
-		lp.PoolID, batch, deadMs))
+		lp.PoolID, r.batch, deadMs))
 	if err != nil {
 		return b, err
 	}
@@ -310,63 +298,4 @@ func requeueBatch(ctx context.Context, c redis.Conn, keys redisq.Keys, lp ListPl
 		return b, fmt.Errorf("%s: %w", strings.TrimPrefix(b.status, "badvalue:"), ErrBadValue)
 	}
 	return b, fmt.Errorf("unexpected script status %q", b.status)
-}
-
-// rqErrNone is expectType's answer for a key that does not exist.
-var rqErrNone = errors.New("no such key")
-
-// rqExpectType checks a key's type: nil when it is want, rqErrNone when the key
-// does not exist, an ErrWrongType error otherwise.
-func rqExpectType(ctx context.Context, c redis.Conn, key, want string) error {
-	t, err := redis.String(redis.DoContext(c, ctx, "TYPE", key))
-	if err != nil {
-		return fmt.Errorf("type %s: %w", key, err)
-	}
-	switch t {
-	case want:
-		return nil
-	case "none":
-		return rqErrNone
-	}
-	return fmt.Errorf("%s is a %s, want a %s: %w", key, t, want, ErrWrongType)
-}
-
-// rqGetInt reads an integer with GET key or HGET key field; present is false
-// when there is no value.
-func rqGetInt(ctx context.Context, c redis.Conn, cmd string, args ...interface{}) (n int64, present bool, err error) {
-	s, err := redis.String(redis.DoContext(c, ctx, cmd, args...))
-	if errors.Is(err, redis.ErrNil) {
-		return 0, false, nil
-	}
-	if err != nil {
-		return 0, false, fmt.Errorf("%s %v: %w", strings.ToLower(cmd), args, err)
-	}
-	n, perr := strconv.ParseInt(s, 10, 64)
-	if perr != nil {
-		return 0, true, fmt.Errorf("%s %v holds %q: %w", strings.ToLower(cmd), args, s, ErrBadValue)
-	}
-	return n, true, nil
-}
-
-// rqRedisTime is Redis's clock (TIME): the workers' clock, not the operator's.
-func rqRedisTime(ctx context.Context, c redis.Conn) (time.Time, error) {
-	v, err := redis.Int64s(redis.DoContext(c, ctx, "TIME"))
-	if err != nil || len(v) != 2 {
-		return time.Time{}, fmt.Errorf("read redis time: %w", rqErrOr(err, errors.New("unexpected reply")))
-	}
-	return time.Unix(v[0], v[1]*1000), nil
-}
-
-func rqErrOr(err, alt error) error {
-	if err != nil {
-		return err
-	}
-	return alt
-}
-
-// rqSorted returns s sorted, leaving s alone.
-func rqSorted(s []string) []string {
-	out := append([]string(nil), s...)
-	sort.Strings(out)
-	return out
 }

@@ -77,7 +77,7 @@ func TestRequeueMovesJobsAndReleasesLocks(t *testing.T) {
 	}
 	wantQueue, _ := redis.Strings(c.Do("LRANGE", ref.Queue("a:b"), 0, -1))
 
-	plan, err := PlanRequeue(ctx, c, k, rqKeysOf(k, rqDeadPool, rqGonePool, rqDeadPool), rqDeadAfter)
+	plan, err := onConn(c, k, 0).PlanRequeue(ctx, rqKeysOf(k, rqDeadPool, rqGonePool, rqDeadPool), rqDeadAfter)
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}
@@ -92,10 +92,10 @@ func TestRequeueMovesJobsAndReleasesLocks(t *testing.T) {
 		t.Errorf("orphan's plan: %+v", g)
 	}
 
-	redistest.Do(t, c, "SCRIPT", "LOAD", requeueLua)
+	redistest.Do(t, c, "SCRIPT", "LOAD", luaRequeue)
 	redistest.Do(t, c, "CONFIG", "RESETSTAT")
 	var calls []int64
-	res, err := ExecuteRequeue(ctx, c, k, plan, 2, func(moved, total int64) {
+	res, err := onConn(c, k, 2).Requeue(ctx, plan, func(moved, total int64) {
 		if total != 9 {
 			t.Errorf("progress total %d, want 9", total)
 		}
@@ -154,14 +154,14 @@ func TestRequeueLockNeverBelowZero(t *testing.T) {
 	redistest.Do(t, c, "RPUSH", key2, "1")
 	redistest.Do(t, c, "HSET", k.LockInfo("n"), rqGonePool, -2)
 
-	plan, err := PlanRequeue(ctx, c, k, []string{key, key2}, rqDeadAfter)
+	plan, err := onConn(c, k, 0).PlanRequeue(ctx, []string{key, key2}, rqDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if plan.Lists[0].LockAfter != 0 || plan.Lists[0].LockInfoAfter != 0 || plan.Lists[1].LockInfoAfter != -2 {
 		t.Errorf("plan: %+v", plan.Lists)
 	}
-	if _, err := ExecuteRequeue(ctx, c, k, plan, 100, nil); err != nil {
+	if _, err := onConn(c, k, 100).Requeue(ctx, plan, nil); err != nil {
 		t.Fatal(err)
 	}
 	if v, _ := redis.Int(c.Do("GET", k.Lock("j"))); v != 0 {
@@ -216,7 +216,7 @@ func TestRequeueRefusals(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := PlanRequeue(ctx, c, k, tc.keys, rqDeadAfter)
+			_, err := onConn(c, k, 0).PlanRequeue(ctx, tc.keys, rqDeadAfter)
 			if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -230,12 +230,12 @@ func TestRequeueRefusals(t *testing.T) {
 	}
 
 	// The script refuses on its own too: the pool beat again after the plan.
-	plan, err := PlanRequeue(ctx, c, k, rqKeysOf(k, rqDeadPool, rqGonePool), rqDeadAfter)
+	plan, err := onConn(c, k, 0).PlanRequeue(ctx, rqKeysOf(k, rqDeadPool, rqGonePool), rqDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
-	redistest.Do(t, c, "HSET", k.Heartbeat(rqDeadPool), "heartbeat_at", redistest.Time(t, c).Unix())
-	res, err := ExecuteRequeue(ctx, c, k, plan, 3, nil)
+	redistest.Do(t, c, "HSET", k.Heartbeat(rqDeadPool), "heartbeat_at", redistest.Time(t, c))
+	res, err := onConn(c, k, 3).Requeue(ctx, plan, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,13 +252,13 @@ func TestRequeueRefusals(t *testing.T) {
 	// A wrong type that appears between plan and execute: the script checks
 	// before writing.
 	redistest.Do(t, c, "RPUSH", k.InProgress("late", rqGonePool), "x")
-	plan, err = PlanRequeue(ctx, c, k, []string{k.InProgress("late", rqGonePool)}, rqDeadAfter)
+	plan, err = onConn(c, k, 0).PlanRequeue(ctx, []string{k.InProgress("late", rqGonePool)}, rqDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
 	redistest.Do(t, c, "HSET", k.Lock("late"), "f", "v")
 	before = redistest.Dump(t, c, "*")
-	if _, err := ExecuteRequeue(ctx, c, k, plan, 3, nil); !errors.Is(err, ErrWrongType) {
+	if _, err := onConn(c, k, 3).Requeue(ctx, plan, nil); !errors.Is(err, ErrWrongType) {
 		t.Fatalf("err = %v, want ErrWrongType", err)
 	}
 	if after := redistest.Dump(t, c, "*"); !reflect.DeepEqual(before, after) {
@@ -267,11 +267,11 @@ func TestRequeueRefusals(t *testing.T) {
 
 	// Read-only: refused before anything is sent.
 	redistest.Do(t, c, "RPUSH", k.InProgress("ro", rqGonePool), "x")
-	plan, err = PlanRequeue(ctx, redisq.ReadOnlyConn(c), k, []string{k.InProgress("ro", rqGonePool)}, rqDeadAfter)
+	plan, err = onConn(redisq.ReadOnlyConn(c), k, 0).PlanRequeue(ctx, []string{k.InProgress("ro", rqGonePool)}, rqDeadAfter)
 	if err != nil {
 		t.Fatalf("plan on a read-only connection: %v", err)
 	}
-	if _, err := ExecuteRequeue(ctx, redisq.ReadOnlyConn(c), k, plan, 3, nil); !errors.Is(err, redisq.ErrReadOnly) {
+	if _, err := onConn(redisq.ReadOnlyConn(c), k, 3).Requeue(ctx, plan, nil); !errors.Is(err, redisq.ErrReadOnly) {
 		t.Fatalf("execute read-only: err = %v", err)
 	}
 }
@@ -287,20 +287,20 @@ func TestRequeueInterruptedThenRerun(t *testing.T) {
 	rqState(t, c, b)
 	// Clocks: both states were written within the same second or two.
 
-	plan, err := PlanRequeue(ctx, c, a, rqKeysOf(a, rqDeadPool, rqGonePool), rqDeadAfter)
+	plan, err := onConn(c, a, 0).PlanRequeue(ctx, rqKeysOf(a, rqDeadPool, rqGonePool), rqDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ExecuteRequeue(ctx, c, a, plan, 2, nil); err != nil {
+	if _, err := onConn(c, a, 2).Requeue(ctx, plan, nil); err != nil {
 		t.Fatal(err)
 	}
 
 	cctx, cancel := context.WithCancel(ctx)
-	plan, err = PlanRequeue(ctx, c, b, rqKeysOf(b, rqDeadPool, rqGonePool), rqDeadAfter)
+	plan, err = onConn(c, b, 0).PlanRequeue(ctx, rqKeysOf(b, rqDeadPool, rqGonePool), rqDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := ExecuteRequeue(cctx, c, b, plan, 2, func(moved, _ int64) {
+	res, err := onConn(c, b, 2).Requeue(cctx, plan, func(moved, _ int64) {
 		if moved >= 4 {
 			cancel()
 		}
@@ -315,14 +315,14 @@ func TestRequeueInterruptedThenRerun(t *testing.T) {
 	if v, _ := redis.Int(c.Do("GET", b.Lock("a:b"))); v != 4 {
 		t.Errorf("halfway lock = %d, want 4", v)
 	}
-	plan, err = PlanRequeue(ctx, c, b, rqKeysOf(b, rqDeadPool, rqGonePool), rqDeadAfter)
+	plan, err = onConn(c, b, 0).PlanRequeue(ctx, rqKeysOf(b, rqDeadPool, rqGonePool), rqDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if plan.TotalJobs() != 5 {
 		t.Errorf("rerun plans %d jobs, want 5", plan.TotalJobs())
 	}
-	if _, err := ExecuteRequeue(ctx, c, b, plan, 2, nil); err != nil {
+	if _, err := onConn(c, b, 2).Requeue(ctx, plan, nil); err != nil {
 		t.Fatal(err)
 	}
 	strip := func(m map[string]string, prefix string) map[string]string {
@@ -354,7 +354,7 @@ func TestRequeueConcurrentSessions(t *testing.T) {
 	k := redisq.NewKeys("work")
 	rqState(t, c, k)
 	lists := rqKeysOf(k, rqDeadPool, rqGonePool)
-	plan, err := PlanRequeue(ctx, c, k, lists, rqDeadAfter)
+	plan, err := onConn(c, k, 0).PlanRequeue(ctx, lists, rqDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +365,7 @@ func TestRequeueConcurrentSessions(t *testing.T) {
 		go func() {
 			conn := pool.Get()
 			defer conn.Close()
-			res, err := ExecuteRequeue(ctx, conn, k, plan, 1, nil)
+			res, err := onConn(conn, k, 1).Requeue(ctx, plan, nil)
 			moved <- res.TotalMoved()
 			errs <- err
 		}()
@@ -397,7 +397,7 @@ func TestRequeueMissingListAmongSeveral(t *testing.T) {
 	k := redisq.NewKeys("work")
 	rqState(t, c, k)
 	missing := k.InProgress("a:b", "emptied")
-	plan, err := PlanRequeue(ctx, c, k, []string{missing, k.InProgress("a:b", rqGonePool)}, rqDeadAfter)
+	plan, err := onConn(c, k, 0).PlanRequeue(ctx, []string{missing, k.InProgress("a:b", rqGonePool)}, rqDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,7 +409,12 @@ func TestRequeueMissingListAmongSeveral(t *testing.T) {
 	if !strings.Contains(b.String(), missing+": no such list") {
 		t.Errorf("plan does not name the missing list:\n%s", b.String())
 	}
-	if _, err := PlanRequeue(ctx, c, k, []string{missing}, rqDeadAfter); !errors.Is(err, ErrNoSuchList) {
+	if _, err := onConn(c, k, 0).PlanRequeue(ctx, []string{missing}, rqDeadAfter); !errors.Is(err, ErrNoSuchList) {
 		t.Errorf("alone: %v", err)
 	}
+}
+
+// onConn is a Reaper of the namespace of k on the one connection c.
+func onConn(c redis.Conn, k redisq.Keys, batch int) *Reaper {
+	return NewReaper(redisq.OneConn(c), k.Prefix(), batch)
 }

@@ -1,21 +1,10 @@
-// Package reaper plans (dry runs) and executes the repairs workq-tui can make:
-// reap a dead pool, requeue an in-progress list, repair a job type's lock.
-// Execution is by Lua scripts embedded next to the Go code that loads them.
+// The types of a reap: its targets, its plan (per pool and job type), its
+// progress and its result.
+
 package reaper
 
 import (
-	"errors"
 	"time"
-)
-
-// Sentinel errors, checked with errors.Is.
-var (
-	// ErrUnknownPool: a target pool ID is not in the snapshot.
-	ErrUnknownPool = errors.New("unknown pool")
-	// ErrPoolAlive: a target pool is not dead (at plan time).
-	ErrPoolAlive = errors.New("pool is not dead")
-	// ErrNothingToDo: no dead pool to reap.
-	ErrNothingToDo = errors.New("nothing to reap")
 )
 
 // Targets say which pools to reap.
@@ -25,7 +14,7 @@ type Targets struct {
 }
 
 // Plan is what a reap will do, computed from a snapshot. It is what the
-// screen and --dry-run show, and what Execute carries out.
+// screen and --dry-run show, and what Reaper.Reap carries out.
 type Plan struct {
 	Namespace string
 	// RedisTime is the snapshot's Redis time; DeadAfter the cut-off used.
@@ -45,7 +34,7 @@ type PoolPlan struct {
 	Jobs             []JobPlan
 	// JobNames are the job types whose in-progress lists are emptied and
 	// whose lock_info[pool] is cleaned: the heartbeat's job_names, or every
-	// known job type when there is no heartbeat (Execute adds those of lists
+	// known job type when there is no heartbeat (Reap adds those of lists
 	// it finds by SCAN). Jobs lists only those with something to do.
 	JobNames []string
 }

@@ -1,6 +1,6 @@
-// Package redisq is everything that talks to Redis: connection options, the
-// key schema of gocraft/work, the pipelined snapshot, the orphan scan, job
-// peeks and the read-only guard.
+// How a connection is made: Options, Endpoint, Dialer, the socket
+// deadlines, and the operator's hint for an error reply.
+
 package redisq
 
 import (
@@ -60,7 +60,7 @@ func (e Endpoint) String() string {
 	return s
 }
 
-// ParseAddress reads host:port or a redis:// or rediss:// URL. A URL that
+// Endpoint reads Address: host:port or a redis:// or rediss:// URL. A URL that
 // carries a password is refused: a password on the command line shows in ps.
 // The error never repeats the address, so it cannot leak one.
 func (o Options) Endpoint() (Endpoint, error) {
@@ -325,77 +325,14 @@ func (d *Dialer) Pool() *redis.Pool {
 	}
 }
 
-// readAllow is every command a read-only connection may send.
-var readAllow = map[string]bool{
-	"GET": true, "MGET": true, "STRLEN": true, "EXISTS": true, "TYPE": true, "TTL": true, "PTTL": true,
-	"HGET": true, "HMGET": true, "HGETALL": true, "HLEN": true, "HKEYS": true, "HVALS": true, "HEXISTS": true, "HSCAN": true,
-	"LLEN": true, "LINDEX": true, "LRANGE": true,
-	"SMEMBERS": true, "SCARD": true, "SISMEMBER": true, "SSCAN": true,
-	"ZCARD": true, "ZRANGE": true, "ZRANGEBYSCORE": true, "ZCOUNT": true, "ZSCORE": true, "ZSCAN": true,
-	"SCAN": true, "TIME": true, "PING": true, "DBSIZE": true,
-	"": true, // redigo's flush-and-receive
-}
-
-// IsReadCommand reports whether a read-only connection lets cmd through.
-func IsReadCommand(cmd string) bool { return readAllow[strings.ToUpper(cmd)] }
-
-// ReadOnlyConn wraps a connection so that every command outside the read
-// allow-list fails with ErrReadOnly before anything is sent.
-func ReadOnlyConn(c redis.Conn) redis.Conn { return &readOnlyConn{Conn: c} }
-
-type readOnlyConn struct{ redis.Conn }
-
-func refuse(cmd string) error { return fmt.Errorf("%s: %w", strings.ToUpper(cmd), ErrReadOnly) }
-
-func (c *readOnlyConn) Do(cmd string, args ...interface{}) (interface{}, error) {
-	if !IsReadCommand(cmd) {
-		return nil, refuse(cmd)
-	}
-	return c.Conn.Do(cmd, args...)
-}
-
-func (c *readOnlyConn) Send(cmd string, args ...interface{}) error {
-	if !IsReadCommand(cmd) {
-		return refuse(cmd)
-	}
-	return c.Conn.Send(cmd, args...)
-}
-
-func (c *readOnlyConn) DoContext(ctx context.Context, cmd string, args ...interface{}) (interface{}, error) {
-	if !IsReadCommand(cmd) {
-		return nil, refuse(cmd)
-	}
-	return redis.DoContext(c.Conn, ctx, cmd, args...)
-}
-
-func (c *readOnlyConn) DoWithTimeout(d time.Duration, cmd string, args ...interface{}) (interface{}, error) {
-	if !IsReadCommand(cmd) {
-		return nil, refuse(cmd)
-	}
-	return redis.DoWithTimeout(c.Conn, d, cmd, args...)
-}
-
-func (c *readOnlyConn) ReceiveContext(ctx context.Context) (interface{}, error) {
-	return redis.ReceiveContext(c.Conn, ctx)
-}
-
-func (c *readOnlyConn) ReceiveWithTimeout(d time.Duration) (interface{}, error) {
-	return redis.ReceiveWithTimeout(c.Conn, d)
-}
-
 // Hint returns advice for an error whose cause the operator can fix, or ""
 // when there is none: Redis asking for a password that was not given, or a
 // Redis user that lacks a permission. It never repeats a password.
 func Hint(err error) string {
-	var re redis.Error
-	if !errors.As(err, &re) {
-		return ""
-	}
-	msg := string(re)
 	switch {
-	case strings.HasPrefix(msg, "NOAUTH"):
+	case errorReplyIs(err, "NOAUTH"):
 		return "Redis wants a password: set REDIS_PASSWORD or use --password-file"
-	case strings.HasPrefix(msg, "NOPERM"):
+	case errorReplyIs(err, "NOPERM"):
 		return "the Redis user lacks a permission for this; --read-only needs +@read (and +time for Redis's clock), repairs need write and script permissions"
 	}
 	return ""

@@ -1,3 +1,6 @@
+// The key schema of a gocraft/work namespace, built from the namespace
+// value.
+
 package redisq
 
 import "strings"

@@ -1,3 +1,6 @@
+// The orphan scan: in-progress lists whose pool is not in worker_pools,
+// found with bounded SCAN steps.
+
 package redisq
 
 import (
@@ -17,20 +20,15 @@ import (
 // small enough that one call never holds Redis for long.
 const DefaultScanCount = 1000
 
-// ScanPace is how long a background orphan scan (the screen's) waits after
-// each SCAN step, as a multiple of how long the step took. Redis serves one
-// command at a time, so a scan that never pauses delays every other client's
-// commands; pausing three times a step's duration leaves Redis to the others
-// at least three quarters of the time (make bench, line 4b).
-const ScanPace = 3
+// ScanPace is model.ScanPace, kept here while callers move to model.
+//
+// Deprecated: use model.ScanPace.
+const ScanPace = model.ScanPace
 
-// ScanPause is the pause after a SCAN step that took step.
-func ScanPause(step time.Duration) time.Duration {
-	if step < 0 {
-		return 0
-	}
-	return ScanPace * step
-}
+// ScanPause is model.ScanPause, kept here while callers move to model.
+//
+// Deprecated: use model.ScanPause.
+func ScanPause(step time.Duration) time.Duration { return model.ScanPause(step) }
 
 // OrphanScan finds the in-progress lists of pools that are not in
 // `<ns>:worker_pools` (upstream issue #146). It walks the keyspace with SCAN
@@ -47,17 +45,6 @@ type OrphanScan struct {
 	done   bool
 	calls  int
 	seen   map[string]struct{}
-}
-
-// ScanProgress is how far a scan has got.
-type ScanProgress struct {
-	// Calls is the number of SCAN calls made so far.
-	Calls int
-	// Candidates is the number of distinct in-progress keys seen so far
-	// (of any pool, in the set or not).
-	Candidates int
-	// Done is set once the cursor came back to 0.
-	Done bool
 }
 
 // OrphanResult is the outcome of a finished scan.
@@ -86,8 +73,8 @@ func NewOrphanScan(keys Keys, count int) *OrphanScan {
 }
 
 // Progress is how far the scan has got.
-func (s *OrphanScan) Progress() ScanProgress {
-	return ScanProgress{Calls: s.calls, Candidates: len(s.seen), Done: s.done}
+func (s *OrphanScan) Progress() model.ScanProgress {
+	return model.ScanProgress{Calls: s.calls, Candidates: len(s.seen), Done: s.done}
 }
 
 // Done reports whether the keyspace walk is over.
@@ -209,15 +196,10 @@ func pipelinedLLen(ctx context.Context, c redis.Conn, lists []model.InProgressLi
 	return lens, errs, nil
 }
 
-func isWrongType(err error) bool {
-	var re redis.Error
-	return errors.As(err, &re) && len(re) >= 9 && string(re[:9]) == "WRONGTYPE"
-}
-
 // ScanOrphans runs a whole scan: Step until done, then Finish. progress, when
 // not nil, is called after every SCAN call. It stops at the first error or
 // when ctx is done.
-func ScanOrphans(ctx context.Context, c redis.Conn, keys Keys, count int, progress func(ScanProgress)) (OrphanResult, error) {
+func ScanOrphans(ctx context.Context, c redis.Conn, keys Keys, count int, progress func(model.ScanProgress)) (OrphanResult, error) {
 	s := NewOrphanScan(keys, count)
 	for {
 		if err := ctx.Err(); err != nil {

@@ -80,8 +80,8 @@ func TestOrphanScanFindsOrphansAmongManyKeys(t *testing.T) {
 	redistest.Do(t, c, "RPUSH", k.Queue("q:r:inprogress"), "{}")
 
 	redistest.Do(t, c, "CONFIG", "RESETSTAT")
-	var progress []ScanProgress
-	res, err := ScanOrphans(context.Background(), c, k, 100, func(p ScanProgress) { progress = append(progress, p) })
+	var progress []model.ScanProgress
+	res, err := ScanOrphans(context.Background(), c, k, 100, func(p model.ScanProgress) { progress = append(progress, p) })
 	if err != nil {
 		t.Fatalf("scan: %v", err)
 	}

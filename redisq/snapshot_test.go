@@ -522,41 +522,16 @@ func TestPeekInProgress(t *testing.T) {
 	if len(jobs) != 3 {
 		t.Fatalf("%d jobs, want 3", len(jobs))
 	}
-	if j := jobs[0]; j.ID != "a" || j.Name != "j" || j.EnqueuedAt != 100 || string(j.Args) != `{"x":1}` || j.Err != nil {
+	if j := jobs[0]; j.ID != "a" || j.Name != "j" || j.EnqueuedAt != 100 || string(j.Args) != `{"x":1}` || j.ParseErr != nil {
 		t.Errorf("job 0: %+v", j)
 	}
-	if j := jobs[1]; j.Raw != "garbage" || j.Err == nil {
+	if j := jobs[1]; j.Raw != "garbage" || j.ParseErr == nil {
 		t.Errorf("job 1: %+v", j)
 	}
-	if j := jobs[2]; j.ID != "c" || j.Err == nil {
+	if j := jobs[2]; j.ID != "c" || j.ParseErr == nil {
 		t.Errorf("job 2: %+v", j)
 	}
 	if jobs, err := cl.PeekInProgress(context.Background(), "nobody", "j", 3); err != nil || len(jobs) != 0 {
 		t.Errorf("missing list: %v, %v", jobs, err)
-	}
-}
-
-func TestParseJob(t *testing.T) {
-	tests := []struct {
-		raw     string
-		id      string
-		t       int64
-		wantErr bool
-	}{
-		{`{"name":"n","id":"x","t":1700000000,"args":{}}`, "x", 1700000000, false},
-		{`{"id":"x","t":1.7e9}`, "x", 1700000000, false},
-		{`{"id":"x"}`, "x", 0, true},
-		{`{"id":"x","t":null}`, "x", 0, true},
-		{`{"id":"x","t":"1"}`, "x", 0, true},
-		{`{"id":7,"t":1}`, "", 1, false},
-		{`[1,2]`, "", 0, true},
-		{``, "", 0, true},
-		{"\x1b]0;x\x07", "", 0, true},
-	}
-	for _, tt := range tests {
-		j := redisq.ParseJob(tt.raw)
-		if j.ID != tt.id || j.EnqueuedAt != tt.t || (j.Err != nil) != tt.wantErr || j.Raw != tt.raw {
-			t.Errorf("ParseJob(%q) = %+v", tt.raw, j)
-		}
 	}
 }

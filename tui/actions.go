@@ -68,6 +68,8 @@ func (m Model) buildAction(kind actionKind, t reaper.Targets) (action, error) {
 			return action{}, errors.New("select a job type marked DRIFT")
 		}
 		return m.buildRepairLocks(jt.Name)
+	case actionPause, actionUnpause:
+		return m.buildPause(kind)
 	}
 	return action{}, fmt.Errorf("unknown action %q", kind)
 }

@@ -15,7 +15,6 @@ import (
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
-	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // detailView is one pool: per job type its in-progress length and
@@ -212,8 +211,8 @@ func renderDetail(d detailView, width int) string {
 // renderJob pretty-prints one in-progress job: a title line, then its args
 // as indented JSON. A payload that is not a job is shown as it is, cleaned.
 func renderJob(n int, j peekedJob, redisTime time.Time) []string {
-	job := redisq.ParseJob(j.payload)
-	if job.Err != nil && job.Name == "" && job.ID == "" && len(job.Args) == 0 {
+	job := model.ParseJob(j.payload)
+	if job.ParseErr != nil && job.Name == "" && job.ID == "" && len(job.Args) == 0 {
 		return []string{
 			fmt.Sprintf("#%d %s: not a JSON job", n, textsafe.Clean(j.jobName)),
 			"    " + textsafe.Clean(j.payload),
@@ -232,8 +231,11 @@ func renderJob(n int, j peekedJob, redisTime time.Time) []string {
 		}
 	}
 	out := []string{fmt.Sprintf("#%d %s  id %s  enqueued %s", n, textsafe.Clean(name), textsafe.Clean(job.ID), enq)}
-	if job.Err != nil {
-		out = append(out, "    "+oneLine(job.Err.Error()))
+	if job.ParseErr != nil {
+		out = append(out, "    "+oneLine(job.ParseErr.Error()))
+	}
+	if job.Fails > 0 {
+		out = append(out, fmt.Sprintf("    failed %s, last: %s", model.Plural(job.Fails, "time", "times"), textsafe.Clean(job.LastErr)))
 	}
 	args := "{}"
 	if len(job.Args) > 0 && string(job.Args) != "null" {

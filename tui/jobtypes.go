@@ -94,8 +94,11 @@ func (v jobTypesView) setSize(w, h int) view {
 	return v
 }
 
+// keys: enter opens the selected job type's queue.
 func (v jobTypesView) keys(k keyMap) keyMap {
-	k.Enter.SetEnabled(false)
+	_, ok := v.current()
+	k.Enter.SetEnabled(ok)
+	k.Enter.SetHelp("enter", "queue")
 	return k
 }
 

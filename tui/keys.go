@@ -18,6 +18,8 @@ type keyMap struct {
 	// Requeue (R) and RepairLocks (L) are writes; ScanOrphans (o) is a
 	// read and stays in read-only mode.
 	Requeue, RepairLocks, ScanOrphans key.Binding
+	// TogglePause (p) pauses or unpauses the selected job type: a write.
+	TogglePause key.Binding
 
 	// The Jobs view's keys, enabled by that view only: s switches the set,
 	// v reverses the order, space marks, S opens the summary; R and D
@@ -50,6 +52,7 @@ func defaultKeyMap() keyMap {
 		Requeue:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue")),
 		RepairLocks: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "repair locks")),
 		ScanOrphans: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "scan orphans")),
+		TogglePause: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
 		NextSet:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "set"), key.WithDisabled()),
 		SetsOrder:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "newest/oldest"), key.WithDisabled()),
 		Mark:        key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark"), key.WithDisabled()),
@@ -64,7 +67,7 @@ func defaultKeyMap() keyMap {
 // ShortHelp is the one-line help at the bottom.
 func (k keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.NextSet, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.Mark,
-		k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.Refresh, k.Help, k.Quit}
+		k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown by '?'.
@@ -73,7 +76,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.NextSet, k.SetsOrder, k.Mark, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
-		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks},
+		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause},
 		{k.ScanOrphans, k.Refresh, k.Help, k.Quit},
 	}
 }

@@ -38,6 +38,9 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case peekMsg:
 		m.detail = m.detail.setPeek(msg)
 		return m, nil
+	case queuePageMsg:
+		m.queue = m.queue.setPage(msg)
+		return m, nil
 	case actionProgressMsg:
 		if m.running != nil && m.running.seq == msg.seq {
 			m.running.moved, m.running.total = msg.moved, msg.total
@@ -146,6 +149,9 @@ func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
 	if m.inDetail {
 		m.detail = m.detail.setSnapshot(msg.snap)
 	}
+	if m.inQueue {
+		m.queue = m.queue.setSnapshot(msg.snap)
+	}
 	return m, m.tickCmd(m.opts.Interval)
 }
 
@@ -169,6 +175,10 @@ func (m Model) activeKeys() keyMap {
 	}
 	k.Back.SetEnabled(m.inDetail || m.currentFilter() != "")
 	k.Filter.SetEnabled(!m.inDetail)
+	k = m.pauseKeys(k)
+	if m.inQueue {
+		k = m.queue.keys(k)
+	}
 	return k
 }
 
@@ -224,6 +234,9 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		if m.inDetail {
 			m, peek = m.startPeek()
 		}
+		if m.inQueue {
+			m, peek = m.loadQueuePage(m.queue.offset)
+		}
 		m, cmd := m.refresh()
 		return m, tea.Batch(cmd, peek)
 	case key.Matches(msg, k.NextView), key.Matches(msg, k.PrevView):
@@ -231,7 +244,7 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		if key.Matches(msg, k.PrevView) {
 			step = len(m.tabs) - 1
 		}
-		m.inDetail = false
+		m.inDetail, m.inQueue = false, false
 		m.tab = (m.tab + step) % len(m.tabs)
 		return m, nil
 	case key.Matches(msg, k.Filter):
@@ -247,6 +260,8 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.openAction(actionRequeue, reaper.Targets{})
 	case key.Matches(msg, k.RepairLocks):
 		return m.openAction(actionRepairLocks, reaper.Targets{})
+	case key.Matches(msg, k.TogglePause):
+		return m.openAction(m.togglePause(), reaper.Targets{})
 	case key.Matches(msg, k.ScanOrphans):
 		return m.startScan() // nothing while a scan runs
 	}
@@ -255,6 +270,9 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	}
 	if hint := m.repairHint(msg); hint != "" {
 		return m.setStatus(hint, false)
+	}
+	if m.inQueue {
+		return m.onQueueKey(msg, k)
 	}
 	if m.inDetail {
 		if key.Matches(msg, k.Back) {
@@ -321,6 +339,9 @@ func (m Model) onFilterKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 }
 
 func (m Model) openDetail() (Model, tea.Cmd) {
+	if jt := m.focused().selected().jobType; jt != nil {
+		return m.openQueue(*jt)
+	}
 	p := m.focused().selected().pool
 	if p == nil {
 		return m, nil
@@ -462,5 +483,6 @@ func (m Model) relayout() Model {
 		m.tabs[i] = v.setSize(m.width, body)
 	}
 	m.detail = m.detail.setSize(m.width, body)
+	m.queue = m.queue.setSize(m.width, body)
 	return m
 }

@@ -39,6 +39,9 @@ func (m Model) renderBody() string {
 	if m.inDetail {
 		return m.detail.view()
 	}
+	if m.inQueue {
+		return m.queue.view(m.st)
+	}
 	return m.focused().render(renderContext{st: m.st, now: m.opts.Now(), scan: m.scan})
 }
 
@@ -120,6 +123,9 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 		counts = append(counts, plural(c.jobTypes, "job type", "job types"))
 		if c.drift > 0 {
 			counts = append(counts, st.dead.Render(fmt.Sprintf("%d drift", c.drift)))
+		}
+		if c.paused > 0 {
+			counts = append(counts, st.warn.Render(fmt.Sprintf("%d paused", c.paused)))
 		}
 	}
 	if d.scan.completed && d.orphans > 0 {
@@ -236,7 +242,7 @@ func oneLine(s string) string {
 
 // snapCounts are the header's numbers, counted once per snapshot.
 type snapCounts struct {
-	pools, dead, late, jobTypes, drift int
+	pools, dead, late, jobTypes, drift, paused int
 }
 
 func countSnapshot(s *model.Snapshot) snapCounts {
@@ -252,6 +258,9 @@ func countSnapshot(s *model.Snapshot) snapCounts {
 	for i := range s.JobTypes {
 		if s.JobTypes[i].Drift {
 			c.drift++
+		}
+		if s.JobTypes[i].Paused {
+			c.paused++
 		}
 	}
 	return c

@@ -1,4 +1,5 @@
--- Shared prelude of the reap scripts (prepended by reaper.go).
+-- Shared prelude of the reap scripts (reap_batch.lua and reap_final.lua are
+-- each loaded after it; see scripts.go).
 --
 -- KEYS[1] = <ns>:worker_pools
 -- KEYS[2] = <ns>:worker_pools:<pool> (the heartbeat hash)
@@ -57,20 +58,24 @@ local function poolState()
   return 'alive'
 end
 
--- checkTypes returns nil when key is missing or of type want, else an error
--- reply naming the key. Checked before any write, so that a script never
--- fails half-way (Redis keeps the writes of a script that errors).
+-- badType returns nil when key is missing or of type want, else the reason
+-- ('wrongtype:' and a sentence naming the key). Checked before any write,
+-- so that a script never fails half-way (Redis keeps the writes of a
+-- script that errors).
 local function badType(key, want)
   local t = redis.call('type', key)
   if type(t) == 'table' then
     t = t['ok']
   end
   if t ~= 'none' and t ~= want then
-    return 'key ' .. key .. ' is a ' .. t .. ', want a ' .. want
+    return 'wrongtype:key ' .. key .. ' is a ' .. t .. ', want a ' .. want
   end
   return nil
 end
 
+-- badLock returns nil when the lock key and lock_info[pool] are missing or
+-- hold integers, else the reason ('wrongtype:' or 'badvalue:' and a
+-- sentence).
 local function badLock(lockKey, infoKey)
   local why = badType(lockKey, 'string') or badType(infoKey, 'hash')
   if why then
@@ -78,11 +83,11 @@ local function badLock(lockKey, infoKey)
   end
   local v = redis.call('get', lockKey)
   if v and not isInt(v) then
-    return 'key ' .. lockKey .. ' holds ' .. string.sub(v, 1, 40) .. ', not an integer'
+    return 'badvalue:key ' .. lockKey .. ' holds ' .. string.sub(v, 1, 40) .. ', not an integer'
   end
   local f = redis.call('hget', infoKey, poolID)
   if f and not isInt(f) then
-    return 'field ' .. poolID .. ' of ' .. infoKey .. ' holds ' .. string.sub(f, 1, 40) .. ', not an integer'
+    return 'badvalue:field ' .. poolID .. ' of ' .. infoKey .. ' holds ' .. string.sub(f, 1, 40) .. ', not an integer'
   end
   return nil
 end

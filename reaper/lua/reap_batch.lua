@@ -17,7 +17,8 @@
 --
 -- Reply: {state, remaining, moved_1, released_1, moved_2, released_2, ...}
 -- where state is 'dead' (jobs moved), 'alive', 'gone' or 'error' (then
--- the second element is the reason and nothing was written).
+-- the second element is the reason, 'wrongtype:...' or 'badvalue:...',
+-- and nothing was written).
 
 local state = poolState()
 local n = (#KEYS - 2) / 4

@@ -10,7 +10,7 @@
 --
 -- Reply: {'dead', lockBefore_1, lockAfter_1, held_1, ...} on success, with
 -- '' for a missing value; {'alive'}, {'gone'}, {'notempty', key} or
--- {'error', reason} with nothing written.
+-- {'error', reason} with nothing written (reason: see reap_batch.lua).
 
 local state = poolState()
 if state ~= 'dead' then

@@ -9,6 +9,7 @@ import (
 	"github.com/gomodule/redigo/redis"
 
 	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -38,7 +39,7 @@ func TestSnapshotPlansAgreeWithRedisPlans(t *testing.T) {
 	if err != nil {
 		t.Fatalf("snapshot plan: %v", err)
 	}
-	fromRedis, err := PlanRequeue(ctx, c, k, lists, rqDeadAfter)
+	fromRedis, err := onConn(c, k, 0).PlanRequeue(ctx, lists, rqDeadAfter)
 	if err != nil {
 		t.Fatalf("redis plan: %v", err)
 	}
@@ -58,7 +59,7 @@ func TestSnapshotPlansAgreeWithRedisPlans(t *testing.T) {
 	if err != nil {
 		t.Fatalf("snapshot plan: %v", err)
 	}
-	lredis, err := PlanRepairLocks(ctx, c, k, jobs)
+	lredis, err := onConn(c, k, 0).PlanRepairLocks(ctx, jobs)
 	if err != nil {
 		t.Fatalf("redis plan: %v", err)
 	}
@@ -81,7 +82,7 @@ func TestSnapshotPlansAgreeWithRedisPlans(t *testing.T) {
 	}
 
 	// The Repairer executes them on a connection of its own.
-	r := NewRepairer(srv.Pool(), "work", 2)
+	r := NewReaper(srv.Pool(), "work", 2)
 	res, err := r.Requeue(ctx, fromSnap, nil)
 	if err != nil || res.TotalMoved() != 9 {
 		t.Fatalf("requeue: moved %d, %v", res.TotalMoved(), err)
@@ -91,5 +92,17 @@ func TestSnapshotPlansAgreeWithRedisPlans(t *testing.T) {
 	}
 	if v, _ := redis.Int(c.Do("GET", k.Lock("mail:send"))); v != 3 {
 		t.Errorf("mail:send lock = %d, want 3", v)
+	}
+}
+
+func TestInProgressLists(t *testing.T) {
+	p := model.Pool{ID: "p1", InProgress: map[string]int64{"b": 2, "a:x": 1, "none": 0}}
+	got := InProgressLists("work", p)
+	want := []string{"work:jobs:a:x:p1:inprogress", "work:jobs:b:p1:inprogress"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got := InProgressLists("work", model.Pool{ID: "p2"}); got != nil {
+		t.Errorf("no lists: %v", got)
 	}
 }

@@ -1,8 +1,12 @@
+// The repairs planned from a snapshot, without reading Redis, for the
+// screen: requeue of in-progress lists and repair of a job type's locks.
+
 package reaper
 
 import (
-	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -13,9 +17,10 @@ import (
 // NewRequeuePlan works out, from a snapshot (with its orphan scan), what
 // requeueing the given in-progress lists will do. It is pure, for the
 // screen, which plans from the last snapshot; the command line plans with
-// PlanRequeue, which reads Redis. A key must be an in-progress list of the
-// snapshot's namespace held by a dead pool of the snapshot or listed among
-// its orphans; the script re-checks the pool and the types when it runs.
+// Reaper.PlanRequeue, which reads Redis. A key must be an in-progress list
+// of the snapshot's namespace held by a dead pool of the snapshot or listed
+// among its orphans; the script re-checks the pool and the types when it
+// runs.
 // For an orphan, the snapshot has not read the pool's heartbeat: the plan
 // says so (HeartbeatUnread) and the script checks it.
 func NewRequeuePlan(snap *model.Snapshot, listKeys []string) (RequeuePlan, error) {
@@ -137,39 +142,16 @@ func NewLockRepairPlan(snap *model.Snapshot, jobs []string) (LockRepairPlan, err
 	return plan, nil
 }
 
-// Repairer runs requeues and lock repairs on connections of its own, for
-// the screen (one connection per action, taken from conns).
-type Repairer struct {
-	conns ConnSource
-	keys  redisq.Keys
-	batch int
-}
-
-// NewRepairer returns a Repairer for a namespace; batch < 1 means
-// DefaultBatch.
-func NewRepairer(conns ConnSource, namespace string, batch int) *Repairer {
-	if batch < 1 {
-		batch = DefaultBatch
+// InProgressLists are the keys of a pool's non-empty in-progress lists in
+// a namespace, by job name: what requeueing a dead pool's jobs takes. It
+// builds key names only.
+func InProgressLists(namespace string, p model.Pool) []string {
+	keys := redisq.NewKeys(namespace)
+	var out []string
+	for _, job := range slices.Sorted(maps.Keys(p.InProgress)) {
+		if p.InProgress[job] > 0 {
+			out = append(out, keys.InProgress(job, p.ID))
+		}
 	}
-	return &Repairer{conns: conns, keys: redisq.NewKeys(namespace), batch: batch}
-}
-
-// Requeue executes a requeue plan (see ExecuteRequeue).
-func (r *Repairer) Requeue(ctx context.Context, plan RequeuePlan, progress Progress) (RequeueResult, error) {
-	c, err := r.conns.GetContext(ctx)
-	if err != nil {
-		return RequeueResult{}, fmt.Errorf("requeue: %w", err)
-	}
-	defer c.Close()
-	return ExecuteRequeue(ctx, c, r.keys, plan, r.batch, progress)
-}
-
-// RepairLocks executes a lock repair plan (see ExecuteRepairLocks).
-func (r *Repairer) RepairLocks(ctx context.Context, plan LockRepairPlan) (LockRepairResult, error) {
-	c, err := r.conns.GetContext(ctx)
-	if err != nil {
-		return LockRepairResult{}, fmt.Errorf("repair-locks: %w", err)
-	}
-	defer c.Close()
-	return ExecuteRepairLocks(ctx, c, r.keys, plan)
+	return out
 }

@@ -1,0 +1,107 @@
+package exporter
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+// RedisSource reads a namespace from Redis for the exporter: a Reader and an
+// OrphanScanner. Its connections refuse every command outside the read
+// allow-list (redisq.ReadOnlyConn) whatever the options say, so the exporter
+// cannot write.
+//
+// Every read and every scan dials a connection of its own and closes it
+// after. A pooled connection is not used: when a read's context ends while
+// redigo still waits for a reply, redigo's pool would send on the
+// connection as it takes it back, while redigo's own reader is still
+// reading from it.
+type RedisSource struct {
+	namespace string
+	deadAfter time.Duration
+	dialer    *redisq.Dialer
+	scanCount int
+}
+
+// NewRedisSource checks the options (address, CA file) without connecting.
+// deadAfter is the cut-off of a dead pool (model.DefaultDeadAfter when not
+// positive).
+func NewRedisSource(opts redisq.Options, namespace string, deadAfter time.Duration) (*RedisSource, error) {
+	opts.ReadOnly = true
+	if deadAfter <= 0 {
+		deadAfter = model.DefaultDeadAfter
+	}
+	d, err := redisq.NewDialer(opts)
+	if err != nil {
+		return nil, err
+	}
+	return &RedisSource{namespace: namespace, deadAfter: deadAfter, dialer: d, scanCount: redisq.DefaultScanCount}, nil
+}
+
+// Target is the source as the exporter's target of the given name.
+func (r *RedisSource) Target(name string) Target {
+	return Target{Name: name, Namespace: r.namespace, Reader: r, Orphans: r}
+}
+
+// Read reads one snapshot (redisq.ReadSnapshot).
+func (r *RedisSource) Read(ctx context.Context) (*model.Snapshot, error) {
+	conn, err := r.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	snap, err := redisq.ReadSnapshot(ctx, conn, r.namespace, r.deadAfter)
+	if err != nil {
+		return nil, fmt.Errorf("read %s at %s: %w", r.namespace, r.dialer.Endpoint(), err)
+	}
+	return snap, nil
+}
+
+// dial connects with a connection that refuses writes (the dialer's options
+// say ReadOnly), and makes sure of it.
+func (r *RedisSource) dial(ctx context.Context) (redis.Conn, error) {
+	if !r.dialer.ReadOnly() {
+		return nil, errors.New("exporter: the dialer is not read-only")
+	}
+	return r.dialer.Dial(ctx)
+}
+
+// ScanOrphans walks the keyspace as the screen's background scan does: one
+// SCAN call at a time, pausing redisq.ScanPause of each call's duration
+// after it so that other clients keep most of Redis's time.
+func (r *RedisSource) ScanOrphans(ctx context.Context) ([]model.InProgressList, error) {
+	conn, err := r.dial(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("orphan scan: %w", err)
+	}
+	defer conn.Close()
+	s := redisq.NewOrphanScan(redisq.NewKeys(r.namespace), r.scanCount)
+	for {
+		start := time.Now()
+		done, err := s.Step(ctx, conn)
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			break
+		}
+		pause := time.NewTimer(redisq.ScanPause(time.Since(start)))
+		select {
+		case <-ctx.Done():
+			pause.Stop()
+			return nil, fmt.Errorf("orphan scan: %w", ctx.Err())
+		case <-pause.C:
+		}
+	}
+	res, err := s.Finish(ctx, conn)
+	if err != nil {
+		return nil, err
+	}
+	return res.Orphans, nil
+}

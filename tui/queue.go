@@ -1,0 +1,250 @@
+package tui
+
+// This file owns the queue view: enter on a job type shows its queue in
+// the order the jobs will run, one page per read (pgdn/pgup), with the job
+// type's length, latency, pause and lock in a header above it.
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+// QueueReader reads one page of a job type's queue in run order (position
+// 0 runs next) with the queue's length; *redisq.Client in the program.
+type QueueReader interface {
+	QueuePage(ctx context.Context, job string, offset, limit int) (redisq.QueuePage, error)
+}
+
+// QueuePageSize is how many jobs one page of the queue view reads.
+const QueuePageSize = redisq.DefaultQueuePage
+
+// queuePageMsg carries a page of the open queue view.
+type queuePageMsg struct {
+	job  string
+	seq  int
+	page redisq.QueuePage
+	err  error
+}
+
+// queuePageCmd reads one page: one call of the reader, never more.
+func queuePageCmd(r QueueReader, job string, offset, limit, seq int, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		page, err := r.QueuePage(ctx, job, offset, limit)
+		return queuePageMsg{job: job, seq: seq, page: page, err: err}
+	}
+}
+
+// queueView is one job type's queue. It follows the job type across polls
+// by name (for its header) and holds the last page read.
+type queueView struct {
+	job       string
+	jt        model.JobType
+	gone      bool // the job type is no longer in the snapshot
+	redisTime time.Time
+
+	// offset is the run-order position of the page shown or being read.
+	offset  int
+	seq     int
+	loading bool
+	loaded  bool
+	page    redisq.QueuePage
+	err     error
+
+	vp            viewport.Model
+	width, height int
+}
+
+func newQueueView(job string, s *model.Snapshot) queueView {
+	q := queueView{job: job, vp: viewport.New(0, 0)}
+	return q.setSnapshot(s)
+}
+
+func (q queueView) setSnapshot(s *model.Snapshot) queueView {
+	if s == nil {
+		return q
+	}
+	q.redisTime = s.RedisTime
+	if jt, ok := s.JobType(q.job); ok {
+		q.jt, q.gone = *jt, false
+	} else {
+		q.gone = true
+	}
+	return q
+}
+
+// startLoad marks the read of the page at offset as running.
+func (q queueView) startLoad(offset, seq int) queueView {
+	q.offset, q.seq, q.loading, q.err = offset, seq, true, nil
+	return q
+}
+
+func (q queueView) setPage(msg queuePageMsg) queueView {
+	if msg.job != q.job || msg.seq != q.seq {
+		return q // an older read, or another queue's
+	}
+	q.loading = false
+	if msg.err != nil {
+		q.err = msg.err
+		return q
+	}
+	q.page, q.loaded = msg.page, true
+	q.vp.SetContent(renderQueueJobs(q.page, q.job, q.redisTime, q.width))
+	q.vp.GotoTop()
+	return q
+}
+
+// queueHeaderLines is how many lines of the body the header takes.
+const queueHeaderLines = 2
+
+func (q queueView) setSize(w, h int) queueView {
+	if q.width == w && q.height == h {
+		return q
+	}
+	q.width, q.height = w, h
+	q.vp.Width, q.vp.Height = w, max(h-queueHeaderLines, 1)
+	if q.loaded {
+		q.vp.SetContent(renderQueueJobs(q.page, q.job, q.redisTime, w))
+	}
+	return q
+}
+
+// hasNext reports whether there is a page after the one shown.
+func (q queueView) hasNext() bool {
+	return q.loaded && int64(q.page.Offset+len(q.page.Jobs)) < q.page.Length
+}
+
+// keys is the key map inside the queue view: pgdn and pgup read pages,
+// esc goes back, enter and the filter do nothing.
+func (q queueView) keys(k keyMap) keyMap {
+	k.Enter.SetEnabled(false)
+	k.Filter.SetEnabled(false)
+	k.Back.SetEnabled(true)
+	k.Back.SetHelp("esc", "job types")
+	k.PageDown.SetHelp("pgdn", "next page")
+	k.PageDown.SetEnabled(q.hasNext() && !q.loading)
+	k.PageUp.SetHelp("pgup", "previous page")
+	k.PageUp.SetEnabled(q.offset > 0 && !q.loading)
+	return k
+}
+
+func (q queueView) scroll(msg tea.KeyMsg, k keyMap) queueView {
+	switch {
+	case key.Matches(msg, k.Up):
+		q.vp.ScrollUp(1)
+	case key.Matches(msg, k.Down):
+		q.vp.ScrollDown(1)
+	case key.Matches(msg, k.Top):
+		q.vp.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		q.vp.GotoBottom()
+	}
+	return q
+}
+
+// view draws the header and the page: exactly the view's height.
+func (q queueView) view(st styles) string {
+	head := renderQueueHeader(q, q.width, st)
+	return fitBlock(head+"\n"+q.vp.View(), q.width, q.height)
+}
+
+// renderQueueHeader is the job type's counts and where the page is, two
+// lines.
+func renderQueueHeader(q queueView, width int, st styles) string {
+	jt := q.jt
+	latency := "-"
+	if jt.Latency != nil {
+		latency = model.FormatAge(*jt.Latency)
+	}
+	maxc := "-"
+	if jt.MaxConcurrency > 0 {
+		maxc = strconv.FormatInt(jt.MaxConcurrency, 10)
+	}
+	paused := "no"
+	if jt.Paused {
+		paused = st.warn.Render("PAUSED")
+	}
+	line1 := fmt.Sprintf("%s  length %d  latency %s  paused %s  lock/max %d/%s",
+		st.bold.Render("queue "+textsafe.Clean(q.job)), jt.Queued, latency, paused, jt.Lock, maxc)
+	if q.gone {
+		line1 = st.bold.Render("queue "+textsafe.Clean(q.job)) + "  " + st.warn.Render("no longer a job type of the namespace")
+	}
+	var line2 string
+	switch {
+	case q.err != nil:
+		line2 = st.statusErr.Render("could not read the queue: " + oneLine(q.err.Error()))
+	case q.loading && !q.loaded:
+		line2 = st.faint.Render("reading the queue…")
+	case q.loaded && len(q.page.Jobs) == 0 && q.page.Offset == 0:
+		line2 = st.faint.Render("the queue is empty")
+	case q.loaded && len(q.page.Jobs) == 0:
+		line2 = fmt.Sprintf("nothing at #%d: the queue holds %d now (pgup goes back)", q.page.Offset+1, q.page.Length)
+	case q.loaded:
+		line2 = fmt.Sprintf("jobs #%d–#%d of %d in run order (#1 runs next)", q.page.Offset+1, q.page.Offset+len(q.page.Jobs), q.page.Length)
+		if q.offset > 0 || q.hasNext() {
+			line2 += st.faint.Render(" · pgdn/pgup: pages")
+		}
+		if q.loading {
+			line2 += st.faint.Render("  reading…")
+		}
+	}
+	return fitLine(line1, width) + "\n" + fitLine(line2, width)
+}
+
+// renderQueueJobs is the viewport's content: each job of the page as the
+// detail view shows a job (title line, args pretty-printed), numbered by
+// its place in run order. Plain text, every line cut to width.
+func renderQueueJobs(page redisq.QueuePage, job string, redisTime time.Time, width int) string {
+	var lines []string
+	for _, j := range page.Jobs {
+		lines = append(lines, renderJob(int(j.Position)+1, peekedJob{jobName: job, payload: j.Raw}, redisTime)...)
+	}
+	for i, l := range lines {
+		lines[i] = fitLine(l, width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// openQueue shows a job type's queue and reads its first page.
+func (m Model) openQueue(jt model.JobType) (Model, tea.Cmd) {
+	if m.opts.Queue == nil {
+		return m.setStatus("queue contents are not available here", true)
+	}
+	m.inQueue = true
+	m.queue = newQueueView(jt.Name, m.snap).setSize(m.width, max(m.lay.body, 1))
+	return m.loadQueuePage(0)
+}
+
+// loadQueuePage reads the page of the open queue that starts at offset.
+func (m Model) loadQueuePage(offset int) (Model, tea.Cmd) {
+	m.queueSeq++
+	m.queue = m.queue.startLoad(offset, m.queueSeq)
+	return m, queuePageCmd(m.opts.Queue, m.queue.job, offset, QueuePageSize, m.queueSeq, m.opts.FetchTimeout)
+}
+
+// onQueueKey is a key in the queue view that the root did not take.
+func (m Model) onQueueKey(msg tea.KeyMsg, k keyMap) (Model, tea.Cmd) {
+	switch {
+	case key.Matches(msg, k.Back):
+		m.inQueue = false
+		return m, nil
+	case key.Matches(msg, k.PageDown):
+		return m.loadQueuePage(m.queue.page.Offset + len(m.queue.page.Jobs))
+	case key.Matches(msg, k.PageUp):
+		return m.loadQueuePage(max(m.queue.offset-QueuePageSize, 0))
+	}
+	m.queue = m.queue.scroll(msg, k)
+	return m, nil
+}
