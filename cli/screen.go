@@ -131,7 +131,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		Keys:         keys,
 		Scanner:      ScreenScanner(d.Dial, c.namespace, redisq.DefaultScanCount),
 		Sets:         client,
-		SetScanner:   screenSetScanner{dial: d.Dial, keys: keys},
+		SetScanner:   ScreenSetScanner(d.Dial, c.namespace),
 	}
 	if !c.redis.ReadOnly {
 		pool := d.Pool()
@@ -141,7 +141,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		opts.Audit = &audit.File{Path: auditPath, User: osUser(e.getenv)}
 		repairer := reaper.NewRepairer(pool, c.namespace, c.batch)
 		opts.Requeuer, opts.LockRepairer = repairer, repairer
-		opts.Jobs = newScreenJobs(pool, c.namespace, c.batch)
+		opts.Jobs = ScreenJobs(pool, c.namespace, c.batch)
 	}
 	p := tea.NewProgram(tui.New(opts), tea.WithAltScreen(), tea.WithContext(ctx),
 		tea.WithInput(e.stdin), tea.WithOutput(e.stdout))

@@ -22,6 +22,13 @@ type screenSetScanner struct {
 	keys redisq.Keys
 }
 
+// ScreenSetScanner is the summary scanner of the screen's Jobs view
+// (tui.Options.SetScanner): each scan of a job set of namespace on a
+// connection of its own from dial.
+func ScreenSetScanner(dial func(ctx context.Context) (redis.Conn, error), namespace string) tui.SetScanner {
+	return screenSetScanner{dial: dial, keys: redisq.NewKeys(namespace)}
+}
+
 func (s screenSetScanner) StartSetScan(ctx context.Context, set model.SetName) (tui.SetScan, error) {
 	c, err := s.dial(ctx)
 	if err != nil {
@@ -51,7 +58,10 @@ type screenJobs struct {
 	exec *reaper.JobsExecutor
 }
 
-func newScreenJobs(pool *redis.Pool, namespace string, batch int) screenJobs {
+// ScreenJobs plans and runs the requeues and deletes of the screen's Jobs
+// view (tui.Options.Jobs) on namespace, with connections of pool, at most
+// batch members per script call.
+func ScreenJobs(pool *redis.Pool, namespace string, batch int) tui.JobsActor {
 	return screenJobs{pool: pool, keys: redisq.NewKeys(namespace), exec: reaper.NewJobsExecutor(namespace, batch)}
 }
 

@@ -59,7 +59,7 @@ func TestScreenJobSetsAdapters(t *testing.T) {
 		t.Fatalf("counts %+v, %v", counts, err)
 	}
 
-	var scanner tui.SetScanner = screenSetScanner{dial: d.Dial, keys: k}
+	scanner := ScreenSetScanner(d.Dial, "work")
 	scan, err := scanner.StartSetScan(ctx, model.SetDead)
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +92,7 @@ func TestScreenJobSetsAdapters(t *testing.T) {
 
 	wp := d.Pool()
 	defer wp.Close()
-	var actor tui.JobsActor = newScreenJobs(wp, "work", 0)
+	actor := ScreenJobs(wp, "work", 0)
 	target := func(jobs ...model.SetJob) reaper.JobsTarget {
 		t := reaper.JobsTarget{Set: model.SetDead}
 		for _, sj := range jobs {
