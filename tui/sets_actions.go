@@ -28,6 +28,10 @@ const (
 	actionJobsDelete  actionKind = "jobs-delete"
 )
 
+// auditRefs is how many of the jobs an action takes its audit line names;
+// the rest are counted.
+const auditRefs = 20
+
 var errNoSetScanner = errors.New("the summary is not available here")
 
 func isSetsAction(k actionKind) bool { return k == actionJobsRequeue || k == actionJobsDelete }
@@ -152,7 +156,11 @@ func jobsAction(kind actionKind, plan reaper.JobsPlan, a JobsActor) action {
 	if plan.Target.All {
 		act.targets = append(act.targets, "all", "job="+textsafe.Clean(plan.Target.Job))
 	}
-	for _, r := range plan.Target.Refs {
+	for i, r := range plan.Target.Refs {
+		if i == auditRefs {
+			act.targets = append(act.targets, fmt.Sprintf("and %d more", len(plan.Target.Refs)-i))
+			break
+		}
 		act.targets = append(act.targets, textsafe.Clean(r.String()))
 	}
 	act.run = func(ctx context.Context, progress func(moved, total int64)) (actionOutcome, error) {

@@ -476,3 +476,24 @@ func TestSetsEmptiedPageGoesBack(t *testing.T) {
 		t.Errorf("after emptying the last page: offset %d, %d rows, total %d", v.offset, len(v.page), v.total)
 	}
 }
+
+// TestSetsAuditLineBounded: an action on many marked jobs names the first
+// ones in its audit line and counts the rest.
+func TestSetsAuditLineBounded(t *testing.T) {
+	f := deadFixture()
+	m, d := openJobs(t, f, false, 100, 40)
+	var marks []string
+	for range setsPageSize {
+		marks = append(marks, " ")
+	}
+	m = drive(t, m, keys(append(marks, "pgdown")...)...)
+	m = drive(t, m, keys(" ", " ", "D")...)
+	m = drive(t, m, keys("y")...)
+	if len(d.audit.entries) != 1 {
+		t.Fatalf("%d audit lines", len(d.audit.entries))
+	}
+	e := d.audit.entries[0]
+	if len(e.Targets) != 1+auditRefs+1 || e.Targets[len(e.Targets)-1] != "and 2 more" || e.Moved != 22 {
+		t.Errorf("audit targets %d (%q), moved %d", len(e.Targets), e.Targets[len(e.Targets)-1], e.Moved)
+	}
+}
