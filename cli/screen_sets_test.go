@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -129,7 +130,7 @@ func TestScreenJobSetsAdapters(t *testing.T) {
 	if n, err := redis.Int(c.Do("ZCARD", dead)); err != nil || n != 23 {
 		t.Fatalf("dead after requeue 2 and delete 1: %d, %v", n, err)
 	}
-	if n, err := redis.Int(c.Do("ZSCORE", dead, page.Jobs[2].Raw)); err != redis.ErrNil {
+	if n, err := redis.Int(c.Do("ZSCORE", dead, page.Jobs[2].Raw)); !errors.Is(err, redis.ErrNil) {
 		t.Fatalf("deleted job still there (%d, %v)", n, err)
 	}
 }

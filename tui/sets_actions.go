@@ -44,9 +44,6 @@ type setsPlanMsg struct {
 	err  error
 }
 
-// setsActionsAvailable reports whether the Jobs view's writes exist here.
-func (m Model) setsActionsAvailable() bool { return !m.opts.ReadOnly && m.opts.Jobs != nil }
-
 // sortMembers orders members as the plans list them: by score, then bytes.
 func sortMembers(jobs []model.SetJob) {
 	sort.Slice(jobs, func(i, j int) bool {

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"fmt"
-	"sort"
 	"sync"
 	"testing"
 
@@ -301,17 +300,4 @@ func jobsView(t *testing.T, m Model) setsView {
 		t.Fatal("no Jobs view")
 	}
 	return v
-}
-
-func ids(jobs []model.SetJob) []string {
-	out := make([]string, len(jobs))
-	for i, sj := range jobs {
-		if sj.Job != nil {
-			out[i] = sj.Job.ID
-		} else {
-			out[i] = "raw:" + string(sj.Raw)
-		}
-	}
-	sort.Strings(out)
-	return out
 }

@@ -488,7 +488,7 @@ func TestSetsAuditLineBounded(t *testing.T) {
 	}
 	m = drive(t, m, keys(append(marks, "pgdown")...)...)
 	m = drive(t, m, keys(" ", " ", "D")...)
-	m = drive(t, m, keys("y")...)
+	drive(t, m, keys("y")...)
 	if len(d.audit.entries) != 1 {
 		t.Fatalf("%d audit lines", len(d.audit.entries))
 	}
