@@ -131,6 +131,8 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		ScanPause:    redisq.ScanPause,
 		Keys:         keys,
 		Scanner:      ScreenScanner(d.Dial, c.namespace, redisq.DefaultScanCount),
+		Sets:         client,
+		SetScanner:   ScreenSetScanner(d.Dial, c.namespace),
 	}
 	if f := c.sentinel.follower(client); f != nil {
 		opts.Source, opts.Follow = f, f // each poll checks the deployment first
@@ -144,6 +146,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		repairer := reaper.NewRepairer(pool, c.namespace, c.batch)
 		opts.Requeuer, opts.LockRepairer = repairer, repairer
 		opts.Pauser = reaper.NewPauser(pool)
+		opts.Jobs = ScreenJobs(pool, c.namespace, c.batch)
 	}
 	p := tea.NewProgram(tui.New(opts), tea.WithAltScreen(), tea.WithContext(ctx),
 		tea.WithInput(e.stdin), tea.WithOutput(e.stdout))

@@ -21,6 +21,12 @@ type keyMap struct {
 	// TogglePause (p) pauses or unpauses the selected job type: a write.
 	TogglePause key.Binding
 
+	// The Jobs view's keys, enabled by that view only: s switches the set,
+	// v reverses the order, space marks, S opens the summary; R and D
+	// requeue and delete (writes).
+	NextSet, SetsOrder, Mark, SetsSummary key.Binding
+	SetsRequeue, SetsDelete               key.Binding
+
 	// Dialog keys.
 	Confirm, Cancel key.Binding
 }
@@ -47,6 +53,12 @@ func defaultKeyMap() keyMap {
 		RepairLocks: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "repair locks")),
 		ScanOrphans: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "scan orphans")),
 		TogglePause: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
+		NextSet:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "set"), key.WithDisabled()),
+		SetsOrder:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "newest/oldest"), key.WithDisabled()),
+		Mark:        key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark"), key.WithDisabled()),
+		SetsSummary: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "summary"), key.WithDisabled()),
+		SetsRequeue: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue"), key.WithDisabled()),
+		SetsDelete:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete"), key.WithDisabled()),
 		Confirm:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
 		Cancel:      key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "cancel")),
 	}
@@ -54,13 +66,15 @@ func defaultKeyMap() keyMap {
 
 // ShortHelp is the one-line help at the bottom.
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.NextSet, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.Mark,
+		k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown by '?'.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.NextSet, k.SetsOrder, k.Mark, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause},
 		{k.ScanOrphans, k.Refresh, k.Help, k.Quit},

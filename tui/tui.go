@@ -136,6 +136,14 @@ type Options struct {
 	// replica): the header shows that node instead of Address, and a
 	// failover shows in the header and the message area.
 	Follow Follower
+
+	// Sets reads the job sets (retry, scheduled, dead): with it the screen
+	// has a Jobs view. SetScanner runs its summary scans (reads); Jobs
+	// plans and runs its requeues and deletes, disabled without it and in
+	// read-only mode.
+	Sets       JobSetReader
+	SetScanner SetScanner
+	Jobs       JobsActor
 }
 
 // PeekLimit is how many in-progress jobs the detail view shows.
@@ -253,6 +261,10 @@ func New(o Options) Model {
 		o.Renderer = lipgloss.NewRenderer(os.Stdout)
 		o.Renderer.SetHasDarkBackground(true)
 	}
+	tabs := []view{poolsView{}, jobTypesView{}, orphansView{}}
+	if o.Sets != nil {
+		tabs = append(tabs, newSetsView(!o.ReadOnly && o.Jobs != nil))
+	}
 	st := newStyles(o.Renderer, defaultTheme())
 	h := help.New()
 	h.Styles = st.help
@@ -264,7 +276,7 @@ func New(o Options) Model {
 		keys:     defaultKeyMap(),
 		help:     h,
 		after:    tea.Tick,
-		tabs:     []view{poolsView{}, jobTypesView{}, orphansView{}},
+		tabs:     tabs,
 		history:  queueHistory{},
 		width:    80,
 		height:   24,

@@ -1,0 +1,186 @@
+package tui
+
+// This file owns the Jobs view's writes: R requeues and D deletes the
+// marked members (or the one under the cursor). The plan is read from
+// Redis (reaper.PlanJobs: it checks known_jobs and the pools that serve
+// each name), shown as the command line's --dry-run prints it, and runs on
+// 'y' as every action does: progress, one audit line, a refresh that keeps
+// the cursor.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
+)
+
+const (
+	actionJobsRequeue actionKind = "jobs-requeue"
+	actionJobsDelete  actionKind = "jobs-delete"
+)
+
+// auditRefs is how many of the jobs an action takes its audit line names;
+// the rest are counted.
+const auditRefs = 20
+
+var errNoSetScanner = errors.New("the summary is not available here")
+
+func isSetsAction(k actionKind) bool { return k == actionJobsRequeue || k == actionJobsDelete }
+
+// setsPlanMsg is a plan read for the Jobs view's dialog.
+type setsPlanMsg struct {
+	seq  int
+	kind actionKind
+	plan reaper.JobsPlan
+	err  error
+}
+
+// sortMembers orders members as the plans list them: by score, then bytes.
+func sortMembers(jobs []model.SetJob) {
+	sort.Slice(jobs, func(i, j int) bool {
+		if jobs[i].Score != jobs[j].Score {
+			return jobs[i].Score < jobs[j].Score
+		}
+		return bytes.Compare(jobs[i].Raw, jobs[j].Raw) < 0
+	})
+}
+
+// jobsTarget addresses members one by one: a job by id and exact score, a
+// member that is not a job by its bytes and score.
+func jobsTarget(set model.SetName, jobs []model.SetJob) reaper.JobsTarget {
+	t := reaper.JobsTarget{Set: set}
+	for _, sj := range jobs {
+		if sj.Job != nil && sj.Job.ID != "" {
+			t.Refs = append(t.Refs, reaper.JobRef{ID: sj.Job.ID, Score: sj.ScoreText})
+			continue
+		}
+		t.Refs = append(t.Refs, reaper.JobRef{Raw: sj.Raw, Score: sj.ScoreText})
+	}
+	return t
+}
+
+// openSetsAction reads the plan of R or D: of the marked jobs (or the one
+// under the cursor), or in the summary of every job of the picked type.
+// The dialog opens when the plan arrives. Nothing is written before 'y'.
+func (m Model) openSetsAction(kind actionKind, v setsView) (Model, tea.Cmd) {
+	if m.running != nil {
+		return m.setStatus(fmt.Sprintf("%s is still running: wait for it to finish", m.running.title), true)
+	}
+	action := reaper.JobsRequeue
+	if kind == actionJobsDelete {
+		action = reaper.JobsDelete
+	}
+	var t reaper.JobsTarget
+	var what string
+	timeout := m.opts.FetchTimeout
+	if v.showSummary {
+		// Every job of the picked type: the plan scans the set.
+		name, ok := v.summaryPick()
+		if !ok {
+			return m.setStatus("select a job type in the summary", false)
+		}
+		t = reaper.JobsTarget{Set: v.set, All: true, Job: name}
+		what = "every " + textsafe.Clean(name) + " job in " + string(v.set)
+		timeout = m.opts.ActionTimeout
+	} else {
+		jobs := v.targets()
+		if len(jobs) == 0 {
+			return m.setStatus("no job selected", false)
+		}
+		t = jobsTarget(v.set, jobs)
+		what = plural(len(jobs), "job", "jobs")
+	}
+	m.actionSeq++
+	seq := m.actionSeq
+	m, clear := m.setStatus(fmt.Sprintf("planning the %s of %s…", action, what), false)
+	actor := m.opts.Jobs
+	plan := func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		p, err := actor.PlanJobs(ctx, action, t)
+		return setsPlanMsg{seq: seq, kind: kind, plan: p, err: err}
+	}
+	return m, tea.Batch(clear, plan)
+}
+
+// onSetsPlan opens the dialog with a plan read, unless the operator has
+// moved on (another plan asked for, a dialog open, an action running).
+func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
+	if msg.seq != m.actionSeq || m.dialog != nil || m.running != nil {
+		return m, nil
+	}
+	if msg.err != nil {
+		return m.setStatus("not planned: "+oneLine(msg.err.Error()), true)
+	}
+	if msg.plan.Total == 0 {
+		return m.setStatus(fmt.Sprintf("nothing to %s: no job left that the plan would take", msg.plan.Action), false)
+	}
+	m.dialog = &confirmDialog{action: jobsAction(msg.kind, msg.plan, m.opts.Jobs)}
+	m.status = statusLine{}
+	return m, nil
+}
+
+// jobsAction turns a job plan into an action.
+func jobsAction(kind actionKind, plan reaper.JobsPlan, a JobsActor) action {
+	set := string(plan.Target.Set)
+	verb, doing := "Delete", "deleting"
+	if plan.Action == reaper.JobsRequeue {
+		verb, doing = "Requeue", "requeueing"
+		if plan.Target.Set != model.SetDead {
+			verb, doing = "Run now", "running now"
+		}
+	}
+	if plan.Target.All {
+		set += " (every " + textsafe.Clean(plan.Target.Job) + " job)"
+	}
+	act := action{
+		kind:    kind,
+		title:   fmt.Sprintf("%s %s from %s?", verb, plural64(plan.Total, "job", "jobs"), set),
+		body:    planLines(func(w io.Writer) { reaper.RenderJobsPlan(w, plan) }),
+		running: fmt.Sprintf("%s %s", doing, plural64(plan.Total, "job", "jobs")),
+		targets: []string{"set=" + string(plan.Target.Set)},
+		total:   plan.Total,
+	}
+	if plan.Target.All {
+		act.targets = append(act.targets, "all", "job="+textsafe.Clean(plan.Target.Job))
+	}
+	for i, r := range plan.Target.Refs {
+		if i == auditRefs {
+			act.targets = append(act.targets, fmt.Sprintf("and %d more", len(plan.Target.Refs)-i))
+			break
+		}
+		act.targets = append(act.targets, textsafe.Clean(r.String()))
+	}
+	act.run = func(ctx context.Context, progress func(moved, total int64)) (actionOutcome, error) {
+		res, err := a.ExecuteJobs(ctx, plan, reaper.JobsProgress(progress))
+		return summarizeJobs(plan, res), err
+	}
+	return act
+}
+
+// summarizeJobs puts a job action's result in words: the command line's
+// result text on one line.
+func summarizeJobs(plan reaper.JobsPlan, res reaper.JobsResult) actionOutcome {
+	var b strings.Builder
+	reaper.RenderJobsResult(&b, plan.Action, res)
+	var parts []string
+	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, textsafe.Clean(l))
+		}
+	}
+	return actionOutcome{
+		summary: strings.Join(parts, "; "),
+		moved:   res.Done,
+		failed:  res.GoneCount > 0 || res.RescoredCount > 0,
+	}
+}

@@ -1,0 +1,417 @@
+package tui
+
+// This file routes the Jobs view's keys and messages: its page reads, its
+// summary scan (paced like the orphan scan, one step at a time) and the
+// refresh after one of its actions. The root's Update gives every message
+// to updateSets first.
+
+import (
+	"context"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+// setsPageMsg is one page read of the Jobs view, with the three set sizes.
+type setsPageMsg struct {
+	seq    int
+	page   redisq.SetPage
+	counts *redisq.SetCounts
+	err    error
+}
+
+// setsScanStepMsg is one step of a summary scan.
+type setsScanStepMsg struct {
+	gen      uint64
+	scan     SetScan // nil once the scan ended or could not start
+	jobs     []model.SetJob
+	progress redisq.SetScanProgress
+	err      error
+	took     time.Duration
+}
+
+// setsScanWakeMsg ends the pause after a summary scan step.
+type setsScanWakeMsg struct {
+	gen  uint64
+	scan SetScan
+}
+
+// setsPageCmd reads one page (a filtered one scans the set, paced) and the
+// sizes of the three sets.
+func setsPageCmd(r JobSetReader, set model.SetName, f redisq.SetFilter, o redisq.PageOptions, seq int, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		msg := setsPageMsg{seq: seq}
+		msg.page, msg.err = r.SetPage(ctx, set, f, o, redisq.ScanOptions{Paced: true})
+		if msg.err != nil {
+			return msg
+		}
+		if c, err := r.SetCounts(ctx); err == nil {
+			msg.counts = &c
+		}
+		return msg
+	}
+}
+
+// setsScanStepCmd makes one step of a summary scan, starting it when s is
+// nil; a scan that ends (done or failed) is closed here.
+func setsScanStepCmd(sc SetScanner, s SetScan, set model.SetName, gen uint64, timeout time.Duration, now func() time.Time) tea.Cmd {
+	return func() tea.Msg {
+		start := now()
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		msg := setsScanStepMsg{gen: gen, scan: s}
+		if s == nil {
+			s, msg.err = sc.StartSetScan(ctx, set)
+			if msg.err != nil {
+				msg.took = now().Sub(start)
+				return msg
+			}
+			msg.scan = s
+		}
+		msg.jobs, msg.progress, msg.err = s.Step(ctx)
+		if msg.err != nil || msg.progress.Done {
+			_ = s.Close()
+			msg.scan = nil
+		}
+		msg.took = now().Sub(start)
+		return msg
+	}
+}
+
+// closeSetScanCmd releases the connection of a summary scan that was
+// dropped.
+func closeSetScanCmd(s SetScan) tea.Cmd {
+	if s == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		_ = s.Close()
+		return nil
+	}
+}
+
+// setsTab is the index of the Jobs view among the tabs, -1 without one.
+func (m Model) setsTab() int {
+	for i, v := range m.tabs {
+		if _, ok := v.(setsView); ok {
+			return i
+		}
+	}
+	return -1
+}
+
+// setsView returns the Jobs view; ok is false when the screen has none.
+func (m Model) setsView() (setsView, bool) {
+	i := m.setsTab()
+	if i < 0 {
+		return setsView{}, false
+	}
+	return m.tabs[i].(setsView), true
+}
+
+// withSets stores the Jobs view back in its slot.
+func (m Model) withSets(v setsView) Model {
+	i := m.setsTab()
+	if i < 0 {
+		return m
+	}
+	m.tabs = append([]view(nil), m.tabs...)
+	m.tabs[i] = v
+	return m
+}
+
+// setsFocused reports whether the Jobs view is the one on screen.
+func (m Model) setsFocused() bool {
+	return !m.inDetail && !m.inQueue && m.setsTab() == m.tab
+}
+
+// updateSets takes the messages and keys of the Jobs view; ok is false for
+// the others, which the root's Update handles. The root's Update calls it
+// before anything else.
+func (m Model) updateSets(msg tea.Msg) (Model, tea.Cmd, bool) {
+	v, has := m.setsView()
+	if !has {
+		return m, nil, false
+	}
+	switch msg := msg.(type) {
+	case setsPageMsg:
+		mm, cmd := m.onSetsPage(v, msg)
+		return mm, cmd, true
+	case setsScanStepMsg:
+		mm, cmd := m.onSetsScanStep(v, msg)
+		return mm, cmd, true
+	case setsScanWakeMsg:
+		mm, cmd := m.onSetsScanWake(v, msg)
+		return mm, cmd, true
+	case setsPlanMsg:
+		mm, cmd := m.onSetsPlan(msg)
+		return mm, cmd, true
+	case actionDoneMsg:
+		if m.running == nil || m.running.seq != msg.seq || !isSetsAction(m.running.kind) {
+			return m, nil, false
+		}
+		mm, cmd := m.onActionDone(msg)
+		v, _ = mm.setsView()
+		v.marked = nil
+		v.summary.done = false // what it counted has changed
+		mm, load := mm.setsLoad(v, v.offset, true)
+		var scan tea.Cmd
+		if v.showSummary {
+			mm, scan = mm.startSetsSummary()
+		}
+		return mm, tea.Batch(cmd, load, scan), true
+	case tea.KeyMsg:
+		return m.onSetsKeys(v, msg)
+	}
+	return m, nil, false
+}
+
+// onSetsKeys takes a burst of runes one key at a time, as onKeys does.
+func (m Model) onSetsKeys(v setsView, msg tea.KeyMsg) (Model, tea.Cmd, bool) {
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.filtering && m.dialog == nil {
+		var cmds []tea.Cmd
+		for _, r := range msg.Runes {
+			hadDialog := m.dialog != nil
+			var cmd tea.Cmd
+			m, cmd = m.onSetsKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+			cmds = append(cmds, cmd)
+			if m.dialog != nil && !hadDialog {
+				break
+			}
+		}
+		return m, tea.Batch(cmds...), true
+	}
+	mm, cmd := m.onSetsKey(msg)
+	return mm, cmd, true
+}
+
+// onSetsKey is one key: the Jobs view's own keys when it is focused, else
+// the root's onKey, followed by the first read when the key brought the
+// Jobs view on screen.
+func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	v, _ := m.setsView()
+	if m.dialog != nil || msg.Type == tea.KeyCtrlC || !m.setsFocused() {
+		m, cmd := m.onKey(msg)
+		if v, _ := m.setsView(); m.setsFocused() && m.dialog == nil && !v.loaded && !v.loading {
+			var load tea.Cmd
+			m, load = m.setsLoad(v, 0, false)
+			return m, tea.Batch(cmd, load)
+		}
+		return m, cmd
+	}
+	if m.filtering {
+		switch msg.Type {
+		case tea.KeyEnter, tea.KeyEsc:
+			m, cmd := m.onFilterKey(msg)
+			v, _ := m.setsView()
+			v.jobFilter, v.typed = v.typed, ""
+			v.marked = nil
+			m, load := m.setsLoad(v, 0, false)
+			return m, tea.Batch(cmd, load)
+		}
+		return m.onKey(msg)
+	}
+	k := m.activeKeys()
+	switch {
+	case key.Matches(msg, k.SetsRequeue):
+		return m.openSetsAction(actionJobsRequeue, v)
+	case key.Matches(msg, k.SetsDelete):
+		return m.openSetsAction(actionJobsDelete, v)
+	case key.Matches(msg, k.SetsSummary):
+		return m.toggleSetsSummary(v)
+	case key.Matches(msg, k.Refresh):
+		m, cmd := m.refresh()
+		m, load := m.setsLoad(v, v.offset, true)
+		var scan tea.Cmd
+		if v.showSummary {
+			m, scan = m.startSetsSummary()
+		}
+		return m, tea.Batch(cmd, load, scan)
+	}
+	if v.showSummary {
+		if key.Matches(msg, m.keys.Back) {
+			v.showSummary = false
+			return m.withSets(v), nil
+		}
+		if key.Matches(msg, k.Enter) {
+			name, _ := v.summaryPick()
+			v.showSummary, v.jobFilter, v.typed, v.marked = false, name, "", nil
+			return m.setsLoad(v, 0, false)
+		}
+		if key.Matches(msg, k.NextSet) {
+			v = v.switchSet()
+			v.showSummary = true
+			m, load := m.setsLoad(v, 0, false)
+			m, scan := m.startSetsSummary()
+			return m, tea.Batch(load, scan)
+		}
+		return m.onKey(msg)
+	}
+	switch {
+	case key.Matches(msg, k.NextSet):
+		return m.setsLoad(v.switchSet(), 0, false)
+	case key.Matches(msg, k.SetsOrder):
+		v.reverse = !v.reverse
+		v.marked = nil
+		return m.setsLoad(v, 0, false)
+	case key.Matches(msg, k.Mark):
+		return m.withSets(v.toggleMark()), nil
+	case key.Matches(msg, k.PageDown):
+		if int64(v.offset+setsPageSize) >= v.total {
+			return m.setStatus("last page", false)
+		}
+		return m.setsLoad(v, v.offset+setsPageSize, false)
+	case key.Matches(msg, k.PageUp):
+		if v.offset == 0 {
+			return m.setStatus("first page", false)
+		}
+		return m.setsLoad(v, v.offset-setsPageSize, false)
+	case key.Matches(msg, k.Enter):
+		v.showDetail, v.detailTop = !v.showDetail, 0
+		return m.withSets(v), nil
+	case key.Matches(msg, m.keys.Back) && v.showDetail:
+		v.showDetail = false
+		return m.withSets(v), nil
+	case key.Matches(msg, m.keys.Back) && v.jobFilter != "":
+		v.jobFilter, v.typed, v.marked = "", "", nil
+		return m.setsLoad(v, 0, false)
+	}
+	return m.onKey(msg)
+}
+
+// switchSet shows the next set from its first page.
+func (v setsView) switchSet() setsView {
+	for i, s := range jobSets {
+		if s == v.set {
+			v.set = jobSets[(i+1)%len(jobSets)]
+			break
+		}
+	}
+	v.marked = nil
+	v.showDetail = false
+	return v
+}
+
+// setsLoad reads the page at offset. keep puts the cursor back on the
+// member under it (an action or a refresh); otherwise it goes to the top.
+func (m Model) setsLoad(v setsView, offset int, keep bool) (Model, tea.Cmd) {
+	if m.opts.Sets == nil {
+		return m.withSets(v), nil
+	}
+	v.keep, v.keepIndex = "", 0
+	if keep {
+		if sj, ok := v.current(); ok {
+			v.keep = memberKey(sj)
+		}
+		v.keepIndex = v.list.cursor
+	}
+	v.loadSeq++
+	v.loading = true
+	// The page asked for: a second pgdn before this read returns goes on
+	// from it.
+	v.offset = max(offset, 0)
+	f := redisq.SetFilter{Job: v.jobFilter}
+	timeout := m.opts.FetchTimeout
+	if !f.Empty() {
+		// A filtered page scans the whole set, paced.
+		timeout = m.opts.ActionTimeout
+	}
+	return m.withSets(v), setsPageCmd(m.opts.Sets, v.set, f, v.pageOptions(offset), v.loadSeq, timeout)
+}
+
+func (m Model) onSetsPage(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
+	if msg.seq != v.loadSeq {
+		return m, nil
+	}
+	v.loading, v.loaded = false, true
+	v.err = msg.err
+	if msg.err != nil {
+		return m.withSets(v), nil
+	}
+	if msg.counts != nil {
+		v.counts = msg.counts
+	}
+	p := msg.page
+	if len(p.Jobs) == 0 && p.Offset > 0 && p.Total > 0 {
+		// The page emptied (its jobs were requeued or deleted): show the
+		// last one that has jobs.
+		last := int((p.Total - 1) / setsPageSize * setsPageSize)
+		return m.setsLoad(v, min(last, p.Offset-setsPageSize), false)
+	}
+	return m.withSets(v.withPage(p)), nil
+}
+
+// toggleSetsSummary opens the summary of the current set, starting its
+// scan unless one for this set is done or running; from the summary it
+// goes back to the list.
+func (m Model) toggleSetsSummary(v setsView) (Model, tea.Cmd) {
+	if v.showSummary {
+		v.showSummary = false
+		return m.withSets(v), nil
+	}
+	v.showSummary = true
+	m = m.withSets(v)
+	if v.summary.set == v.set && (v.summary.running || v.summary.done) {
+		return m, nil
+	}
+	return m.startSetsSummary()
+}
+
+// startSetsSummary starts a summary scan of the view's set, dropping a
+// running one. While a step of the old scan runs, the new scan starts when
+// that step returns: one step at a time, as the orphan scan.
+func (m Model) startSetsSummary() (Model, tea.Cmd) {
+	v, _ := m.setsView()
+	if m.opts.SetScanner == nil {
+		v.summary = setsSummary{set: v.set, gen: v.summary.gen + 1, err: errNoSetScanner}
+		return m.withSets(v), nil
+	}
+	stepping := v.summary.stepping
+	v.summary = setsSummary{gen: v.summary.gen + 1, set: v.set, running: true, stepping: true, sum: model.NewSetSummary(v.set)}
+	m = m.withSets(v)
+	if stepping {
+		return m, nil // onSetsScanStep starts it
+	}
+	return m, setsScanStepCmd(m.opts.SetScanner, nil, v.set, v.summary.gen, m.opts.FetchTimeout, m.opts.Now)
+}
+
+func (m Model) onSetsScanStep(v setsView, msg setsScanStepMsg) (Model, tea.Cmd) {
+	v.summary.stepping = false
+	if msg.gen != v.summary.gen {
+		closeOld := closeSetScanCmd(msg.scan)
+		if !v.summary.running {
+			return m.withSets(v), closeOld
+		}
+		v.summary.stepping = true
+		return m.withSets(v), tea.Batch(closeOld, setsScanStepCmd(m.opts.SetScanner, nil, v.summary.set, v.summary.gen, m.opts.FetchTimeout, m.opts.Now))
+	}
+	if msg.err != nil {
+		v.summary.running, v.summary.err = false, msg.err
+		return m.withSets(v), nil
+	}
+	for _, sj := range msg.jobs {
+		v.summary.sum.Add(sj)
+	}
+	v.summary.prog = msg.progress
+	if msg.progress.Done {
+		v.summary.running, v.summary.done = false, true
+		return m.withSets(v), nil
+	}
+	gen, s := msg.gen, msg.scan
+	return m.withSets(v), m.after(m.opts.ScanPause(msg.took), func(time.Time) tea.Msg { return setsScanWakeMsg{gen: gen, scan: s} })
+}
+
+// onSetsScanWake starts the next step after the pause.
+func (m Model) onSetsScanWake(v setsView, msg setsScanWakeMsg) (Model, tea.Cmd) {
+	if msg.gen != v.summary.gen || !v.summary.running || v.summary.stepping {
+		return m, closeSetScanCmd(msg.scan)
+	}
+	v.summary.stepping = true
+	return m.withSets(v), setsScanStepCmd(m.opts.SetScanner, msg.scan, v.summary.set, msg.gen, m.opts.FetchTimeout, m.opts.Now)
+}
