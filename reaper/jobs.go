@@ -212,9 +212,12 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 		plan.everyKept = true
 		skipped := map[string]int64{}
 		s := redisq.NewSetScan(keys, target.Set, redisq.SetFilter{Job: target.Job}, BulkScanCount)
+		// Redis scans the next step while this one is parsed.
+		s.ReadAhead()
 		for !s.Progress().Done {
 			jobs, err := s.Step(ctx, c)
 			if err != nil {
+				_ = s.Drain(ctx, c)
 				return plan, fmt.Errorf("plan %s: %w", action, err)
 			}
 			for _, sj := range jobs {
