@@ -48,7 +48,7 @@ func (c *jobsCmd) list(ctx context.Context, e env, op jobsOp) error {
 		return err
 	}
 	if c.json {
-		return writeJobsJSON(e.stdout, jobsPageJSON{Set: page.Set, Count: page.Total, Offset: page.Offset, Limit: c.limit, Jobs: page.Jobs})
+		return writeJobsPageJSON(e.stdout, jobsPageJSON{Set: page.Set, Count: page.Total, Offset: page.Offset, Limit: c.limit, Jobs: page.Jobs})
 	}
 	return writeJobsPage(e.stdout, page, filter)
 }
@@ -70,8 +70,8 @@ func scanProgressPrinter(w io.Writer) func(redisq.SetScanProgress) {
 	}
 }
 
-// jobsPageJSON is a page as --json prints it; each job as model.SetJob
-// writes it (the score field named as gocraft/work's Client names it, then
+// jobsPageJSON is a page as --json prints it (writeJobsPageJSON); each job
+// as model.SetJob writes it (the score field named as gocraft/work's Client names it, then
 // the job's fields, args byte for byte; raw and problem for a member that
 // is not a job).
 type jobsPageJSON struct {
@@ -79,7 +79,7 @@ type jobsPageJSON struct {
 	Count  int64          `json:"count"`
 	Offset int            `json:"offset"`
 	Limit  int            `json:"limit"`
-	Jobs   []model.SetJob `json:"jobs"`
+	Jobs   []model.SetJob
 }
 
 // jobsSummaryJSON is a summary as --json prints it.
@@ -121,6 +121,38 @@ func writeJobsJSON(w io.Writer, v any) error {
 		return localErrorf("encode JSON: %w", err)
 	}
 	_, err = w.Write(append(jsonSafe(b), '\n'))
+	return err
+}
+
+// writeJobsPageJSON prints a page as indented JSON with one job per line,
+// each written by model.SetJob.MarshalJSON directly: encoding/json would
+// re-indent (or compact) the args, which are the stored bytes.
+func writeJobsPageJSON(w io.Writer, p jobsPageJSON) error {
+	head, err := json.MarshalIndent(struct {
+		Set    model.SetName `json:"set"`
+		Count  int64         `json:"count"`
+		Offset int           `json:"offset"`
+		Limit  int           `json:"limit"`
+	}{p.Set, p.Count, p.Offset, p.Limit}, "", "  ")
+	if err != nil {
+		return localErrorf("encode JSON: %w", err)
+	}
+	b := append(head[:len(head)-2], ",\n  \"jobs\": ["...)
+	for i, sj := range p.Jobs {
+		js, err := sj.MarshalJSON()
+		if err != nil {
+			return localErrorf("encode JSON: %w", err)
+		}
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(b, "\n    "...), js...)
+	}
+	if len(p.Jobs) > 0 {
+		b = append(b, "\n  "...)
+	}
+	b = append(b, "]\n}\n"...)
+	_, err = w.Write(jsonSafe(b))
 	return err
 }
 
