@@ -75,10 +75,10 @@ func scanProgressPrinter(w io.Writer) func(redisq.SetScanProgress) {
 // the job's fields, args byte for byte; raw and problem for a member that
 // is not a job).
 type jobsPageJSON struct {
-	Set    model.SetName  `json:"set"`
-	Count  int64          `json:"count"`
-	Offset int            `json:"offset"`
-	Limit  int            `json:"limit"`
+	Set    model.SetName `json:"set"`
+	Count  int64         `json:"count"`
+	Offset int           `json:"offset"`
+	Limit  int           `json:"limit"`
 	Jobs   []model.SetJob
 }
 
