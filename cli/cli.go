@@ -70,6 +70,7 @@ func commands() []command {
 		screenCommand(),
 		snapshotCommand(),
 		reapCommand(),
+		jobsCommand(),
 		requeueCommand(),
 		repairLocksCommand(),
 		pauseCommand(),

@@ -158,6 +158,7 @@ func objectMembers(raw []byte) (ms []member, open, closeAt int, err error) {
 	}
 	i++
 	open = i
+	ms = make([]member, 0, 8) // gocraft/work writes at most 8 fields
 	for {
 		i = skipSpace(raw, i)
 		if raw[i] == '}' {
@@ -168,7 +169,7 @@ func objectMembers(raw []byte) (ms []member, open, closeAt int, err error) {
 		}
 		m := member{start: i}
 		end := skipString(raw, i)
-		key, err := jsonString(raw[i:end])
+		key, err := memberKey(raw[i:end])
 		if err != nil {
 			return nil, 0, 0, fmt.Errorf("%w: %v", ErrNotEditable, err)
 		}
@@ -180,6 +181,34 @@ func objectMembers(raw []byte) (ms []member, open, closeAt int, err error) {
 		m.valEnd = i
 		ms = append(ms, m)
 	}
+}
+
+// memberKey decodes a member's key; the keys gocraft/work writes come back
+// as constants, without an allocation each.
+func memberKey(lit []byte) (string, error) {
+	if len(lit) >= 2 {
+		switch string(lit[1 : len(lit)-1]) {
+		case "name":
+			return "name", nil
+		case "id":
+			return "id", nil
+		case "t":
+			return "t", nil
+		case "args":
+			return "args", nil
+		case "unique":
+			return "unique", nil
+		case "unique_key":
+			return "unique_key", nil
+		case "fails":
+			return "fails", nil
+		case "err":
+			return "err", nil
+		case "failed_at":
+			return "failed_at", nil
+		}
+	}
+	return jsonString(lit)
 }
 
 // jsonString decodes a JSON string literal; one without escapes is taken as

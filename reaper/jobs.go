@@ -132,7 +132,18 @@ type JobsPlan struct {
 	known, served map[string]bool
 	keys          redisq.Keys
 	noUniqueKey   int
+	// every holds every member a bulk plan takes, sorted by score, while
+	// their bytes stay within BulkKeepBytes (everyBytes); with everyKept
+	// the execution takes them without scanning the set again.
+	every      []JobItem
+	everyBytes int
+	everyKept  bool
 }
+
+// BulkKeepBytes bounds the member bytes a bulk plan keeps for its
+// execution. A plan that takes more lets the execution scan the set again,
+// so that memory stays bounded whatever the set holds.
+const BulkKeepBytes = 128 << 20
 
 // BulkScanCount is the ZSCAN COUNT hint of the scans of bulk actions and of
 // jobs looked up by id: five times the reads' default, so a set of a million
@@ -198,11 +209,15 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 			add(it, true)
 		}
 	case target.All:
+		plan.everyKept = true
 		skipped := map[string]int64{}
 		s := redisq.NewSetScan(keys, target.Set, redisq.SetFilter{Job: target.Job}, BulkScanCount)
+		// Redis scans the next step while this one is parsed.
+		s.ReadAhead()
 		for !s.Progress().Done {
 			jobs, err := s.Step(ctx, c)
 			if err != nil {
+				_ = s.Drain(ctx, c)
 				return plan, fmt.Errorf("plan %s: %w", action, err)
 			}
 			for _, sj := range jobs {
@@ -212,8 +227,10 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 					continue
 				}
 				add(it, len(plan.Items) < SampleSize)
+				plan.keep(it)
 			}
 		}
+		sortItems(plan.every)
 		for r, n := range skipped {
 			plan.Skipped = append(plan.Skipped, SkipCount{r, n})
 		}
@@ -249,6 +266,32 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%d periodic job(s): the next periodic pass (every 2-2.5 min) writes them into scheduled again while their fire time is within 4 min, so what is %s may come back", periodic, what))
 	}
 	return plan, nil
+}
+
+// keep holds it for the execution, until the plan's bytes pass
+// BulkKeepBytes.
+func (p *JobsPlan) keep(it JobItem) {
+	if !p.everyKept {
+		return
+	}
+	p.everyBytes += len(it.Job.Raw)
+	if p.everyBytes > BulkKeepBytes {
+		p.every, p.everyKept = nil, false
+		return
+	}
+	p.every = append(p.every, it)
+}
+
+// sortItems orders items by score, ties by member bytes: the oldest go
+// first.
+func sortItems(items []JobItem) {
+	sort.Slice(items, func(i, j int) bool {
+		a, b := items[i].Job, items[j].Job
+		if a.Score != b.Score {
+			return a.Score < b.Score
+		}
+		return bytes.Compare(a.Raw, b.Raw) < 0
+	})
 }
 
 func (t JobsTarget) validate(action JobsAction) error {

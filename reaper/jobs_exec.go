@@ -6,11 +6,9 @@ package reaper
 // point loses and doubles nothing, and running the action again finishes it.
 
 import (
-	"bytes"
 	"context"
 	_ "embed"
 	"fmt"
-	"sort"
 	"time"
 
 	"github.com/gomodule/redigo/redis"
@@ -101,31 +99,32 @@ func (e *JobsExecutor) Execute(ctx context.Context, c redis.Conn, plan JobsPlan,
 			// connection.
 			return fmt.Errorf("%s: stopped after %d jobs: %w", plan.Action, res.Done, err)
 		}
-		sort.Slice(items, func(i, j int) bool {
-			a, b := items[i].Job, items[j].Job
-			if a.Score != b.Score {
-				return a.Score < b.Score
+		sortItems(items)
+		for len(items) > 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("%s: stopped after %d jobs: %w", plan.Action, res.Done, err)
 			}
-			return bytes.Compare(a.Raw, b.Raw) < 0
-		})
-		if err := e.batchCall(ctx, c, plan, items, &res); err != nil {
-			return err
-		}
-		if progress != nil {
-			progress(res.Done, plan.Total)
+			n := batchLen(items, e.batch)
+			if err := e.batchCall(ctx, c, plan, items[:n], &res); err != nil {
+				return err
+			}
+			items = items[n:]
+			if progress != nil {
+				progress(res.Done, plan.Total)
+			}
 		}
 		return nil
 	}
-	if !plan.Target.All {
-		for start := 0; start < len(plan.Items); start += e.batch {
-			if err := ctx.Err(); err != nil {
-				return res, fmt.Errorf("%s: stopped after %d jobs: %w", plan.Action, res.Done, err)
-			}
-			if err := flush(plan.Items[start:min(start+e.batch, len(plan.Items))]); err != nil {
-				return res, err
-			}
+	switch {
+	case !plan.Target.All:
+		return res, flush(append([]JobItem(nil), plan.Items...))
+	case plan.everyKept:
+		// The plan holds every member it counted: take exactly those (each
+		// re-checked by its script call), without a second scan.
+		for _, s := range plan.Skipped {
+			res.Skipped[s.Reason] += s.N
 		}
-		return res, nil
+		return res, flush(plan.every)
 	}
 	s := redisq.NewSetScan(e.keys, plan.Target.Set, redisq.SetFilter{Job: plan.Target.Job}, max(e.batch, BulkScanCount))
 	var pending []JobItem
@@ -153,6 +152,28 @@ func (e *JobsExecutor) Execute(ctx context.Context, c redis.Conn, plan JobsPlan,
 		}
 	}
 	return res, flush(pending)
+}
+
+// MaxBatchBytes bounds the member bytes of one script call, so that a
+// batch of big jobs holds Redis no longer than a batch of small ones: the
+// script reads, removes and pushes each member, in time that grows with its
+// bytes.
+const MaxBatchBytes = 32 << 10
+
+// batchLen is how many of items the next script call takes: at most max,
+// and at most MaxBatchBytes of members (at least one).
+func batchLen(items []JobItem, max int) int {
+	size := 0
+	for i, it := range items {
+		if i == max {
+			return i
+		}
+		size += len(it.Job.Raw)
+		if i > 0 && size > MaxBatchBytes {
+			return i
+		}
+	}
+	return len(items)
 }
 
 // batchCall runs one script call over items and records its outcome.

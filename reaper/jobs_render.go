@@ -4,10 +4,11 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
+	textable "github.com/workq-tui/workq-tui/internal/table"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -41,15 +42,15 @@ func RenderJobsPlan(w io.Writer, p JobsPlan) {
 	if p.Total == 0 {
 		fmt.Fprintln(w, "Nothing to do.")
 	} else {
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  job name\tjobs")
+		tb := textable.New(2)
+		tb.Row("  job name", "jobs")
 		for _, c := range model.Sorted(p.ByName) {
-			fmt.Fprintf(tw, "  %s\t%d\n", textsafe.Clean(c.Key), c.N)
+			tb.Row("  "+textsafe.Clean(c.Key), strconv.FormatInt(c.N, 10))
 		}
 		if n := p.Total - sumCounts(p.ByName); n > 0 {
-			fmt.Fprintf(tw, "  (not JSON)\t%d\n", n)
+			tb.Row("  (not JSON)", strconv.FormatInt(n, 10))
 		}
-		tw.Flush()
+		_, _ = tb.WriteTo(w)
 		if len(p.Items) > 0 {
 			fmt.Fprintln(w, "First jobs:")
 			for _, it := range p.Items[:min(len(p.Items), SampleSize)] {

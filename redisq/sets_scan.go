@@ -126,6 +126,28 @@ type SetScan struct {
 	seed   maphash.Seed
 	seen   map[uint64]struct{}
 	prog   SetScanProgress
+	// ahead: each Step sends the next ZSCAN before it reads the members it
+	// received, so Redis scans while the caller parses; pending: that call
+	// is sent and its reply not read yet.
+	ahead, pending bool
+}
+
+// ReadAhead makes each Step send the next ZSCAN call before it parses the
+// members of the current one, so that Redis and the caller work at the
+// same time. The caller must then either step the scan to its end or call
+// Drain before using the connection for anything else.
+func (s *SetScan) ReadAhead() { s.ahead = true }
+
+// Drain reads the reply of a ZSCAN call sent ahead and not read yet.
+func (s *SetScan) Drain(ctx context.Context, c redis.Conn) error {
+	if !s.pending {
+		return nil
+	}
+	s.pending = false
+	if _, err := redis.ReceiveContext(c, ctx); err != nil && !setsErrorReply(err) {
+		return fmt.Errorf("scan %s: %w", s.key, err)
+	}
+	return nil
 }
 
 // NewSetScan starts a scan of a set; count is the COUNT hint
@@ -148,17 +170,17 @@ func (s *SetScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, error
 		return nil, nil
 	}
 	first := s.prog.Calls == 0
-	if first {
-		if err := c.Send("ZCARD", s.key); err != nil {
-			return nil, fmt.Errorf("scan %s: %w", s.key, err)
+	if !s.pending {
+		if first {
+			if err := c.Send("ZCARD", s.key); err != nil {
+				return nil, fmt.Errorf("scan %s: %w", s.key, err)
+			}
+		}
+		if err := s.send(c); err != nil {
+			return nil, err
 		}
 	}
-	if err := c.Send("ZSCAN", s.key, s.cursor, "MATCH", s.match, "COUNT", s.count); err != nil {
-		return nil, fmt.Errorf("scan %s: %w", s.key, err)
-	}
-	if err := c.Flush(); err != nil {
-		return nil, fmt.Errorf("scan %s: %w", s.key, err)
-	}
+	s.pending = false
 	if first {
 		n, err := redis.Int64(redis.ReceiveContext(c, ctx))
 		if err != nil {
@@ -177,6 +199,13 @@ func (s *SetScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, error
 	var items []any
 	if _, err := redis.Scan(reply, &next, &items); err != nil {
 		return nil, fmt.Errorf("scan %s: unexpected reply: %w", s.key, err)
+	}
+	if s.ahead && next != "0" {
+		s.cursor = next
+		if err := s.send(c); err != nil {
+			return nil, err
+		}
+		s.pending = true
 	}
 	jobs, err := parseWithScores(s.set, items)
 	if err != nil {
@@ -199,6 +228,17 @@ func (s *SetScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, error
 	s.cursor = next
 	s.prog.Done = next == "0"
 	return out, nil
+}
+
+// send sends and flushes the ZSCAN call at the cursor.
+func (s *SetScan) send(c redis.Conn) error {
+	if err := c.Send("ZSCAN", s.key, s.cursor, "MATCH", s.match, "COUNT", s.count); err != nil {
+		return fmt.Errorf("scan %s: %w", s.key, err)
+	}
+	if err := c.Flush(); err != nil {
+		return fmt.Errorf("scan %s: %w", s.key, err)
+	}
+	return nil
 }
 
 // ScanOptions drive a whole scan.

@@ -209,3 +209,46 @@ func TestSetFilterPattern(t *testing.T) {
 		}
 	}
 }
+
+// A scan that reads ahead returns the same members as one that does not,
+// and Drain leaves the connection in step after a scan stopped midway.
+func TestSetScanReadAhead(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	for i := 0; i < 3000; i++ {
+		name := "a"
+		if i%3 == 0 {
+			name = "b"
+		}
+		redistest.Do(t, c, "ZADD", "work:dead", i, fmt.Sprintf(`{"name":%q,"id":"%d"}`, name, i))
+	}
+	keys := NewKeys("work")
+	walk := func(ahead bool, steps int) map[string]bool {
+		s := NewSetScan(keys, model.SetDead, SetFilter{Job: "b"}, 100)
+		if ahead {
+			s.ReadAhead()
+		}
+		got := map[string]bool{}
+		for i := 0; !s.Progress().Done && (steps == 0 || i < steps); i++ {
+			jobs, err := s.Step(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, sj := range jobs {
+				got[sj.Job.ID] = true
+			}
+		}
+		if err := s.Drain(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	plain, ahead := walk(false, 0), walk(true, 0)
+	if len(plain) != 1000 || len(ahead) != 1000 {
+		t.Fatalf("plain scan found %d, read-ahead %d, want 1000 each", len(plain), len(ahead))
+	}
+	walk(true, 2)
+	if v, err := redis.String(c.Do("ECHO", "in step")); err != nil || v != "in step" {
+		t.Fatalf("after a drained scan: %q %v", v, err)
+	}
+}

@@ -114,6 +114,7 @@ func runBench(t *testing.T, sz sizes) *table {
 	e.reap()
 	e.screen()
 	e.orphans()
+	e.sets()
 	return e.tb
 }
 

@@ -1,0 +1,289 @@
+package cli
+
+// This file owns the jobs command: its flags, its help and the grammar of
+// its operands (which set or queue, which action, which jobs). The listing
+// is in jobs_list.go, the writes in jobs_write.go.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
+)
+
+func jobsCommand() command {
+	return command{
+		name:    "jobs",
+		args:    "SET [requeue|delete (ID...|--all)] | queue JOB delete ID...",
+		summary: "list, requeue or delete retry, scheduled and dead jobs",
+		help: `List the jobs of a job set (SET is retry, scheduled or dead), count them by
+job type and error, requeue or delete them, or delete a job from a queue.
+
+  jobs SET [--job NAME] [--error TEXT] [--limit N] [--offset N] [--json]
+      A page in the set's order: retry and scheduled soonest first, dead
+      most recent death first. --job and --error scan the set (ZSCAN),
+      never loading it at once. A member that is not JSON is listed raw.
+  jobs SET --summary [--job NAME] [--error TEXT] [--json]
+      Count the set's jobs by job type and by error (numbers and hex IDs
+      folded), scanning the whole set; progress on stderr.
+  jobs SET requeue (ID... | --all [--job NAME]) [--force]
+      Push jobs onto their queues with t = now (the back of the line). Dead
+      jobs lose fails, err and failed_at, as gocraft/work's RetryDeadJob
+      does; retry and scheduled jobs keep them ("run now"). Names not in
+      known_jobs are refused; names no live pool serves need --force.
+  jobs SET delete (ID... | --all [--job NAME])
+      Delete jobs, with the unique key of a unique job (for retry and dead
+      only if the key still names that job).
+  jobs queue JOB delete ID... [--force]
+      Remove a job from the queue of job type JOB (every copy of its exact
+      bytes), with its unique key. An ID found more than once in the queue
+      with different bytes needs --force.
+
+A job is given as ID (every member of the set with that id) or ID@SCORE
+(only at that score, as gocraft/work's Client addresses it). Every write
+shows its plan first, then asks (or takes --yes); --dry-run only shows the
+plan. Each member is re-checked inside the script that moves it: one that
+left or moved meanwhile is reported, not touched. Every executed write
+appends one line to the audit log.`,
+		flags: func(fs *pflag.FlagSet) runner {
+			c := &jobsCmd{fs: fs}
+			c.target.addFlags(fs)
+			fs.StringVar(&c.job, "job", "", "only jobs of this job `NAME` (listing, summary, --all)")
+			fs.StringVar(&c.errText, "error", "", "only jobs whose err contains `TEXT`, ignoring case (listing, summary)")
+			fs.IntVar(&c.limit, "limit", 20, "jobs per page (listing)")
+			fs.IntVar(&c.offset, "offset", 0, "jobs skipped before the page (listing)")
+			fs.BoolVar(&c.json, "json", false, "print JSON (listing, summary)")
+			fs.BoolVar(&c.summary, "summary", false, "count the jobs by job type and by error instead of listing them")
+			fs.BoolVar(&c.all, "all", false, "every job of the set (of --job NAME when given) (requeue, delete)")
+			fs.BoolVar(&c.force, "force", false, "requeue jobs no live pool serves; delete an ID found with different bytes in a queue")
+			c.write.addFlags(fs)
+			addBatch(fs, &c.batch)
+			fs.StringVar(&c.auditLog, "audit-log", "", "append one line per executed write to `FILE` (default: the user's state directory)")
+			return c
+		},
+	}
+}
+
+type jobsCmd struct {
+	target
+	fs       *pflag.FlagSet
+	job      string
+	errText  string
+	limit    int
+	offset   int
+	json     bool
+	summary  bool
+	all      bool
+	force    bool
+	write    writeFlags
+	batch    int
+	auditLog string
+}
+
+// maxJobsLimit bounds --limit: a page is one ZRANGE, never the whole set.
+const maxJobsLimit = 10000
+
+// jobsOp is a parsed jobs command line.
+type jobsOp struct {
+	set    model.SetName // "" for a queue
+	queue  string
+	action reaper.JobsAction // "" for the listing
+	refs   []reaper.JobRef
+	title  string // "jobs dead requeue", for errors and the audit log
+}
+
+// Which flags each form takes, besides the connection flags.
+var (
+	jobsListFlags  = []string{"job", "error", "limit", "offset", "json", "summary"}
+	jobsWriteFlags = []string{"dry-run", "yes", "batch", "audit-log"}
+)
+
+func (c *jobsCmd) run(ctx context.Context, e env, args []string) error {
+	if err := c.check(e); err != nil {
+		return err
+	}
+	op, err := parseJobsArgs(args)
+	if err != nil {
+		return err
+	}
+	if err := c.checkFlags(op); err != nil {
+		return err
+	}
+	if op.action == "" {
+		return c.list(ctx, e, op)
+	}
+	return c.act(ctx, e, op)
+}
+
+// parseJobsArgs reads the operands: SET, SET ACTION IDS..., queue JOB
+// delete IDS...
+func parseJobsArgs(args []string) (jobsOp, error) {
+	var op jobsOp
+	if len(args) == 0 {
+		return op, usageErrorf("jobs needs a job set (retry, scheduled or dead) or queue JOB")
+	}
+	rest := args[1:]
+	if args[0] == "queue" {
+		if len(rest) == 0 || rest[0] == "" {
+			return op, usageErrorf("jobs queue needs a job type: jobs queue JOB delete ID...")
+		}
+		op.queue = rest[0]
+		if len(rest) < 2 || rest[1] != "delete" {
+			return op, usageErrorf("jobs queue %s takes delete ID...", strconv.Quote(rest[0]))
+		}
+		op.action = reaper.JobsDelete
+		op.title = "jobs queue delete"
+		for _, id := range rest[2:] {
+			if id == "" {
+				return op, usageErrorf("empty job ID")
+			}
+			op.refs = append(op.refs, reaper.JobRef{ID: id})
+		}
+		if len(op.refs) == 0 {
+			return op, usageErrorf("jobs queue %s delete needs job IDs", strconv.Quote(op.queue))
+		}
+		return op, nil
+	}
+	set, err := model.ParseSetName(args[0])
+	if err != nil {
+		return op, usageErrorf("%v (or queue JOB)", err)
+	}
+	op.set = set
+	op.title = "jobs " + string(set)
+	if len(rest) == 0 {
+		return op, nil
+	}
+	switch rest[0] {
+	case "requeue":
+		op.action = reaper.JobsRequeue
+	case "delete":
+		op.action = reaper.JobsDelete
+	default:
+		return op, usageErrorf("unknown action %q for jobs %s: want requeue or delete", rest[0], set)
+	}
+	op.title += " " + rest[0]
+	for _, a := range rest[1:] {
+		ref, err := parseJobRef(a)
+		if err != nil {
+			return op, err
+		}
+		op.refs = append(op.refs, ref)
+	}
+	return op, nil
+}
+
+// parseJobRef reads ID or ID@SCORE. The score is what follows the last @
+// when that is a number; otherwise the whole text is the id (a periodic
+// job's id may hold "@every 5m").
+func parseJobRef(s string) (reaper.JobRef, error) {
+	if s == "" {
+		return reaper.JobRef{}, usageErrorf("empty job ID")
+	}
+	i := strings.LastIndexByte(s, '@')
+	if i < 0 {
+		return reaper.JobRef{ID: s}, nil
+	}
+	id, score := s[:i], s[i+1:]
+	f, err := strconv.ParseFloat(score, 64)
+	if err != nil {
+		if looksNumeric(score) {
+			return reaper.JobRef{}, usageErrorf("job %q: score %q is not a number", s, score)
+		}
+		return reaper.JobRef{ID: s}, nil
+	}
+	if math.IsNaN(f) {
+		return reaper.JobRef{}, usageErrorf("job %q: score %q is not a number", s, score)
+	}
+	if id == "" {
+		return reaper.JobRef{}, usageErrorf("job %q: empty job ID before the score", s)
+	}
+	return reaper.JobRef{ID: id, Score: score}, nil
+}
+
+// looksNumeric reports text that was meant as a score: digits with signs,
+// points or exponents, as in 1700000000, -1.5 or 1e9x.
+func looksNumeric(s string) bool {
+	if s == "" {
+		return true
+	}
+	for _, r := range s {
+		if !(r >= '0' && r <= '9' || r == '.' || r == '-' || r == '+' || r == 'e' || r == 'E') {
+			return false
+		}
+	}
+	return true
+}
+
+// checkFlags refuses flags that do not apply to the form given, and bad
+// values, before anything is sent.
+func (c *jobsCmd) checkFlags(op jobsOp) error {
+	allowed := map[string]bool{}
+	switch {
+	case op.action == "":
+		for _, f := range jobsListFlags {
+			allowed[f] = true
+		}
+	case op.set == "":
+		allowed["force"] = true
+	default:
+		allowed["job"], allowed["all"] = true, true
+		if op.action == reaper.JobsRequeue {
+			allowed["force"] = true
+		}
+	}
+	if op.action != "" {
+		for _, f := range jobsWriteFlags {
+			allowed[f] = true
+		}
+	}
+	var foreign []string
+	for _, f := range append(append(append([]string{}, jobsListFlags...), jobsWriteFlags...), "all", "force") {
+		if c.fs.Changed(f) && !allowed[f] && !contains(foreign, "--"+f) {
+			foreign = append(foreign, "--"+f)
+		}
+	}
+	if len(foreign) > 0 {
+		return usageErrorf("%s does not apply to %s", strings.Join(foreign, ", "), op.title)
+	}
+	var errs []error
+	if op.action == "" {
+		switch {
+		case c.limit < 1 || c.limit > maxJobsLimit:
+			errs = append(errs, usageErrorf("--limit must be between 1 and %d", maxJobsLimit))
+		case c.offset < 0:
+			errs = append(errs, usageErrorf("--offset must not be negative"))
+		case c.summary && (c.fs.Changed("limit") || c.fs.Changed("offset")):
+			errs = append(errs, usageErrorf("--summary counts the whole set: --limit and --offset do not apply"))
+		}
+	} else {
+		errs = append(errs, checkBatch(c.batch))
+		if op.set != "" {
+			switch {
+			case c.all && len(op.refs) > 0:
+				errs = append(errs, usageErrorf("%s takes job IDs or --all, not both", op.title))
+			case !c.all && len(op.refs) == 0:
+				errs = append(errs, usageErrorf("%s needs job IDs (ID or ID@SCORE) or --all", op.title))
+			case c.job != "" && !c.all:
+				errs = append(errs, usageErrorf("--job goes with --all"))
+			case c.fs.Changed("job") && c.job == "":
+				errs = append(errs, usageErrorf("--job must not be empty"))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// jobsPlural is "1 job", "2 jobs".
+func jobsPlural(n int64, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}

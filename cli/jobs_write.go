@@ -1,0 +1,133 @@
+package cli
+
+// This file owns the writes of the jobs command: requeue or delete set
+// members, delete a job from a queue. Plan, show, confirm, execute, audit.
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/workq-tui/workq-tui/internal/audit"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/reaper"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
+	if err := c.refuseWrite(op.title, c.write.dryRun); err != nil {
+		return err
+	}
+	var log *audit.File
+	if !c.write.dryRun {
+		path := c.auditLog
+		if path == "" {
+			home, _ := os.UserHomeDir()
+			p, err := audit.DefaultPath(e.getenv, home)
+			if err != nil {
+				return usageErrorf("%v", err)
+			}
+			path = p
+		}
+		log = &audit.File{Path: path, User: osUser(e.getenv)}
+	}
+	conn, done, err := c.dial(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	keys := redisq.NewKeys(c.namespace)
+	t := reaper.JobsTarget{Set: op.set, Queue: op.queue, Refs: op.refs, All: c.all, Job: c.job, Force: c.force}
+	if op.set == "" {
+		t.Force = false // a queue delete takes no force; --force is checked below
+	}
+	plan, err := reaper.PlanJobs(ctx, conn, keys, op.action, t)
+	if err != nil {
+		return fmt.Errorf("%s: %w", op.title, err)
+	}
+	if op.set == "" && !c.force {
+		if err := checkQueueDuplicates(plan); err != nil {
+			return fmt.Errorf("%s: %w", op.title, err)
+		}
+	}
+	reaper.RenderJobsPlan(e.stdout, plan)
+	if c.write.dryRun {
+		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
+		return nil
+	}
+	if plan.Total == 0 {
+		return nil
+	}
+	verb := "Delete"
+	if op.action == reaper.JobsRequeue {
+		verb = "Requeue"
+	}
+	where := string(op.set)
+	if op.set == "" {
+		where = "queue " + textsafe.Clean(op.queue)
+	}
+	question := fmt.Sprintf("%s %s from %s?", verb, jobsPlural(plan.Total, "job"), where)
+	if err := c.write.confirm(e, question, strings.ToLower(verb)); err != nil {
+		return err
+	}
+	x := reaper.NewJobsExecutor(c.namespace, c.batch)
+	progress := progressPrinter(e.stderr, strings.ToLower(verb)+"d")
+	res, execErr := x.Execute(ctx, conn, plan, reaper.JobsProgress(progress))
+	reaper.RenderJobsResult(e.stdout, op.action, res)
+	entry := audit.Entry{Time: time.Now(), Address: c.address(), Namespace: c.namespace, Action: op.title,
+		Targets: jobsAuditTargets(op, c.all, c.job), Moved: res.Done, Result: reaper.JobsAuditLine(plan, res)}
+	if execErr != nil {
+		entry.Result = "error: " + execErr.Error() + "; " + entry.Result
+	}
+	auditErr := log.Record(entry)
+	switch {
+	case execErr != nil && auditErr != nil:
+		return fmt.Errorf("%s: %w (and the audit log was not written: %v)", op.title, execErr, auditErr)
+	case execErr != nil:
+		return fmt.Errorf("%s: %w", op.title, execErr)
+	case auditErr != nil:
+		return localErrorf("%s done, but the audit log was not written: %w", op.title, auditErr)
+	}
+	if n := res.GoneCount + res.RescoredCount; n > 0 {
+		return fmt.Errorf("%s: %s of %d not touched: they left or moved since the plan (see above)", op.title, jobsPlural(n, "job"), plan.Total)
+	}
+	return nil
+}
+
+// checkQueueDuplicates refuses a queue delete whose id matches jobs with
+// different bytes: they are different jobs that share an id, and --force
+// says that all of them go.
+func checkQueueDuplicates(p reaper.JobsPlan) error {
+	byID := map[string]int{}
+	for _, it := range p.Items {
+		if it.Job.Job != nil {
+			byID[it.Job.Job.ID]++
+		}
+	}
+	for _, r := range p.Target.Refs {
+		if n := byID[r.ID]; n > 1 {
+			return fmt.Errorf("job %s is in %s %d times with different bytes: --force deletes all of them", textsafe.Clean(r.ID), textsafe.Clean(p.Items[0].QueueKey), n)
+		}
+	}
+	return nil
+}
+
+// jobsAuditTargets names what a write took, for the audit log.
+func jobsAuditTargets(op jobsOp, all bool, job string) []string {
+	var out []string
+	if op.set == "" {
+		out = append(out, "queue="+op.queue)
+	}
+	if all {
+		if job != "" {
+			return append(out, "all job="+job)
+		}
+		return append(out, "all")
+	}
+	for _, r := range op.refs {
+		out = append(out, r.String())
+	}
+	return out
+}

@@ -1,0 +1,239 @@
+package bench_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/gocraft/work"
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/conformance/gcstate"
+	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+// setsSizes are the sizes of the job-set lines: a dead set of members jobs,
+// of which ofType are of the job type requeued. WORKQ_SETS_MEMBERS (and
+// WORKQ_SETS_OF_TYPE) override the full sizes, for a machine where a
+// million members take too long.
+func (e *env) setsSizes() (members, ofType int) {
+	if e.sz.smoke {
+		return 20000, 2000
+	}
+	members, ofType = 1000000, 100000
+	if v, err := strconv.Atoi(os.Getenv("WORKQ_SETS_MEMBERS")); err == nil && v > 0 {
+		members, ofType = v, v/10
+	}
+	if v, err := strconv.Atoi(os.Getenv("WORKQ_SETS_OF_TYPE")); err == nil && v > 0 && v <= members {
+		ofType = v
+	}
+	return members, ofType
+}
+
+const setsJob = "mail:send"
+
+// deadJobJSON is a dead job as gocraft/work's worker writes it.
+func deadJobJSON(name, id string, i int, died int64) string {
+	return fmt.Sprintf(`{"name":%q,"id":%q,"t":%d,"args":{"account_id":%d,"email":"user%d@example.com","template":"welcome_v2"},"fails":4,"err":"dial tcp 10.0.%d.%d:25: i/o timeout","failed_at":%d}`,
+		name, id, died-600, 100000+i, i, i%250, i%200, died)
+}
+
+// loadDeadSet fills <ns>:dead with members jobs, ofType of them of type
+// setsJob spread evenly among the others (of 19 other types), marks the
+// job names known and served by a live pool, and returns the setsJob
+// members written.
+func loadDeadSet(e *env, c redis.Conn, ns string, members, ofType int) {
+	t := e.t
+	k := redisq.NewKeys(ns)
+	now := time.Now().Unix()
+	r := rand.New(rand.NewSource(int64(members)))
+	b := &bulk{t: t, c: c}
+	names := []string{setsJob}
+	for i := 1; i < 20; i++ {
+		names = append(names, jobName(i))
+	}
+	args := []any{k.Prefix() + "dead"}
+	every := members / max(ofType, 1)
+	mail := 0
+	for i := 0; i < members; i++ {
+		name := names[1+i%19]
+		if mail < ofType && i%every == 0 {
+			name = setsJob
+			mail++
+		}
+		died := now - int64(members-i)
+		args = append(args, died, deadJobJSON(name, hexID(r), i, died))
+		if len(args) >= 1+2*500 {
+			b.send("ZADD", args...)
+			args = args[:1]
+		}
+	}
+	if len(args) > 1 {
+		b.send("ZADD", args...)
+	}
+	for _, n := range names {
+		b.send("SADD", k.KnownJobs(), n)
+	}
+	b.send("SADD", k.WorkerPools(), "p1")
+	b.send("HSET", k.Heartbeat("p1"), "heartbeat_at", now+3600, "job_names", setsJob)
+	b.flush()
+}
+
+// copyOfType copies the setsJob members of one dead set into another, with
+// their scores: the same jobs, byte for byte, alone.
+func copyOfType(e *env, c redis.Conn, from, to string) int {
+	t := e.t
+	b := &bulk{t: t, c: e.dial()} // Do on c would read the bulk's replies
+	cursor := "0"
+	n := 0
+	for {
+		v, err := redis.Values(c.Do("ZSCAN", from, cursor, "MATCH", `*"`+setsJob+`"*`, "COUNT", 5000))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cursor, _ = redis.String(v[0], nil)
+		items, _ := redis.Values(v[1], nil)
+		if len(items) > 0 {
+			args := []any{to}
+			for i := 0; i+1 < len(items); i += 2 {
+				args = append(args, items[i+1], items[i])
+				n++
+			}
+			b.send("ZADD", args...)
+		}
+		if cursor == "0" {
+			break
+		}
+	}
+	b.flush()
+	return n
+}
+
+// sets measures the job-set lines: a requeue of the dead jobs of one type
+// against gocraft/work's RetryAllDeadJobs on the same jobs, the longest
+// script call, and the first page of a big set against the raw reads.
+func (e *env) sets() {
+	t := e.t
+	c := e.dial()
+	ctx := context.Background()
+	members, ofType := e.setsSizes()
+	loadDeadSet(e, c, "sets-us", members, ofType)
+	if _, err := c.Do("SADD", "sets-up:known_jobs", setsJob); err != nil {
+		t.Fatal(err)
+	}
+	if n := copyOfType(e, c, "sets-us:dead", "sets-up:dead"); n != ofType {
+		t.Fatalf("copied %d %s jobs, want %d", n, setsJob, ofType)
+	}
+
+	// First page of the million, newest first, with ZCARD, against the raw
+	// ZRANGE + ZCARD in one round trip without reading the jobs.
+	keys := redisq.NewKeys("sets-us")
+	rounds := 200
+	if e.sz.smoke {
+		rounds = 20
+	}
+	var ours, raw []time.Duration
+	for i := 0; i < rounds; i++ {
+		t0 := time.Now()
+		if _, err := redisq.ReadSetPage(ctx, c, keys, model.SetDead, redisq.PageOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		ours = append(ours, time.Since(t0))
+		t0 = time.Now()
+		c.Send("ZRANGE", "sets-us:dead", -20, -1, "WITHSCORES")
+		c.Send("ZCARD", "sets-us:dead")
+		c.Flush()
+		if _, err := c.Receive(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Receive(); err != nil {
+			t.Fatal(err)
+		}
+		raw = append(raw, time.Since(t0))
+	}
+	po, pr := median(ours), median(raw)
+	e.tb.atMost("5c", fmt.Sprintf("first page of a %d-member set with ZCARD / raw ZRANGE+ZCARD", members), float64(po)/float64(pr), 1.3,
+		fmt.Sprintf("medians of %d: ours %s, raw %s (one round trip each)", rounds, ms(po), ms(pr)))
+
+	// Upstream: RetryAllDeadJobs on a dead set of the same jobs only.
+	client := work.NewClient("sets-up", gcstate.RedisPool(t, e.srv.Addr()))
+	upTime := timeIt(t, "upstream RetryAllDeadJobs", client.RetryAllDeadJobs)
+	if n, _ := redis.Int(c.Do("LLEN", "sets-up:jobs:"+setsJob)); n != ofType {
+		t.Fatalf("upstream queued %d jobs, want %d", n, ofType)
+	}
+
+	// Ours: the plan (a scan of the whole set) and its execution, as
+	// `jobs dead requeue --all --job` runs them; SLOWLOG times each script
+	// call inside Redis.
+	for _, a := range [][]any{{"slowlog-log-slower-than", 0}, {"slowlog-max-len", 100000}} {
+		if _, err := c.Do("CONFIG", append([]any{"SET"}, a...)...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Do("SLOWLOG", "RESET"); err != nil {
+		t.Fatal(err)
+	}
+	target := reaper.JobsTarget{Set: model.SetDead, All: true, Job: setsJob}
+	var plan reaper.JobsPlan
+	var res reaper.JobsResult
+	var planTime time.Duration
+	usTime := timeIt(t, "workq-tui requeue", func() error {
+		t0 := time.Now()
+		var err error
+		plan, err = reaper.PlanJobs(ctx, c, keys, reaper.JobsRequeue, target)
+		planTime = time.Since(t0)
+		if err != nil {
+			return err
+		}
+		res, err = reaper.NewJobsExecutor("sets-us", reaper.DefaultBatch).Execute(ctx, c, plan, nil)
+		return err
+	})
+	slow := longestScript(t, c)
+	for _, a := range [][]any{{"slowlog-log-slower-than", 10000}, {"slowlog-max-len", 128}} {
+		if _, err := c.Do("CONFIG", append([]any{"SET"}, a...)...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if plan.Total != int64(ofType) || res.Done != int64(ofType) {
+		t.Fatalf("planned %d, requeued %d, want %d", plan.Total, res.Done, ofType)
+	}
+	if n, _ := redis.Int(c.Do("LLEN", "sets-us:jobs:"+setsJob)); n != ofType {
+		t.Fatalf("queue holds %d jobs, want %d", n, ofType)
+	}
+	if n, _ := redis.Int(c.Do("ZCARD", "sets-us:dead")); n != members-ofType {
+		t.Fatalf("dead holds %d members, want %d", n, members-ofType)
+	}
+	e.tb.atMost("5a", fmt.Sprintf("requeue %d dead jobs of one type out of %d: ours / upstream RetryAllDeadJobs on the %d", ofType, members, ofType),
+		float64(usTime)/float64(upTime), 1.2,
+		fmt.Sprintf("ours %s (plan %s, %d script calls), upstream %s", ms(usTime), ms(planTime), res.Calls, ms(upTime)))
+	slowOK := "PASS"
+	if slow > 10*time.Millisecond {
+		slowOK = "MISS"
+	}
+	e.tb.atMost("5b", "longest requeue script call (SLOWLOG) / 10 ms", float64(slow)/float64(10*time.Millisecond), 1,
+		fmt.Sprintf("%s inside Redis (%s); client saw %s", ms(slow), slowOK, ms(res.Longest)))
+	for _, k := range []string{"sets-us:dead", "sets-up:dead", "sets-us:jobs:" + setsJob, "sets-up:jobs:" + setsJob} {
+		if _, err := c.Do("UNLINK", k); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// runSection runs one section of the table on a redis-server of its own.
+func runSection(t *testing.T, sz sizes, section func(*env)) *table {
+	srv := redistest.Start(t)
+	e := &env{t: t, srv: srv, sz: sz, tb: &table{}}
+	e.tb.header = []string{
+		"workq-tui performance, one section: ratios measured in one run against one redis-server",
+		"machine: " + machine(),
+	}
+	section(e)
+	return e.tb
+}
