@@ -21,7 +21,7 @@ import (
 func jobsCommand() command {
 	return command{
 		name:    "jobs",
-		args:    "SET [requeue|delete (ID...|--all)] | queue JOB delete ID...",
+		args:    "SET [requeue|delete (ID...|--all)] | queue JOB [delete ID...]",
 		summary: "list, requeue or delete retry, scheduled and dead jobs",
 		help: `List the jobs of a job set (SET is retry, scheduled or dead), count them by
 job type and error, requeue or delete them, or delete a job from a queue.
@@ -41,6 +41,9 @@ job type and error, requeue or delete them, or delete a job from a queue.
   jobs SET delete (ID... | --all [--job NAME])
       Delete jobs, with the unique key of a unique job (for retry and dead
       only if the key still names that job).
+  jobs queue JOB [--limit N] [--offset N] [--json]
+      List a page of the queue of job type JOB in the order its jobs will
+      run (the next one first), with enqueue time, id and arguments.
   jobs queue JOB delete ID... [--force]
       Remove a job from the queue of job type JOB (every copy of its exact
       bytes), with its unique key. An ID found more than once in the queue
@@ -116,6 +119,9 @@ func (c *jobsCmd) run(ctx context.Context, e env, args []string) error {
 	if err := c.checkFlags(op); err != nil {
 		return err
 	}
+	if op.action == "" && op.queue != "" {
+		return listQueue(ctx, e, &c.target, op.queue, queueListFlags{limit: c.limit, offset: c.offset, json: c.json})
+	}
 	if op.action == "" {
 		return c.list(ctx, e, op)
 	}
@@ -135,8 +141,12 @@ func parseJobsArgs(args []string) (jobsOp, error) {
 			return op, usageErrorf("jobs queue needs a job type: jobs queue JOB delete ID...")
 		}
 		op.queue = rest[0]
-		if len(rest) < 2 || rest[1] != "delete" {
-			return op, usageErrorf("jobs queue %s takes delete ID...", strconv.Quote(rest[0]))
+		if len(rest) == 1 {
+			op.title = "jobs queue"
+			return op, nil // the listing
+		}
+		if rest[1] != "delete" {
+			return op, usageErrorf("jobs queue %s takes nothing, or delete ID...", strconv.Quote(rest[0]))
 		}
 		op.action = reaper.JobsDelete
 		op.title = "jobs queue delete"
@@ -226,6 +236,8 @@ func looksNumeric(s string) bool {
 func (c *jobsCmd) checkFlags(op jobsOp) error {
 	allowed := map[string]bool{}
 	switch {
+	case op.action == "" && op.queue != "":
+		allowed["limit"], allowed["offset"], allowed["json"] = true, true, true
 	case op.action == "":
 		for _, f := range jobsListFlags {
 			allowed[f] = true

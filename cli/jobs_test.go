@@ -192,7 +192,7 @@ func TestJobsRefusals(t *testing.T) {
 		{"negative offset", false, []string{addr, "jobs", "dead", "--offset", "-1"}, 2, "--offset"},
 		{"summary with limit", false, []string{addr, "jobs", "dead", "--summary", "--limit", "5"}, 2, "--summary counts the whole set"},
 		{"batch 0", false, []string{addr, "jobs", "dead", "delete", "--batch", "0", "d1"}, 2, "--batch"},
-		{"queue without delete", false, []string{addr, "jobs", "queue", "mail"}, 2, "takes delete"},
+		{"queue with an unknown action", false, []string{addr, "jobs", "queue", "mail", "drop"}, 2, "takes nothing, or delete ID"},
 		{"queue delete without ids", false, []string{addr, "jobs", "queue", "mail", "delete"}, 2, "needs job IDs"},
 		{"id not found", false, []string{addr, al, "jobs", "dead", "delete", "--yes", "nope"}, 1, "job not found"},
 		{"id not at that score", false, []string{addr, al, "jobs", "dead", "delete", "--yes", "d1@1700000200"}, 1, "job not found"},

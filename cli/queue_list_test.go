@@ -173,3 +173,28 @@ func TestQueueList(t *testing.T) {
 		})
 	}
 }
+
+// TestJobsQueueCommand runs the listing through the jobs command as a user
+// types it: the page in run order, its flags, and the flags it refuses.
+func TestJobsQueueCommand(t *testing.T) {
+	srv := redistest.Start(t)
+	k := redisq.NewKeys("work")
+	for i := 0; i < 3; i++ {
+		srv.Do("LPUSH", k.Queue("mail"), fmt.Sprintf(`{"name":"mail","id":"q%d","t":%d,"args":{}}`, i, 1700000000+i))
+	}
+	out, errOut, code := runCLI(t, input{}, "jobs", "queue", "mail", "--redis", srv.Addr(), "--limit", "2", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if a, b := strings.Index(out, `"q0"`), strings.Index(out, `"q1"`); a < 0 || b < a || strings.Contains(out, `"q2"`) {
+		t.Errorf("want q0 then q1 and no q2 on a page of 2:\n%s", out)
+	}
+	_, errOut, code = runCLI(t, input{}, "jobs", "queue", "mail", "--redis", srv.Addr(), "--summary")
+	if code != 2 || !strings.Contains(errOut, "--summary does not apply to jobs queue") {
+		t.Errorf("--summary on a queue: exit %d, %q", code, errOut)
+	}
+	_, errOut, code = runCLI(t, input{}, "jobs", "queue", "mail", "purge", "--redis", srv.Addr())
+	if code != 2 || !strings.Contains(errOut, "takes nothing, or delete ID") {
+		t.Errorf("unknown queue action: exit %d, %q", code, errOut)
+	}
+}
