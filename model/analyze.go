@@ -102,7 +102,7 @@ func Analyze(snap *Snapshot, deadAfter time.Duration) {
 	if snap.LongAfter <= 0 {
 		snap.LongAfter = DefaultLongAfter
 	}
-	analyzeWorkers(snap.Workers, now)
+	AnalyzeWorkers(snap.Workers, now)
 	snap.Findings = Findings(snap)
 }
 

@@ -52,9 +52,9 @@ func (w Worker) LongRunning(longAfter time.Duration) bool {
 	return w.Busy && w.Running != nil && *w.Running > longAfter
 }
 
-// analyzeWorkers sets each busy worker's running time from now (0 for a
+// AnalyzeWorkers sets each busy worker's running time from now (0 for a
 // started_at in the future: another host's clock).
-func analyzeWorkers(ws []Worker, now time.Time) {
+func AnalyzeWorkers(ws []Worker, now time.Time) {
 	for i := range ws {
 		w := &ws[i]
 		w.Running = nil
