@@ -52,9 +52,9 @@ func TestSnapshotWorkersJSON(t *testing.T) {
 		t.Fatalf("exit %d, want 0 (a long-running job alone is no problem); stderr %q\n%s", code, stderr, out)
 	}
 	var raw struct {
-		RedisTime int64 `json:"redis_time"`
-		Workers  []map[string]json.RawMessage `json:"workers"`
-		Findings []struct{ Kind, Subject, Detail string }
+		RedisTime int64                        `json:"redis_time"`
+		Workers   []map[string]json.RawMessage `json:"workers"`
+		Findings  []struct{ Kind, Subject, Detail string }
 	}
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
 		t.Fatal(err)
