@@ -245,7 +245,7 @@ func New(o Options) Model {
 		keys:     defaultKeyMap(),
 		help:     h,
 		after:    tea.Tick,
-		tabs:     []view{poolsView{}, jobTypesView{}, orphansView{}},
+		tabs:     []view{poolsView{}, jobTypesView{}, orphansView{}, workersView{}},
 		history:  queueHistory{},
 		width:    80,
 		height:   24,
