@@ -192,10 +192,8 @@ func Findings(snap *Snapshot) []Finding {
 			Detail: fmt.Sprintf("%d jobs of %s held by pool %s, which is not in the worker_pools set", o.Length, o.JobName, o.PoolID)})
 	}
 	if snap.LongAfter > 0 {
-		for _, w := range BusyWorkers(snap.Workers) {
-			if !w.LongRunning(snap.LongAfter) {
-				continue
-			}
+		long := sortedWorkers(snap.Workers, func(w *Worker) bool { return w.LongRunning(snap.LongAfter) })
+		for _, w := range long {
 			out = append(out, Finding{Kind: FindingLongRunning, Subject: w.WorkerID,
 				Detail: fmt.Sprintf("job %s %s of pool %s running for %s (over %s)",
 					w.JobName, w.JobID, w.PoolID, FormatAge(*w.Running), FormatAge(snap.LongAfter))})

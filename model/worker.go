@@ -68,13 +68,21 @@ func AnalyzeWorkers(ws []Worker, now time.Time) {
 // BusyWorkers returns the busy workers, longest-running first (a worker
 // whose running time is unknown last), then by pool and worker ID.
 func BusyWorkers(ws []Worker) []Worker {
-	var out []Worker
-	for _, w := range ws {
-		if w.Busy {
-			out = append(out, w)
+	return sortedWorkers(ws, func(w *Worker) bool { return w.Busy })
+}
+
+// sortedWorkers returns the workers keep accepts in BusyWorkers' order. It
+// sorts positions and copies each worker once: sorting the structs
+// themselves moves far more memory.
+func sortedWorkers(ws []Worker, keep func(*Worker) bool) []Worker {
+	var idx []int
+	for i := range ws {
+		if keep(&ws[i]) {
+			idx = append(idx, i)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Worker) int {
+	slices.SortFunc(idx, func(i, j int) int {
+		a, b := &ws[i], &ws[j]
 		switch {
 		case a.Running != nil && b.Running == nil:
 			return -1
@@ -83,7 +91,11 @@ func BusyWorkers(ws []Worker) []Worker {
 		case a.Running != nil && *a.Running != *b.Running:
 			return cmp.Compare(*b.Running, *a.Running)
 		}
-		return cmp.Or(cmp.Compare(a.PoolID, b.PoolID), cmp.Compare(a.WorkerID, b.WorkerID))
+		return cmp.Or(cmp.Compare(a.PoolID, b.PoolID), cmp.Compare(a.WorkerID, b.WorkerID), cmp.Compare(i, j))
 	})
+	out := make([]Worker, len(idx))
+	for k, i := range idx {
+		out[k] = ws[i]
+	}
 	return out
 }
