@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 
@@ -209,7 +210,7 @@ func argsJSON(args string) json.RawMessage {
 	if strings.TrimSpace(args) == "" {
 		return nil
 	}
-	if json.Valid([]byte(args)) {
+	if json.Valid([]byte(args)) && utf8.ValidString(args) {
 		return json.RawMessage(args)
 	}
 	js, _ := json.Marshal(args) // a string always marshals
