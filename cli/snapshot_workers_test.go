@@ -173,6 +173,7 @@ func TestSnapshotWorkersJSONMatchesEncodingJSON(t *testing.T) {
 		{WorkerID: "w2", PoolID: "p", Busy: true, Args: "{broken"},
 		{WorkerID: "w3", PoolID: "p", Busy: true, Args: "  "},
 		{WorkerID: "w4", PoolID: "p", Busy: true, Args: "17"},
+		{WorkerID: "w5", PoolID: "p", Busy: true, Args: "{\"a\":\"\xff\u2028\"}"},
 	}}
 	checkSameJSON(t, "workers", snapshotToJSON(snap))
 	var got struct{ Workers []workerJSON }
@@ -193,7 +194,14 @@ func TestSnapshotWorkersJSONMatchesEncodingJSON(t *testing.T) {
           }
         ],
         "a": "\u001b"
-      } "{broken" null 17]` {
+      } "{broken" null 17 "{\"a\":\"\ufffd\u2028\"}"]` {
 		t.Errorf("args %s", args)
+	}
+	// A value snapshotToJSON never makes fails before anything is written.
+	var wrote bool
+	_, err := encodeSnapshotJSON(nil, snapshotJSON{Workers: []workerJSON{{WorkerID: "x", Args: json.RawMessage("{")}}},
+		func([]byte) error { wrote = true; return nil })
+	if err == nil || wrote {
+		t.Errorf("args that are not JSON: %v, wrote %v", err, wrote)
 	}
 }
