@@ -263,3 +263,44 @@ func derefInt(i *int64) int64 {
 	}
 	return *i
 }
+
+// TestKilledPoolWorkers: a pool killed hard in the middle of its jobs
+// leaves its workers' observations behind; once the pool is dead the
+// snapshot still lists its workers under that pool, busy or idle exactly as
+// upstream's WorkerObservations sees them. (gocraft/work writes an
+// observation on its observer's 1 s tick, so a pool killed within a second
+// of taking its jobs may have written none: how many are busy is not
+// fixed.)
+func TestKilledPoolWorkers(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t)
+	const ns = "conf-killed-workers"
+	k := gcstate.StartKilled(t, gcstate.Spec{Addr: srv.Addr(), Namespace: ns, Concurrency: 3,
+		Jobs: []gcstate.JobType{{Name: "stuck", Enqueue: 2}}})
+	client := work.NewClient(ns, gcstate.RedisPool(t, srv.Addr()))
+	var out *workersOutput
+	gcstate.WaitFor(t, 20*time.Second, "the killed pool dead with --dead-after 1s", func() (bool, error) {
+		var code int
+		out, code = runWorkers(t, srv.Addr(), ns, "--dead-after", "1s")
+		return code == 3, nil
+	})
+	if got, want := describeOurs(t, out), describeUpstream(t, obsNow(t, client)); got != want {
+		t.Errorf("snapshot --json workers:\n%s\nupstream WorkerObservations:\n%s", got, want)
+	}
+	busy := 0
+	for _, w := range out.Workers {
+		if w.PoolID != k.ID {
+			t.Errorf("worker %s of pool %s, want the killed pool %s", w.WorkerID, w.PoolID, k.ID)
+		}
+		if w.Busy {
+			busy++
+			if deref(w.JobName) != "stuck" {
+				t.Errorf("busy worker %s runs %q", w.WorkerID, deref(w.JobName))
+			}
+		}
+	}
+	if len(out.Workers) != 3 || busy > 2 {
+		t.Errorf("%d workers, %d busy; the killed pool had 3 workers and held 2 jobs", len(out.Workers), busy)
+	}
+	t.Logf("%d of the killed pool's workers left an observation", busy)
+}
