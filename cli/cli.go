@@ -72,6 +72,10 @@ func commands() []command {
 		reapCommand(),
 		requeueCommand(),
 		repairLocksCommand(),
+		pauseCommand(),
+		unpauseCommand(),
+		targetsCommand(),
+		exporterCommand(),
 		versionCommand(),
 	}
 }

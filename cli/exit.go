@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -66,7 +67,11 @@ func withAddress(err error, address string) error {
 }
 
 // exitCode prints err (one line, with a hint where the operator can fix
-// the cause) and maps it to the process exit status.
+// the cause) and maps it to the process exit status. The message goes
+// through textsafe.Clean: it may quote a key, a pool ID or a job name read
+// from Redis or given on the command line, and its newlines, escapes and
+// bidi characters are shown as visible escapes, which also keeps it on one
+// line.
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return ExitOK
@@ -79,7 +84,7 @@ func exitCode(err error, stderr io.Writer) int {
 			return code
 		}
 	}
-	msg := oneLine(err.Error())
+	msg := textsafe.Clean(err.Error())
 	if hint := redisq.Hint(err); hint != "" && !strings.Contains(msg, "REDIS_PASSWORD") {
 		msg += " (" + hint + ")"
 	}
@@ -92,8 +97,4 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "Run '%s' for usage.\n", help)
 	}
 	return code
-}
-
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

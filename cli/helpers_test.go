@@ -3,13 +3,11 @@ package cli
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
 )
 
 // input is what a test gives the command line besides its arguments: stdin,
@@ -47,36 +45,4 @@ func errorLines(stderr string) int {
 	return n
 }
 
-// binDir holds the program built for the tests that run it as a process.
-var binDir string
-
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "workq-tui-bin")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
-
-// binary builds the program once per test binary.
-var binary = sync.OnceValues(func() (string, error) {
-	bin := filepath.Join(binDir, "workq-tui")
-	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build: %v\n%s", err, out)
-	}
-	return bin, nil
-})
-
-// buildBinary returns the path of the built program (built on first use).
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	bin, err := binary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bin
-}
+func TestMain(m *testing.M) { os.Exit(redistest.Main(m)) }

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gomodule/redigo/redis"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 )
 
 func TestExitCodeAddsHints(t *testing.T) {
@@ -33,5 +35,29 @@ func TestExitCodeAddsHints(t *testing.T) {
 				t.Errorf("first line %q lacks %q", first, tt.want)
 			}
 		})
+	}
+}
+
+// TestExitCodeCleansTheMessage: an error that quotes a key or a name read
+// from Redis or given on the command line prints it with every control,
+// escape and bidi character made visible, on one line.
+func TestExitCodeCleansTheMessage(t *testing.T) {
+	name := "pool\x1b[31m\u009b\u202e\u2066\x7f\n\tx\xff"
+	for _, err := range []error{
+		fmt.Errorf("reap pool %s: not a known pool", name),
+		usageErrorf("unknown pool %s", name),
+	} {
+		var buf bytes.Buffer
+		exitCode(err, &buf)
+		first := strings.SplitN(buf.String(), "\n", 2)[0]
+		want := "workq-tui: " + textsafe.Clean(err.Error())
+		if first != want {
+			t.Errorf("first line %q, want %q", first, want)
+		}
+		for _, r := range buf.String() {
+			if (r < 0x20 && r != '\n') || (r >= 0x7f && r <= 0x9f) || r == 0x202e || r == 0x2066 || r == utf8.RuneError {
+				t.Errorf("raw %U in %q", r, buf.String())
+			}
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -31,6 +32,7 @@ before its turn is not reaped.`,
 			c.write.addFlags(fs)
 			fs.BoolVar(&c.allDead, "all-dead", false, "every dead pool")
 			addBatch(fs, &c.batch)
+			c.audit.addFlags(fs)
 			return c
 		},
 	}
@@ -39,6 +41,7 @@ before its turn is not reaped.`,
 type reapCmd struct {
 	target
 	write     writeFlags
+	audit     auditFlag
 	deadAfter time.Duration
 	allDead   bool
 	batch     int
@@ -60,6 +63,10 @@ func (c *reapCmd) run(ctx context.Context, e env, args []string) error {
 		return usageErrorf("reap takes pool IDs or --all-dead, not both")
 	}
 	if err := c.refuseWrite("reap", c.write.dryRun); err != nil {
+		return err
+	}
+	log, err := c.audit.open(e, &c.target, c.write.dryRun)
+	if err != nil {
 		return err
 	}
 	d, stop, err := c.open(ctx)
@@ -86,7 +93,7 @@ func (c *reapCmd) run(ctx context.Context, e env, args []string) error {
 	case errors.Is(err, reaper.ErrNothingToDo) && c.allDead && unread != "":
 		return fmt.Errorf("reap: no dead pool found%s", unread)
 	case errors.Is(err, reaper.ErrNothingToDo) && c.allDead:
-		fmt.Fprintf(e.stdout, "No dead pool in namespace %s: nothing to reap.\n", c.namespace)
+		fmt.Fprintf(e.stdout, "No dead pool in namespace %s: nothing to reap.\n", textsafe.Clean(c.namespace))
 		return nil
 	case errors.Is(err, reaper.ErrUnknownPool):
 		return fmt.Errorf("reap: %w: not in %s (see `workq-tui snapshot`)%s", err, redisq.NewKeys(c.namespace).WorkerPools(), unread)
@@ -110,11 +117,19 @@ func (c *reapCmd) run(ctx context.Context, e env, args []string) error {
 	if err := c.write.confirm(e, question, "reap"); err != nil {
 		return err
 	}
+	if err := log.ready(); err != nil {
+		return err
+	}
 	r := reaper.NewReaper(pool, c.namespace, c.batch)
 	res, err := r.Execute(ctx, plan, progressPrinter(e.stderr, "requeued"))
 	fmt.Fprintln(e.stdout)
 	reaper.RenderResult(e.stdout, res)
-	if err != nil {
+	ids := make([]string, len(plan.Pools))
+	for i, pp := range plan.Pools {
+		ids[i] = pp.PoolID
+	}
+	result := resultText(func(w io.Writer) { reaper.RenderResult(w, res) })
+	if err := log.record("reap", ids, res.TotalMoved(), result, err); err != nil {
 		return err // "reap pool ID: ..." for each pool that failed
 	}
 	var skipped []string

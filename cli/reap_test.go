@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gomodule/redigo/redis"
-
 	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -15,15 +14,12 @@ func TestReapCommand(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	k := redisq.NewKeys("work")
-	now, err := redis.Int64s(c.Do("TIME"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	now := redistest.Time(t, c).Unix()
 	const dead, live = "deaddeaddeaddeaddeaddead", "11ve11ve11ve11ve11ve11ve"
 	srv.Do("SADD", k.KnownJobs(), "mail:send", "sms")
 	srv.Do("SADD", k.WorkerPools(), dead, live)
-	srv.Do("HSET", k.Heartbeat(dead), "heartbeat_at", now[0]-120, "job_names", "mail:send,sms")
-	srv.Do("HSET", k.Heartbeat(live), "heartbeat_at", now[0], "job_names", "mail:send")
+	srv.Do("HSET", k.Heartbeat(dead), "heartbeat_at", now-120, "job_names", "mail:send,sms")
+	srv.Do("HSET", k.Heartbeat(live), "heartbeat_at", now, "job_names", "mail:send")
 	srv.Do("RPUSH", k.InProgress("mail:send", dead), "j1", "j2", "j3")
 	srv.Do("RPUSH", k.InProgress("sms", dead), "s1")
 	srv.Do("RPUSH", k.InProgress("mail:send", live), "l1")
@@ -125,5 +121,19 @@ func TestReapAllDeadOnUnreadableNamespace(t *testing.T) {
 	}
 	if after := redistest.Dump(t, c, "*"); !reflect.DeepEqual(before, after) {
 		t.Fatal("Redis changed")
+	}
+}
+
+// TestReapNothingShowsNamespaceCleaned: the namespace of the "nothing to
+// reap" line is printed with its escapes visible.
+func TestReapNothingShowsNamespaceCleaned(t *testing.T) {
+	srv := redistest.Start(t)
+	ns := "work\x1b[2J\u202e"
+	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "--namespace", ns, "reap", "--all-dead", "--dry-run")
+	if code != ExitOK {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if want := "No dead pool in namespace " + textsafe.Clean(ns) + ": nothing to reap."; !strings.Contains(out, want) || strings.ContainsAny(out, "\x1b\u202e") {
+		t.Fatalf("output %q, want %q and no raw escape", out, want)
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/pflag"
 
@@ -24,6 +25,7 @@ as it writes.`,
 			c := &repairLocksCmd{}
 			c.target.addFlags(fs)
 			c.write.addFlags(fs)
+			c.audit.addFlags(fs)
 			return c
 		},
 	}
@@ -32,6 +34,7 @@ as it writes.`,
 type repairLocksCmd struct {
 	target
 	write writeFlags
+	audit auditFlag
 }
 
 // run: plan, show before and after, confirm, run one atomic script per job
@@ -44,6 +47,10 @@ func (c *repairLocksCmd) run(ctx context.Context, e env, args []string) error {
 		return usageErrorf("repair-locks needs at least one job type name")
 	}
 	if err := c.refuseWrite("repair-locks", c.write.dryRun); err != nil {
+		return err
+	}
+	log, err := c.audit.open(e, &c.target, c.write.dryRun)
+	if err != nil {
 		return err
 	}
 	conn, done, err := c.dial(ctx)
@@ -77,7 +84,15 @@ func (c *repairLocksCmd) run(ctx context.Context, e env, args []string) error {
 	if err := c.write.confirm(e, fmt.Sprintf("Repair the locks of %d job types?", len(todo.Jobs)), "repair locks"); err != nil {
 		return err
 	}
+	if err := log.ready(); err != nil {
+		return err
+	}
 	res, err := reaper.ExecuteRepairLocks(ctx, conn, keys, todo)
 	reaper.RenderLockRepairResult(e.stdout, res)
-	return err
+	names := make([]string, len(todo.Jobs))
+	for i, j := range todo.Jobs {
+		names[i] = j.JobName
+	}
+	result := resultText(func(w io.Writer) { reaper.RenderLockRepairResult(w, res) })
+	return log.record("repair-locks", names, 0, result, err)
 }

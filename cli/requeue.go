@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -28,6 +29,7 @@ pool is alive is left alone.`,
 			addDeadAfter(fs, &c.deadAfter)
 			c.write.addFlags(fs)
 			addBatch(fs, &c.batch)
+			c.audit.addFlags(fs)
 			return c
 		},
 	}
@@ -36,6 +38,7 @@ pool is alive is left alone.`,
 type requeueCmd struct {
 	target
 	write     writeFlags
+	audit     auditFlag
 	deadAfter time.Duration
 	batch     int
 }
@@ -52,6 +55,10 @@ func (c *requeueCmd) run(ctx context.Context, e env, args []string) error {
 		return usageErrorf("requeue needs at least one in-progress list KEY (<ns>:jobs:<job>:<pool>:inprogress; `snapshot` lists orphans)")
 	}
 	if err := c.refuseWrite("requeue", c.write.dryRun); err != nil {
+		return err
+	}
+	log, err := c.audit.open(e, &c.target, c.write.dryRun)
+	if err != nil {
 		return err
 	}
 	conn, done, err := c.dial(ctx)
@@ -73,9 +80,17 @@ func (c *requeueCmd) run(ctx context.Context, e env, args []string) error {
 	if err := c.write.confirm(e, question, "requeue"); err != nil {
 		return err
 	}
+	if err := log.ready(); err != nil {
+		return err
+	}
 	res, err := reaper.ExecuteRequeue(ctx, conn, keys, plan, c.batch, progressPrinter(e.stderr, "requeued"))
 	reaper.RenderRequeueResult(e.stdout, res)
-	if err != nil {
+	lists := make([]string, len(plan.Lists))
+	for i, l := range plan.Lists {
+		lists[i] = l.Key
+	}
+	result := resultText(func(w io.Writer) { reaper.RenderRequeueResult(w, res) })
+	if err := log.record("requeue", lists, res.TotalMoved(), result, err); err != nil {
 		return err
 	}
 	var skipped int

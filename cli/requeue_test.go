@@ -67,11 +67,11 @@ func TestRequeueCommand(t *testing.T) {
 	if !strings.Contains(out, "3 jobs requeued") {
 		t.Errorf("output:\n%s", out)
 	}
-	if n, _ := redis.Int(c.Do("LLEN", k.Queue("mail:send"))); n != 3 {
-		t.Errorf("queue has %d jobs", n)
+	if n, err := redis.Int(redistest.Do(t, c, "LLEN", k.Queue("mail:send")), nil); err != nil || n != 3 {
+		t.Errorf("queue has %d jobs (%v), want 3", n, err)
 	}
-	if v, _ := redis.Int(c.Do("GET", k.Lock("mail:send"))); v != 0 {
-		t.Errorf("lock = %d", v)
+	if v, err := redis.Int(redistest.Do(t, c, "GET", k.Lock("mail:send")), nil); err != nil || v != 0 {
+		t.Errorf("lock = %d (%v), want 0", v, err)
 	}
 }
 

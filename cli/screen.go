@@ -13,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/spf13/pflag"
 
+	"github.com/workq-tui/workq-tui/internal/audit"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
 	"github.com/workq-tui/workq-tui/tui"
@@ -89,7 +90,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 	auditPath := c.auditLog
 	if auditPath == "" && !c.redis.ReadOnly {
 		home, _ := os.UserHomeDir()
-		p, err := tui.DefaultAuditPath(e.getenv, home)
+		p, err := audit.DefaultPath(e.getenv, home)
 		if err != nil {
 			return usageErrorf("%v", err)
 		}
@@ -111,6 +112,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 	client := redisq.NewDialerClient(d, c.namespace, c.deadAfter)
 	defer client.Close()
 
+	keys := redisq.NewKeys(c.namespace)
 	dark, _ := darkBackground(c.theme, e.getenv) // checked above
 	renderer := screenRenderer(e, dark)
 	opts := tui.Options{
@@ -124,17 +126,24 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		Renderer:     renderer,
 		Source:       client,
 		Peeker:       redisq.RawPeeker{Client: client},
+		Queue:        client,
 		ScanInterval: c.scanInterval,
-		Scanner:      screenScanner{dial: d.Dial, keys: redisq.NewKeys(c.namespace), count: redisq.DefaultScanCount},
+		ScanPause:    redisq.ScanPause,
+		Keys:         keys,
+		Scanner:      ScreenScanner(d.Dial, c.namespace, redisq.DefaultScanCount),
+	}
+	if f := c.sentinel.follower(client); f != nil {
+		opts.Source, opts.Follow = f, f // each poll checks the deployment first
 	}
 	if !c.redis.ReadOnly {
 		pool := d.Pool()
 		defer pool.Close()
 		opts.Reaper = reaper.NewReaper(pool, c.namespace, c.batch)
 		opts.Planner = reaper.NewPlan
-		opts.Audit = &tui.FileAudit{Path: auditPath, User: osUser(e.getenv)}
+		opts.Audit = &audit.File{Path: auditPath, User: osUser(e.getenv)}
 		repairer := reaper.NewRepairer(pool, c.namespace, c.batch)
 		opts.Requeuer, opts.LockRepairer = repairer, repairer
+		opts.Pauser = reaper.NewPauser(pool)
 	}
 	p := tea.NewProgram(tui.New(opts), tea.WithAltScreen(), tea.WithContext(ctx),
 		tea.WithInput(e.stdin), tea.WithOutput(e.stdout))

@@ -54,7 +54,7 @@ func TestScreenRequeuesOrphan(t *testing.T) {
 	opts := tui.Options{
 		Address: srv.Addr(), Namespace: "work", Interval: time.Hour, ScanInterval: time.Hour,
 		Renderer: r, Source: client,
-		Scanner:  screenScanner{dial: d.Dial, keys: k, count: 10},
+		Scanner:  ScreenScanner(d.Dial, "work", 10),
 		Requeuer: repairer, LockRepairer: repairer,
 	}
 	tm := teatest.NewTestModel(t, tui.New(opts), teatest.WithInitialTermSize(120, 30))
@@ -84,10 +84,10 @@ func TestScreenRequeuesOrphan(t *testing.T) {
 	}
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 
-	if n, err := redis.Int(c.Do("EXISTS", orphan)); err != nil || n != 0 {
+	if n, err := redis.Int(redistest.Do(t, c, "EXISTS", orphan), nil); err != nil || n != 0 {
 		t.Fatalf("orphan list still exists (%d, %v)", n, err)
 	}
-	q, err := redis.Strings(c.Do("LRANGE", k.Queue("send_email"), 0, -1))
+	q, err := redis.Strings(redistest.Do(t, c, "LRANGE", k.Queue("send_email"), 0, -1), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,13 @@ type screenScanner struct {
 	count int
 }
 
+// ScreenScanner is the orphan scanner the screen runs with
+// (tui.Options.Scanner): each scan of namespace on a connection of its own
+// from dial, count keys asked for per SCAN call.
+func ScreenScanner(dial func(ctx context.Context) (redis.Conn, error), namespace string, count int) tui.OrphanScanner {
+	return screenScanner{dial: dial, keys: redisq.NewKeys(namespace), count: count}
+}
+
 func (s screenScanner) StartScan(ctx context.Context) (tui.OrphanScan, error) {
 	c, err := s.dial(ctx)
 	if err != nil {

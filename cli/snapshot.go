@@ -63,24 +63,50 @@ func checkLongAfter(d time.Duration) error {
 // run reads the namespace once (the pipelined snapshot, then the orphan
 // scan), prints it and exits 3 when there are dead pools, drift or orphans.
 func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf("snapshot takes no arguments, got %q", args[0])
+	}
+	if err := checkLongAfter(c.longAfter); err != nil {
+		return err
+	}
+	if len(c.names) > 1 {
+		return c.runTargets(ctx, e)
+	}
 	if err := c.check(e); err != nil {
 		return err
 	}
 	if err := checkDeadAfter(c.deadAfter); err != nil {
 		return err
 	}
-	if err := checkLongAfter(c.longAfter); err != nil {
-		return err
-	}
-	if len(args) > 0 {
-		return usageErrorf("snapshot takes no arguments, got %q", args[0])
-	}
-	d, stop, err := c.open(ctx)
+	snap, err := readSnapshot(ctx, &c.target, c.deadAfter)
 	if err != nil {
 		return err
 	}
+	snap.LongAfter = c.longAfter
+	snap.Findings = model.Findings(snap)
+	if c.json {
+		err = writeSnapshotJSON(e.stdout, snap)
+	} else {
+		err = writeSnapshotTable(e.stdout, snap)
+	}
+	if err != nil {
+		return localErrorf("write snapshot: %w", err)
+	}
+	if snap.HasProblems() {
+		return errFindings
+	}
+	return nil
+}
+
+// readSnapshot reads t's namespace once: the pipelined snapshot, the
+// orphan scan and the findings.
+func readSnapshot(ctx context.Context, t *target, deadAfter time.Duration) (*model.Snapshot, error) {
+	d, stop, err := t.open(ctx)
+	if err != nil {
+		return nil, err
+	}
 	defer stop()
-	cl := redisq.NewDialerClient(d, c.namespace, c.deadAfter)
+	cl := redisq.NewDialerClient(d, t.namespace, deadAfter)
 	defer cl.Close()
 	// The orphan scan walks the keyspace on a connection of its own while
 	// the snapshot is read: neither needs the other, and the scan is mostly
@@ -95,28 +121,15 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 	snap, err := cl.Snapshot(ctx)
 	<-scanned
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if orphErr != nil {
-		return orphErr
+		return nil, orphErr
 	}
 	snap.Orphans = orph.Orphans
 	snap.Warnings = append(snap.Warnings, orph.Warnings...)
-	snap.LongAfter = c.longAfter
 	snap.Findings = model.Findings(snap)
-
-	if c.json {
-		err = writeSnapshotJSON(e.stdout, snap)
-	} else {
-		err = writeSnapshotTable(e.stdout, snap)
-	}
-	if err != nil {
-		return localErrorf("write snapshot: %w", err)
-	}
-	if snap.HasProblems() {
-		return errFindings
-	}
-	return nil
+	return snap, nil
 }
 
 // The JSON shape of `snapshot --json`. Times are unix seconds, ages and

@@ -7,10 +7,15 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"unicode/utf8"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 )
 
 // appendSnapshotJSON appends what json.Encoder with SetIndent("", "  ")
-// writes for v, byte for byte, plus the newline. The pools (nearly all of
+// writes for v, byte for byte, plus the newline, except that the runes
+// encoding/json leaves raw but a terminal must not see are escaped (see
+// escapeTerminalRunes). The pools (nearly all of
 // the output: 1,000 pools make megabytes) are written directly; encoding
 // them with reflection and then re-indenting the whole document took longer
 // than reading the snapshot from Redis. The small parts go through
@@ -41,7 +46,7 @@ func encodeSnapshotJSON(b []byte, v snapshotJSON, flush func([]byte) error) ([]b
 		if err != nil {
 			return nil, err
 		}
-		parts[i].js = js
+		parts[i].js = escapeTerminalRunes(nil, js)
 	}
 	for i := range v.Pools {
 		if f := v.Pools[i].HeartbeatAgeSeconds; f != nil {
@@ -192,7 +197,8 @@ type rawScratch struct{ compact, escaped, indented bytes.Buffer }
 // appendRaw writes a raw JSON value as encoding/json writes a
 // json.RawMessage inside an indented document: compacted with <, >, &,
 // U+2028 and U+2029 escaped, then indented, its nested lines starting with
-// prefix; nil is null.
+// prefix; nil is null. The runes a terminal acts on are escaped as in every
+// other string (escapeTerminalRunes).
 func (s *rawScratch) appendRaw(b []byte, raw json.RawMessage, prefix string) ([]byte, error) {
 	if raw == nil {
 		return append(b, "null"...), nil
@@ -207,7 +213,7 @@ func (s *rawScratch) appendRaw(b []byte, raw json.RawMessage, prefix string) ([]
 	if err := json.Indent(&s.indented, s.escaped.Bytes(), prefix, "  "); err != nil {
 		return nil, err
 	}
-	return append(b, s.indented.Bytes()...), nil
+	return escapeTerminalRunes(b, s.indented.Bytes()), nil
 }
 
 // appendPoolJSON writes one pool at the depth of the pools array.
@@ -312,20 +318,51 @@ func appendJSONCounts(b []byte, m map[string]int64, indent string, scratch *[]st
 }
 
 // appendJSONString writes s as encoding/json does (HTML characters escaped,
-// as json.Encoder does by default): directly when every byte is printable
-// ASCII that needs no escape, through json.Marshal otherwise.
+// as json.Encoder does by default), plus the escapes of
+// escapeTerminalRunes: directly when every byte is printable ASCII that
+// needs no escape, through json.Marshal otherwise.
 func appendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
 			js, _ := json.Marshal(s) // a string always marshals
-			return append(b, js...)
+			return escapeTerminalRunes(b, js)
 		}
 	}
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
 }
+
+// escapeTerminalRunes appends the encoded JSON js to b with every rune that
+// textsafe.Clean would escape and encoding/json writes raw (DEL, the C1
+// controls, the bidi embeddings, overrides, isolates and marks) written as
+// a \uXXXX escape instead: the same JSON value, but one that cannot reach a
+// terminal raw when the output is read there. Such runes occur only inside
+// strings, and encoding/json has already replaced invalid UTF-8 and escaped
+// the C0 controls and U+2028/U+2029, so the escape is all that changes.
+func escapeTerminalRunes(b, js []byte) []byte {
+	start := 0
+	for i := 0; i < len(js); {
+		if js[i] < 0x7f {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(js[i:])
+		if rs := string(js[i : i+size]); textsafe.Clean(rs) != rs {
+			b = append(b, js[start:i]...)
+			b = append(b, `\u`...)
+			b = append(b, hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf])
+			start = i + size
+		}
+		i += size
+	}
+	return append(b, js[start:]...)
+}
+
+// hexDigits are the digits of a \uXXXX escape, lower case as encoding/json
+// writes them.
+const hexDigits = "0123456789abcdef"
 
 // appendJSONFloat writes f as encoding/json does; plain decimals directly,
 // the rest (exponents, NaN) through json.Marshal.

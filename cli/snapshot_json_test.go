@@ -6,14 +6,20 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
 
-// encodingJSON is what writeSnapshotJSON wrote before appendSnapshotJSON:
-// the reference.
+// encodingJSON is what json.Encoder with SetIndent("", "  ") writes for v,
+// with the runes encoding/json leaves raw but a terminal must not see (DEL,
+// C1 controls, bidi embeddings, overrides, isolates and marks) escaped as
+// \uXXXX: the reference. For data without those runes it is encoding/json's
+// output byte for byte.
 func encodingJSON(t *testing.T, v snapshotJSON) []byte {
 	t.Helper()
 	var buf bytes.Buffer
@@ -22,7 +28,27 @@ func encodingJSON(t *testing.T, v snapshotJSON) []byte {
 	if err := enc.Encode(v); err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes()
+	out := buf.Bytes()
+	for _, r := range terminalRunes() {
+		out = bytes.ReplaceAll(out, []byte(string(r)), []byte(fmt.Sprintf(`\u%04x`, r)))
+	}
+	return out
+}
+
+// terminalRunes lists the runes that encoding/json writes raw and the JSON
+// writer escapes.
+func terminalRunes() []rune {
+	rs := []rune{0x7f, 0x200e, 0x200f, 0x061c}
+	for r := rune(0x80); r <= 0x9f; r++ {
+		rs = append(rs, r)
+	}
+	for r := rune(0x202a); r <= 0x202e; r++ {
+		rs = append(rs, r)
+	}
+	for r := rune(0x2066); r <= 0x2069; r++ {
+		rs = append(rs, r)
+	}
+	return rs
 }
 
 func checkSameJSON(t *testing.T, name string, v snapshotJSON) {
@@ -75,7 +101,8 @@ func TestSnapshotJSONMatchesEncodingJSON(t *testing.T) {
 
 	// Random strings over the characters that need escaping.
 	r := rand.New(rand.NewSource(1))
-	alphabet := []string{"a", "Z", "0", " ", "\"", "\\", "/", "<", ">", "&", "\n", "\t", "\x00", "\x1f", "\x7f", "é", "\u2028", "\u2029", "\xff", "😀"}
+	alphabet := []string{"a", "Z", "0", " ", "\"", "\\", "/", "<", ">", "&", "\n", "\t", "\x00", "\x1f", "\x7f", "é", "\u2028", "\u2029", "\xff", "😀",
+		"\u0085", "\u009b", "\u202e", "\u2066", "\u2069", "\u200f", "\u061c", "\u200b", "\u00a0"}
 	str := func() string {
 		var b []byte
 		for n := r.Intn(8); n > 0; n-- {
@@ -87,6 +114,54 @@ func TestSnapshotJSONMatchesEncodingJSON(t *testing.T) {
 		p := poolJSON{ID: str(), Status: model.Status(str()), InProgress: map[string]int64{str(): r.Int63n(100) - 50, str(): 1},
 			Heartbeat: &heartbeatJSON{Host: str(), JobNames: []string{str(), str()}, WorkerIDs: []string{}}}
 		checkSameJSON(t, "random", snapshotJSON{Namespace: str(), Pools: []poolJSON{p, p}})
+	}
+}
+
+// TestSnapshotJSONEscapesTerminalRunes: DEL, C1 controls and bidi text in
+// any string of the snapshot (pool fields, map keys, job types, orphans,
+// findings) come out as \uXXXX escapes, never raw, and decode to the same
+// value.
+func TestSnapshotJSONEscapesTerminalRunes(t *testing.T) {
+	var bad strings.Builder
+	for _, r := range terminalRunes() {
+		bad.WriteRune(r)
+	}
+	bad.WriteString("\u2028\u2029\x1b[31m")
+	x := "x" + bad.String()
+	now := time.Unix(1795964200, 0)
+	age := time.Second
+	snap := &model.Snapshot{
+		Namespace: x, RedisTime: now,
+		Pools: []model.Pool{{ID: x, Status: model.StatusDead, HeartbeatAge: &age,
+			Heartbeat:  &model.Heartbeat{Host: x, JobNames: []string{x}, WorkerIDs: []string{x}},
+			InProgress: map[string]int64{x: 1}, LockInfo: map[string]int64{x: 2}}},
+		JobTypes: []model.JobType{{Name: x}},
+		Orphans:  []model.InProgressList{{Key: x, JobName: x, PoolID: x, Length: 1}},
+		Findings: []model.Finding{{Kind: model.FindingDeadPool, Subject: x, Detail: x}},
+	}
+	v := snapshotToJSON(snap)
+	got, err := appendSnapshotJSON(nil, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range string(got) {
+		if r != '\n' && textsafe.Clean(string(r)) != string(r) {
+			t.Fatalf("raw %U at byte %d of\n%s", r, i, got)
+		}
+	}
+	var back, want any
+	if err := json.Unmarshal(got, &back); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, got)
+	}
+	js, _ := json.Marshal(v)
+	if err := json.Unmarshal(js, &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, want) {
+		t.Fatalf("decodes to\n%v\nwant\n%v", back, want)
+	}
+	if n := strings.Count(string(got), `\u202e`); n < 10 {
+		t.Fatalf("%d escapes of U+202E, want one per string (at least 10):\n%s", n, got)
 	}
 }
 

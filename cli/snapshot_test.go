@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gomodule/redigo/redis"
-
 	"github.com/workq-tui/workq-tui/internal/redistest"
 )
 
@@ -21,11 +19,9 @@ import (
 // host name with a terminal escape.
 func writeNamespace(t *testing.T, srv *redistest.Server, ns string) int64 {
 	t.Helper()
-	tm, err := redis.Int64s(srv.Do("TIME"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	now := tm[0]
+	c := srv.Dial()
+	defer c.Close()
+	now := redistest.Time(t, c).Unix()
 	p := ns + ":"
 	srv.Do("SADD", p+"worker_pools", "alive1", "dead1", "gone1")
 	srv.Do("SADD", p+"known_jobs", "email", "resize")
@@ -182,9 +178,9 @@ func TestSnapshotTable(t *testing.T) {
 func TestSnapshotHealthyExitsZero(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
-	tm, _ := redis.Int64s(c.Do("TIME"))
+	now := redistest.Time(t, c).Unix()
 	srv.Do("SADD", "work:worker_pools", "p1")
-	srv.Do("HSET", "work:worker_pools:p1", "heartbeat_at", tm[0], "job_names", "j")
+	srv.Do("HSET", "work:worker_pools:p1", "heartbeat_at", now, "job_names", "j")
 	srv.Do("HSET", "work:jobs:j:lock_info", "old", 0)
 	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "snapshot")
 	if code != ExitOK {

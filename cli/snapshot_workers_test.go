@@ -88,7 +88,7 @@ func TestSnapshotWorkersJSON(t *testing.T) {
 	}
 	want := []string{
 		`"wa" "live1" false null null null null null null null`,
-		fmt.Sprintf(`"wb" "live1" true "email" "jb" %d ok {"to":"x@y.z","html":"\u003cb\u003e\u202e\u003c/b\u003e","n":3} "row 7\u001b[2J`+"\u202e"+`evil" %d`, now-1200, now-60),
+		fmt.Sprintf(`"wb" "live1" true "email" "jb" %d ok {"to":"x@y.z","html":"\u003cb\u003e\u202e\u003c/b\u003e","n":3} "row 7\u001b[2J\u202eevil" %d`, now-1200, now-60),
 		fmt.Sprintf(`"wc" "live1" true "email" "jc" %d ok null null null`, now-5),
 		fmt.Sprintf(`"wd" "live1" true "email" "jd" %d ok "not json\u0007" null null`, now-2),
 	}
@@ -172,7 +172,8 @@ func TestSnapshotWorkersJSONMatchesEncodingJSON(t *testing.T) {
 			Args: `{"b":[1,2,{"c":null}],"a":"\u001b"}`, Checkin: "ok\x1b", HasCheckin: true, CheckinAt: 1795964111},
 		{WorkerID: "w2", PoolID: "p", Busy: true, Args: "{broken"},
 		{WorkerID: "w3", PoolID: "p", Busy: true, Args: "  "},
-		{WorkerID: "w4", PoolID: "p", Busy: true, Args: "17"},
+		{WorkerID: "w4", PoolID: "p", Busy: true, Args: "17", Checkin: "\u202e\u0085\x7f", HasCheckin: true},
+		{WorkerID: "w6", PoolID: "p", Busy: true, Args: "{\"\u202ek\": [\"\u2066\u009b\x7f\"]}"},
 		{WorkerID: "w5", PoolID: "p", Busy: true, Args: "{\"a\":\"\xff\u2028\"}"},
 	}}
 	checkSameJSON(t, "workers", snapshotToJSON(snap))
@@ -194,7 +195,11 @@ func TestSnapshotWorkersJSONMatchesEncodingJSON(t *testing.T) {
           }
         ],
         "a": "\u001b"
-      } "{broken" null 17 "{\"a\":\"\ufffd\u2028\"}"]` {
+      } "{broken" null 17 {
+        "\u202ek": [
+          "\u2066\u009b\u007f"
+        ]
+      } "{\"a\":\"\ufffd\u2028\"}"]` {
 		t.Errorf("args %s", args)
 	}
 	// A value snapshotToJSON never makes fails before anything is written.

@@ -3,29 +3,41 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/gomodule/redigo/redis"
 	"github.com/spf13/pflag"
 
+	"github.com/workq-tui/workq-tui/config"
 	"github.com/workq-tui/workq-tui/demo"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // target is where a command connects: the Redis address and credentials,
 // TLS, the timeout of each call, the read-only guard and the namespace; or,
-// with --demo, an embedded Redis running a simulated deployment. Every
-// command that talks to Redis embeds one, so these flags are declared, read
-// and checked in one place, and its address names Redis in the command's
-// errors (see withAddress).
+// with --demo, an embedded Redis running a simulated deployment; or a named
+// target of the configuration file (--target), whose keys stand in for the
+// flags not given (config.go). Every command that talks to Redis embeds one,
+// so these flags are declared, read and checked in one place, and its
+// address names Redis in the command's errors (see withAddress).
 type target struct {
 	redis        redisq.Options
 	passwordFile string
 	namespace    string
 	demo         bool
 	demoSeed     int64
+	configPath   string   // --config
+	names        []string // --target, in the order given
+
+	// fs is the command's flag set: which flags the command line gave.
+	fs *pflag.FlagSet
+	// from is the configuration target the settings came from (nil: the
+	// flags alone); deadAfter the merged --dead-after (0 when the command
+	// has no such flag).
+	from      *config.Target
+	deadAfter time.Duration
+	sentinel  sentinelFlags
 
 	// endpoint is the address as shown, once open has a dialer.
 	endpoint string
@@ -44,10 +56,43 @@ func (t *target) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&t.redis.ReadOnly, "read-only", false, "never write to Redis: every write command is refused before it is sent")
 	fs.BoolVar(&t.demo, "demo", false, "run on an embedded Redis with a simulated gocraft/work deployment")
 	fs.Int64Var(&t.demoSeed, "demo-seed", 1, "seed of the --demo simulation")
+	fs.StringVar(&t.configPath, "config", "", "the configuration `FILE` of the targets (default $XDG_CONFIG_HOME/workq-tui/config.toml)")
+	fs.StringArrayVarP(&t.names, "target", "t", nil, "connect to the target `NAME` of the configuration file (snapshot and exporter take several); flags given here win over its keys")
+	t.fs = fs
+	t.sentinel.addFlags(fs)
 }
 
-// check validates the flags and reads the password.
+// check applies the --target (one at most) and the flags, validates them
+// and reads the password.
 func (t *target) check(e env) error {
+	if len(t.names) > 1 {
+		return usageErrorf("--target is given %d times: this command works on one target", len(t.names))
+	}
+	f, err := t.loadConfig(e)
+	if err != nil {
+		return err
+	}
+	name := ""
+	if len(t.names) == 1 {
+		name = t.names[0]
+	}
+	if err := t.merge(e, f, name); err != nil {
+		return err
+	}
+	if err := t.sentinel.check(e, t.redis.ReadOnly, t.demo); err != nil {
+		return err
+	}
+	// The command's own --dead-after follows the target's dead_after.
+	if fl := t.fs.Lookup("dead-after"); fl != nil && t.deadAfter > 0 {
+		if err := fl.Value.Set(t.deadAfter.String()); err != nil {
+			return usageErrorf("--dead-after: %v", err)
+		}
+	}
+	return nil
+}
+
+// validate checks the merged settings.
+func (t *target) validate() error {
 	switch {
 	case t.redis.Timeout <= 0:
 		return usageErrorf("--timeout must be positive")
@@ -55,16 +100,6 @@ func (t *target) check(e env) error {
 		return usageErrorf("--db must not be negative")
 	case t.namespace == "":
 		return usageErrorf("--namespace must not be empty")
-	}
-	switch {
-	case t.passwordFile != "":
-		b, err := os.ReadFile(t.passwordFile)
-		if err != nil {
-			return localErrorf("read --password-file: %w", err)
-		}
-		t.redis.Password = strings.TrimRight(string(b), "\r\n")
-	case e.getenv("REDIS_PASSWORD") != "":
-		t.redis.Password = e.getenv("REDIS_PASSWORD")
 	}
 	return nil
 }
@@ -88,6 +123,9 @@ func (t *target) open(ctx context.Context) (*redisq.Dialer, func(), error) {
 		stop = srv.Stop
 	}
 	d, err := redisq.NewDialer(t.redis)
+	if err == nil && t.sentinel.enabled() {
+		d, stop, err = t.sentinel.open(ctx, d)
+	}
 	if err != nil {
 		stop()
 		return nil, nil, err
@@ -116,6 +154,10 @@ func (t *target) dial(ctx context.Context) (redis.Conn, func(), error) {
 func (t *target) refuseWrite(name string, dryRun bool) error {
 	if !t.redis.ReadOnly || dryRun {
 		return nil
+	}
+	if t.from != nil && t.from.ReadOnly {
+		return fmt.Errorf("%s writes to Redis and target %s is read-only (read_only = true in %s:%d); add --dry-run to see its plan",
+			name, t.from.Name, textsafe.Clean(t.from.File), t.from.Line)
 	}
 	return fmt.Errorf("%s writes to Redis and is refused with --read-only (add --dry-run to see its plan)", name)
 }

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"bytes"
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -9,10 +11,14 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/creack/pty"
 
+	"github.com/workq-tui/workq-tui/cli/internal/noquery"
 	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
+	"github.com/workq-tui/workq-tui/tui"
 )
 
 // Terminal queries that wait for an answer: the background colour (OSC 11)
@@ -29,7 +35,7 @@ const firstOutputBound = 1500 * time.Millisecond
 // the process start to its output. Commands print no colour, so they must
 // not send a query at all.
 func TestNothingWaitsOnTheTerminal(t *testing.T) {
-	bin := buildBinary(t)
+	bin := redistest.Binary(t)
 	srv := redistest.Start(t)
 	k := redisq.NewKeys("work")
 	srv.Do("SADD", k.WorkerPools(), "deaddeaddeaddeaddeaddead")
@@ -78,11 +84,11 @@ func TestNothingWaitsOnTheTerminal(t *testing.T) {
 // runOnSilentTerminal starts bin on a new pseudo-terminal (TERM says it
 // could answer queries; it never does) and returns how long want took to
 // appear and everything written until the process ended (a screen is killed
-// once want is seen).
-func runOnSilentTerminal(t *testing.T, bin string, args []string, want string, screen bool) (time.Duration, string) {
+// once want is seen). env is added to the process's environment.
+func runOnSilentTerminal(t *testing.T, bin string, args []string, want string, screen bool, env ...string) (time.Duration, string) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = []string{"TERM=xterm-256color", "HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}
+	cmd.Env = append([]string{"TERM=xterm-256color", "HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH")}, env...)
 	start := time.Now()
 	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 30, Cols: 120})
 	if err != nil {
@@ -139,3 +145,60 @@ func runOnSilentTerminal(t *testing.T, bin string, args []string, want string, s
 	}
 	return seen, out.String()
 }
+
+// drawDefaultRendererEnv makes the test binary, run by
+// TestScreenDefaultRendererAsksNothing, draw a screen built without a
+// renderer and exit.
+const drawDefaultRendererEnv = "WORKQ_TUI_TEST_DRAW_DEFAULT_RENDERER"
+
+// TestScreenDefaultRendererAsksNothing: a screen given no renderer draws
+// for os.Stdout; on a terminal (its controlling terminal, so that termenv
+// would ask) that never answers, its first frame comes at once and it sends
+// no query. The test runs itself on a pseudo-terminal to draw.
+func TestScreenDefaultRendererAsksNothing(t *testing.T) {
+	if os.Getenv(drawDefaultRendererEnv) == "1" {
+		noquery.Restore() // as Run does: TERM is the terminal's
+		snap := &model.Snapshot{Namespace: "work", RedisTime: time.Now(),
+			Pools: []model.Pool{{ID: "deaddeaddeaddeaddeaddead", Status: model.StatusDead}}}
+		var m tea.Model = tui.New(tui.Options{Address: "redis.internal:6379", Namespace: "work", Interval: time.Hour,
+			Source: snapshotSource{snap}})
+		// Init's commands: the first poll answers at once; the clock's
+		// tick may come or not.
+		msgs := make(chan tea.Msg, 8)
+		for _, cmd := range m.Init()().(tea.BatchMsg) {
+			if cmd != nil {
+				go func() { msgs <- cmd() }()
+			}
+		}
+		for deadline := time.After(300 * time.Millisecond); ; {
+			select {
+			case msg := <-msgs:
+				m, _ = m.Update(msg)
+				continue
+			case <-deadline:
+			}
+			break
+		}
+		fmt.Println(m.View())
+		fmt.Println("FRAME DRAWN")
+		return
+	}
+	took, out := runOnSilentTerminal(t, os.Args[0], []string{"-test.run=^TestScreenDefaultRendererAsksNothing$"},
+		"FRAME DRAWN", false, drawDefaultRendererEnv+"=1")
+	if took > firstOutputBound {
+		t.Errorf("the first frame took %v, more than %v; output %q", took.Round(time.Millisecond), firstOutputBound, out)
+	}
+	if !strings.Contains(out, "\x1b[38;5;") {
+		t.Errorf("the frame has no colours of TERM=xterm-256color; output %q", out)
+	}
+	for _, q := range terminalQueries {
+		if strings.Contains(out, q) {
+			t.Errorf("sent the terminal query %q; output %q", q, out)
+		}
+	}
+}
+
+// snapshotSource is a tui.Source that always returns one snapshot.
+type snapshotSource struct{ snap *model.Snapshot }
+
+func (s snapshotSource) Snapshot(context.Context) (*model.Snapshot, error) { return s.snap, nil }

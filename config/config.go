@@ -133,11 +133,12 @@ func Load(path, home string) (*File, error) {
 }
 
 // LoadDefault reads the file at DefaultPath; a missing file is no error and
-// gives a File without targets.
+// gives a File without targets. Without a default path (neither
+// XDG_CONFIG_HOME nor HOME set) the error says to use --config.
 func LoadDefault(getenv func(string) string) (*File, error) {
 	path, err := DefaultPath(getenv)
 	if err != nil {
-		return &File{}, nil
+		return nil, err
 	}
 	f, err := Load(path, getenv("HOME"))
 	if errors.Is(err, os.ErrNotExist) {

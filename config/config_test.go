@@ -262,6 +262,10 @@ func TestDefaultPathAndLoad(t *testing.T) {
 	if p, _ := DefaultPath(getenv); p != "/home/op/.config/workq-tui/config.toml" {
 		t.Fatalf("DefaultPath without XDG_CONFIG_HOME = %q", p)
 	}
+	delete(env, "HOME")
+	if _, err := LoadDefault(getenv); err == nil || !strings.Contains(err.Error(), "--config") {
+		t.Fatalf("LoadDefault without a default path: %v", err)
+	}
 }
 
 func TestDescribeNeverHoldsAPassword(t *testing.T) {

@@ -114,7 +114,7 @@ func TestOperatorActionsOnDemo(t *testing.T) {
 			if plan.TotalJobs() != count(held) {
 				t.Errorf("plan moves %d jobs, the pool holds %d", plan.TotalJobs(), count(held))
 			}
-			res, err := reaper.NewReaper(redisq.OneConn(opConn), ns, 2).Execute(ctx, plan, step)
+			res, err := reaper.NewReaper(redisq.OneConn(opConn), ns, 2).Reap(ctx, plan, step)
 			if err != nil {
 				t.Fatalf("reap: %v", err)
 			}
@@ -139,7 +139,7 @@ func TestOperatorActionsOnDemo(t *testing.T) {
 			if len(plan.Pools) != 1 || plan.Pools[0].PoolID != sc.Vanished {
 				t.Fatalf("all-dead plan %+v, want the vanished pool only", plan.Pools)
 			}
-			res, err = reaper.NewReaper(redisq.OneConn(opConn), ns, 0).Execute(ctx, plan, step)
+			res, err = reaper.NewReaper(redisq.OneConn(opConn), ns, 0).Reap(ctx, plan, step)
 			if err != nil || res.TotalMoved() != count(held) {
 				t.Fatalf("reap vanished: moved %d of %d, %v", res.TotalMoved(), count(held), err)
 			}
@@ -148,22 +148,22 @@ func TestOperatorActionsOnDemo(t *testing.T) {
 			orphanKey := keys.InProgress(sc.OrphanJob, sc.Orphan)
 			held = lists(sc.Orphan)
 			addGiven(held)
-			rp, err := reaper.PlanRequeue(ctx, opConn, keys, []string{orphanKey}, model.DefaultDeadAfter)
+			rp, err := reaper.NewReaper(redisq.OneConn(opConn), ns, 0).PlanRequeue(ctx, []string{orphanKey}, model.DefaultDeadAfter)
 			if err != nil {
 				t.Fatalf("plan requeue: %v", err)
 			}
-			rr, err := reaper.ExecuteRequeue(ctx, opConn, keys, rp, 1000, step)
+			rr, err := reaper.NewReaper(redisq.OneConn(opConn), ns, 1000).Requeue(ctx, rp, step)
 			if err != nil || rr.Err() != nil || rr.TotalMoved() != count(held) {
 				t.Fatalf("requeue orphan: moved %d of %d, %v, %v", rr.TotalMoved(), count(held), err, rr.Err())
 			}
 
 			// 4. Repair the drifted lock.
 			queuedBefore := len(readState(t, b.conn, ns).queues[sc.DriftJob])
-			lp, err := reaper.PlanRepairLocks(ctx, opConn, keys, []string{sc.DriftJob})
+			lp, err := reaper.NewReaper(redisq.OneConn(opConn), ns, 0).PlanRepairLocks(ctx, []string{sc.DriftJob})
 			if err != nil {
 				t.Fatalf("plan repair-locks: %v", err)
 			}
-			lr, err := reaper.ExecuteRepairLocks(ctx, opConn, keys, lp)
+			lr, err := reaper.NewReaper(redisq.OneConn(opConn), ns, 0).RepairLocks(ctx, lp)
 			if err != nil || lr.Err() != nil {
 				t.Fatalf("repair-locks: %v, %v", err, lr.Err())
 			}

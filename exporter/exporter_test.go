@@ -320,7 +320,7 @@ func TestLabelsFromRedisAreCleaned(t *testing.T) {
 		t.Fatal(err)
 	}
 	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_ = resp.Body.Close()
 	if strings.ContainsAny(string(body), "\x1b\x07") {
 		t.Fatalf("control characters reached the exposition:\n%q", body)
 	}
@@ -377,7 +377,7 @@ func TestHealthz(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != 200 || string(b) != "ok\n" {
 		t.Fatalf("/healthz: %s %q", resp.Status, b)

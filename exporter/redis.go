@@ -73,7 +73,7 @@ func (r *RedisSource) dial(ctx context.Context) (redis.Conn, error) {
 }
 
 // ScanOrphans walks the keyspace as the screen's background scan does: one
-// SCAN call at a time, pausing redisq.ScanPause of each call's duration
+// SCAN call at a time, pausing model.ScanPause of each call's duration
 // after it so that other clients keep most of Redis's time.
 func (r *RedisSource) ScanOrphans(ctx context.Context) ([]model.InProgressList, error) {
 	conn, err := r.dial(ctx)
@@ -91,7 +91,7 @@ func (r *RedisSource) ScanOrphans(ctx context.Context) ([]model.InProgressList, 
 		if done {
 			break
 		}
-		pause := time.NewTimer(redisq.ScanPause(time.Since(start)))
+		pause := time.NewTimer(model.ScanPause(time.Since(start)))
 		select {
 		case <-ctx.Done():
 			pause.Stop()

@@ -2,6 +2,7 @@ package reaper
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -111,7 +112,7 @@ func rpUpstreamReap(t testing.TB, c redis.Conn, ns string, curJobTypes []string)
 	dead := map[string][]string{}
 	for _, id := range ids {
 		at, err := redis.Int64(c.Do("HGET", k.Heartbeat(id), "heartbeat_at"))
-		if err == redis.ErrNil {
+		if errors.Is(err, redis.ErrNil) {
 			dead[id] = []string{}
 			continue
 		}
@@ -122,7 +123,7 @@ func rpUpstreamReap(t testing.TB, c redis.Conn, ns string, curJobTypes []string)
 			continue
 		}
 		names, err := redis.String(c.Do("HGET", k.Heartbeat(id), "job_names"))
-		if err == redis.ErrNil {
+		if errors.Is(err, redis.ErrNil) {
 			continue
 		}
 		if err != nil {
@@ -142,7 +143,7 @@ func rpUpstreamReap(t testing.TB, c redis.Conn, ns string, curJobTypes []string)
 			args = append(args, id)
 			for {
 				v, err := redis.Values(requeue.Do(c, args...))
-				if err == redis.ErrNil {
+				if errors.Is(err, redis.ErrNil) {
 					break
 				}
 				if err != nil {

@@ -113,7 +113,13 @@ func TestPlanTextWidth(t *testing.T) {
 
 	reap := ReapPlanText(Plan{RedisTime: now, DeadAfter: 10 * time.Second, Pools: []PoolPlan{{PoolID: "p", HeartbeatMissing: true,
 		Jobs: []JobPlan{{JobName: "送信", QueueKey: "q1", Jobs: 1}, {JobName: "mail", QueueKey: "q2", Jobs: 22}}}}}, 0)
-	col := func(line, cell string) int { return textsafe.Width(line[:strings.Index(line, cell)]) }
+	col := func(line, cell string) int {
+		i := strings.Index(line, cell)
+		if i < 0 {
+			t.Fatalf("%q not in %q", cell, line)
+		}
+		return textsafe.Width(line[:i])
+	}
 	var a, b string
 	for _, l := range strings.Split(reap, "\n") {
 		switch {

@@ -131,6 +131,8 @@ type Dialer struct {
 	ep      Endpoint
 	opts    Options
 	tlsConf *tls.Config
+	// router, when set, decides where Dial connects (see WithRouter).
+	router Router
 }
 
 // NewDialer validates the options (address, CA file) without connecting.
@@ -166,6 +168,15 @@ func NewDialer(o Options) (*Dialer, error) {
 // Endpoint is where the dialer connects, fit to show.
 func (d *Dialer) Endpoint() Endpoint { return d.ep }
 
+// TLSConfig is a copy of the TLS settings connections use (CA, verification),
+// nil without TLS.
+func (d *Dialer) TLSConfig() *tls.Config {
+	if d.tlsConf == nil {
+		return nil
+	}
+	return d.tlsConf.Clone()
+}
+
 // ReadOnly reports whether connections refuse writes.
 func (d *Dialer) ReadOnly() bool { return d.opts.ReadOnly }
 
@@ -175,12 +186,38 @@ func (d *Dialer) Timeout() time.Duration { return d.opts.Timeout }
 // Dial connects, authenticates and selects the database. It sends nothing
 // else (no PING, no CLIENT SETNAME, no SELECT 0), so a Redis ACL user that
 // may only read can connect. The error names the address and never holds the
-// password.
+// password. Behind a router (WithRouter) it connects where the router says.
 //
 // The connection bounds every wait for Redis by the timeout without redigo's
 // read and write timeouts, which set a deadline on the socket for every
 // command sent and every reply read: see deadlineNetConn.
 func (d *Dialer) Dial(ctx context.Context) (redis.Conn, error) {
+	if d.router != nil {
+		return d.router.DialRouted(ctx)
+	}
+	return d.dial(ctx, d.ep.HostPort, d.tlsConf)
+}
+
+// DialAddr connects to hostport, a node another source named (a Sentinel
+// master or replica), with the dialer's user, password, TLS settings,
+// database, timeout and read-only guard. With TLS the certificate is checked
+// against that node's host.
+func (d *Dialer) DialAddr(ctx context.Context, hostport string) (redis.Conn, error) {
+	host, _, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return nil, fmt.Errorf("connect to redis: invalid address %q: want host:port", hostport)
+	}
+	conf := d.tlsConf
+	if conf != nil {
+		conf = conf.Clone()
+		conf.ServerName = host
+	}
+	return d.dial(ctx, hostport, conf)
+}
+
+func (d *Dialer) dial(ctx context.Context, hostport string, tlsConf *tls.Config) (redis.Conn, error) {
+	shown := d.ep
+	shown.HostPort = hostport
 	dialer := &net.Dialer{Timeout: d.opts.Timeout, KeepAlive: 5 * time.Minute}
 	opts := []redis.DialOption{
 		redis.DialContextFunc(func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -200,19 +237,36 @@ func (d *Dialer) Dial(ctx context.Context) (redis.Conn, error) {
 			opts = append(opts, redis.DialUsername(d.ep.User))
 		}
 	}
-	if d.tlsConf != nil {
-		opts = append(opts, redis.DialUseTLS(true), redis.DialTLSConfig(d.tlsConf))
+	if tlsConf != nil {
+		opts = append(opts, redis.DialUseTLS(true), redis.DialTLSConfig(tlsConf))
 	}
 	ctx, cancel := context.WithTimeout(ctx, d.opts.Timeout)
 	defer cancel()
-	c, err := redis.DialContext(ctx, "tcp", d.ep.HostPort, opts...)
+	c, err := redis.DialContext(ctx, "tcp", hostport, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("connect to redis at %s: %s", d.ep, d.scrub(describeDialError(err)))
+		return nil, fmt.Errorf("connect to redis at %s: %s", shown, d.scrub(describeDialError(err)))
 	}
 	if d.opts.ReadOnly {
 		c = ReadOnlyConn(c)
 	}
 	return c, nil
+}
+
+// Router picks the node each new connection of a Dialer goes to, for a
+// deployment whose master moves (Sentinel). It dials with the dialer's
+// DialAddr.
+type Router interface {
+	DialRouted(ctx context.Context) (redis.Conn, error)
+}
+
+// WithRouter is a copy of the dialer whose Dial (and Pool) connects where r
+// says; shown (host:port) is the address it shows until then. DialAddr is
+// unchanged.
+func (d *Dialer) WithRouter(r Router, shown string) *Dialer {
+	c := *d
+	c.router = r
+	c.ep.HostPort = shown
+	return &c
 }
 
 // deadlineNetConn is a connection's socket. redigo with a read and a write
@@ -317,9 +371,16 @@ func describeDialError(err error) string {
 // Pool is a redigo pool over the dialer, for the reaper and long-running
 // screens. Connections are tested with nothing (no PING: a read-only ACL
 // user may not be allowed one).
+//
+// Behind a router no connection is kept idle: each one is dialled where the
+// router says at that moment, so none outlives a failover in the pool.
 func (d *Dialer) Pool() *redis.Pool {
+	idle := 4
+	if d.router != nil {
+		idle = 0
+	}
 	return &redis.Pool{
-		MaxIdle:     4,
+		MaxIdle:     idle,
 		IdleTimeout: time.Minute,
 		DialContext: d.Dial,
 	}

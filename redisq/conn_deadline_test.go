@@ -53,11 +53,11 @@ func stallingProxy(t *testing.T, target string, limit int64) string {
 			conns = append(conns, c, up)
 			mu.Unlock()
 			wg.Add(2)
-			go func() { defer wg.Done(); io.Copy(up, c) }()
+			go func() { defer wg.Done(); _, _ = io.Copy(up, c) }()
 			go func() {
 				defer wg.Done()
-				io.Copy(c, io.LimitReader(up, limit))
-				io.Copy(io.Discard, up) // hold the connection open, answer nothing more
+				_, _ = io.Copy(c, io.LimitReader(up, limit))
+				_, _ = io.Copy(io.Discard, up) // hold the connection open, answer nothing more
 			}()
 		}
 	}()

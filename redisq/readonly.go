@@ -20,6 +20,9 @@ var readAllow = map[string]bool{
 	"SMEMBERS": true, "SCARD": true, "SISMEMBER": true, "SSCAN": true,
 	"ZCARD": true, "ZRANGE": true, "ZRANGEBYSCORE": true, "ZCOUNT": true, "ZSCORE": true, "ZSCAN": true,
 	"SCAN": true, "TIME": true, "PING": true, "DBSIZE": true,
+	// What a Sentinel deployment is checked with: a node's role, and the
+	// replication offsets of a replica's lag.
+	"ROLE": true, "INFO": true,
 	"": true, // redigo's flush-and-receive
 }
 

@@ -72,7 +72,7 @@ func writeBadData(t testing.TB, c redis.Conn, bigList, manyNames int) int {
 	redistest.Do(t, c, "LPUSH", ip, "not json at all \x1b[31m", big,
 		fmt.Sprintf(`{"name":"email","id":"esc","t":%d,"args":{"to":"\u001b]0;pwned\u0007","bidi":"\u202e","c1":"\u009b"}}`, now-60),
 		"{\"name\":\"email\",\"id\":\"raw\x1b[2J\",\"t\":1,\"args\":{\"x\":\"\x1b[31m\"}}",
-		fmt.Sprintf(`{"name":"email","id":"notime","t":"yesterday","args":[1,2,3]}`),
+		`{"name":"email","id":"notime","t":"yesterday","args":[1,2,3]}`,
 	)
 	redistest.Do(t, c, "SET", p+"jobs:email:lock", 5)
 	redistest.Do(t, c, "HSET", p+"jobs:email:lock_info", dead, 5)

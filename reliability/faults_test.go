@@ -158,9 +158,9 @@ func TestWrongPassword(t *testing.T) {
 		}
 		// The screen.
 		s := startTmux(t, 160, 30, a.env, append(append([]string{"--redis=" + srv.Addr()}, a.args...), "--read-only", "--interval=250ms")...)
-		sc := s.WaitText(10*time.Second, "authentication")
+		s.WaitText(10*time.Second, "authentication")
 		time.Sleep(600 * time.Millisecond) // a retry or two
-		sc = s.Screen()
+		sc := s.Screen()
 		if strings.Contains(sc, wrong) || strings.Contains(sc, right) {
 			t.Errorf("%s: a password is on the screen:\n%s", a.name, sc)
 		}

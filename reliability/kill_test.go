@@ -1,6 +1,7 @@
 package reliability_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand"
 	"os"
@@ -132,7 +133,7 @@ func (ks killState) check(t testing.TB, c redis.Conn, when string) (left int, go
 		if err != nil {
 			t.Fatal(err)
 		}
-		all := append(ip, q...)
+		all := append(append([]string{}, ip...), q...)
 		want := ks.orig[job]
 		if len(all) != len(want) {
 			t.Fatalf("%s: %s holds %d jobs (in progress %d + queued %d), want %d", when, job, len(all), len(ip), len(q), len(want))
@@ -141,7 +142,11 @@ func (ks killState) check(t testing.TB, c redis.Conn, when string) (left int, go
 			if all[i] != want[i] {
 				t.Fatalf("%s: %s: job %d is %.60s, want %.60s (lost, duplicated or reordered)", when, job, i, all[i], want[i])
 			}
-			id := all[i][strings.Index(all[i], `"id":`):]
+			at := strings.Index(all[i], `"id":`)
+			if at < 0 {
+				t.Fatalf("%s: job without an id: %.60s", when, all[i])
+			}
+			id := all[i][at:]
 			if ids[id] {
 				t.Fatalf("%s: job %s twice", when, id)
 			}
@@ -155,7 +160,7 @@ func (ks killState) check(t testing.TB, c redis.Conn, when string) (left int, go
 		}
 		info, err := redis.Int64(c.Do("HGET", ks.queueKey(job)+":lock_info", ks.pool))
 		hasInfo := err == nil
-		if err != nil && err != redis.ErrNil {
+		if err != nil && !errors.Is(err, redis.ErrNil) {
 			t.Fatal(err)
 		}
 		if inSet {

@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
+	"github.com/workq-tui/workq-tui/internal/audit"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
@@ -53,6 +54,12 @@ type KeyNamer interface {
 	InProgress(job, poolID string) string
 }
 
+// Auditor records every executed action; the program gives the screen an
+// *audit.File, tests a list in memory.
+type Auditor interface {
+	Record(e audit.Entry) error
+}
+
 // Planner computes a reap plan from a snapshot; reaper.NewPlan in the
 // program, a fake in tests.
 type Planner func(snap *model.Snapshot, t reaper.Targets) (reaper.Plan, error)
@@ -63,8 +70,11 @@ type Options struct {
 	// (redisq.Endpoint.String() is fit).
 	Address   string
 	Namespace string
-	ReadOnly  bool
-	Demo      bool
+	// Target names the target in a fleet (the header, every dialog and
+	// audit line say which); empty for a screen of one Redis.
+	Target   string
+	ReadOnly bool
+	Demo     bool
 
 	// Interval is the time between polls (default 2s); FetchTimeout bounds
 	// one poll (default 10s); MaxBackoff caps the wait between retries
@@ -79,8 +89,9 @@ type Options struct {
 	// start of the next (default 60s); 'o' scans at once.
 	ScanInterval time.Duration
 	// ScanPause is the pause after an orphan scan step that took step, so
-	// that the scan leaves Redis to the other clients most of the time;
-	// redisq.ScanPause unless set.
+	// that the scan leaves Redis to the other clients most of the time
+	// (the program passes redisq.ScanPause). Without it the steps of a scan
+	// follow each other without a pause.
 	ScanPause func(step time.Duration) time.Duration
 
 	// Keys names the Redis keys the screen hands to the repairs;
@@ -90,8 +101,10 @@ type Options struct {
 	// Now is the screen's clock (data age, status timers); time.Now by
 	// default. Ages of pools and queues come from Redis's clock instead.
 	Now func() time.Time
-	// Renderer builds every style; lipgloss.NewRenderer(os.Stdout) by
-	// default (it honours NO_COLOR).
+	// Renderer builds every style. By default a renderer for os.Stdout
+	// (it honours NO_COLOR) that draws for a dark background: it never
+	// asks the terminal for its background colour, a question that can
+	// stall the first frame for seconds on a terminal that does not answer.
 	Renderer *lipgloss.Renderer
 
 	Source Source
@@ -118,6 +131,11 @@ type Options struct {
 	// Pauser pauses and unpauses job types (p); without it, and in
 	// read-only mode, p is not there.
 	Pauser Pauser
+
+	// Follow, when set, says where the polls read (a Sentinel master or
+	// replica): the header shows that node instead of Address, and a
+	// failover shows in the header and the message area.
+	Follow Follower
 }
 
 // PeekLimit is how many in-progress jobs the detail view shows.
@@ -220,7 +238,7 @@ func New(o Options) Model {
 		o.ScanInterval = 60 * time.Second
 	}
 	if o.ScanPause == nil {
-		o.ScanPause = redisq.ScanPause
+		o.ScanPause = func(time.Duration) time.Duration { return 0 }
 	}
 	if o.Keys == nil {
 		o.Keys = redisq.NewKeys(o.Namespace)
@@ -233,6 +251,7 @@ func New(o Options) Model {
 	}
 	if o.Renderer == nil {
 		o.Renderer = lipgloss.NewRenderer(os.Stdout)
+		o.Renderer.SetHasDarkBackground(true)
 	}
 	st := newStyles(o.Renderer, defaultTheme())
 	h := help.New()

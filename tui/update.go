@@ -376,6 +376,9 @@ func (m Model) openAction(kind actionKind, t reaper.Targets) (Model, tea.Cmd) {
 	if err != nil {
 		return m.setStatus(err.Error(), true)
 	}
+	if m.opts.Target != "" {
+		a.title = oneLine(m.opts.Target) + ": " + a.title
+	}
 	m.dialog = &confirmDialog{action: a}
 	m.status = statusLine{} // a hint from before does not belong to the dialog
 	if m.err != nil {
@@ -394,7 +397,7 @@ func (m Model) onDialogKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		m.actionSeq++
 		m.running = &runningAction{seq: m.actionSeq, kind: a.kind, title: a.running, total: a.total}
-		entry := audit.Entry{Address: m.opts.Address, Namespace: m.opts.Namespace, Action: string(a.kind), Targets: a.targets}
+		entry := audit.Entry{Target: m.opts.Target, Address: m.opts.Address, Namespace: m.opts.Namespace, Action: string(a.kind), Targets: a.targets}
 		return m, runActionCmd(a, m.actionSeq, m.opts.ActionTimeout, m.opts.Audit, entry, m.opts.Now)
 	case key.Matches(msg, m.keys.Cancel):
 		m.dialog = nil

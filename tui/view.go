@@ -49,7 +49,11 @@ func (m Model) renderBody() string {
 // the data is, the counts and the view tabs; plus a line with the error
 // while Redis fails.
 func (m Model) renderHeader(now time.Time) string {
+	follow, following := m.following()
 	return renderHeader(headerData{
+		target:    m.opts.Target,
+		follow:    follow,
+		following: following,
 		address:   m.opts.Address,
 		namespace: m.opts.Namespace,
 		readOnly:  m.opts.ReadOnly,
@@ -70,6 +74,7 @@ func (m Model) renderHeader(now time.Time) string {
 
 // headerData is what the header shows.
 type headerData struct {
+	target             string
 	address, namespace string
 	readOnly, demo     bool
 	snap               *model.Snapshot
@@ -83,6 +88,9 @@ type headerData struct {
 	inDetail           bool
 	scan               scanStatus
 	orphans            int
+	// follow is where Sentinel has the screen read, when following.
+	follow    Following
+	following bool
 }
 
 func renderHeader(d headerData, now time.Time, width int, st styles) string {
@@ -102,7 +110,15 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 			seg = append(seg, age)
 		}
 	}
-	seg = append(seg, st.bold.Render(textsafe.Clean(d.address)), "ns "+textsafe.Clean(d.namespace))
+	if d.target != "" {
+		seg = append(seg, st.bold.Render(oneLine(d.target)))
+	}
+	if d.following {
+		seg = append(seg, nodeSegment(d.follow, st))
+	} else {
+		seg = append(seg, st.bold.Render(textsafe.Clean(d.address)))
+	}
+	seg = append(seg, "ns "+textsafe.Clean(d.namespace))
 	if d.snap != nil {
 		seg = append(seg, "redis "+d.snap.RedisTime.UTC().Format("15:04:05Z"))
 	}
@@ -161,6 +177,9 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 		line2 = left + strings.Repeat(" ", gap) + right
 	}
 	lines := []string{line1, fitLine(line2, width)}
+	if d.following {
+		lines = append(lines, sentinelLine(d.follow, now, width, st))
+	}
 	if d.err != nil {
 		// The error may wrap onto a second line: its end ("connection
 		// refused") is the part that says what is wrong.
@@ -196,6 +215,8 @@ func connState(d headerData, now time.Time, st styles) string {
 // progress of a running action) and the help.
 func (m Model) renderFooter() string {
 	var status string
+	follow, following := m.following()
+	notice := failoverNotice(follow, following, m.opts.Now())
 	switch {
 	case m.filtering:
 		status = m.filter.view(m.st)
@@ -207,6 +228,8 @@ func (m Model) renderFooter() string {
 			s = m.st.statusErr
 		}
 		status = s.Render(oneLine(m.status.text))
+	case notice != "":
+		status = m.st.warn.Render(notice)
 	case m.currentFilter() != "" && !m.inDetail:
 		status = m.st.faint.Render("filter: " + textsafe.Clean(m.currentFilter()) + "  (esc clears)")
 	}

@@ -15,7 +15,9 @@ func TestBenchTable(t *testing.T) {
 	tb := runBench(t, fullSizes)
 	var b strings.Builder
 	tb.write(&b)
-	os.Stdout.WriteString(b.String())
+	if _, err := os.Stdout.WriteString(b.String()); err != nil {
+		t.Fatal(err)
+	}
 	if p := os.Getenv("BENCH_OUT"); p != "" {
 		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
 			t.Errorf("write %s: %v", p, err)

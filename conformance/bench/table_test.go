@@ -83,7 +83,9 @@ func (t *table) write(w io.Writer) {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.id, l.what, fmtRatio(l.ratio), goal, res, l.detail)
 	}
-	tw.Flush()
+	if err := tw.Flush(); err != nil {
+		fmt.Fprintf(w, "table: %v\n", err)
+	}
 	if m := t.missed(); len(m) > 0 {
 		fmt.Fprintf(w, "%d goal(s) missed\n", len(m))
 	} else {
@@ -113,16 +115,6 @@ func median(d []time.Duration) time.Duration {
 	}
 	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
 	return d[len(d)/2]
-}
-
-// quantile of durations, q in [0, 1] (sorted in place).
-func quantile(d []time.Duration, q float64) time.Duration {
-	if len(d) == 0 {
-		return 0
-	}
-	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
-	i := int(q * float64(len(d)-1))
-	return d[i]
 }
 
 func ms(d time.Duration) string {

@@ -31,6 +31,7 @@ package gcstate
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -421,7 +422,7 @@ func waitNewPoolOrExit(t testing.TB, addr, ns string, before map[string]bool, pi
 				continue
 			}
 			p, err := redis.String(c.Do("HGET", prefix(ns)+"worker_pools:"+id, "pid"))
-			if err == redis.ErrNil {
+			if errors.Is(err, redis.ErrNil) {
 				continue
 			}
 			if err != nil {

@@ -115,11 +115,11 @@ func TestOrphansLeftByUpstreamReaperAreFoundAndRequeued(t *testing.T) {
 		t.Fatalf("before requeue, %s: lock_info %v; want no field of the killed pool", shared, info)
 	}
 
-	plan, err := reaper.PlanRequeue(ctx, c, k, []string{want[0].Key, want[1].Key}, model.DefaultDeadAfter)
+	plan, err := reaper.NewReaper(redisq.OneConn(c), ns, 0).PlanRequeue(ctx, []string{want[0].Key, want[1].Key}, model.DefaultDeadAfter)
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}
-	if _, err := reaper.ExecuteRequeue(ctx, c, k, plan, 1, nil); err != nil {
+	if _, err := reaper.NewReaper(redisq.OneConn(c), ns, 1).Requeue(ctx, plan, nil); err != nil {
 		t.Fatalf("requeue: %v", err)
 	}
 	// `stuck` has no live pool: its jobs wait in the queue, its lock freed.
@@ -175,7 +175,7 @@ func TestDriftedLockRepairedThenLivePoolsDrain(t *testing.T) {
 		t.Fatalf("snapshot does not report the drift: %+v", jt)
 	}
 
-	plan, err := reaper.PlanRepairLocks(ctx, c, k, []string{job})
+	plan, err := reaper.NewReaper(redisq.OneConn(c), ns, 0).PlanRepairLocks(ctx, []string{job})
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}
@@ -183,7 +183,7 @@ func TestDriftedLockRepairedThenLivePoolsDrain(t *testing.T) {
 	if jp.LockBefore != 5 || jp.LockAfter != 0 || len(jp.LockInfoAfter) != 0 || len(jp.Pools) != 2 || jp.MaxConcurrency != 3 {
 		t.Fatalf("plan: %+v", jp)
 	}
-	if _, err := reaper.ExecuteRepairLocks(ctx, c, k, plan); err != nil {
+	if _, err := reaper.NewReaper(redisq.OneConn(c), ns, 0).RepairLocks(ctx, plan); err != nil {
 		t.Fatalf("repair: %v", err)
 	}
 	gcstate.WaitFor(t, 30*time.Second, "the live pools to drain the queue", func() (bool, error) {

@@ -164,8 +164,26 @@ func (s *stream) since(t time.Time) []string {
 // observations and its queue only grows, while the other type goes on.
 // After the unpause the pool drains the queue.
 func TestPauseStopsOneJobType(t *testing.T) {
+	checkPauseStopsOneJobType(t, "conf-pause", func(_ *redistest.Server, rp *redis.Pool, ns string, pause bool) {
+		res := pauseWith(t, rp, ns, "steady", pause)
+		want := reaper.PauseDone
+		if !pause {
+			want = reaper.UnpauseDone
+		}
+		if res.Changed() != 1 || res.Jobs[0].Status != want {
+			t.Fatalf("pause %v: %+v", pause, res)
+		}
+	})
+}
+
+// setPause pauses (pause true) or unpauses steady in namespace ns, and
+// checks that it says it did.
+type setPause func(srv *redistest.Server, rp *redis.Pool, ns string, pause bool)
+
+// checkPauseStopsOneJobType is TestPauseStopsOneJobType with the pause and
+// the unpause done by set.
+func checkPauseStopsOneJobType(t *testing.T, ns string, set setPause) {
 	srv := redistest.Start(t)
-	const ns = "conf-pause"
 	const concurrency = 6
 	keys := redisq.NewKeys(ns)
 	rp := gcstate.RedisPool(t, srv.Addr())
@@ -176,11 +194,8 @@ func TestPauseStopsOneJobType(t *testing.T) {
 	st := startPool(t, rp, ns, concurrency, 30*time.Millisecond, "steady", "other")
 	gcstate.WaitFor(t, 10*time.Second, "20 steady jobs run", func() (bool, error) { return len(st.of("steady")) >= 20, nil })
 
-	res := pauseWith(t, rp, ns, "steady", true)
+	set(srv, rp, ns, true)
 	pausedAt := time.Now()
-	if res.Changed() != 1 || res.Jobs[0].Status != reaper.PauseDone {
-		t.Fatalf("pause: %+v", res)
-	}
 	if v, err := redis.String(c.Do("GET", keys.Paused("steady"))); err != nil || v != "1" {
 		t.Fatalf("pause key: %q, %v", v, err)
 	}
@@ -248,10 +263,7 @@ func TestPauseStopsOneJobType(t *testing.T) {
 	// Unpause: the pool drains what queued up, new jobs included. Idle
 	// gocraft workers back off up to 5 s between polls.
 	stream.stop()
-	res = pauseWith(t, rp, ns, "steady", false)
-	if res.Changed() != 1 || res.Jobs[0].Status != reaper.UnpauseDone {
-		t.Fatalf("unpause: %+v", res)
-	}
+	set(srv, rp, ns, false)
 	if n, _ := redis.Int(c.Do("EXISTS", keys.Paused("steady"))); n != 0 {
 		t.Fatal("pause key left after unpause")
 	}

@@ -284,7 +284,7 @@ func TestReapPoolBeatsAgain(t *testing.T) {
 	}
 	redistest.Do(t, c, "HSET", keys.Heartbeat(k.ID), "heartbeat_at", redistest.Time(t, c).Unix())
 	before := redistest.Dump(t, c, "*")
-	res, err := reaper.NewReaper(pool, ns, 0).Execute(context.Background(), plan, nil)
+	res, err := reaper.NewReaper(pool, ns, 0).Reap(context.Background(), plan, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -363,7 +363,7 @@ func TestReapWhileLivePoolsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := reaper.NewReaper(pool, ns, 1).Execute(context.Background(), plan, func(int64, int64) {
+	res, err := reaper.NewReaper(pool, ns, 1).Reap(context.Background(), plan, func(int64, int64) {
 		time.Sleep(25 * time.Millisecond)
 	})
 	if err != nil {

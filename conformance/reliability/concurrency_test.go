@@ -73,9 +73,13 @@ func sample(c redis.Conn, k redisq.Keys, pools []string) (lock, inProgress map[s
 		return nil, nil, err
 	}
 	for _, job := range jobs {
-		c.Send("GET", k.Lock(job))
+		if err := c.Send("GET", k.Lock(job)); err != nil {
+			return nil, nil, err
+		}
 		for _, p := range pools {
-			c.Send("LLEN", k.InProgress(job, p))
+			if err := c.Send("LLEN", k.InProgress(job, p)); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 	v, err := redis.Values(c.Do("EXEC"))
@@ -185,7 +189,7 @@ func TestTwoOfOursAndGocraftReaperAtOnce(t *testing.T) {
 				errs[i] = err
 				return
 			}
-			results[i], errs[i] = reaper.NewReaper(pool, ns, batch).Execute(context.Background(), plan, nil)
+			results[i], errs[i] = reaper.NewReaper(pool, ns, batch).Reap(context.Background(), plan, nil)
 		}()
 	}
 	wg.Wait()

@@ -16,7 +16,10 @@ import (
 
 // Entry is one executed action.
 type Entry struct {
-	Time      time.Time
+	Time time.Time
+	// Target names the target of a fleet (as given to --target); empty
+	// for a screen of one Redis, and then left out of the line.
+	Target    string
 	Address   string // never with a password
 	Namespace string
 	Action    string
@@ -68,13 +71,18 @@ func Format(user string, e Entry) string {
 	fields := []string{
 		e.Time.UTC().Format(time.RFC3339),
 		"user=" + value(user),
-		"redis=" + value(e.Address),
-		"namespace=" + value(e.Namespace),
-		"action=" + value(e.Action),
-		"targets=" + value(strings.Join(e.Targets, ",")),
-		"moved=" + strconv.FormatInt(e.Moved, 10),
-		"result=" + value(e.Result),
 	}
+	if e.Target != "" {
+		fields = append(fields, "target="+value(e.Target))
+	}
+	fields = append(fields,
+		"redis="+value(e.Address),
+		"namespace="+value(e.Namespace),
+		"action="+value(e.Action),
+		"targets="+value(strings.Join(e.Targets, ",")),
+		"moved="+strconv.FormatInt(e.Moved, 10),
+		"result="+value(e.Result),
+	)
 	return strings.Join(fields, " ") + "\n"
 }
 

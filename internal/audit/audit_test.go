@@ -45,3 +45,12 @@ func TestFile(t *testing.T) {
 		t.Fatalf("default: %s", p)
 	}
 }
+
+func TestFormatTarget(t *testing.T) {
+	e := Entry{Time: time.Date(2026, 11, 29, 15, 30, 0, 0, time.UTC), Target: "eu west", Address: "redis:6379", Namespace: "work",
+		Action: "reap", Targets: []string{"a1"}, Moved: 1, Result: "ok"}
+	want := "2026-11-29T15:30:00Z user=ops target=\"eu west\" redis=redis:6379 namespace=work action=reap targets=a1 moved=1 result=ok\n"
+	if line := Format("ops", e); line != want {
+		t.Fatalf("audit line\n%q, want\n%q", line, want)
+	}
+}

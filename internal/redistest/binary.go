@@ -34,7 +34,7 @@ func Main(m *testing.M) int {
 	built.main = true
 	code := m.Run()
 	if built.dir != "" {
-		os.RemoveAll(built.dir)
+		_ = os.RemoveAll(built.dir) // best effort: a temp dir
 	}
 	return code
 }

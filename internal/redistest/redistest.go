@@ -140,7 +140,7 @@ func (s *Server) logTail() string {
 	if err != nil {
 		return err.Error()
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // opened for reading
 	var lines []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {

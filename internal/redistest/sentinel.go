@@ -174,7 +174,7 @@ func (s *SentinelServer) writeConf(set *SentinelSet) error {
 			"tls-ca-cert-file " + strconv.Quote(set.TLS.CAFile), "tls-auth-clients no", "tls-replication yes",
 		}
 	}
-	lines := append(port,
+	lines := append(append([]string{}, port...),
 		"bind 127.0.0.1",
 		"daemonize no",
 		"dir "+strconv.Quote(s.dir),
@@ -208,7 +208,7 @@ func (s *SentinelServer) start() error {
 	if err != nil {
 		return err
 	}
-	defer out.Close()
+	defer func() { _ = out.Close() }() // the child holds its own descriptor
 	cmd.Stdout, cmd.Stderr = out, out
 	if err := cmd.Start(); err != nil {
 		return err

@@ -21,9 +21,7 @@ func TestColumnsAlignByDisplayWidth(t *testing.T) {
 	}
 	tb := New(2)
 	tb.Row("NAME", "HOST", "COUNT", "LAST")
-	var names []string
 	for name, host := range cells {
-		names = append(names, name)
 		tb.Row(name, host, "12", "end")
 	}
 	var b strings.Builder
@@ -35,13 +33,13 @@ func TestColumnsAlignByDisplayWidth(t *testing.T) {
 		t.Fatalf("%d lines:\n%s", len(lines), b.String())
 	}
 	// The header says where COUNT and LAST start; every row must agree.
-	countAt := textsafe.Width(lines[0][:strings.Index(lines[0], "COUNT")])
-	lastAt := textsafe.Width(lines[0][:strings.Index(lines[0], "LAST")])
+	countAt := colOf(t, lines[0], "COUNT")
+	lastAt := colOf(t, lines[0], "LAST")
 	for _, l := range lines[1:] {
-		if got := textsafe.Width(l[:strings.Index(l, "12")]); got != countAt {
+		if got := colOf(t, l, "12"); got != countAt {
 			t.Errorf("COUNT at column %d, want %d: %q", got, countAt, l)
 		}
-		if got := textsafe.Width(l[:strings.Index(l, "end")]); got != lastAt {
+		if got := colOf(t, l, "end"); got != lastAt {
 			t.Errorf("LAST at column %d, want %d: %q", got, lastAt, l)
 		}
 		if strings.HasSuffix(l, " ") {
@@ -50,7 +48,7 @@ func TestColumnsAlignByDisplayWidth(t *testing.T) {
 	}
 	// The HOST column is as wide as its widest cell (CJK: 12 columns) plus
 	// the gap.
-	hostAt := textsafe.Width(lines[0][:strings.Index(lines[0], "HOST")])
+	hostAt := colOf(t, lines[0], "HOST")
 	if countAt-hostAt != 12+2 {
 		t.Errorf("HOST column %d wide, want 14:\n%s", countAt-hostAt, b.String())
 	}
@@ -72,4 +70,15 @@ func TestRaggedRowsAndEmpty(t *testing.T) {
 	if want := "a b c\nlong\nx y\n"; b.String() != want {
 		t.Fatalf("got %q, want %q", b.String(), want)
 	}
+}
+
+// colOf is the display column where cell starts in line; a missing cell
+// fails the test.
+func colOf(t *testing.T, line, cell string) int {
+	t.Helper()
+	i := strings.Index(line, cell)
+	if i < 0 {
+		t.Fatalf("%q not in %q", cell, line)
+	}
+	return textsafe.Width(line[:i])
 }

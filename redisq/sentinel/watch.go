@@ -156,14 +156,21 @@ func (w *Watcher) listenOnce(ctx context.Context, addr string, onSubscribed func
 			}
 		}
 	}()
+	// counted: this subscription is in Listening until listenOnce returns.
+	counted := false
+	defer func() {
+		if counted {
+			w.addListening(-1)
+		}
+	}()
 	for {
 		switch m := psc.ReceiveWithTimeout(2 * w.pingEvery).(type) {
 		case error:
 			return m
 		case redis.Subscription:
-			if m.Kind == "subscribe" && m.Channel == switchChannel {
+			if m.Kind == "subscribe" && m.Channel == switchChannel && !counted {
+				counted = true
 				w.addListening(1)
-				defer w.addListening(-1)
 				onSubscribed()
 			}
 		case redis.Message:
