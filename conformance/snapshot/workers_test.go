@@ -1,7 +1,6 @@
 package snapshot_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -184,8 +183,8 @@ func runWorkers(t *testing.T, addr, ns string, extra ...string) (*workersOutput,
 	if r.Code != 0 && r.Code != 3 {
 		t.Fatalf("workq-tui %v: exit %d: %s", args, r.Code, r.Stderr)
 	}
-	if strings.ContainsAny(r.Stdout, "\x1b") {
-		t.Errorf("an escape reached the JSON raw:\n%s", r.Stdout)
+	if strings.ContainsAny(r.Stdout, "\x1b\u202e") {
+		t.Errorf("an escape or bidi override reached the JSON raw:\n%s", r.Stdout)
 	}
 	var out workersOutput
 	if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil {
@@ -241,13 +240,19 @@ func describeUpstream(t *testing.T, obs []*work.WorkerObservation) string {
 	return strings.Join(lines, "\n")
 }
 
+// compact is the JSON value of raw written one way (keys sorted, the same
+// escapes), so that two encodings of one value compare equal.
 func compact(t *testing.T, raw json.RawMessage) string {
 	t.Helper()
-	var b bytes.Buffer
-	if err := json.Compact(&b, raw); err != nil {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
 		t.Fatalf("args %q: %v", raw, err)
 	}
-	return b.String()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 func deref(s *string) string {
