@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spf13/pflag"
 
@@ -21,15 +23,17 @@ import (
 func snapshotCommand() command {
 	return command{
 		name:    "snapshot",
-		summary: "print every pool and job type once (--json for JSON); exit 3 on dead pools, drift or orphans",
-		help: `Read the namespace once and print its worker pools, job types, orphaned
-in-progress lists and findings, as a table or (--json) as one JSON object.
-Exit status 3 when there are dead pools, lock drift or orphans. It only
-reads.`,
+		summary: "print every pool, job type and busy worker once (--json for JSON); exit 3 on dead pools, drift or orphans",
+		help: `Read the namespace once and print its worker pools, job types, busy
+workers, orphaned in-progress lists and findings, as a table or (--json) as
+one JSON object. A job running longer than --long-after is a long_running
+finding. Exit status 3 when there are dead pools, lock drift or orphans
+(long-running jobs alone do not change it). It only reads.`,
 		flags: func(fs *pflag.FlagSet) runner {
 			c := &snapshotCmd{}
 			c.target.addFlags(fs)
 			addDeadAfter(fs, &c.deadAfter)
+			addLongAfter(fs, &c.longAfter)
 			fs.BoolVar(&c.json, "json", false, "print one JSON object")
 			return c
 		},
@@ -39,7 +43,21 @@ reads.`,
 type snapshotCmd struct {
 	target
 	deadAfter time.Duration
+	longAfter time.Duration
 	json      bool
+}
+
+// addLongAfter adds --long-after: how long a job may run before it is
+// reported as long-running.
+func addLongAfter(fs *pflag.FlagSet, d *time.Duration) {
+	fs.DurationVar(d, "long-after", model.DefaultLongAfter, "a job running longer than this is long-running (a Go duration: 90s, 10m, 2h)")
+}
+
+func checkLongAfter(d time.Duration) error {
+	if d <= 0 {
+		return usageErrorf("--long-after must be positive, got %s", d)
+	}
+	return nil
 }
 
 // run reads the namespace once (the pipelined snapshot, then the orphan
@@ -47,6 +65,9 @@ type snapshotCmd struct {
 func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 	if len(args) > 0 {
 		return usageErrorf("snapshot takes no arguments, got %q", args[0])
+	}
+	if err := checkLongAfter(c.longAfter); err != nil {
+		return err
 	}
 	if len(c.names) > 1 {
 		return c.runTargets(ctx, e)
@@ -61,6 +82,8 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	snap.LongAfter = c.longAfter
+	snap.Findings = model.Findings(snap)
 	if c.json {
 		err = writeSnapshotJSON(e.stdout, snap)
 	} else {
@@ -117,6 +140,7 @@ type snapshotJSON struct {
 	RedisTime int64                  `json:"redis_time"`
 	Pools     []poolJSON             `json:"pools"`
 	JobTypes  []jobTypeJSON          `json:"job_types"`
+	Workers   []workerJSON           `json:"workers"`
 	Orphans   []model.InProgressList `json:"orphans"`
 	Findings  []model.Finding        `json:"findings"`
 }
@@ -153,6 +177,59 @@ type jobTypeJSON struct {
 	Drift          bool     `json:"drift"`
 }
 
+// workerJSON is one worker; every field after busy is null for an idle
+// worker.
+type workerJSON struct {
+	WorkerID string  `json:"worker_id"`
+	PoolID   string  `json:"pool_id"`
+	Busy     bool    `json:"busy"`
+	JobName  *string `json:"job_name"`
+	JobID    *string `json:"job_id"`
+	// StartedAt is null when the observation's started_at is missing or
+	// not a whole number, and RunningSeconds with it.
+	StartedAt      *int64   `json:"started_at"`
+	RunningSeconds *float64 `json:"running_seconds"`
+	// Args is the job's arguments as the JSON value the observation holds;
+	// null when it holds none, a JSON string of the text when it is not
+	// JSON.
+	Args      json.RawMessage `json:"args"`
+	Checkin   *string         `json:"checkin"`
+	CheckinAt *int64          `json:"checkin_at"`
+}
+
+func workerToJSON(w model.Worker) workerJSON {
+	out := workerJSON{WorkerID: w.WorkerID, PoolID: w.PoolID, Busy: w.Busy}
+	if !w.Busy {
+		return out
+	}
+	out.JobName, out.JobID = &w.JobName, &w.JobID
+	if w.StartedAt != 0 {
+		out.StartedAt = &w.StartedAt
+		out.RunningSeconds = seconds(w.Running)
+	}
+	out.Args = argsJSON(w.Args)
+	if w.HasCheckin {
+		out.Checkin = &w.Checkin
+	}
+	if w.CheckinAt != 0 {
+		out.CheckinAt = &w.CheckinAt
+	}
+	return out
+}
+
+// argsJSON is an observation's args as a JSON value: nil (null) for "",
+// the value itself when it is JSON, else the text as a JSON string.
+func argsJSON(args string) json.RawMessage {
+	if strings.TrimSpace(args) == "" {
+		return nil
+	}
+	if json.Valid([]byte(args)) && utf8.ValidString(args) {
+		return json.RawMessage(args)
+	}
+	js, _ := json.Marshal(args) // a string always marshals
+	return js
+}
+
 func seconds(d *time.Duration) *float64 {
 	if d == nil {
 		return nil
@@ -181,6 +258,7 @@ func snapshotToJSON(snap *model.Snapshot) snapshotJSON {
 		RedisTime: snap.RedisTime.Unix(),
 		Pools:     make([]poolJSON, 0, len(snap.Pools)),
 		JobTypes:  make([]jobTypeJSON, 0, len(snap.JobTypes)),
+		Workers:   make([]workerJSON, 0, len(snap.Workers)),
 		Orphans:   snap.Orphans,
 		Findings:  snap.Findings,
 	}
@@ -213,6 +291,9 @@ func snapshotToJSON(snap *model.Snapshot) snapshotJSON {
 			}
 		}
 		out.Pools = append(out.Pools, pj)
+	}
+	for _, w := range snap.Workers {
+		out.Workers = append(out.Workers, workerToJSON(w))
 	}
 	for _, jt := range snap.JobTypes {
 		out.JobTypes = append(out.JobTypes, jobTypeJSON{
@@ -301,6 +382,8 @@ func writeSnapshotTable(w io.Writer, snap *model.Snapshot) error {
 		_, _ = t.WriteTo(bw) // bw keeps the first error
 	}
 
+	writeWorkersTable(bw, snap)
+
 	if len(snap.Orphans) > 0 {
 		fmt.Fprintf(bw, "\nORPHANED IN-PROGRESS LISTS (%d)\n", len(snap.Orphans))
 		t := table.New(2)
@@ -322,6 +405,46 @@ func writeSnapshotTable(w io.Writer, snap *model.Snapshot) error {
 		_, _ = t.WriteTo(bw) // bw keeps the first error
 	}
 	return bw.err
+}
+
+// writeWorkersTable prints the busy workers, longest-running first, with
+// LONG past the snapshot's LongAfter and the workers of dead pools marked.
+func writeWorkersTable(w io.Writer, snap *model.Snapshot) {
+	c := textsafe.Clean
+	busy := model.BusyWorkers(snap.Workers)
+	fmt.Fprintf(w, "\nWORKERS (%d busy of %d)\n", len(busy), len(snap.Workers))
+	if len(busy) == 0 {
+		return
+	}
+	dead := map[string]bool{}
+	for _, id := range snap.DeadPools() {
+		dead[id] = true
+	}
+	t := table.New(2)
+	t.Row("POOL", "WORKER", "JOB", "JOB ID", "RUNNING", "CHECKIN", "NOTE")
+	for _, wk := range busy {
+		running := "?"
+		if wk.Running != nil {
+			running = model.FormatAge(*wk.Running)
+		}
+		checkin := "-"
+		if wk.HasCheckin {
+			checkin = textsafe.Cut(c(wk.Checkin), 40)
+		}
+		var notes []string
+		if wk.LongRunning(snap.LongAfter) {
+			notes = append(notes, "LONG")
+		}
+		if dead[wk.PoolID] {
+			notes = append(notes, "dead pool")
+		}
+		note := "-"
+		if len(notes) > 0 {
+			note = strings.Join(notes, ", ")
+		}
+		t.Row(c(wk.PoolID), c(wk.WorkerID), textsafe.Cut(c(wk.JobName), 30), c(wk.JobID), running, checkin, note)
+	}
+	_, _ = t.WriteTo(w) // the caller's errWriter keeps the first error
 }
 
 // countsCell is "3 (email 2, resize 1)", or "0". Zero entries (lock_info

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -53,6 +55,11 @@ func encodeSnapshotJSON(b []byte, v snapshotJSON, flush func([]byte) error) ([]b
 			}
 		}
 	}
+	for i := range v.Workers {
+		if err := checkWorkerJSON(&v.Workers[i]); err != nil {
+			return nil, err
+		}
+	}
 	var err error
 	b = append(b, "{\n  \"namespace\": "...)
 	b = appendJSONString(b, v.Namespace)
@@ -82,13 +89,131 @@ func encodeSnapshotJSON(b []byte, v snapshotJSON, flush func([]byte) error) ([]b
 		}
 		b = append(b, "\n  ]"...)
 	}
-	for _, part := range parts {
+	for i, part := range parts {
 		b = append(b, ",\n  \""...)
 		b = append(b, part.name...)
 		b = append(b, "\": "...)
 		b = append(b, part.js...)
+		if i > 0 {
+			continue
+		}
+		// The workers, after the job types: thousands, written directly.
+		b = append(b, ",\n  \"workers\": "...)
+		switch {
+		case v.Workers == nil:
+			b = append(b, "null"...)
+		case len(v.Workers) == 0:
+			b = append(b, "[]"...)
+		default:
+			b = append(b, '[')
+			var scratch rawScratch
+			for i := range v.Workers {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				if b, err = appendWorkerJSON(b, &v.Workers[i], &scratch); err != nil {
+					return nil, err
+				}
+				if flush != nil && len(b) >= jsonChunk {
+					if err := flush(b); err != nil {
+						return nil, err
+					}
+					b = b[:0]
+				}
+			}
+			b = append(b, "\n  ]"...)
+		}
 	}
 	return append(b, "\n}\n"...), nil
+}
+
+// checkWorkerJSON fails on what appendWorkerJSON cannot write: a running
+// time JSON cannot hold, args that are not JSON.
+func checkWorkerJSON(w *workerJSON) error {
+	if f := w.RunningSeconds; f != nil {
+		if _, err := appendJSONFloat(nil, *f); err != nil {
+			return err
+		}
+	}
+	if w.Args != nil && !json.Valid(w.Args) {
+		return fmt.Errorf("worker %s: args are not JSON", w.WorkerID)
+	}
+	return nil
+}
+
+// appendWorkerJSON writes one worker at the depth of the workers array.
+func appendWorkerJSON(b []byte, w *workerJSON, scratch *rawScratch) ([]byte, error) {
+	const in = "\n      " // the worker's fields
+	b = append(b, "\n    {"+in+"\"worker_id\": "...)
+	b = appendJSONString(b, w.WorkerID)
+	b = append(b, ","+in+"\"pool_id\": "...)
+	b = appendJSONString(b, w.PoolID)
+	b = append(b, ","+in+"\"busy\": "...)
+	b = strconv.AppendBool(b, w.Busy)
+	b = append(b, ","+in+"\"job_name\": "...)
+	b = appendJSONStringPtr(b, w.JobName)
+	b = append(b, ","+in+"\"job_id\": "...)
+	b = appendJSONStringPtr(b, w.JobID)
+	b = append(b, ","+in+"\"started_at\": "...)
+	b = appendJSONIntPtr(b, w.StartedAt)
+	b = append(b, ","+in+"\"running_seconds\": "...)
+	if w.RunningSeconds == nil {
+		b = append(b, "null"...)
+	} else {
+		var err error
+		if b, err = appendJSONFloat(b, *w.RunningSeconds); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, ","+in+"\"args\": "...)
+	var err error
+	if b, err = scratch.appendRaw(b, w.Args, in[1:]); err != nil {
+		return nil, fmt.Errorf("worker %s args: %w", w.WorkerID, err)
+	}
+	b = append(b, ","+in+"\"checkin\": "...)
+	b = appendJSONStringPtr(b, w.Checkin)
+	b = append(b, ","+in+"\"checkin_at\": "...)
+	b = appendJSONIntPtr(b, w.CheckinAt)
+	return append(b, "\n    }"...), nil
+}
+
+func appendJSONStringPtr(b []byte, s *string) []byte {
+	if s == nil {
+		return append(b, "null"...)
+	}
+	return appendJSONString(b, *s)
+}
+
+func appendJSONIntPtr(b []byte, n *int64) []byte {
+	if n == nil {
+		return append(b, "null"...)
+	}
+	return strconv.AppendInt(b, *n, 10)
+}
+
+// rawScratch holds the buffers appendRaw reuses from value to value.
+type rawScratch struct{ compact, escaped, indented bytes.Buffer }
+
+// appendRaw writes a raw JSON value as encoding/json writes a
+// json.RawMessage inside an indented document: compacted with <, >, &,
+// U+2028 and U+2029 escaped, then indented, its nested lines starting with
+// prefix; nil is null. The runes a terminal acts on are escaped as in every
+// other string (escapeTerminalRunes).
+func (s *rawScratch) appendRaw(b []byte, raw json.RawMessage, prefix string) ([]byte, error) {
+	if raw == nil {
+		return append(b, "null"...), nil
+	}
+	s.compact.Reset()
+	s.escaped.Reset()
+	s.indented.Reset()
+	if err := json.Compact(&s.compact, raw); err != nil {
+		return nil, err
+	}
+	json.HTMLEscape(&s.escaped, s.compact.Bytes())
+	if err := json.Indent(&s.indented, s.escaped.Bytes(), prefix, "  "); err != nil {
+		return nil, err
+	}
+	return escapeTerminalRunes(b, s.indented.Bytes()), nil
 }
 
 // appendPoolJSON writes one pool at the depth of the pools array.

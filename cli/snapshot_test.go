@@ -60,7 +60,7 @@ func TestSnapshotJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
 		t.Fatalf("not one JSON object: %v\n%s", err, out)
 	}
-	assertKeys(t, "top", raw, "namespace", "redis_time", "pools", "job_types", "orphans", "findings")
+	assertKeys(t, "top", raw, "namespace", "redis_time", "pools", "job_types", "workers", "orphans", "findings")
 	pools := raw["pools"].([]any)
 	for _, p := range pools {
 		pm := p.(map[string]any)

@@ -18,7 +18,10 @@ func TestSnapshotTableAlignsByDisplayWidth(t *testing.T) {
 	srv.Do("SADD", "work:worker_pools", "pool1", "pool2", "pool3")
 	srv.Do("SADD", "work:known_jobs", "メール送信", "🙈emoji", "cafe\u0301", "zero\u200bwidth", "👩\u200d💻dev", "ascii")
 	srv.Do("HSET", "work:worker_pools:pool1", "heartbeat_at", 1, "job_names", strings.Join(wide, ",")+",長い名前の仕事がたくさんあります",
-		"host", "死んだホスト🙈", "pid", 7)
+		"host", "死んだホスト🙈", "pid", 7, "worker_ids", "w1,w2,w3")
+	srv.Do("HSET", "work:worker:w1", "job_name", "メール送信", "job_id", "j1", "started_at", 1, "args", "{}",
+		"checkin", "処理中 👩\u200d💻 step 2", "checkin_at", 2)
+	srv.Do("HSET", "work:worker:w3", "job_name", "ascii", "job_id", "j3", "started_at", 5, "args", "")
 	srv.Do("HSET", "work:worker_pools:pool2", "heartbeat_at", 1, "job_names", "ascii", "host", "web-1", "pid", 12345)
 	srv.Do("HSET", "work:worker_pools:pool3", "heartbeat_at", 1, "job_names", "cafe\u0301", "host", "e\u0301\u200b🇯🇵", "pid", 1)
 	for i, name := range wide {

@@ -1,5 +1,6 @@
 // Classification of a snapshot: pool status and heartbeat age, job type
-// drift and latency, the order of pools, and the findings.
+// drift and latency, workers' running times, the order of pools, and the
+// findings.
 
 package model
 
@@ -55,7 +56,8 @@ func Drifted(lock, lockInfoTotal, inProgress int64) bool {
 // Analyze fills in everything that follows from the raw data of a snapshot:
 // each pool's status and heartbeat age, each job type's in-progress total
 // (over the pools in the set), lock_info total, latency and drift, and the
-// findings. Pools are ordered dead first, then late, then alive, each group
+// findings; each busy worker's running time (snap.LongAfter is set to
+// DefaultLongAfter when not positive). Pools are ordered dead first, then late, then alive, each group
 // by heartbeat age (oldest first) then ID; job types by name. It is pure: the
 // only clock is snap.RedisTime.
 func Analyze(snap *Snapshot, deadAfter time.Duration) {
@@ -97,6 +99,10 @@ func Analyze(snap *Snapshot, deadAfter time.Duration) {
 	}
 	sort.SliceStable(snap.JobTypes, func(i, j int) bool { return snap.JobTypes[i].Name < snap.JobTypes[j].Name })
 
+	if snap.LongAfter <= 0 {
+		snap.LongAfter = DefaultLongAfter
+	}
+	AnalyzeWorkers(snap.Workers, now)
 	snap.Findings = Findings(snap)
 }
 
@@ -151,7 +157,8 @@ func poolLess(a, b *Pool) bool {
 }
 
 // Findings lists what an operator should look at, in a stable order: dead
-// pools, late pools, drifted job types, orphans, then warnings.
+// pools, late pools, drifted job types, orphans, long-running jobs (longest
+// first), then warnings.
 func Findings(snap *Snapshot) []Finding {
 	var out []Finding
 	for _, p := range snap.Pools {
@@ -184,6 +191,14 @@ func Findings(snap *Snapshot) []Finding {
 		out = append(out, Finding{Kind: FindingOrphan, Subject: o.Key,
 			Detail: fmt.Sprintf("%d jobs of %s held by pool %s, which is not in the worker_pools set", o.Length, o.JobName, o.PoolID)})
 	}
+	if snap.LongAfter > 0 {
+		long := sortedWorkers(snap.Workers, func(w *Worker) bool { return w.LongRunning(snap.LongAfter) })
+		for _, w := range long {
+			out = append(out, Finding{Kind: FindingLongRunning, Subject: w.WorkerID,
+				Detail: fmt.Sprintf("job %s %s of pool %s running for %s (over %s)",
+					w.JobName, w.JobID, w.PoolID, FormatAge(*w.Running), FormatAge(snap.LongAfter))})
+		}
+	}
 	for _, w := range snap.Warnings {
 		out = append(out, Finding{Kind: FindingWarning, Subject: snap.Namespace, Detail: w})
 	}
@@ -195,6 +210,11 @@ func Findings(snap *Snapshot) []Finding {
 	for _, jt := range snap.JobTypes {
 		for _, w := range jt.Warnings {
 			out = append(out, Finding{Kind: FindingWarning, Subject: jt.Name, Detail: w})
+		}
+	}
+	for _, wk := range snap.Workers {
+		for _, w := range wk.Warnings {
+			out = append(out, Finding{Kind: FindingWarning, Subject: wk.WorkerID, Detail: w})
 		}
 	}
 	return out

@@ -1,6 +1,6 @@
 // Package model holds the plain data of a gocraft/work namespace as workq-tui
 // sees it, and the pure functions that classify it (alive, late, dead, orphan,
-// drift). It knows nothing of Redis or of the terminal.
+// drift, long-running). It knows nothing of Redis or of the terminal.
 package model
 
 import "time"
@@ -114,7 +114,10 @@ const (
 	FindingLatePool = "late_pool"
 	FindingDrift    = "drift"
 	FindingOrphan   = "orphan"
-	FindingWarning  = "warning"
+	// FindingLongRunning is a busy worker whose job has run longer than
+	// the snapshot's LongAfter. It does not count in HasProblems.
+	FindingLongRunning = "long_running"
+	FindingWarning     = "warning"
 )
 
 // Finding is something an operator should look at.
@@ -132,6 +135,12 @@ type Snapshot struct {
 	DeadAfter time.Duration `json:"-"`
 	Pools     []Pool        `json:"pools"`
 	JobTypes  []JobType     `json:"job_types"`
+	// LongAfter is how long a job may run before it is a long_running
+	// finding (DefaultLongAfter when Analyze finds it not positive).
+	LongAfter time.Duration `json:"-"`
+	// Workers are the workers named by the heartbeats of the pools in the
+	// set, busy or idle, ordered by pool ID then worker ID.
+	Workers []Worker `json:"-"`
 	// Orphans are filled by the orphan scan; nil when no scan has run.
 	Orphans  []InProgressList `json:"orphans"`
 	Findings []Finding        `json:"findings"`

@@ -1,6 +1,7 @@
 // ReadSnapshot: the whole namespace in a few pipelined round trips, as
-// named steps (the sets, the heartbeats and job types, the job types only
-// heartbeats name, the re-read of drifted counters).
+// named steps (the sets, the heartbeats and job types, the workers'
+// observations, the job types only heartbeats name, the re-read of drifted
+// counters).
 
 package redisq
 
@@ -17,16 +18,20 @@ import (
 )
 
 // ReadSnapshot reads a whole namespace in at most three round trips whatever
-// the number of pools and job types, and classifies it with
+// the number of pools, job types and workers, and classifies it with
 // model.Analyze(snap, deadAfter):
 //
 //  1. TIME, SMEMBERS <ns>:worker_pools, SMEMBERS <ns>:known_jobs;
 //  2. HGETALL of every pool's heartbeat, and per job type of known_jobs:
 //     LLEN and LINDEX -1 of the queue, GET lock, HGETALL lock_info, LLEN of
 //     every pool's in-progress list, GET max_concurrency, EXISTS paused;
-//  3. the same per job type for job types that heartbeats' job_names name
-//     and known_jobs lacks (skipped when there are none, as there are when
-//     gocraft/work itself wrote the data).
+//  3. HGETALL of the observation `<ns>:worker:<worker>` of every worker
+//     the heartbeats' worker_ids name, and the commands of round trip 2 for
+//     job types that heartbeats' job_names name and known_jobs lacks (none
+//     when gocraft/work itself wrote the data); skipped when there are
+//     neither. It goes out as soon as the heartbeats are read, while the
+//     job types' replies of round trip 2 are still arriving, so it adds a
+//     flush but little waiting.
 //
 // A pipeline is not atomic: a job fetched or finished by a live pool between
 // two of its commands would look like drift. The commands that take part in
@@ -35,7 +40,9 @@ import (
 // shows drift, a fourth round trip re-reads just those commands for just
 // those job types; the re-read values are kept, and only drift that shows
 // again is reported. Even so, a pool that registers between round trips 1
-// and 2 can show as drift once: confirm drift with a second snapshot.
+// and 2 can show as drift once: confirm drift with a second snapshot. A
+// worker's observation is read after its pool's heartbeat, so a job that
+// ended in between shows the worker idle.
 //
 // "Now" is Redis's TIME. A Redis ACL user without +time (TIME is not in
 // @read) gets the local clock and a warning. A key of the wrong type, a
@@ -60,7 +67,15 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 	if err := rd.readHeartbeats(sent); err != nil {
 		return nil, err
 	}
+	third, err := rd.sendRoundTrip3()
+	if err != nil {
+		return nil, err
+	}
 	if err := rd.readKnownJobTypes(); err != nil {
+		drain(rd.ctx, rd.conn, third)
+		return nil, err
+	}
+	if err := rd.readObservations(); err != nil {
 		return nil, err
 	}
 	if err := rd.readUnregisteredJobTypes(); err != nil {
@@ -85,6 +100,7 @@ type snapshotReader struct {
 
 	poolIDs  []string // the members of worker_pools, sorted
 	known    []string // the members of known_jobs, sorted, distinct
+	extra    []string // job names only heartbeats name, sorted
 	ps       *poolSet
 	jobTypes []model.JobType
 	// replies holds one job type's replies at a time (6 + len(poolIDs)),
@@ -208,41 +224,77 @@ func (rd *snapshotReader) readKnownJobTypes() error {
 	return nil
 }
 
-// readUnregisteredJobTypes is round trip 3, only for job types that
-// heartbeats name and known_jobs lacks.
-func (rd *snapshotReader) readUnregisteredJobTypes() error {
+// sendRoundTrip3 sends round trip 3 as soon as the heartbeats are read,
+// while the job types' replies of round trip 2 are still arriving: HGETALL
+// of the observation of every worker the heartbeats name, and the commands
+// of the job types that heartbeats name and known_jobs lacks. It sends
+// nothing when there are neither. It returns how many replies it made due.
+func (rd *snapshotReader) sendRoundTrip3() (int, error) {
+	pending := len(rd.known) * (6 + len(rd.poolIDs)) // round trip 2's job types
+	rd.snap.Workers = poolWorkers(rd.snap.Pools)
+	rd.extra = unregisteredJobNames(rd.snap.Pools, rd.known)
+	if len(rd.snap.Workers) == 0 && len(rd.extra) == 0 {
+		return 0, nil
+	}
+	sent, err := sendObservations(rd.conn, rd.keys, rd.snap.Workers)
+	for _, job := range rd.extra {
+		if err != nil {
+			break
+		}
+		var n int
+		n, err = sendJobType(rd.conn, rd.keys, job, rd.poolIDs)
+		sent += n
+	}
+	if err == nil {
+		if err = rd.conn.Flush(); err != nil {
+			err = fmt.Errorf("send to redis: %w", err)
+		}
+	}
+	if err != nil {
+		drain(rd.ctx, rd.conn, pending+sent)
+		return 0, err
+	}
+	return sent, nil
+}
+
+// unregisteredJobNames are the job names heartbeats name and known (sorted)
+// lacks, sorted.
+func unregisteredJobNames(pools []model.Pool, known []string) []string {
 	var extra []string
-	for _, p := range rd.snap.Pools {
+	for _, p := range pools {
 		if p.Heartbeat == nil {
 			continue
 		}
 		for _, n := range p.Heartbeat.JobNames {
-			if _, found := slices.BinarySearch(rd.known, n); !found && !slices.Contains(extra, n) {
+			if _, found := slices.BinarySearch(known, n); !found && !slices.Contains(extra, n) {
 				extra = append(extra, n)
 			}
 		}
 	}
-	if len(extra) == 0 {
+	sort.Strings(extra)
+	return extra
+}
+
+// readObservations reads the observation replies of round trip 3 into the
+// workers.
+func (rd *snapshotReader) readObservations() error {
+	if err := readObservations(rd.ctx, rd.conn, rd.keys, rd.snap.Workers); err != nil {
+		drain(rd.ctx, rd.conn, len(rd.extra)*(6+len(rd.poolIDs)))
+		return err
+	}
+	return nil
+}
+
+// readUnregisteredJobTypes reads the job type replies of round trip 3.
+func (rd *snapshotReader) readUnregisteredJobTypes() error {
+	if len(rd.extra) == 0 {
 		return nil
 	}
-	sort.Strings(extra)
-	sent := 0
-	for _, job := range extra {
-		n, err := sendJobType(rd.conn, rd.keys, job, rd.poolIDs)
-		sent += n
-		if err != nil {
-			drain(rd.ctx, rd.conn, sent)
-			return err
-		}
-	}
-	if err := rd.conn.Flush(); err != nil {
-		return fmt.Errorf("send to redis: %w", err)
-	}
 	per := len(rd.replies)
-	for i, job := range extra {
+	for i, job := range rd.extra {
 		rd.jobTypes = append(rd.jobTypes, model.JobType{Name: job})
 		if err := readJobType(rd.ctx, rd.conn, rd.keys, &rd.jobTypes[len(rd.jobTypes)-1], rd.ps, rd.replies); err != nil {
-			drain(rd.ctx, rd.conn, (len(extra)-i-1)*per)
+			drain(rd.ctx, rd.conn, (len(rd.extra)-i-1)*per)
 			return err
 		}
 	}

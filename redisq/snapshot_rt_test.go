@@ -9,8 +9,10 @@ import (
 )
 
 // The job types of known_jobs are read in the same round trip as the
-// heartbeats; a job type that only a heartbeat names costs a third round
-// trip, and the snapshot is the same either way.
+// heartbeats; a job type that only a heartbeat names is read in the third
+// round trip, with the workers' observations (these heartbeats name
+// workers, so there is a third either way), and the snapshot is the same
+// either way.
 func TestSnapshotJobTypesOutsideKnownJobs(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
@@ -44,7 +46,7 @@ func TestSnapshotJobTypesOutsideKnownJobs(t *testing.T) {
 		t.Fatalf("with c:x outside known_jobs:\n%s\nwant\n%s", without, want)
 	}
 	redistest.Do(t, c, "SADD", k.KnownJobs(), "c:x")
-	if with := describe(2); with != without {
+	if with := describe(3); with != without {
 		t.Fatalf("with c:x in known_jobs:\n%s\nwithout:\n%s", with, without)
 	}
 }

@@ -40,6 +40,11 @@ func badSnapshot() *model.Snapshot {
 		{Name: job, Queued: 3, Lock: 9, MaxConcurrency: 2, LockInfo: map[string]int64{"pool" + evil: 2, evil: 7}, Warnings: []string{evil}},
 		{Name: evil, Queued: 1, Lock: 1, LockInfo: map[string]int64{evil: 1}},
 	}
+	s.Workers = []model.Worker{
+		{WorkerID: evil, PoolID: "pool" + evil, Busy: true, JobName: job, JobID: "id" + evil, StartedAt: rt.Add(-time.Hour).Unix(),
+			Args: `{"\u001b]0;x\u0007":"\u2066\r\n` + "\u202e\u0085" + `","list":["\u009b1m"]}`, Checkin: "checkin" + evil, HasCheckin: true},
+		{WorkerID: "w" + evil, PoolID: evil, Busy: true, JobName: evil, JobID: evil, StartedAt: rt.Unix(), Args: "not json" + evil},
+	}
 	model.Analyze(s, model.DefaultDeadAfter)
 	return s
 }
@@ -135,6 +140,11 @@ func TestBadDataReachesNoScreenRaw(t *testing.T) {
 		m = show("orphans", press(m, "tab"))
 		m = show("requeue dialog (orphan)", press(m, "R"))
 		m = press(m, "n")
+		m = show("workers", press(m, "tab"))
+		if v := screens[len(screens)-1]; !strings.Contains(v, "ARGUMENTS") || !strings.Contains(v, "LONG DEAD") {
+			t.Errorf("the workers view shows no busy worker and its arguments:\n%s", v)
+		}
+		m = press(m, "shift+tab")
 		// Redis fails with an error that quotes bad data: the header and
 		// the stale dialog show it.
 		m = step(t, m, snapshotMsg{gen: m.gen, err: errors.New("read" + evil), at: fixedNow})
@@ -148,7 +158,7 @@ func TestBadDataReachesNoScreenRaw(t *testing.T) {
 				t.Errorf("no screen shows %s escaped: the bad data never reached a screen", want)
 			}
 		}
-		if len(seen) != 18 {
+		if len(seen) != 19 {
 			t.Errorf("%d screens rendered", len(seen))
 		}
 	}

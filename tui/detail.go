@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -237,20 +235,10 @@ func renderJob(n int, j peekedJob, redisTime time.Time) []string {
 	if job.Fails > 0 {
 		out = append(out, fmt.Sprintf("    failed %s, last: %s", model.Plural(job.Fails, "time", "times"), textsafe.Clean(job.LastErr)))
 	}
-	args := "{}"
+	args := []string{"{}"}
 	if len(job.Args) > 0 && string(job.Args) != "null" {
-		var buf bytes.Buffer
-		if err := json.Indent(&buf, job.Args, "    ", "  "); err == nil {
-			args = buf.String()
-		} else {
-			args = string(job.Args)
-		}
+		args, _ = argLines(job.Args, "    ")
 	}
-	for i, l := range strings.Split(args, "\n") {
-		if i == 0 {
-			l = "    args: " + l
-		}
-		out = append(out, textsafe.Clean(l))
-	}
-	return out
+	args[0] = "    args: " + args[0]
+	return append(out, args...)
 }

@@ -5,7 +5,6 @@ package tui
 // through textsafe.Clean before it is measured or drawn.
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -286,16 +285,13 @@ func setJobDetail(sj model.SetJob, now time.Time, width int) []string {
 	return out
 }
 
-// prettyArgs is the args JSON indented, one line per entry (not cleaned).
+// prettyArgs is the args JSON indented, one cleaned line per entry.
 func prettyArgs(args json.RawMessage) []string {
 	if len(args) == 0 {
 		return []string{"(none)"}
 	}
-	var b bytes.Buffer
-	if err := json.Indent(&b, args, "", "  "); err != nil {
-		return []string{string(args)}
-	}
-	return strings.Split(b.String(), "\n")
+	lines, _ := argLines(args, "")
+	return lines
 }
 
 // wrapClean cleans text and cuts it into lines of at most width columns.

@@ -261,7 +261,7 @@ func New(o Options) Model {
 		o.Renderer = lipgloss.NewRenderer(os.Stdout)
 		o.Renderer.SetHasDarkBackground(true)
 	}
-	tabs := []view{poolsView{}, jobTypesView{}, orphansView{}}
+	tabs := []view{poolsView{}, jobTypesView{}, orphansView{}, workersView{}}
 	if o.Sets != nil {
 		tabs = append(tabs, newSetsView(!o.ReadOnly && o.Jobs != nil))
 	}

@@ -1,0 +1,293 @@
+package tui
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// workersView lists the busy workers, longest-running first, with the
+// arguments of the selected worker's job below the list; enter gives the
+// arguments the whole body and esc goes back. A job running longer than
+// the snapshot's LongAfter is marked LONG, a worker of a dead pool DEAD
+// (its observation outlives the pool until it expires). The cursor follows
+// a worker ID across polls; the arguments close when that worker's job
+// ends.
+type workersView struct {
+	busy       []model.Worker
+	dead       map[string]bool
+	longAfter  time.Duration
+	rows       []int // indices into busy that pass the filter
+	filter     string
+	list       listState
+	selectedID string
+	// expanded: the arguments take the whole body, scrolled by argsTop.
+	expanded bool
+	argsTop  int
+	width    int
+	body     int // the body's height
+	height   int // list rows, without the column titles
+}
+
+func (workersView) title() string { return "Workers" }
+
+func (v workersView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
+	v.busy = model.BusyWorkers(s.Workers)
+	v.longAfter = s.LongAfter
+	v.dead = map[string]bool{}
+	for _, id := range s.DeadPools() {
+		v.dead[id] = true
+	}
+	return v.refilter()
+}
+
+func (v workersView) setOrphans([]model.InProgressList) view { return v }
+
+func (v workersView) filterText() string { return v.filter }
+
+func (v workersView) setFilter(f string) view {
+	v.filter = f
+	return v.refilter()
+}
+
+// workersArgsMin is the least body height that leaves room for the
+// arguments pane under the list.
+const workersArgsMin = 12
+
+// argsPaneHeight is the height of the arguments pane (its title included)
+// under the list, 0 when the body is too small for one.
+func argsPaneHeight(body int) int {
+	if body < workersArgsMin {
+		return 0
+	}
+	return body / 3
+}
+
+// setSize takes the body: the column titles, the rows and the arguments
+// pane.
+func (v workersView) setSize(w, h int) view {
+	v.width, v.body = w, h
+	v.height = max(h-1-argsPaneHeight(h), 1)
+	v.list = v.list.clamp(len(v.rows), v.height)
+	return v
+}
+
+func (v workersView) keys(k keyMap) keyMap {
+	_, ok := v.current()
+	k.Enter.SetEnabled(ok && !v.expanded)
+	k.Enter.SetHelp("enter", "arguments")
+	return k
+}
+
+// selected is empty: the actions (reap, requeue, ...) belong to the views
+// of pools and job types.
+func (workersView) selected() selection { return selection{} }
+
+// enter gives the selected job's arguments the whole body.
+func (v workersView) enter() view {
+	if _, ok := v.current(); ok {
+		v.expanded, v.argsTop = true, 0
+	}
+	return v
+}
+
+// back leaves the arguments; handled is false when they were not open.
+func (v workersView) back() (view, bool) {
+	if !v.expanded {
+		return v, false
+	}
+	v.expanded = false
+	return v, true
+}
+
+// refilter recomputes the rows and puts the cursor back on the selected
+// worker; when that worker is no longer busy the cursor keeps its
+// position.
+func (v workersView) refilter() workersView {
+	rows := make([]int, 0, len(v.busy))
+	f := strings.ToLower(v.filter)
+	for i := range v.busy {
+		if f == "" || strings.Contains(workerSearchText(&v.busy[i]), f) {
+			rows = append(rows, i)
+		}
+	}
+	v.rows = rows
+	found := false
+	if v.selectedID != "" {
+		for i, r := range rows {
+			if v.busy[r].WorkerID == v.selectedID {
+				v.list.cursor, found = i, true
+				break
+			}
+		}
+	}
+	if !found {
+		v.expanded = false // the job whose arguments were open has ended
+	}
+	v.list = v.list.clamp(len(rows), v.height)
+	v.selectedID = ""
+	if w, ok := v.current(); ok {
+		v.selectedID = w.WorkerID
+	}
+	return v
+}
+
+func workerSearchText(w *model.Worker) string {
+	return strings.ToLower(textsafe.Clean(strings.Join([]string{w.PoolID, w.WorkerID, w.JobName, w.JobID, w.Checkin}, " ")))
+}
+
+// current is the worker under the cursor.
+func (v workersView) current() (model.Worker, bool) {
+	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
+		return model.Worker{}, false
+	}
+	return v.busy[v.rows[v.list.cursor]], true
+}
+
+func (v workersView) navigate(msg tea.KeyMsg, k keyMap) view {
+	if v.expanded {
+		switch {
+		case key.Matches(msg, k.Up):
+			v.argsTop = max(v.argsTop-1, 0)
+		case key.Matches(msg, k.Down):
+			v.argsTop++
+		case key.Matches(msg, k.PageUp):
+			v.argsTop = max(v.argsTop-max(v.body-2, 1), 0)
+		case key.Matches(msg, k.PageDown):
+			v.argsTop += max(v.body-2, 1)
+		case key.Matches(msg, k.Top):
+			v.argsTop = 0
+		}
+		return v
+	}
+	l, ok := v.list.navigate(msg, k, len(v.rows), v.height)
+	if !ok {
+		return v
+	}
+	v.list = l
+	if w, ok := v.current(); ok {
+		v.selectedID = w.WorkerID
+	}
+	return v
+}
+
+func (v workersView) render(c renderContext) string {
+	w, _ := v.current()
+	if v.expanded {
+		return renderWorkerArgs(w, v.argsTop, v.width, v.body, c.st)
+	}
+	list := renderWorkers(v.busy, v.rows, v.list, v.dead, v.longAfter, v.width, v.height, c.st)
+	pane := argsPaneHeight(v.body)
+	if pane == 0 {
+		return fitBlock(list, v.width, v.body)
+	}
+	return fitBlock(list+"\n"+renderWorkerArgs(w, 0, v.width, pane, c.st), v.width, v.body)
+}
+
+// workerColumnSpecs grow in this order: job, checkin, then the IDs. They
+// are shown pool, worker, job, running, checkin, note; see workerColumns.
+var workerColumnSpecs = []colSpec{
+	{title: "RUNNING", min: 7, max: 7, right: true},
+	{title: "NOTE", min: 9, max: 9},
+	{title: "JOB", min: 10, max: 24},
+	{title: "CHECKIN", min: 10, max: 40},
+	{title: "POOL", min: 8, max: 24},
+	{title: "WORKER", min: 8, max: 0},
+}
+
+func workerColumns(width int) []column {
+	c := fitColumns(workerColumnSpecs, width-cursorWidth)
+	return []column{c[4], c[5], c[2], c[0], c[3], c[1]}
+}
+
+// workerNote is LONG for a job past longAfter and DEAD for a worker of a
+// dead pool.
+func workerNote(w *model.Worker, dead map[string]bool, longAfter time.Duration) string {
+	var parts []string
+	if w.LongRunning(longAfter) {
+		parts = append(parts, "LONG")
+	}
+	if dead[w.PoolID] {
+		parts = append(parts, "DEAD")
+	}
+	return strings.Join(parts, " ")
+}
+
+// renderWorkers renders the column titles and the visible rows: exactly
+// height+1 lines.
+func renderWorkers(busy []model.Worker, rows []int, l listState, dead map[string]bool, longAfter time.Duration, width, height int, st styles) string {
+	cols := workerColumns(width)
+	titles := make([]string, len(cols))
+	for i, c := range cols {
+		titles[i] = c.title
+	}
+	lines := []string{fitLine(st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), width)}
+	from, to := l.window(len(rows), height)
+	for i := from; i < to; i++ {
+		w := &busy[rows[i]]
+		running := "?"
+		if w.Running != nil {
+			running = model.FormatAge(*w.Running)
+		}
+		checkin := "-"
+		if w.HasCheckin {
+			checkin = textsafe.Clean(w.Checkin)
+		}
+		row := renderCells(cols[:5], []string{textsafe.Clean(w.PoolID), textsafe.Clean(w.WorkerID), textsafe.Clean(w.JobName), running, checkin})
+		note := workerNote(w, dead, longAfter)
+		noteCell := fitCell(note, cols[5].width, false)
+		if note != "" {
+			noteCell = st.dead.Render(noteCell)
+		}
+		row += strings.Repeat(" ", colGap) + noteCell
+		if i == l.cursor {
+			lines = append(lines, fitLine(st.selected.Render("> "+row), width))
+		} else {
+			lines = append(lines, fitLine("  "+row, width))
+		}
+	}
+	if len(rows) == 0 {
+		text := "  no busy workers"
+		if len(busy) > 0 {
+			text = "  no busy worker matches the filter"
+		}
+		lines = append(lines, st.faint.Render(text))
+	}
+	return fitBlock(strings.Join(lines, "\n"), width, height+1)
+}
+
+// renderWorkerArgs renders a title naming the job and its arguments,
+// pretty-printed and cleaned, from line top: exactly height lines.
+func renderWorkerArgs(w model.Worker, top, width, height int, st styles) string {
+	if w.WorkerID == "" {
+		return fitBlock(st.faint.Render("no worker selected"), width, height)
+	}
+	title := st.colHeader.Render("ARGUMENTS") + " of " + textsafe.Clean(w.JobName) + " " + textsafe.Clean(w.JobID) +
+		st.faint.Render("  (worker "+textsafe.Clean(w.WorkerID)+")")
+	lines := workerArgLines(w.Args)
+	top = min(max(top, 0), max(len(lines)-(height-1), 0))
+	body := lines[top:]
+	if len(body) > height-1 && height > 1 {
+		body = body[:height-1]
+	}
+	return fitBlock(title+"\n"+strings.Join(body, "\n"), width, height)
+}
+
+// workerArgLines is an observation's args indented by two spaces, one cleaned
+// line each; text that is not JSON is one cleaned line.
+func workerArgLines(args string) []string {
+	if strings.TrimSpace(args) == "" {
+		return []string{"(no arguments)"}
+	}
+	lines, ok := argLines([]byte(args), "  ")
+	if !ok {
+		return []string{"  " + lines[0] + "  (not JSON)"}
+	}
+	lines[0] = "  " + lines[0]
+	return lines
+}

@@ -1,0 +1,148 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// workersFixture is the fixture with busy workers: one long-running on a
+// dead pool, one long-running with a checkin holding an escape, two short
+// ones, and idle ones that the view leaves out.
+func workersFixture() *model.Snapshot {
+	s := fixture()
+	rt := s.RedisTime
+	started := func(d time.Duration) int64 { return rt.Add(-d).Unix() }
+	s.Workers = []model.Worker{
+		{WorkerID: "4be1c9d0a2f3e4d5c6b7a8f9", PoolID: "6f1a2b3c4d5e6f7a8b9c0d1e", Busy: true, JobName: "send_email",
+			JobID: "9b1e0c2d3f4a5b6c7d8e9f00", StartedAt: started(42 * time.Minute),
+			Args: `{"to":"ops@example.com","template":"welcome_v2","attempt":2,"tags":["a","b"]}`},
+		{WorkerID: "88d0e1f2a3b4c5d6e7f8a9b0", PoolID: "6f1a2b3c4d5e6f7a8b9c0d1e"},
+		{WorkerID: "e2a9f0c1d2b3a4c5d6e7f801", PoolID: "0123456789abcdef01234567", Busy: true, JobName: "send_email",
+			JobID: "1d2c3b4a5f6e7d8c9b0a1f2e", StartedAt: started(3 * time.Hour),
+			Args: `{"to":"x@y.z"}`, Checkin: "batch 7/9\x1b[2J", HasCheckin: true, CheckinAt: started(time.Minute)},
+		{WorkerID: "17c3d4e5f6a7b8c9d0e1f2a3", PoolID: "1111222233334444aaaabbbb", Busy: true, JobName: "report",
+			JobID: "5e4d3c2b1a0f9e8d7c6b5a49", StartedAt: started(95 * time.Second), Args: ""},
+		{WorkerID: "a05b6c7d8e9f0a1b2c3d4e5f", PoolID: "1111222233334444aaaabbbb", Busy: true, JobName: "report",
+			JobID: "77aa77aa77aa77aa77aa77aa", StartedAt: started(4 * time.Second), Args: `{"day":"2026-11-29"}`,
+			Checkin: "starting", HasCheckin: true},
+	}
+	model.Analyze(s, model.DefaultDeadAfter)
+	return s
+}
+
+// workersTab is the index of the Workers view in New's tabs.
+func workersTab(t *testing.T, m Model) int {
+	t.Helper()
+	for i, v := range m.tabs {
+		if _, ok := v.(workersView); ok {
+			return i
+		}
+	}
+	t.Fatal("no Workers tab")
+	return -1
+}
+
+// TestGoldenWorkers: the Workers tab at 80x24, reached with tab like an
+// operator would, longest-running first, with LONG and DEAD marks and the
+// selected job's arguments under the list.
+func TestGoldenWorkers(t *testing.T) {
+	o, _ := testOptions(staticSource(workersFixture()))
+	m := newTest(t, o, 80, 24)
+	for m.tab != workersTab(t, m) {
+		m = step(t, m, keyMsg("tab"))
+	}
+	view := m.View()
+	checkScreen(t, view, 80, 24)
+	for _, want := range []string{"Workers", "3h00m", "LONG DEAD", `batch 7/9\x1b[2J`, "ARGUMENTS", `"to": "x@y.z"`} {
+		if !strings.Contains(view, want) {
+			t.Errorf("view lacks %q:\n%s", want, view)
+		}
+	}
+	if strings.Index(view, "3h00m") > strings.Index(view, "42m00s") || strings.Index(view, "42m00s") > strings.Index(view, "1m35s") {
+		t.Errorf("not longest-running first:\n%s", view)
+	}
+	if strings.Contains(view, "88d0e1f2a3b4c5d6e7f8a9b0") || strings.Contains(view, "88d0e1f…") {
+		t.Errorf("an idle worker is listed:\n%s", view)
+	}
+	golden.RequireEqual(t, []byte(view))
+}
+
+// TestGoldenWorkerArgs: enter gives the selected job's arguments,
+// pretty-printed, the whole body; esc goes back to the list.
+func TestGoldenWorkerArgs(t *testing.T) {
+	o, _ := testOptions(staticSource(workersFixture()))
+	m := newTest(t, o, 80, 24)
+	i := workersTab(t, m)
+	m.tab = i
+	m = step(t, m, keyMsg("j")) // the 42-minute job
+	if !m.activeKeys().Enter.Enabled() {
+		t.Fatal("enter is not offered on a busy worker")
+	}
+	m.tabs[i] = m.tabs[i].(workersView).enter()
+	view := m.View()
+	checkScreen(t, view, 80, 24)
+	for _, want := range []string{"ARGUMENTS of send_email 9b1e0c2d3f4a5b6c7d8e9f00", `"template": "welcome_v2",`, `    "a",`} {
+		if !strings.Contains(view, want) {
+			t.Errorf("view lacks %q:\n%s", want, view)
+		}
+	}
+	golden.RequireEqual(t, []byte(view))
+	v, handled := m.tabs[i].(workersView).back()
+	if !handled || v.(workersView).expanded {
+		t.Error("back did not leave the arguments")
+	}
+	if _, handled := v.(workersView).back(); handled {
+		t.Error("back on the list claims to have done something")
+	}
+}
+
+// The cursor stays on the same worker across polls, and a worker that
+// went idle leaves the list and closes its arguments.
+func TestWorkersViewFollowsWorker(t *testing.T) {
+	s := workersFixture()
+	var v view = workersView{}
+	v = v.setSize(80, 20).setSnapshot(s, queueHistory{})
+	v = v.navigate(keyMsg("j"), defaultKeyMap()).navigate(keyMsg("j"), defaultKeyMap())
+	w, _ := v.(workersView).current()
+	if w.WorkerID != "17c3d4e5f6a7b8c9d0e1f2a3" {
+		t.Fatalf("third row is %s", w.WorkerID)
+	}
+	s2 := workersFixture()
+	s2.Workers[0].Busy = false // the first row's job ended
+	model.Analyze(s2, model.DefaultDeadAfter)
+	v = v.setSnapshot(s2, queueHistory{})
+	if w, _ := v.(workersView).current(); w.WorkerID != "17c3d4e5f6a7b8c9d0e1f2a3" {
+		t.Errorf("cursor moved to %s", w.WorkerID)
+	}
+	v = v.(workersView).enter()
+	s3 := workersFixture()
+	s3.Workers = s3.Workers[:1] // only the first job still runs
+	v = v.setSnapshot(s3, queueHistory{})
+	if v.(workersView).expanded {
+		w, _ := v.(workersView).current()
+		t.Errorf("the arguments stay open on %s after the job of 17c3d4e5f6a7b8c9d0e1f2a3 ended", w.WorkerID)
+	}
+	v = v.setFilter("report")
+	if got := len(v.(workersView).rows); got != 0 {
+		t.Errorf("filter report matched %d rows of one send_email worker", got)
+	}
+}
+
+func TestPrettyArgs(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", "(no arguments)"},
+		{`{"a":1,"b":[true,null]}`, "  {\n    \"a\": 1,\n    \"b\": [\n      true,\n      null\n    ]\n  }"},
+		{`{"e":"\u001b` + "\u202e" + `"}`, "  {\n    \"e\": \"\\u001b\\u202e\"\n  }"},
+		{"oops\n\x1b", `  oops\n\x1b  (not JSON)`},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(workerArgLines(tt.in), "\n"); got != tt.want {
+			t.Errorf("workerArgLines(%q):\n%s\nwant\n%s", tt.in, got, tt.want)
+		}
+	}
+}
