@@ -176,7 +176,11 @@ func (m Model) activeKeys() keyMap {
 	if m.inDetail {
 		k.Enter.SetEnabled(false)
 	}
-	k.Back.SetEnabled(m.inDetail || m.currentFilter() != "")
+	opened := false // a view's own pane (a worker's arguments)
+	if o, ok := m.focused().(interface{ isOpen() bool }); ok {
+		opened = o.isOpen()
+	}
+	k.Back.SetEnabled(m.inDetail || m.currentFilter() != "" || opened)
 	k.Filter.SetEnabled(!m.inDetail)
 	k = m.pauseKeys(k)
 	if m.inQueue {
@@ -286,9 +290,17 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if key.Matches(msg, k.Back) {
+		if b, ok := m.focused().(backer); ok {
+			if v, handled := b.back(); handled {
+				return m.setFocused(v), nil
+			}
+		}
 		return m.setFilter(""), nil
 	}
 	if key.Matches(msg, k.Enter) {
+		if en, ok := m.focused().(enterer); ok {
+			return m.setFocused(en.enter()), nil
+		}
 		return m.openDetail()
 	}
 	return m.setFocused(m.focused().navigate(msg, k)), nil

@@ -37,6 +37,15 @@ type view interface {
 	render(c renderContext) string
 }
 
+// enterer is a view that opens something of its own on enter (the Workers
+// view opens the selected job's arguments) instead of the pool detail or
+// the queue the root opens.
+type enterer interface{ enter() view }
+
+// backer is a view that closes what it opened on esc; handled is false when
+// nothing was open, and esc then clears the filter.
+type backer interface{ back() (view, bool) }
+
 // selection is what is under a view's cursor: at most one of these is set.
 type selection struct {
 	pool    *model.Pool

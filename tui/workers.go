@@ -96,6 +96,10 @@ func (v workersView) enter() view {
 	return v
 }
 
+// isOpen reports whether the arguments have the whole body (esc closes
+// them).
+func (v workersView) isOpen() bool { return v.expanded }
+
 // back leaves the arguments; handled is false when they were not open.
 func (v workersView) back() (view, bool) {
 	if !v.expanded {

@@ -146,3 +146,32 @@ func TestPrettyArgs(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkersEnterOpensArguments goes from keys to state: enter on the
+// Workers view gives the selected job's arguments the whole body, esc
+// closes them, and esc is offered in the help only while they are open.
+func TestWorkersEnterOpensArguments(t *testing.T) {
+	o, _ := testOptions(staticSource(workersFixture()))
+	m := newTest(t, o, 80, 24)
+	i := workersTab(t, m)
+	for m.tab != i {
+		m = step(t, m, keyMsg("tab"))
+	}
+	if m.activeKeys().Back.Enabled() {
+		t.Fatal("esc offered before anything is open")
+	}
+	m = step(t, m, keyMsg("enter"))
+	if !m.tabs[i].(workersView).expanded {
+		t.Fatal("enter did not open the arguments")
+	}
+	if !m.activeKeys().Back.Enabled() {
+		t.Error("esc not offered while the arguments are open")
+	}
+	m = step(t, m, keyMsg("esc"))
+	if m.tabs[i].(workersView).expanded {
+		t.Error("esc did not close the arguments")
+	}
+	if m.inDetail {
+		t.Error("enter on a worker opened the pool detail")
+	}
+}
