@@ -208,6 +208,13 @@ func TestPollDriftOnlyWhereSweepConfirms(t *testing.T) {
 		if detectable {
 			seen++
 		}
+		for _, p := range full.Pools {
+			// What a reap of a dead or late pool would move is read in full.
+			pp, _ := poll.Pool(p.ID)
+			if p.Status != model.StatusAlive && !reflect.DeepEqual(p.InProgress, pp.InProgress) {
+				t.Fatalf("state %d: %s pool %s: poll in progress %v, snapshot %v", i, p.Status, p.ID, pp.InProgress, p.InProgress)
+			}
+		}
 		after, err := redisq.ReadPoll(ctx, c, "work", model.DefaultDeadAfter, redisq.PollRequest{JobTypes: driftSet(sweep)})
 		if err != nil {
 			t.Fatal(err)
