@@ -42,8 +42,10 @@ type PollRequest struct {
 //
 // Lists it does not read are taken as empty, which they are unless the
 // counters have drifted. Its round trips: TIME and the sets; the
-// heartbeats and six commands per job type; the lists chosen (plus the
-// rare round trips of ReadSnapshot for unregistered and drifted job types).
+// heartbeats and six commands per job type; for each job type with lists
+// chosen, lock, lock_info and those lists next to each other (see
+// readChosenLists); plus the rare round trips of ReadSnapshot for
+// unregistered and drifted job types.
 //
 // Drift: a list lock_info does not name is not read, so the in-progress
 // side of the drift check is known only for job types whose lists were all
@@ -184,64 +186,137 @@ func (rd *snapshotReader) readJobTypeCounters() error {
 	return nil
 }
 
-// readChosenLists reads the LLEN of the lists ReadPoll chooses, in one
-// round trip; lists of job types in full were read already (full job types
-// of req.JobTypes are read here, with every pool).
+// pollAttempts is how many times a poll reads a job type's chosen lists
+// before it reads all of them: a pool that takes its first job of a type
+// between two reads is read the next time.
+const pollAttempts = 3
+
+// readChosenLists reads the lists ReadPoll chooses. For each job type with
+// any, it sends GET lock, HGETALL lock_info and the chosen lists' LLEN
+// next to each other, as ReadSnapshot does, and takes lock and lock_info
+// from there: a job fetched or finished after the first read of lock_info
+// is then counted in the lists and in lock_info alike. A job type whose
+// re-read lock_info names a pool whose list was not read is read again
+// (and after pollAttempts, with every pool's list).
 func (rd *snapshotReader) readChosenLists(open string, full map[string]bool) error {
-	type pair struct {
-		job string
-		pi  int
-	}
 	every := make([]bool, len(rd.poolIDs))
 	for pi, p := range rd.ps.pools {
 		every[pi] = p.ID == open || model.Classify(p.Heartbeat, rd.snap.RedisTime, rd.deadAfter) != model.StatusAlive
 	}
-	var pairs []pair
-	for _, jt := range rd.jobTypes {
-		if _, known := slices.BinarySearch(rd.known, jt.Name); !known {
-			continue // read with every pool already
+	var pending []*model.JobType
+	for i := range rd.jobTypes {
+		if _, known := slices.BinarySearch(rd.known, rd.jobTypes[i].Name); known {
+			pending = append(pending, &rd.jobTypes[i]) // unregistered ones were read with every pool
 		}
-		for pi, id := range rd.ps.ids {
-			if every[pi] || full[jt.Name] || jt.LockInfo[id] > 0 {
-				pairs = append(pairs, pair{jt.Name, pi})
+	}
+	for attempt := 1; len(pending) > 0; attempt++ {
+		type group struct {
+			jt  *model.JobType
+			ids []string
+			pis []int
+		}
+		var groups []group
+		sent := 0
+		for _, jt := range pending {
+			g := group{jt: jt}
+			for pi, id := range rd.ps.ids {
+				if attempt >= pollAttempts || every[pi] || full[jt.Name] || jt.LockInfo[id] > 0 {
+					g.ids, g.pis = append(g.ids, id), append(g.pis, pi)
+				}
+			}
+			if len(g.ids) == 0 {
+				continue // no jobs of this type anywhere as lock_info said
+			}
+			n, err := sendCounters(rd.conn, rd.keys, jt.Name, g.ids)
+			sent += n
+			if err != nil {
+				drain(rd.ctx, rd.conn, sent)
+				return err
+			}
+			groups = append(groups, g)
+		}
+		if len(groups) == 0 {
+			return nil
+		}
+		if err := rd.conn.Flush(); err != nil {
+			return fmt.Errorf("send to redis: %w", err)
+		}
+		pending = pending[:0]
+		r := make([]reply, 0, 2+len(rd.poolIDs))
+		for gi, g := range groups {
+			r = r[:2+len(g.ids)]
+			if err := receiveInto(rd.ctx, rd.conn, r); err != nil {
+				return err
+			}
+			if err := fatalReplies(r, g.jt.Name); err != nil {
+				rest := 0
+				for _, h := range groups[gi+1:] {
+					rest += 2 + len(h.ids)
+				}
+				drain(rd.ctx, rd.conn, rest)
+				return err
+			}
+			if !rd.applyChosen(g.jt, g.pis, r) && attempt < pollAttempts {
+				pending = append(pending, g.jt)
 			}
 		}
 	}
-	if len(pairs) == 0 {
-		return nil
+	return nil
+}
+
+// applyChosen takes a job type's lock and lock_info from r (the replies of
+// sendCounters for the pools at positions pis) and its pools' lists and
+// lock_info fields. It reports whether every pool of the set that
+// lock_info names with a count above 0 was read.
+func (rd *snapshotReader) applyChosen(jt *model.JobType, pis []int, r []reply) bool {
+	job := jt.Name
+	jt.Warnings = dropPrefixed(jt.Warnings, counterWarning)
+	var err error
+	jt.Lock, err = intReply(r[0])
+	if err != nil {
+		jt.Warnings = append(jt.Warnings, fmt.Sprintf("%s%s: %v", counterWarning, rd.keys.Lock(job), err))
 	}
-	for i, pr := range pairs {
-		if err := rd.conn.Send("LLEN", rd.keys.InProgress(pr.job, rd.ps.ids[pr.pi])); err != nil {
-			drain(rd.ctx, rd.conn, i)
-			return fmt.Errorf("send LLEN: %w", err)
+	none := alignedPools(rd.snap, nil)
+	li, w := lockInfo(r[1], rd.keys.LockInfo(job), none, &pendingCounters{job: job})
+	for _, x := range w {
+		jt.Warnings = append(jt.Warnings, counterWarning+x)
+	}
+	jt.LockInfo = li
+	read := make([]bool, len(rd.ps.ids))
+	for _, pi := range pis {
+		read[pi] = true
+	}
+	complete := true
+	for pi, p := range rd.ps.pools {
+		delete(p.InProgress, job)
+		delete(p.LockInfo, job)
+		key := rd.keys.InProgress(job, p.ID)
+		p.Warnings = dropPrefixed(p.Warnings, key+": ")
+		if n, ok := li[p.ID]; ok {
+			if p.LockInfo == nil {
+				p.LockInfo = map[string]int64{}
+			}
+			p.LockInfo[job] = n
+			if n > 0 && !read[pi] {
+				complete = false
+			}
 		}
 	}
-	if err := rd.conn.Flush(); err != nil {
-		return fmt.Errorf("send to redis: %w", err)
-	}
-	r := make([]reply, len(pairs))
-	if err := receiveInto(rd.ctx, rd.conn, r); err != nil {
-		return err
-	}
-	for i, pr := range pairs {
-		key := rd.keys.InProgress(pr.job, rd.ps.ids[pr.pi])
-		if err := fatalReply(r[i], key); err != nil {
-			return err
-		}
-		p := rd.ps.pools[pr.pi]
-		n, err := intReply(r[i])
+	for i, pi := range pis {
+		p := rd.ps.pools[pi]
+		n, err := intReply(r[2+i])
 		if err != nil {
-			p.Warnings = append(p.Warnings, fmt.Sprintf("%s: %v", key, err))
+			p.Warnings = append(p.Warnings, fmt.Sprintf("%s: %v", rd.keys.InProgress(job, p.ID), err))
 			continue
 		}
 		if n > 0 {
 			if p.InProgress == nil {
 				p.InProgress = map[string]int64{}
 			}
-			p.InProgress[pr.job] = n
+			p.InProgress[job] = n
 		}
 	}
-	return nil
+	return complete
 }
 
 // Poll reads the namespace with ReadPoll on a connection of its own.
