@@ -169,7 +169,6 @@ func (rd *snapshotReader) readJobTypeCounters() error {
 			return err
 		}
 	}
-	none.pending = nil
 	for _, jt := range rd.jobTypes {
 		for id, n := range jt.LockInfo {
 			pi, ok := rd.ps.index[id]
