@@ -129,9 +129,10 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		FetchTimeout: 4 * d.Timeout(),
 		Renderer:     renderer,
 		Source:       client,
-		// Regular polls read in-progress lists only where jobs can be;
+		// Regular polls read in-progress lists only where jobs can be, and
+		// of the heartbeats they know heartbeat_at alone;
 		// the sweeps read them all, each on a connection of its own.
-		Poller:        client,
+		Poller:        redisq.NewPoller(client),
 		Sweeper:       client,
 		SweepInterval: c.sweepInterval,
 		Peeker:        redisq.RawPeeker{Client: client},

@@ -7,7 +7,9 @@ package redisq
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/gomodule/redigo/redis"
@@ -25,6 +27,12 @@ type PollRequest struct {
 	// passes those the last sweep found drifted, whose lists lock_info
 	// does not describe).
 	JobTypes []string
+	// Known are heartbeats read before, by pool ID. gocraft/work writes
+	// every field but heartbeat_at once per pool ID (a pool that starts
+	// again has a new ID), so of these pools a poll reads heartbeat_at
+	// alone and takes the other fields from here; a pool whose
+	// heartbeat_at is then missing or unreadable is read whole.
+	Known map[string]model.Heartbeat
 }
 
 // ReadPoll reads a namespace like ReadSnapshot, except the in-progress
@@ -60,7 +68,7 @@ func ReadPoll(ctx context.Context, conn redis.Conn, namespace string, deadAfter 
 	if err := rd.readSets(); err != nil {
 		return nil, err
 	}
-	sent, err := rd.sendHeartbeatsAndCounters()
+	sent, err := rd.sendHeartbeatsAndCounters(req.Known)
 	if err != nil {
 		return nil, err
 	}
@@ -69,10 +77,14 @@ func ReadPoll(ctx context.Context, conn redis.Conn, namespace string, deadAfter 
 		model.Analyze(rd.snap, deadAfter)
 		return rd.snap, nil
 	}
-	if err := rd.readHeartbeats(sent); err != nil {
+	again, err := rd.readPollHeartbeats(sent, req.Known)
+	if err != nil {
 		return nil, err
 	}
 	if err := rd.readJobTypeCounters(); err != nil {
+		return nil, err
+	}
+	if err := rd.rereadHeartbeats(again); err != nil {
 		return nil, err
 	}
 	full := map[string]bool{}
@@ -123,7 +135,7 @@ func pollDrift(snap *model.Snapshot, full map[string]bool) {
 // sendHeartbeatsAndCounters sends the poll's second round trip: every
 // heartbeat, and per job type of known_jobs the commands of sendJobType
 // without the in-progress lists. It returns how many commands were sent.
-func (rd *snapshotReader) sendHeartbeatsAndCounters() (int, error) {
+func (rd *snapshotReader) sendHeartbeatsAndCounters(known map[string]model.Heartbeat) (int, error) {
 	rd.snap.Pools = make([]model.Pool, len(rd.poolIDs))
 	for i, id := range rd.poolIDs {
 		rd.snap.Pools[i].ID = id
@@ -131,9 +143,15 @@ func (rd *snapshotReader) sendHeartbeatsAndCounters() (int, error) {
 	sent := 0
 	hb := newKeyBuf(rd.keys.Heartbeat(""), rd.poolIDs, "")
 	for _, id := range rd.poolIDs {
-		if err := rd.conn.Send("HGETALL", hb.arg(id)...); err != nil {
+		var err error
+		if _, ok := known[id]; ok {
+			err = rd.conn.Send("HGET", append(hb.arg(id), "heartbeat_at")...)
+		} else {
+			err = rd.conn.Send("HGETALL", hb.arg(id)...)
+		}
+		if err != nil {
 			drain(rd.ctx, rd.conn, sent)
-			return 0, fmt.Errorf("send HGETALL: %w", err)
+			return 0, fmt.Errorf("send heartbeat read: %w", err)
 		}
 		sent++
 	}
@@ -152,6 +170,70 @@ func (rd *snapshotReader) sendHeartbeatsAndCounters() (int, error) {
 		return 0, fmt.Errorf("send to redis: %w", err)
 	}
 	return sent, nil
+}
+
+// readPollHeartbeats reads the heartbeat replies of the poll's second
+// round trip (sent commands in all). A known pool's heartbeat is its known
+// one with the heartbeat_at read. It returns the positions of the known
+// pools whose heartbeat_at is missing or not a whole number (the hash gone,
+// or rewritten by something else than gocraft/work), to be read whole
+// (rereadHeartbeats) once the rest of the round trip is read.
+func (rd *snapshotReader) readPollHeartbeats(sent int, known map[string]model.Heartbeat) ([]int, error) {
+	r := make([]reply, len(rd.poolIDs))
+	if err := receiveInto(rd.ctx, rd.conn, r); err != nil {
+		return nil, err
+	}
+	names := map[string]string{}
+	var again []int
+	for i, id := range rd.poolIDs {
+		p := &rd.snap.Pools[i]
+		if err := fatalReply(r[i], rd.keys.Heartbeat(id)); err != nil {
+			drain(rd.ctx, rd.conn, sent-len(rd.poolIDs))
+			return nil, err
+		}
+		if k, ok := known[id]; ok {
+			b, isBytes := r[i].v.([]byte)
+			n, err := parseIntBytes(b)
+			if r[i].err != nil || !isBytes || err != nil {
+				again = append(again, i)
+				continue
+			}
+			hb := k
+			hb.HeartbeatAt = n
+			p.Heartbeat = &hb
+			continue
+		}
+		p.Heartbeat, p.Warnings = parseHeartbeat(r[i])
+		if p.Heartbeat != nil {
+			internStrings(p.Heartbeat.JobNames, names)
+		}
+	}
+	rd.ps = alignedPools(rd.snap, rd.poolIDs)
+	return again, nil
+}
+
+// rereadHeartbeats reads whole, in one round trip, the heartbeats of the
+// pools at positions again.
+func (rd *snapshotReader) rereadHeartbeats(again []int) error {
+	if len(again) == 0 {
+		return nil
+	}
+	cmds := make([]cmd, len(again))
+	for j, i := range again {
+		cmds[j] = cmd{"HGETALL", []any{rd.keys.Heartbeat(rd.poolIDs[i])}}
+	}
+	r, err := pipeline(rd.ctx, rd.conn, cmds)
+	if err != nil {
+		return err
+	}
+	for j, i := range again {
+		if err := fatalReply(r[j], rd.keys.Heartbeat(rd.poolIDs[i])); err != nil {
+			return err
+		}
+		p := &rd.snap.Pools[i]
+		p.Heartbeat, p.Warnings = parseHeartbeat(r[j])
+	}
+	return nil
 }
 
 // readJobTypeCounters reads the job type replies of the poll's second
@@ -327,4 +409,52 @@ func (c *Client) Poll(ctx context.Context, req PollRequest) (*model.Snapshot, er
 	defer conn.Close()
 	snap, err := ReadPoll(ctx, conn, c.namespace, c.deadAfter, req)
 	return snap, c.wrap(err)
+}
+
+// wholeEvery is how many polls of a Poller pass between two whole reads of
+// one pool's heartbeat; the pools are spread over the polls.
+const wholeEvery = 16
+
+// Poller is the screen's poll source: ReadPoll on a Client, remembering
+// the heartbeats it read so that the next polls read heartbeat_at alone
+// (PollRequest.Known). Each pool's heartbeat is still read whole once
+// every wholeEvery polls, a sixteenth of the pools at each poll.
+type Poller struct {
+	client *Client
+	seed   maphash.Seed
+
+	mu    sync.Mutex
+	polls int
+	known map[string]model.Heartbeat
+}
+
+// NewPoller returns a Poller reading through c.
+func NewPoller(c *Client) *Poller { return &Poller{client: c, seed: maphash.MakeSeed()} }
+
+// Poll reads the namespace (see ReadPoll); req.Known is the Poller's.
+func (p *Poller) Poll(ctx context.Context, req PollRequest) (*model.Snapshot, error) {
+	p.mu.Lock()
+	p.polls++
+	turn := uint64(p.polls % wholeEvery)
+	req.Known = make(map[string]model.Heartbeat, len(p.known))
+	for id, hb := range p.known {
+		if maphash.String(p.seed, id)%wholeEvery != turn {
+			req.Known[id] = hb
+		}
+	}
+	p.mu.Unlock()
+	snap, err := p.client.Poll(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	known := make(map[string]model.Heartbeat, len(snap.Pools))
+	for _, pl := range snap.Pools {
+		if hb := pl.Heartbeat; hb != nil && !hb.HeartbeatAtMissing && !hb.HeartbeatAtMalformed && len(pl.Warnings) == 0 {
+			known[pl.ID] = *hb
+		}
+	}
+	p.mu.Lock()
+	p.known = known
+	p.mu.Unlock()
+	return snap, nil
 }

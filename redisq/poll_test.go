@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -165,6 +166,80 @@ func TestPollEqualsSnapshot(t *testing.T) {
 		if !reflect.DeepEqual(full, sweep) {
 			t.Fatalf("state %d: sweep differs from the snapshot:\n sweep %+v\n full %+v", i, sweep, full)
 		}
+
+		// The next poll knows the heartbeats and reads heartbeat_at
+		// alone; a hash deleted or rewritten since is read whole.
+		known := map[string]model.Heartbeat{}
+		for _, p := range poll.Pools {
+			if p.Heartbeat != nil && !p.Heartbeat.HeartbeatAtMissing {
+				known[p.ID] = *p.Heartbeat
+			}
+		}
+		if len(poll.Pools) > 0 {
+			id := poll.Pools[rng.Intn(len(poll.Pools))].ID
+			switch rng.Intn(6) {
+			case 0:
+				redistest.Do(t, c, "DEL", "work:worker_pools:"+id)
+			case 1:
+				redistest.Do(t, c, "HSET", "work:worker_pools:"+id, "heartbeat_at", "soon")
+			case 2:
+				redistest.Do(t, c, "HDEL", "work:worker_pools:"+id, "heartbeat_at")
+			}
+		}
+		full, err = redisq.ReadSnapshot(ctx, c, "work", model.DefaultDeadAfter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, err := redisq.ReadPoll(ctx, c, "work", model.DefaultDeadAfter, redisq.PollRequest{Known: known})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameClock(full, again)
+		if !reflect.DeepEqual(full, again) {
+			t.Fatalf("state %d: poll with known heartbeats differs from the snapshot:\n poll %+v\n full %+v", i, again, full)
+		}
+	}
+}
+
+// TestPollerReadsHeartbeatAtAlone: a Poller's second poll reads the
+// heartbeats it knows with HGET heartbeat_at, and still sees a pool's
+// heartbeat_at move.
+func TestPollerReadsHeartbeatAtAlone(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	defer c.Close()
+	now := redistest.Time(t, c).Unix()
+	for i := 0; i < 40; i++ {
+		id := fmt.Sprintf("%024d", i)
+		redistest.Do(t, c, "SADD", "work:worker_pools", id)
+		redistest.Do(t, c, "HSET", "work:worker_pools:"+id, "heartbeat_at", now, "job_names", "a", "host", "h")
+	}
+	pool := srv.Pool()
+	defer pool.Close()
+	p := redisq.NewPoller(redisq.NewClient(pool, "work", 0))
+	ctx := context.Background()
+	if _, err := p.Poll(ctx, redisq.PollRequest{}); err != nil {
+		t.Fatal(err)
+	}
+	redistest.Do(t, c, "HSET", "work:worker_pools:"+fmt.Sprintf("%024d", 7), "heartbeat_at", now-60)
+	redistest.Do(t, c, "CONFIG", "RESETSTAT")
+	snap, err := p.Poll(ctx, redisq.PollRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats, _ := redis.String(c.Do("INFO", "commandstats"))
+	if !strings.Contains(stats, "cmdstat_hget:calls=") {
+		t.Fatalf("no HGET in the second poll:\n%s", stats)
+	}
+	if strings.Contains(stats, "cmdstat_hgetall:calls=40,") {
+		t.Fatalf("the second poll read every heartbeat whole:\n%s", stats)
+	}
+	if dead := snap.DeadPools(); len(dead) != 1 || dead[0] != fmt.Sprintf("%024d", 7) {
+		t.Fatalf("dead pools %v", dead)
+	}
+	pl, _ := snap.Pool(fmt.Sprintf("%024d", 3))
+	if pl.Heartbeat == nil || pl.Heartbeat.Host != "h" || len(pl.Heartbeat.JobNames) != 1 {
+		t.Fatalf("a known heartbeat lost its fields: %+v", pl.Heartbeat)
 	}
 }
 
