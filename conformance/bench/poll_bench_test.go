@@ -74,7 +74,8 @@ func scanWalk(c redis.Conn, ns string) error {
 	}
 }
 
-// 5. The screen's regular poll: commands and Redis CPU against the full raw
+// 5. The screen's regular poll (redisq.Poller, as the screen runs it):
+// commands and Redis CPU against the full raw
 // batch, at 1,000 x 20 and (full run) 10,000 x 50; and the poll while the
 // paced sweep runs.
 func (e *env) poll() {
@@ -98,10 +99,13 @@ func (e *env) pollCost(cmdID, cpuID, ns string, ps pollSizes, cpuGoal float64) {
 	l, refresh := e.pollNamespace(ns, ps)
 	cmds := rawCommands(ns, l)
 	raw := func() error { return runBatch(c, cmds) }
+	// The screen's poller: after the first poll it reads heartbeat_at
+	// alone of the heartbeats it knows (each whole once every 16 polls).
+	poller := redisq.NewPoller(redisq.NewClient(redisq.OneConn(c), ns, 0))
 	var snap *model.Snapshot
 	poll := func() error {
 		var err error
-		snap, err = redisq.ReadPoll(ctx, c, ns, model.DefaultDeadAfter, redisq.PollRequest{})
+		snap, err = poller.Poll(ctx, redisq.PollRequest{})
 		return err
 	}
 	refresh()
@@ -192,9 +196,10 @@ func (e *env) sweepDelay(ps pollSizes) {
 			time.Sleep(5 * time.Millisecond)
 		}
 	}
+	poller := redisq.NewPoller(redisq.NewClient(redisq.OneConn(c), pollNS+"-sweep", 0))
 	poll := func() time.Duration {
 		return timeIt(t, "poll", func() error {
-			_, err := redisq.ReadPoll(ctx, c, pollNS+"-sweep", model.DefaultDeadAfter, redisq.PollRequest{})
+			_, err := poller.Poll(ctx, redisq.PollRequest{})
 			return err
 		})
 	}
