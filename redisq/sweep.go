@@ -17,7 +17,7 @@ import (
 
 // SweepStepCommands is about how many commands one step of a sweep sends:
 // the job types of a step are as many as fit (at least one).
-const SweepStepCommands = 4096
+const SweepStepCommands = 1024
 
 // ReadSweep reads what ReadSnapshot reads, with the same drift check (each
 // job type's lock, lock_info and in-progress lengths next to each other,
