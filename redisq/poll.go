@@ -107,13 +107,17 @@ func ReadPoll(ctx context.Context, conn redis.Conn, namespace string, deadAfter 
 	rd.snap.JobTypes = rd.jobTypes
 	model.Analyze(rd.snap, deadAfter)
 	pollDrift(rd.snap, full)
+	var reread []string
+	for _, jt := range rd.snap.JobTypes {
+		if jt.Drift {
+			reread = append(reread, jt.Name)
+		}
+	}
 	if err := rd.rereadDrifted(); err != nil {
 		return nil, err
 	}
-	for _, jt := range rd.snap.JobTypes {
-		if jt.Drift {
-			full[jt.Name] = true // rereadDrifted read all its lists
-		}
+	for _, job := range reread {
+		full[job] = true // rereadDrifted read all its lists
 	}
 	pollDrift(rd.snap, full)
 	return rd.snap, nil
