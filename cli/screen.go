@@ -36,6 +36,7 @@ confirmation (not with --read-only).`,
 			addDeadAfter(fs, &c.deadAfter)
 			fs.DurationVar(&c.interval, "interval", 2*time.Second, "time between polls (at least 250ms)")
 			fs.DurationVar(&c.scanInterval, "scan-interval", 60*time.Second, "time between orphan scans")
+			fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "time between full sweeps (every in-progress list read, paced; the drift shown comes from them)")
 			fs.StringVar(&c.auditLog, "audit-log", "", "append one line per executed action to `FILE` (default: the user's state directory)")
 			addBatch(fs, &c.batch)
 			fs.StringVar(&c.theme, "theme", themeAuto, "the terminal's background, for the colours: auto, light or dark (auto: from COLORFGBG, else dark; the terminal is never asked)")
@@ -46,12 +47,13 @@ confirmation (not with --read-only).`,
 
 type screenCmd struct {
 	target
-	deadAfter    time.Duration
-	interval     time.Duration
-	scanInterval time.Duration
-	auditLog     string
-	batch        int
-	theme        string
+	deadAfter     time.Duration
+	interval      time.Duration
+	scanInterval  time.Duration
+	sweepInterval time.Duration
+	auditLog      string
+	batch         int
+	theme         string
 }
 
 func (c *screenCmd) check(e env) error {
@@ -63,6 +65,8 @@ func (c *screenCmd) check(e env) error {
 		return usageErrorf("--interval must be at least 250ms")
 	case c.scanInterval <= 0:
 		return usageErrorf("--scan-interval must be positive")
+	case c.sweepInterval <= 0:
+		return usageErrorf("--sweep-interval must be positive")
 	}
 	if err := checkDeadAfter(c.deadAfter); err != nil {
 		return err
@@ -136,6 +140,13 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 	}
 	if f := c.sentinel.follower(client); f != nil {
 		opts.Source, opts.Follow = f, f // each poll checks the deployment first
+	} else {
+		// Regular polls read in-progress lists only where jobs can be, and
+		// of the heartbeats they know heartbeat_at alone; the sweeps read
+		// them all, each on a connection of its own.
+		opts.Poller = redisq.NewPoller(client)
+		opts.Sweeper = client
+		opts.SweepInterval = c.sweepInterval
 	}
 	if !c.redis.ReadOnly {
 		pool := d.Pool()

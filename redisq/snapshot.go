@@ -60,7 +60,7 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 		return nil, err
 	}
 	if sent == 0 {
-		rd.snap.JobTypes = []model.JobType{}
+		rd.snap.JobTypes, rd.snap.Workers = []model.JobType{}, []model.Worker{}
 		model.Analyze(rd.snap, deadAfter)
 		return rd.snap, nil
 	}
@@ -286,6 +286,30 @@ func (rd *snapshotReader) readObservations() error {
 }
 
 // readUnregisteredJobTypes reads the job type replies of round trip 3.
+// sendUnregisteredJobTypes sends, on their own, the commands of the job
+// types that heartbeats name and known_jobs lacks: the reads that do not
+// fold them into round trip 3 (the screen's poll and sweep) call it before
+// readUnregisteredJobTypes.
+func (rd *snapshotReader) sendUnregisteredJobTypes() error {
+	rd.extra = unregisteredJobNames(rd.snap.Pools, rd.known)
+	sent := 0
+	for _, job := range rd.extra {
+		n, err := sendJobType(rd.conn, rd.keys, job, rd.poolIDs)
+		sent += n
+		if err != nil {
+			drain(rd.ctx, rd.conn, sent)
+			return err
+		}
+	}
+	if sent == 0 {
+		return nil
+	}
+	if err := rd.conn.Flush(); err != nil {
+		return fmt.Errorf("send to redis: %w", err)
+	}
+	return nil
+}
+
 func (rd *snapshotReader) readUnregisteredJobTypes() error {
 	if len(rd.extra) == 0 {
 		return nil

@@ -7,22 +7,42 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/audit"
+	"github.com/workq-tui/workq-tui/model"
 )
 
 // Commands are built from plain values (never the model) and each carries
 // its own timeout, so Update never blocks and a stuck Redis cannot pile up
 // work.
 
-// fetchCmd takes one snapshot.
-func fetchCmd(src Source, gen uint64, timeout time.Duration, now func() time.Time) tea.Cmd {
+// pollFunc is one poll of the source, with what it reads fixed when the
+// command is built.
+type pollFunc func(ctx context.Context) (*model.Snapshot, error)
+
+// fetchCmd takes one snapshot and says how long it took.
+func fetchCmd(poll pollFunc, gen uint64, timeout time.Duration, now func() time.Time) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
-		snap, err := src.Snapshot(ctx)
+		start := now()
+		snap, err := poll(ctx)
 		if err == nil && snap == nil {
 			err = errNoSnapshot
 		}
-		return snapshotMsg{gen: gen, snap: snap, err: err, at: now()}
+		at := now()
+		return snapshotMsg{gen: gen, snap: snap, err: err, at: at, took: at.Sub(start)}
+	}
+}
+
+// sweepCmd reads the whole namespace once.
+func sweepCmd(s Sweeper, gen uint64, timeout time.Duration, now func() time.Time) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		snap, err := s.Sweep(ctx)
+		if err == nil && snap == nil {
+			err = errNoSnapshot
+		}
+		return sweepMsg{gen: gen, snap: snap, err: err, at: now()}
 	}
 }
 

@@ -13,13 +13,27 @@ import (
 type tickMsg struct{ gen uint64 }
 
 // snapshotMsg is the result of one poll, tagged with the generation that
-// started it. at is when it returned (the screen's clock).
+// started it. at is when it returned and took how long it ran (the
+// screen's clock).
 type snapshotMsg struct {
 	gen  uint64
 	snap *model.Snapshot
 	err  error
 	at   time.Time
+	took time.Duration
 }
+
+// sweepMsg is the result of one full sweep, tagged with its generation.
+type sweepMsg struct {
+	gen  uint64
+	snap *model.Snapshot
+	err  error
+	at   time.Time
+}
+
+// sweepTickMsg starts the next sweep, unless one of a newer generation
+// started since (r).
+type sweepTickMsg struct{ gen uint64 }
 
 // clockMsg redraws the ages ("updated 3s ago") once a second.
 type clockMsg struct{}

@@ -25,6 +25,20 @@ type Source interface {
 	Snapshot(ctx context.Context) (*model.Snapshot, error)
 }
 
+// Poller is the screen's regular poll: like Source, but it may read the
+// in-progress lists only where jobs can be (redisq's cheap poll), reading
+// every list of req.Open and of req.JobTypes.
+type Poller interface {
+	Poll(ctx context.Context, req redisq.PollRequest) (*model.Snapshot, error)
+}
+
+// Sweeper reads the whole namespace, every in-progress list included, at a
+// pace that leaves Redis to its other clients; the screen's drift comes
+// from it.
+type Sweeper interface {
+	Sweep(ctx context.Context) (*model.Snapshot, error)
+}
+
 // Peeker reads the first n jobs (raw payloads, as stored) of one pool's
 // in-progress list of one job type.
 type Peeker interface {
@@ -108,6 +122,15 @@ type Options struct {
 	Renderer *lipgloss.Renderer
 
 	Source Source
+	// Poller, when set, takes the regular polls instead of Source.
+	Poller Poller
+	// Sweeper, when set, reads every list of the namespace at start, on r
+	// and SweepInterval after the end of the last sweep (default 30s),
+	// each within SweepTimeout (default 5m); the drift the screen shows is
+	// then the last sweep's, and the header says how old it is.
+	Sweeper       Sweeper
+	SweepInterval time.Duration
+	SweepTimeout  time.Duration
 	// Peeker is optional: without it the detail view shows no jobs.
 	Peeker Peeker
 	// Reaper is needed for the actions; without it (and in read-only mode)
@@ -176,6 +199,11 @@ type Model struct {
 	failures  int
 	retryAt   time.Time
 	history   queueHistory
+	// pollEvery is the wait between polls: the interval, longer while
+	// polls take more than a tenth of it (see slowWait).
+	pollEvery time.Duration
+	// sweep is the state of the full sweeps.
+	sweep sweepState
 
 	// tabs are the views tab cycles through; tab is the focused one.
 	// detail is the pool opened from a view, shown over it while inDetail.
@@ -245,6 +273,12 @@ func New(o Options) Model {
 	if o.ScanInterval <= 0 {
 		o.ScanInterval = 60 * time.Second
 	}
+	if o.SweepInterval <= 0 {
+		o.SweepInterval = 30 * time.Second
+	}
+	if o.SweepTimeout <= 0 {
+		o.SweepTimeout = 5 * time.Minute
+	}
 	if o.ScanPause == nil {
 		o.ScanPause = func(time.Duration) time.Duration { return 0 }
 	}
@@ -270,21 +304,26 @@ func New(o Options) Model {
 	h.Styles = st.help
 	h.ShortSeparator = "  "
 	m := Model{
-		inFlight: true, // Init polls at once
-		opts:     o,
-		st:       st,
-		keys:     defaultKeyMap(),
-		help:     h,
-		after:    tea.Tick,
-		tabs:     tabs,
-		history:  queueHistory{},
-		width:    80,
-		height:   24,
+		inFlight:  true, // Init polls at once
+		opts:      o,
+		st:        st,
+		keys:      defaultKeyMap(),
+		help:      h,
+		after:     tea.Tick,
+		tabs:      tabs,
+		history:   queueHistory{},
+		pollEvery: o.Interval,
+		width:     80,
+		height:    24,
 	}
 	if o.Scanner != nil {
 		// Init scans at once (see firstScan).
 		m.scan = scanStatus{enabled: true, running: true}
 		m.scanStepping = true
+	}
+	if o.Sweeper != nil {
+		// Init sweeps at once (see firstSweep).
+		m.sweep = sweepState{enabled: true, running: true}
 	}
 	return m.relayout()
 }
@@ -292,14 +331,22 @@ func New(o Options) Model {
 // Init takes the first snapshot and starts the first orphan scan at once,
 // and starts the clock.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(m.firstFetch(), m.firstScan(), m.clockCmd())
+	return tea.Batch(m.firstFetch(), m.firstScan(), m.firstSweep(), m.clockCmd())
 }
 
 // firstFetch is Init's poll; Init cannot change the model, so it uses the
 // generation New left (0) and marks nothing: the result arrives with gen 0
 // and is accepted. See startFetch for the rule.
 func (m Model) firstFetch() tea.Cmd {
-	return fetchCmd(m.opts.Source, m.gen, m.opts.FetchTimeout, m.opts.Now)
+	return fetchCmd(m.pollFunc(), m.gen, m.opts.FetchTimeout, m.opts.Now)
+}
+
+// firstSweep is Init's sweep, with the sweep generation New left (0).
+func (m Model) firstSweep() tea.Cmd {
+	if !m.sweep.enabled {
+		return nil
+	}
+	return sweepCmd(m.opts.Sweeper, m.sweep.gen, m.opts.SweepTimeout, m.opts.Now)
 }
 
 func (m Model) clockCmd() tea.Cmd {

@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"context"
 	"fmt"
+	"slices"
+	"sort"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -11,6 +14,7 @@ import (
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
+	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // Update is the root update: global messages and keys, then the open
@@ -36,6 +40,13 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.startFetch()
 	case snapshotMsg:
 		return m.onSnapshot(msg)
+	case sweepMsg:
+		return m.onSweep(msg)
+	case sweepTickMsg:
+		if msg.gen != m.sweep.gen || m.sweep.running {
+			return m, nil
+		}
+		return m.startSweep()
 	case clockMsg:
 		return m, m.clockCmd()
 	case peekMsg:
@@ -98,18 +109,41 @@ func (m Model) onKeys(msg tea.KeyMsg) (Model, tea.Cmd) {
 // poll is in flight.
 func (m Model) startFetch() (Model, tea.Cmd) {
 	m.inFlight = true
-	return m, fetchCmd(m.opts.Source, m.gen, m.opts.FetchTimeout, m.opts.Now)
+	return m, fetchCmd(m.pollFunc(), m.gen, m.opts.FetchTimeout, m.opts.Now)
 }
 
-// refresh polls now. It starts a new generation, so a poll already in
-// flight (which may have read Redis before an action changed it) is dropped
-// when it returns, and a new one starts then: still one at a time.
+// pollFunc is the next poll: the Poller's when there is one, reading every
+// list of the pool open in the detail view and of the job types the last
+// sweep found drifted; the Source's otherwise.
+func (m Model) pollFunc() pollFunc {
+	if m.opts.Poller == nil {
+		return m.opts.Source.Snapshot
+	}
+	req := redisq.PollRequest{JobTypes: m.sweep.driftJobs()}
+	if m.inDetail {
+		if p, ok := m.detail.current(); ok {
+			req.Open = p.ID
+		}
+	}
+	p := m.opts.Poller
+	return func(ctx context.Context) (*model.Snapshot, error) { return p.Poll(ctx, req) }
+}
+
+// refresh polls and sweeps now. It starts a new generation, so a poll
+// already in flight (which may have read Redis before an action changed it)
+// is dropped when it returns, and a new one starts then: still one at a
+// time. A sweep already running is followed by another at once.
 func (m Model) refresh() (Model, tea.Cmd) {
 	m.gen++
+	m, sweep := m.startSweep()
 	if m.inFlight {
-		return m, nil
+		return m, sweep
 	}
-	return m.startFetch()
+	m, fetch := m.startFetch()
+	if sweep == nil {
+		return m, fetch
+	}
+	return m, tea.Batch(fetch, sweep)
 }
 
 func (m Model) tickCmd(d time.Duration) tea.Cmd {
@@ -142,20 +176,124 @@ func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
 		return m, m.tickCmd(d)
 	}
 	m.err, m.failures = nil, 0
-	m.snap, m.fetchedAt = msg.snap, msg.at
-	m.counts = countSnapshot(msg.snap)
-	m.history = m.history.add(msg.snap)
+	snap := msg.snap
+	if m.sweep.enabled {
+		snap = withSweepDrift(snap, m.sweep.drift)
+	}
+	m.fetchedAt = msg.at
+	m.history = m.history.add(snap)
+	m = m.setSnap(snap)
+	m.pollEvery = slowWait(m.opts.Interval, msg.took)
+	return m, m.tickCmd(m.pollEvery)
+}
+
+// setSnap shows a snapshot in every view.
+func (m Model) setSnap(snap *model.Snapshot) Model {
+	m.snap = snap
+	m.counts = countSnapshot(snap)
 	m.tabs = append([]view(nil), m.tabs...)
 	for i, v := range m.tabs {
-		m.tabs[i] = v.setSnapshot(msg.snap, m.history)
+		m.tabs[i] = v.setSnapshot(snap, m.history)
 	}
 	if m.inDetail {
-		m.detail = m.detail.setSnapshot(msg.snap)
+		m.detail = m.detail.setSnapshot(snap)
 	}
 	if m.inQueue {
-		m.queue = m.queue.setSnapshot(msg.snap)
+		m.queue = m.queue.setSnapshot(snap)
 	}
-	return m, m.tickCmd(m.opts.Interval)
+	return m
+}
+
+// slowWait is the wait before the next poll after one that took took: the
+// interval while polls take at most a tenth of it; otherwise ten times the
+// poll's time, at most ten times the interval, so that a struggling Redis
+// spends at most about a tenth of its time on the screen. One quick poll
+// brings the interval back.
+func slowWait(interval, took time.Duration) time.Duration {
+	if took*10 <= interval {
+		return interval
+	}
+	return min(took*10, interval*10)
+}
+
+// sweepState is the state of the full sweeps: at most one runs; again is
+// set when r asked for one while one ran. drift holds the drift findings
+// of the last sweep by job type; at is when it ended (the screen's clock).
+type sweepState struct {
+	enabled, running, again bool
+	gen                     uint64
+	drift                   map[string]model.Finding
+	at                      time.Time
+	err                     error
+}
+
+// driftJobs are the job types the last sweep found drifted, sorted.
+func (s sweepState) driftJobs() []string {
+	out := make([]string, 0, len(s.drift))
+	for job := range s.drift {
+		out = append(out, job)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// startSweep starts a sweep of a new generation, or asks for one more when
+// one runs.
+func (m Model) startSweep() (Model, tea.Cmd) {
+	if !m.sweep.enabled {
+		return m, nil
+	}
+	if m.sweep.running {
+		m.sweep.again = true
+		return m, nil
+	}
+	m.sweep.gen++
+	m.sweep.running, m.sweep.again = true, false
+	return m, sweepCmd(m.opts.Sweeper, m.sweep.gen, m.opts.SweepTimeout, m.opts.Now)
+}
+
+// onSweep keeps a sweep's drift, shows it on the current snapshot, and
+// arms the next sweep.
+func (m Model) onSweep(msg sweepMsg) (Model, tea.Cmd) {
+	if msg.gen != m.sweep.gen {
+		return m, nil
+	}
+	m.sweep.running = false
+	m.sweep.err = msg.err
+	if msg.err == nil {
+		drift := map[string]model.Finding{}
+		for _, f := range msg.snap.Findings {
+			if f.Kind == model.FindingDrift {
+				drift[f.Subject] = f
+			}
+		}
+		m.sweep.drift, m.sweep.at = drift, msg.at
+		if m.snap != nil {
+			m = m.setSnap(withSweepDrift(m.snap, drift))
+		}
+	}
+	if m.sweep.again {
+		return m.startSweep()
+	}
+	gen := m.sweep.gen
+	return m, m.after(m.opts.SweepInterval, func(time.Time) tea.Msg { return sweepTickMsg{gen: gen} })
+}
+
+// withSweepDrift is a copy of a poll's snapshot whose drift is the sweep's:
+// the job types and the drift findings a sweep confirmed, nothing else.
+func withSweepDrift(snap *model.Snapshot, drift map[string]model.Finding) *model.Snapshot {
+	out := *snap
+	out.JobTypes = slices.Clone(snap.JobTypes)
+	for i := range out.JobTypes {
+		_, out.JobTypes[i].Drift = drift[out.JobTypes[i].Name]
+	}
+	out.Findings = model.Findings(&out)
+	for i, f := range out.Findings {
+		if sf, ok := drift[f.Subject]; ok && f.Kind == model.FindingDrift {
+			out.Findings[i] = sf
+		}
+	}
+	return &out
 }
 
 // activeKeys is the key map with each binding enabled only where it

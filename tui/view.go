@@ -69,7 +69,18 @@ func (m Model) renderHeader(now time.Time) string {
 		inDetail:  m.inDetail,
 		scan:      m.scan,
 		orphans:   len(m.orphanList),
+		slowEvery: slowEvery(m.pollEvery, m.opts.Interval),
+		sweep:     m.sweep,
 	}, now, m.width, m.st)
+}
+
+// slowEvery is the wait between polls when Redis is slow (longer than the
+// interval), 0 otherwise.
+func slowEvery(every, interval time.Duration) time.Duration {
+	if every > interval {
+		return every
+	}
+	return 0
 }
 
 // headerData is what the header shows.
@@ -91,6 +102,8 @@ type headerData struct {
 	// follow is where Sentinel has the screen read, when following.
 	follow    Following
 	following bool
+	slowEvery time.Duration
+	sweep     sweepState
 }
 
 func renderHeader(d headerData, now time.Time, width int, st styles) string {
@@ -109,6 +122,9 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 		} else {
 			seg = append(seg, age)
 		}
+	}
+	if d.slowEvery > 0 {
+		seg = append(seg, st.warn.Render("Redis slow: polling every "+model.FormatAge(d.slowEvery)))
 	}
 	if d.target != "" {
 		seg = append(seg, st.bold.Render(oneLine(d.target)))
@@ -149,6 +165,9 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	}
 	if d.scan.running {
 		counts = append(counts, st.faint.Render("scanning…"))
+	}
+	if sw := sweepText(d.sweep, now, st); sw != "" {
+		counts = append(counts, sw)
 	}
 	var tabs []string
 	var activeTab string
@@ -192,6 +211,20 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// sweepText says how old the last full sweep is (the drift shown is its),
+// or that the first one runs or failed.
+func sweepText(s sweepState, now time.Time, st styles) string {
+	switch {
+	case !s.enabled:
+		return ""
+	case s.err != nil:
+		return st.warn.Render("sweep failed")
+	case s.at.IsZero():
+		return st.faint.Render("sweeping…")
+	}
+	return st.faint.Render("swept " + model.FormatAge(now.Sub(s.at)) + " ago")
 }
 
 func connState(d headerData, now time.Time, st styles) string {

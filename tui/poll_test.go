@@ -1,0 +1,205 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+// slowPoller is a Poller on a fake clock: each poll moves the clock by the
+// next of took, so the screen measures that duration. It records the
+// requests it got.
+type slowPoller struct {
+	mu    sync.Mutex
+	now   time.Time
+	took  []time.Duration
+	snap  *model.Snapshot
+	reqs  []redisq.PollRequest
+	calls int
+}
+
+func (p *slowPoller) Now() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.now
+}
+
+func (p *slowPoller) Poll(_ context.Context, req redisq.PollRequest) (*model.Snapshot, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.calls < len(p.took) {
+		p.now = p.now.Add(p.took[p.calls])
+	}
+	p.calls++
+	p.reqs = append(p.reqs, req)
+	return p.snap, nil
+}
+
+// fakeSweeper returns its snapshot and counts the sweeps.
+type fakeSweeper struct {
+	mu    sync.Mutex
+	snap  *model.Snapshot
+	calls int
+}
+
+func (s *fakeSweeper) Sweep(context.Context) (*model.Snapshot, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls++
+	return s.snap, nil
+}
+
+// pollOnce delivers a tick of the current generation and the poll it
+// starts; it returns the wait armed for the next poll.
+func pollOnce(t *testing.T, m Model) (Model, time.Duration) {
+	t.Helper()
+	m, cmd := stepCmd(m, tickMsg{gen: m.gen})
+	if cmd == nil {
+		t.Fatal("the tick started no poll")
+	}
+	m, timers := deliver(t, m, cmd)
+	_, d, ok := tickOf(timers)
+	if !ok {
+		t.Fatal("no next poll armed")
+	}
+	return m, d
+}
+
+func TestSlowRedisStretchesThePollAndComesBack(t *testing.T) {
+	p := &slowPoller{now: fixedNow, snap: fixture(),
+		// The first poll is Init's; then the ticks'.
+		took: []time.Duration{10 * time.Millisecond, 100 * time.Millisecond, 800 * time.Millisecond,
+			5 * time.Second, 150 * time.Millisecond, 200 * time.Millisecond}}
+	o, _ := testOptions(nil)
+	o.Source, o.Poller, o.Now = nil, p, p.Now
+	o.Interval = 2 * time.Second
+	m := newTest(t, o, 120, 30)
+	if m.pollEvery != 2*time.Second {
+		t.Fatalf("after a quick first poll: every %s, want 2s", m.pollEvery)
+	}
+	for i, want := range []struct {
+		wait   time.Duration
+		header string
+	}{
+		{2 * time.Second, ""},                               // 100ms: a twentieth of the interval
+		{8 * time.Second, "Redis slow: polling every 8s"},   // 800ms
+		{20 * time.Second, "Redis slow: polling every 20s"}, // 5s: at most ten times the interval
+		{2 * time.Second, ""},                               // 150ms: quick again, back at once
+		{2 * time.Second, ""},                               // 200ms: exactly a tenth is quick
+	} {
+		var d time.Duration
+		m, d = pollOnce(t, m)
+		if d != want.wait {
+			t.Errorf("poll %d: next poll in %s, want %s", i+2, d, want.wait)
+		}
+		header := m.renderHeader(p.Now())
+		if want.header == "" && strings.Contains(header, "Redis slow") {
+			t.Errorf("poll %d: header says Redis is slow:\n%s", i+2, header)
+		}
+		if want.header != "" && !strings.Contains(header, want.header) {
+			t.Errorf("poll %d: header lacks %q:\n%s", i+2, want.header, header)
+		}
+	}
+}
+
+// TestSlowPollNeverOverlaps: a tick that comes while a slow poll runs
+// starts nothing.
+func TestSlowPollNeverOverlaps(t *testing.T) {
+	p := &slowPoller{now: fixedNow, snap: fixture()}
+	o, _ := testOptions(nil)
+	o.Source, o.Poller, o.Now = nil, p, p.Now
+	m := newTest(t, o, 120, 30)
+	m, cmd := stepCmd(m, tickMsg{gen: m.gen})
+	if cmd == nil || !m.inFlight {
+		t.Fatal("tick started no poll")
+	}
+	if _, again := stepCmd(m, tickMsg{gen: m.gen}); again != nil {
+		t.Fatal("a second poll started while one was in flight")
+	}
+}
+
+func TestDriftShownIsTheSweeps(t *testing.T) {
+	polled := fixture() // send_email drifts in the poll's own numbers
+	swept := fixture()
+	for i := range swept.JobTypes {
+		swept.JobTypes[i].Drift = swept.JobTypes[i].Name == "report"
+	}
+	swept.Findings = model.Findings(swept)
+	p := &slowPoller{now: fixedNow, snap: polled}
+	sw := &fakeSweeper{snap: swept}
+	o, _ := testOptions(nil)
+	o.Source, o.Poller, o.Sweeper, o.Now = nil, p, sw, p.Now
+	o.SweepInterval = 30 * time.Second
+	m := newTest(t, o, 120, 30)
+	if m.counts.drift != 0 || !strings.Contains(m.renderHeader(p.Now()), "sweeping…") {
+		t.Fatalf("before the first sweep: %d drift shown, header:\n%s", m.counts.drift, m.renderHeader(p.Now()))
+	}
+	m, timers := deliver(t, m, m.firstSweep())
+	jt, _ := m.snap.JobType("report")
+	se, _ := m.snap.JobType("send_email")
+	if !jt.Drift || se.Drift || m.counts.drift != 1 {
+		t.Fatalf("after the sweep: report drift %v, send_email drift %v, %d drift", jt.Drift, se.Drift, m.counts.drift)
+	}
+	var next sweepTickMsg
+	for _, s := range timers {
+		if tk, ok := s.msg.(sweepTickMsg); ok && s.d == 30*time.Second {
+			next = tk
+		}
+	}
+	if next.gen != m.sweep.gen {
+		t.Fatalf("no next sweep armed for 30s: %v", timers)
+	}
+	p.now = p.now.Add(12 * time.Second)
+	if h := m.renderHeader(p.Now()); !strings.Contains(h, "swept 12s ago") {
+		t.Fatalf("header lacks the sweep's age:\n%s", h)
+	}
+	// The next poll reads every list of the drifted job type, and the
+	// pool open in the detail view.
+	m.inDetail = true
+	m.detail = newDetail("fedcba9876543210fedcba98", m.snap)
+	m, _ = pollOnce(t, m)
+	last := p.reqs[len(p.reqs)-1]
+	if last.Open != "fedcba9876543210fedcba98" || len(last.JobTypes) != 1 || last.JobTypes[0] != "report" {
+		t.Fatalf("poll request %+v", last)
+	}
+	if jt, _ := m.snap.JobType("report"); !jt.Drift {
+		t.Fatal("a poll after the sweep lost its drift")
+	}
+}
+
+func TestRefreshSweepsOneAtATime(t *testing.T) {
+	p := &slowPoller{now: fixedNow, snap: fixture()}
+	sw := &fakeSweeper{snap: fixture()}
+	o, _ := testOptions(nil)
+	o.Source, o.Poller, o.Sweeper, o.Now = nil, p, sw, p.Now
+	m := newTest(t, o, 120, 30)
+	first := runCmd(m.firstSweep())[0].(sweepMsg)
+	// r while Init's sweep runs: the poll starts, no second sweep.
+	m, cmd := stepCmd(m, keyMsg("r"))
+	for _, msg := range runCmd(cmd) {
+		if _, ok := msg.(sweepMsg); ok {
+			t.Fatal("r started a sweep while one ran")
+		}
+	}
+	if !m.sweep.again {
+		t.Fatal("r during a sweep did not ask for another")
+	}
+	// The running sweep ends: the asked-for one starts at once.
+	m, cmd = stepCmd(m, first)
+	msgs := runCmd(cmd)
+	if len(msgs) != 1 {
+		t.Fatalf("after the sweep: %d messages, want the next sweep's", len(msgs))
+	}
+	if _, ok := msgs[0].(sweepMsg); !ok || !m.sweep.running {
+		t.Fatalf("after the sweep: %T, running %v", msgs[0], m.sweep.running)
+	}
+	// A sweep tick of the older generation does nothing.
+	if _, cmd := stepCmd(m, sweepTickMsg{gen: first.gen}); cmd != nil {
+		t.Fatal("an old sweep tick started a sweep")
+	}
+}
