@@ -137,7 +137,7 @@ func writeJobsPageJSON(w io.Writer, p jobsPageJSON) error {
 	if err != nil {
 		return localErrorf("encode JSON: %w", err)
 	}
-	b := append(head[:len(head)-2], ",\n  \"jobs\": ["...)
+	b := append(append([]byte{}, head[:len(head)-2]...), ",\n  \"jobs\": ["...)
 	for i, sj := range p.Jobs {
 		js, err := sj.MarshalJSON()
 		if err != nil {

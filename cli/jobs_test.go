@@ -227,7 +227,7 @@ func TestJobsRefusals(t *testing.T) {
 	} {
 		out, stderr, code := runCLI(t, input{}, append([]string{addr, "--read-only", "jobs", "--dry-run"}, args...)...)
 		if args[1] == "--summary" || args[1] == "--job" {
-			out, stderr, code = runCLI(t, input{}, append([]string{addr, "--read-only", "jobs"}, args...)...)
+			_, stderr, code = runCLI(t, input{}, append([]string{addr, "--read-only", "jobs"}, args...)...)
 		} else if !strings.Contains(out, "Dry run: nothing changed.") {
 			t.Errorf("%v: no plan:\n%s", args, out)
 		}

@@ -102,7 +102,9 @@ func TestQueueList(t *testing.T) {
 		t.Errorf("row of the hostile job: %q", lines[7])
 	}
 	col := strings.Index(lines[2], "j20")
-	if w := textsafe.Width(lines[7][:strings.Index(lines[7], "evil")]); w != col {
+	if i := strings.Index(lines[7], "evil"); i < 0 {
+		t.Fatalf("no evil cell in %q", lines[7])
+	} else if w := textsafe.Width(lines[7][:i]); w != col {
 		t.Errorf("ID column at %d on one row, %d on another:\n%s", col, w, out)
 	}
 

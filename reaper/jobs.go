@@ -357,7 +357,7 @@ func (p *JobsPlan) item(sj model.SetJob) (JobItem, error) {
 		// Its args are not an object: gocraft/work could not have built a
 		// unique key for it either.
 		p.noUniqueKey++
-		return it, nil
+		return it, nil //nolint:nilerr // counted in a warning of the plan, not a failure
 	}
 	if ok {
 		it.UniqueKey = key

@@ -88,7 +88,8 @@ func (e *JobsExecutor) Execute(ctx context.Context, c redis.Conn, plan JobsPlan,
 		return res, fmt.Errorf("%s: plan is for namespace %q, executor for %q", plan.Action, plan.Namespace, e.keys.Prefix())
 	}
 	if plan.Target.Set == "" {
-		return res, e.queueDelete(ctx, c, plan, &res, progress)
+		err := e.queueDelete(ctx, c, plan, &res, progress)
+		return res, err
 	}
 	flush := func(items []JobItem) error {
 		if len(items) == 0 {

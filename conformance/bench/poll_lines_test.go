@@ -22,7 +22,9 @@ func TestBenchPollLines(t *testing.T) {
 	e.poll()
 	var b strings.Builder
 	e.tb.write(&b)
-	os.Stdout.WriteString(b.String())
+	if _, err := os.Stdout.WriteString(b.String()); err != nil {
+		t.Fatal(err)
+	}
 	if m := e.tb.missed(); len(m) > 0 {
 		t.Errorf("goals missed: %s", strings.Join(m, "; "))
 	}

@@ -147,9 +147,15 @@ func (e *env) sets() {
 		}
 		ours = append(ours, time.Since(t0))
 		t0 = time.Now()
-		c.Send("ZRANGE", "sets-us:dead", -20, -1, "WITHSCORES")
-		c.Send("ZCARD", "sets-us:dead")
-		c.Flush()
+		if err := c.Send("ZRANGE", "sets-us:dead", -20, -1, "WITHSCORES"); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Send("ZCARD", "sets-us:dead"); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Flush(); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := c.Receive(); err != nil {
 			t.Fatal(err)
 		}

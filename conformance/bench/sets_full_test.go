@@ -15,7 +15,9 @@ func TestSetsBenchTable(t *testing.T) {
 	tb := runSection(t, fullSizes, (*env).sets)
 	var b strings.Builder
 	tb.write(&b)
-	os.Stdout.WriteString(b.String())
+	if _, err := os.Stdout.WriteString(b.String()); err != nil {
+		t.Fatal(err)
+	}
 	if m := tb.missed(); len(m) > 0 {
 		t.Errorf("goals missed: %s", strings.Join(m, "; "))
 	}

@@ -32,7 +32,9 @@ func TestBenchWorkers(t *testing.T) {
 	e.workers()
 	var b strings.Builder
 	e.tb.write(&b)
-	os.Stdout.WriteString(b.String())
+	if _, err := os.Stdout.WriteString(b.String()); err != nil {
+		t.Fatal(err)
+	}
 	if m := e.tb.missed(); len(m) > 0 {
 		t.Errorf("goals missed: %s", strings.Join(m, "; "))
 	}
