@@ -103,13 +103,3 @@ func RenderReapPlan(w io.Writer, p Plan) { fmt.Fprint(w, ReapPlanText(p, 0)) }
 
 // RenderReapResult writes ReapResultText(r, 0) to w.
 func RenderReapResult(w io.Writer, r Result) { fmt.Fprint(w, ReapResultText(r, 0)) }
-
-// Render is RenderReapPlan.
-//
-// Deprecated: use RenderReapPlan or ReapPlanText.
-func Render(w io.Writer, p Plan) { RenderReapPlan(w, p) }
-
-// RenderResult is RenderReapResult.
-//
-// Deprecated: use RenderReapResult or ReapResultText.
-func RenderResult(w io.Writer, r Result) { RenderReapResult(w, r) }
