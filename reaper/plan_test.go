@@ -10,7 +10,7 @@ import (
 	"github.com/workq-tui/workq-tui/model"
 )
 
-func rpFixtureSnapshot() *model.Snapshot {
+func fixtureSnapshot() *model.Snapshot {
 	now := time.Unix(1_800_000_000, 0)
 	snap := &model.Snapshot{
 		Namespace: "work",
@@ -35,7 +35,7 @@ func rpFixtureSnapshot() *model.Snapshot {
 }
 
 func TestNewPlan(t *testing.T) {
-	snap := rpFixtureSnapshot()
+	snap := fixtureSnapshot()
 
 	t.Run("errors", func(t *testing.T) {
 		for _, tc := range []struct {
