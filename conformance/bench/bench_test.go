@@ -466,7 +466,7 @@ func (e *env) reap() {
 	var res reaper.Result
 	usTime := timeIt(t, "workq-tui reap", func() error {
 		var err error
-		res, err = r.Execute(ctx, plan, nil)
+		res, err = r.Reap(ctx, plan, nil)
 		return err
 	})
 	slow := longestScript(t, c)
