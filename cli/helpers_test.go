@@ -23,12 +23,29 @@ type input struct {
 func runCLI(t *testing.T, in input, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	if in.getenv == nil {
-		in.getenv = func(string) string { return "" }
-	}
-	e := env{stdin: strings.NewReader(in.stdin), stdinIsTTY: in.tty, stdout: &out, stderr: &errb, getenv: in.getenv, version: "test"}
+	e := env{stdin: strings.NewReader(in.stdin), stdinIsTTY: in.tty, stdout: &out, stderr: &errb, getenv: testGetenv(t, in.getenv), version: "test"}
 	code := exitCode(e.run(context.Background(), args), &errb)
 	return out.String(), errb.String(), code
+}
+
+// testGetenv is the environment of a test run: getenv (none when nil), with
+// XDG_STATE_HOME in a temporary directory unless getenv sets it, so that a
+// write without --audit-log appends to a log of the test's own and never to
+// the user's.
+func testGetenv(t *testing.T, getenv func(string) string) func(string) string {
+	t.Helper()
+	state := t.TempDir()
+	return func(key string) string {
+		if getenv != nil {
+			if v := getenv(key); v != "" {
+				return v
+			}
+		}
+		if key == "XDG_STATE_HOME" {
+			return state
+		}
+		return ""
+	}
 }
 
 // usageHint is the line a usage error ends with: the help to read.

@@ -105,7 +105,7 @@ func (c *reapCmd) run(ctx context.Context, e env, args []string) error {
 	for _, w := range snap.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %s\n", textsafe.Clean(w))
 	}
-	reaper.Render(e.stdout, plan)
+	reaper.RenderReapPlan(e.stdout, plan)
 	if c.write.dryRun {
 		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
 		return nil
@@ -121,14 +121,14 @@ func (c *reapCmd) run(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	r := reaper.NewReaper(pool, c.namespace, c.batch)
-	res, err := r.Execute(ctx, plan, progressPrinter(e.stderr, "requeued"))
+	res, err := r.Reap(ctx, plan, progressPrinter(e.stderr, "requeued"))
 	fmt.Fprintln(e.stdout)
-	reaper.RenderResult(e.stdout, res)
+	reaper.RenderReapResult(e.stdout, res)
 	ids := make([]string, len(plan.Pools))
 	for i, pp := range plan.Pools {
 		ids[i] = pp.PoolID
 	}
-	result := resultText(func(w io.Writer) { reaper.RenderResult(w, res) })
+	result := resultText(func(w io.Writer) { reaper.RenderReapResult(w, res) })
 	if err := log.record("reap", ids, res.TotalMoved(), result, err); err != nil {
 		return err // "reap pool ID: ..." for each pool that failed
 	}

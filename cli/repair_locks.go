@@ -58,8 +58,8 @@ func (c *repairLocksCmd) run(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer done()
-	keys := redisq.NewKeys(c.namespace)
-	plan, err := reaper.PlanRepairLocks(ctx, conn, keys, args)
+	r := reaper.NewReaper(redisq.OneConn(conn), c.namespace, 0)
+	plan, err := r.PlanRepairLocks(ctx, args)
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func (c *repairLocksCmd) run(ctx context.Context, e env, args []string) error {
 	if err := log.ready(); err != nil {
 		return err
 	}
-	res, err := reaper.ExecuteRepairLocks(ctx, conn, keys, todo)
+	res, err := r.RepairLocks(ctx, todo)
 	reaper.RenderLockRepairResult(e.stdout, res)
 	names := make([]string, len(todo.Jobs))
 	for i, j := range todo.Jobs {

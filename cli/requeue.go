@@ -66,8 +66,8 @@ func (c *requeueCmd) run(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer done()
-	keys := redisq.NewKeys(c.namespace)
-	plan, err := reaper.PlanRequeue(ctx, conn, keys, args, c.deadAfter)
+	r := reaper.NewReaper(redisq.OneConn(conn), c.namespace, c.batch)
+	plan, err := r.PlanRequeue(ctx, args, c.deadAfter)
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func (c *requeueCmd) run(ctx context.Context, e env, args []string) error {
 	if err := log.ready(); err != nil {
 		return err
 	}
-	res, err := reaper.ExecuteRequeue(ctx, conn, keys, plan, c.batch, progressPrinter(e.stderr, "requeued"))
+	res, err := r.Requeue(ctx, plan, progressPrinter(e.stderr, "requeued"))
 	reaper.RenderRequeueResult(e.stdout, res)
 	lists := make([]string, len(plan.Lists))
 	for i, l := range plan.Lists {

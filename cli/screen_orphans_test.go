@@ -48,7 +48,7 @@ func TestScreenRequeuesOrphan(t *testing.T) {
 	defer client.Close()
 	pool := d.Pool()
 	defer pool.Close()
-	repairer := reaper.NewRepairer(pool, "work", 0)
+	repairer := reaper.NewReaper(pool, "work", 0)
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.Ascii)
 	opts := tui.Options{

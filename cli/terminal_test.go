@@ -94,7 +94,7 @@ func runOnSilentTerminal(t *testing.T, bin string, args []string, want string, s
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tty.Close()
+	defer func() { _ = tty.Close() }()
 	var (
 		mu   sync.Mutex
 		out  bytes.Buffer
@@ -136,7 +136,7 @@ func runOnSilentTerminal(t *testing.T, bin string, args []string, want string, s
 		_ = cmd.Process.Kill()
 		<-exited
 	}
-	tty.Close()
+	_ = tty.Close() // ends the reader above, which then closes done
 	<-done
 	mu.Lock()
 	defer mu.Unlock()

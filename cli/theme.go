@@ -30,13 +30,27 @@ func darkBackground(theme string, getenv func(string) string) (bool, error) {
 	case themeLight:
 		return false, nil
 	case themeAuto:
-		fgbg := strings.Split(getenv("COLORFGBG"), ";")
-		bg, err := strconv.Atoi(fgbg[len(fgbg)-1])
-		if len(fgbg) < 2 || err != nil || bg < 0 || bg > 15 {
+		bg, ok := colorfgbgBackground(getenv("COLORFGBG"))
+		if !ok {
 			return true, nil
 		}
 		_, _, l := termenv.ConvertToRGB(termenv.ANSIColor(bg)).Hsl()
 		return l < 0.5, nil
 	}
 	return false, usageErrorf("--theme must be auto, light or dark, not %q", theme)
+}
+
+// colorfgbgBackground is the background colour of a COLORFGBG value ("fg;bg"
+// or "fg;default;bg"), an ANSI colour 0..15; ok is false when the value is
+// missing or holds something else.
+func colorfgbgBackground(v string) (bg int, ok bool) {
+	fgbg := strings.Split(v, ";")
+	if len(fgbg) < 2 {
+		return 0, false
+	}
+	bg, err := strconv.Atoi(fgbg[len(fgbg)-1])
+	if err != nil || bg < 0 || bg > 15 {
+		return 0, false
+	}
+	return bg, true
 }

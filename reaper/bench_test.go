@@ -12,7 +12,6 @@ import (
 
 	"github.com/workq-tui/workq-tui/internal/redistest"
 	"github.com/workq-tui/workq-tui/internal/upstreamref"
-	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -27,9 +26,9 @@ func TestReapBench100k(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	pool := srv.Pool()
-	st := rpState{
+	st := workState{
 		KnownJobs: []string{"bulk"},
-		Pools:     []rpPool{{ID: "deadbeefdeadbeefdeadbeef", AgeSec: 600, JobNames: []string{"bulk"}}},
+		Pools:     []statePool{{ID: "deadbeefdeadbeefdeadbeef", AgeSec: 600, JobNames: []string{"bulk"}}},
 		Locks:     map[string]int64{"bulk": n},
 		LockInfo:  map[string]map[string]int64{"bulk": {"deadbeefdeadbeefdeadbeef": n}},
 	}
@@ -37,7 +36,7 @@ func TestReapBench100k(t *testing.T) {
 	for _, ns := range []string{"up", "us"} {
 		st.write(t, c, ns)
 		key := redisq.NewKeys(ns).InProgress("bulk", st.Pools[0].ID)
-		jobs := rpJobs("bulk", n)
+		jobs := jobPayloads("bulk", n)
 		for i := 0; i < n; i += 1000 {
 			args := []interface{}{key}
 			for _, j := range jobs[i : i+1000] {
@@ -75,10 +74,7 @@ func TestReapBench100k(t *testing.T) {
 	upTime := time.Since(upStart)
 
 	// Ours: plan, then Execute in batches.
-	plan, err := NewPlan(rpSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := planAllDead(t, c, "us")
 	r := NewReaper(pool, "us", DefaultBatch)
 	var usMax time.Duration
 	calls := 0
@@ -94,7 +90,7 @@ func TestReapBench100k(t *testing.T) {
 	if err != nil || res.TotalMoved() != n {
 		t.Fatalf("moved %d, %v", res.TotalMoved(), err)
 	}
-	if d := rpDiff(rpDump(t, c, "up"), rpDump(t, c, "us")); d != "" {
+	if d := diffDumps(dumpNamespace(t, c, "up"), dumpNamespace(t, c, "us")); d != "" {
 		t.Fatalf("end states differ:\n%s", d)
 	}
 	fmt.Printf("reap of %d in-progress jobs of one dead pool, same redis-server:\n", n)

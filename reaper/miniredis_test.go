@@ -6,8 +6,6 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/gomodule/redigo/redis"
-
-	"github.com/workq-tui/workq-tui/model"
 )
 
 // The demo runs the real reaper on an embedded miniredis: both scripts must
@@ -18,17 +16,14 @@ func TestReapOnMiniredis(t *testing.T) {
 	t.Cleanup(func() { pool.Close() })
 	c := pool.Get()
 	defer c.Close()
-	st := rpState{
+	st := workState{
 		KnownJobs: []string{"email"},
-		Pools:     []rpPool{{ID: "p1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": rpJobs("e", 5)}}},
+		Pools:     []statePool{{ID: "p1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": jobPayloads("e", 5)}}},
 		Locks:     map[string]int64{"email": 5},
 		LockInfo:  map[string]map[string]int64{"email": {"p1": 4}},
 	}
 	st.write(t, c, "work")
-	plan, err := NewPlan(rpSnapshot(t, c, "work", model.DefaultDeadAfter), Targets{AllDead: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := planAllDead(t, c, "work")
 	// Make the script compare against Redis TIME rather than the plan.
 	plan.Pools[0].HeartbeatAt--
 	res, err := NewReaper(pool, "work", 2).Reap(context.Background(), plan, nil)

@@ -20,10 +20,10 @@ func TestSnapshotPlansAgreeWithRedisPlans(t *testing.T) {
 	c := srv.Dial()
 	ctx := context.Background()
 	k := redisq.NewKeys("work")
-	rqState(t, c, k)
+	writeRequeueState(t, c, k)
 	rlState(t, c, k)
 
-	cl := redisq.NewClient(redisq.OneConn(c), "work", rqDeadAfter)
+	cl := redisq.NewClient(redisq.OneConn(c), "work", requeueDeadAfter)
 	snap, err := cl.Snapshot(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -34,12 +34,12 @@ func TestSnapshotPlansAgreeWithRedisPlans(t *testing.T) {
 	}
 	snap.Orphans = orph.Orphans
 
-	lists := rqKeysOf(k, rqDeadPool, rqGonePool)
+	lists := inProgressKeys(k, deadPoolID, gonePoolID)
 	fromSnap, err := NewRequeuePlan(snap, lists)
 	if err != nil {
 		t.Fatalf("snapshot plan: %v", err)
 	}
-	fromRedis, err := onConn(c, k, 0).PlanRequeue(ctx, lists, rqDeadAfter)
+	fromRedis, err := onConn(c, k, 0).PlanRequeue(ctx, lists, requeueDeadAfter)
 	if err != nil {
 		t.Fatalf("redis plan: %v", err)
 	}
@@ -68,7 +68,7 @@ func TestSnapshotPlansAgreeWithRedisPlans(t *testing.T) {
 	}
 
 	// Refusals.
-	if _, err := NewRequeuePlan(snap, rqKeysOf(k, rqLivePool)); !errors.Is(err, ErrPoolAlive) {
+	if _, err := NewRequeuePlan(snap, inProgressKeys(k, livePoolID)); !errors.Is(err, ErrPoolAlive) {
 		t.Errorf("live pool: %v", err)
 	}
 	if _, err := NewRequeuePlan(snap, []string{k.InProgress("a:b", "nobody")}); !errors.Is(err, ErrNoSuchList) {

@@ -10,7 +10,7 @@ import (
 	"github.com/workq-tui/workq-tui/model"
 )
 
-func rpFixtureSnapshot() *model.Snapshot {
+func fixtureSnapshot() *model.Snapshot {
 	now := time.Unix(1_800_000_000, 0)
 	snap := &model.Snapshot{
 		Namespace: "work",
@@ -35,7 +35,7 @@ func rpFixtureSnapshot() *model.Snapshot {
 }
 
 func TestNewPlan(t *testing.T) {
-	snap := rpFixtureSnapshot()
+	snap := fixtureSnapshot()
 
 	t.Run("errors", func(t *testing.T) {
 		for _, tc := range []struct {
@@ -102,7 +102,7 @@ func TestNewPlan(t *testing.T) {
 		}
 
 		var buf bytes.Buffer
-		Render(&buf, p)
+		RenderReapPlan(&buf, p)
 		out := buf.String()
 		for _, s := range []string{"pool deadB (last heartbeat 30s ago)", "pool nobeat (no heartbeat)", "6 -> 2", "4 -> deleted",
 			"Total: 8 jobs back to their queues, 3 pools removed."} {
@@ -125,7 +125,7 @@ func TestExpectedLock(t *testing.T) {
 
 func TestRenderResultStripsControls(t *testing.T) {
 	var buf bytes.Buffer
-	RenderResult(&buf, Result{Pools: []PoolResult{
+	RenderReapResult(&buf, Result{Pools: []PoolResult{
 		{PoolID: "p\x1b[31m1", Reaped: true, Moved: map[string]int64{"em\x07ail": 3}, LocksReleased: map[string]int64{"em\x07ail": 3}, LockAfter: map[string]int64{"em\x07ail": 0}},
 		{PoolID: "p2", Skipped: "pool p2 is alive again, not reaped"},
 	}})

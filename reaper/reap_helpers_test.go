@@ -17,11 +17,11 @@ import (
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
-// rpState is a hand-built gocraft/work state, written with the exact key
+// workState is a hand-built gocraft/work state, written with the exact key
 // layout of DESIGN.md.
-type rpState struct {
+type workState struct {
 	KnownJobs []string
-	Pools     []rpPool
+	Pools     []statePool
 	// Locks: job name -> lock value; a job type not listed has no lock key.
 	Locks map[string]int64
 	// LockInfo: job name -> pool -> value (fields of any pool, dead or live).
@@ -33,7 +33,7 @@ type rpState struct {
 	Now int64
 }
 
-type rpPool struct {
+type statePool struct {
 	ID string
 	// NoHeartbeat: no heartbeat hash. Else the heartbeat is AgeSec old.
 	NoHeartbeat bool
@@ -46,7 +46,7 @@ type rpPool struct {
 }
 
 // write puts the state into Redis under namespace ns.
-func (s rpState) write(t testing.TB, c redis.Conn, ns string) {
+func (s workState) write(t testing.TB, c redis.Conn, ns string) {
 	t.Helper()
 	k := redisq.NewKeys(ns)
 	now := s.Now
@@ -87,8 +87,8 @@ func (s rpState) write(t testing.TB, c redis.Conn, ns string) {
 	}
 }
 
-// rpSnapshot is the product's snapshot (redisq.ReadSnapshot) of ns.
-func rpSnapshot(t testing.TB, c redis.Conn, ns string, deadAfter time.Duration) *model.Snapshot {
+// readSnapshot is the product's snapshot (redisq.ReadSnapshot) of ns.
+func readSnapshot(t testing.TB, c redis.Conn, ns string, deadAfter time.Duration) *model.Snapshot {
 	t.Helper()
 	snap, err := redisq.ReadSnapshot(context.Background(), c, ns, deadAfter)
 	if err != nil {
@@ -97,11 +97,11 @@ func rpSnapshot(t testing.TB, c redis.Conn, ns string, deadAfter time.Duration) 
 	return snap
 }
 
-// rpUpstreamReap is a port of gocraft/work v0.5.1's deadPoolReaper.reap
+// upstreamReap is a port of gocraft/work v0.5.1's deadPoolReaper.reap
 // (../shared/seed/dead_pool_reaper.go.txt), step for step, with Redis time
 // for the clock and errors returned rather than dropped. curJobTypes are the
 // reaping pool's own job types.
-func rpUpstreamReap(t testing.TB, c redis.Conn, ns string, curJobTypes []string) {
+func upstreamReap(t testing.TB, c redis.Conn, ns string, curJobTypes []string) {
 	t.Helper()
 	k := redisq.NewKeys(ns)
 	now := redistest.Time(t, c)
@@ -169,9 +169,9 @@ func rpUpstreamReap(t testing.TB, c redis.Conn, ns string, curJobTypes []string)
 	}
 }
 
-// rpDump is redistest.Dump of one namespace with the prefix cut off, so that
+// dumpNamespace is redistest.Dump of one namespace with the prefix cut off, so that
 // two namespaces can be compared key by key.
-func rpDump(t testing.TB, c redis.Conn, ns string) map[string]string {
+func dumpNamespace(t testing.TB, c redis.Conn, ns string) map[string]string {
 	t.Helper()
 	prefix := redisq.NewKeys(ns).Prefix()
 	out := map[string]string{}
@@ -181,7 +181,26 @@ func rpDump(t testing.TB, c redis.Conn, ns string) map[string]string {
 	return out
 }
 
-func rpDiff(a, b map[string]string) string {
+// planAllDead plans the reap of every dead pool of ns, from a fresh read.
+func planAllDead(t testing.TB, c redis.Conn, ns string) Plan {
+	t.Helper()
+	plan, err := NewPlan(readSnapshot(t, c, ns, model.DefaultDeadAfter), Targets{AllDead: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
+
+// requireUnchanged fails the test when two dumps of a namespace differ.
+func requireUnchanged(t testing.TB, before, after map[string]string) {
+	t.Helper()
+	if d := diffDumps(before, after); d != "" {
+		t.Fatalf("state changed:\n%s", d)
+	}
+}
+
+// diffDumps lists the keys whose values differ between two dumps.
+func diffDumps(a, b map[string]string) string {
 	var keys []string
 	seen := map[string]bool{}
 	for k := range a {
@@ -203,10 +222,10 @@ func rpDiff(a, b map[string]string) string {
 	return sb.String()
 }
 
-// rpReap plans the reap of targets from a fresh read and executes it.
-func rpReap(t testing.TB, pool *redis.Pool, c redis.Conn, ns string, batch int, targets Targets) (Plan, Result, error) {
+// planAndReap plans the reap of targets from a fresh read and executes it.
+func planAndReap(t testing.TB, pool *redis.Pool, c redis.Conn, ns string, batch int, targets Targets) (Plan, Result, error) {
 	t.Helper()
-	snap := rpSnapshot(t, c, ns, model.DefaultDeadAfter)
+	snap := readSnapshot(t, c, ns, model.DefaultDeadAfter)
 	plan, err := NewPlan(snap, targets)
 	if err != nil {
 		return plan, Result{}, err
@@ -215,7 +234,8 @@ func rpReap(t testing.TB, pool *redis.Pool, c redis.Conn, ns string, batch int, 
 	return plan, res, err
 }
 
-func rpJobs(prefix string, n int) []string {
+// jobPayloads is n job payloads of job name prefix.
+func jobPayloads(prefix string, n int) []string {
 	out := make([]string, n)
 	for i := range out {
 		out[i] = fmt.Sprintf(`{"name":"%s","id":"%s-%d","t":1700000000,"args":{}}`, prefix, prefix, i)

@@ -19,22 +19,22 @@ import (
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
-// rpKillChildEnv, when set (to a Redis address), turns TestReapKillChild
+// reapKillChildEnv, when set (to a Redis address), turns TestReapKillChild
 // into the process that TestReapKilledBetweenBatches kills.
-const rpKillChildEnv = "WORKQ_REAP_KILL_CHILD"
+const reapKillChildEnv = "WORKQ_REAP_KILL_CHILD"
 
 // TestReapKillChild is not a test of its own: run by
 // TestReapKilledBetweenBatches as a child process, it reaps namespace "us"
 // one job per script call, printing the count after each call, until it is
 // killed. Without the variable it returns at once.
 func TestReapKillChild(t *testing.T) {
-	addr := os.Getenv(rpKillChildEnv)
+	addr := os.Getenv(reapKillChildEnv)
 	if addr == "" {
 		return
 	}
 	pool := &redis.Pool{Dial: func() (redis.Conn, error) { return redis.Dial("tcp", addr) }}
 	c := pool.Get()
-	plan, err := NewPlan(rpSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
+	plan, err := NewPlan(readSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
 	c.Close()
 	if err != nil {
 		fmt.Println("error", err)
@@ -57,25 +57,25 @@ func TestReapKilledBetweenBatches(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	const n = 3000
-	st := rpState{
+	st := workState{
 		KnownJobs: []string{"email", "sms"},
-		Pools: []rpPool{{ID: "p1", AgeSec: 60, JobNames: []string{"email", "sms"}, InProgress: map[string][]string{
-			"email": rpJobs("e", n), "sms": rpJobs("s", 50)}}},
+		Pools: []statePool{{ID: "p1", AgeSec: 60, JobNames: []string{"email", "sms"}, InProgress: map[string][]string{
+			"email": jobPayloads("e", n), "sms": jobPayloads("s", 50)}}},
 		Locks:    map[string]int64{"email": n + 2, "sms": 40},
 		LockInfo: map[string]map[string]int64{"email": {"p1": n}, "sms": {"p1": 45}},
-		Queues:   map[string][]string{"email": rpJobs("q", 2)},
+		Queues:   map[string][]string{"email": jobPayloads("q", 2)},
 	}
 	st.Now = redistest.Time(t, c).Unix()
 	st.write(t, c, "up")
 	st.write(t, c, "us")
-	rpUpstreamReap(t, c, "up", nil)
+	upstreamReap(t, c, "up", nil)
 
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, "-test.run=^TestReapKillChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), rpKillChildEnv+"="+srv.Addr())
+	cmd.Env = append(os.Environ(), reapKillChildEnv+"="+srv.Addr())
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -134,10 +134,10 @@ func TestReapKilledBetweenBatches(t *testing.T) {
 	}
 	t.Logf("killed after %d jobs reported moved; %d email jobs left in progress", killedAt, left)
 
-	if _, res, err := rpReap(t, srv.Pool(), c, "us", 1000, Targets{AllDead: true}); err != nil || !res.Pools[0].Reaped {
+	if _, res, err := planAndReap(t, srv.Pool(), c, "us", 1000, Targets{AllDead: true}); err != nil || !res.Pools[0].Reaped {
 		t.Fatalf("second run: %+v, %v", res, err)
 	}
-	if d := rpDiff(rpDump(t, c, "up"), rpDump(t, c, "us")); d != "" {
+	if d := diffDumps(dumpNamespace(t, c, "up"), dumpNamespace(t, c, "us")); d != "" {
 		t.Fatalf("after the second run:\n%s", d)
 	}
 }

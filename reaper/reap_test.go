@@ -17,19 +17,19 @@ import (
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
-// rpCompare builds st in two namespaces, lets the upstream port reap one and
+// compareWithUpstream builds st in two namespaces, lets the upstream port reap one and
 // ours (batch jobs per call) the other, and fails on any difference. Queues
 // of job types that several dead pools requeue into are compared as
 // multisets (upstream walks its dead pools in map order).
-func rpCompare(t *testing.T, srv *redistest.Server, st rpState, batch int, curJobTypes []string) {
+func compareWithUpstream(t *testing.T, srv *redistest.Server, st workState, batch int, curJobTypes []string) {
 	t.Helper()
 	c := srv.Dial()
 	redistest.Do(t, c, "FLUSHALL")
 	st.Now = redistest.Time(t, c).Unix()
 	st.write(t, c, "up")
 	st.write(t, c, "us")
-	rpUpstreamReap(t, c, "up", curJobTypes)
-	_, res, err := rpReap(t, srv.Pool(), c, "us", batch, Targets{AllDead: true})
+	upstreamReap(t, c, "up", curJobTypes)
+	_, res, err := planAndReap(t, srv.Pool(), c, "us", batch, Targets{AllDead: true})
 	if err != nil {
 		t.Fatalf("reap: %v", err)
 	}
@@ -48,20 +48,20 @@ func rpCompare(t *testing.T, srv *redistest.Server, st rpState, batch int, curJo
 			}
 		}
 	}
-	want, got := rpDump(t, c, "up"), rpDump(t, c, "us")
+	want, got := dumpNamespace(t, c, "up"), dumpNamespace(t, c, "us")
 	for j, n := range shared {
 		if n > 1 {
 			k := "jobs:" + j
-			want[k], got[k] = rpSortLines(want[k]), rpSortLines(got[k])
+			want[k], got[k] = sortLines(want[k]), sortLines(got[k])
 		}
 	}
-	if d := rpDiff(want, got); d != "" {
+	if d := diffDumps(want, got); d != "" {
 		t.Fatalf("end state differs from upstream's (batch %d):\n%s", batch, d)
 	}
 }
 
-// rpSortLines sorts the items of a dumped list ("list:a\nb").
-func rpSortLines(s string) string {
+// sortLines sorts the items of a dumped list ("list:a\nb").
+func sortLines(s string) string {
 	typ, body, _ := strings.Cut(s, ":")
 	l := strings.Split(body, "\n")
 	sort.Strings(l)
@@ -73,63 +73,63 @@ func TestReapMatchesUpstream(t *testing.T) {
 	two := []string{"email", "report:daily"} // a job name with ':' in it
 	cases := []struct {
 		name  string
-		st    rpState
+		st    workState
 		batch int
 	}{
-		{name: "batches across the boundary, two job types", batch: 1000, st: rpState{
+		{name: "batches across the boundary, two job types", batch: 1000, st: workState{
 			KnownJobs: two,
-			Pools: []rpPool{{ID: "dead1", AgeSec: 60, JobNames: two, InProgress: map[string][]string{
-				"email": rpJobs("email", 2501), "report:daily": rpJobs("report", 1000)}}},
+			Pools: []statePool{{ID: "dead1", AgeSec: 60, JobNames: two, InProgress: map[string][]string{
+				"email": jobPayloads("email", 2501), "report:daily": jobPayloads("report", 1000)}}},
 			Locks:    map[string]int64{"email": 2501, "report:daily": 1000},
 			LockInfo: map[string]map[string]int64{"email": {"dead1": 2501}, "report:daily": {"dead1": 1000}},
-			Queues:   map[string][]string{"email": rpJobs("queued", 3)},
+			Queues:   map[string][]string{"email": jobPayloads("queued", 3)},
 		}},
-		{name: "lock_info field absent", batch: 3, st: rpState{
+		{name: "lock_info field absent", batch: 3, st: workState{
 			KnownJobs: two,
-			Pools:     []rpPool{{ID: "dead1", AgeSec: 60, JobNames: two, InProgress: map[string][]string{"email": rpJobs("email", 10)}}},
+			Pools:     []statePool{{ID: "dead1", AgeSec: 60, JobNames: two, InProgress: map[string][]string{"email": jobPayloads("email", 10)}}},
 			Locks:     map[string]int64{"email": 4, "report:daily": 2},
 			LockInfo:  map[string]map[string]int64{"report:daily": {"dead1": 2}},
 		}},
-		{name: "lock_info absent and lock negative: upstream clamps", batch: 4, st: rpState{
+		{name: "lock_info absent and lock negative: upstream clamps", batch: 4, st: workState{
 			KnownJobs: []string{"email"},
-			Pools:     []rpPool{{ID: "dead1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": rpJobs("email", 5)}}},
+			Pools:     []statePool{{ID: "dead1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": jobPayloads("email", 5)}}},
 			Locks:     map[string]int64{"email": -3},
 		}},
-		{name: "lock_info absent, lock negative, no jobs: upstream leaves it", batch: 4, st: rpState{
+		{name: "lock_info absent, lock negative, no jobs: upstream leaves it", batch: 4, st: workState{
 			KnownJobs: []string{"email"},
-			Pools:     []rpPool{{ID: "dead1", AgeSec: 60, JobNames: []string{"email"}}},
+			Pools:     []statePool{{ID: "dead1", AgeSec: 60, JobNames: []string{"email"}}},
 			Locks:     map[string]int64{"email": -3},
 		}},
-		{name: "lock below lock_info: clamped at 0", batch: 2, st: rpState{
+		{name: "lock below lock_info: clamped at 0", batch: 2, st: workState{
 			KnownJobs: []string{"email"},
-			Pools:     []rpPool{{ID: "dead1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": rpJobs("email", 5)}}},
+			Pools:     []statePool{{ID: "dead1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": jobPayloads("email", 5)}}},
 			Locks:     map[string]int64{"email": 2},
 			LockInfo:  map[string]map[string]int64{"email": {"dead1": 5}},
 		}},
-		{name: "lock_info above the jobs, lock key absent", batch: 2, st: rpState{
+		{name: "lock_info above the jobs, lock key absent", batch: 2, st: workState{
 			KnownJobs: []string{"email"},
-			Pools:     []rpPool{{ID: "dead1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": rpJobs("email", 3)}}},
+			Pools:     []statePool{{ID: "dead1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": jobPayloads("email", 3)}}},
 			LockInfo:  map[string]map[string]int64{"email": {"dead1": 7}},
 		}},
-		{name: "negative lock_info", batch: 1, st: rpState{
+		{name: "negative lock_info", batch: 1, st: workState{
 			KnownJobs: []string{"email"},
-			Pools:     []rpPool{{ID: "dead1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": rpJobs("email", 3)}}},
+			Pools:     []statePool{{ID: "dead1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": jobPayloads("email", 3)}}},
 			Locks:     map[string]int64{"email": 1},
 			LockInfo:  map[string]map[string]int64{"email": {"dead1": -2}},
 		}},
-		{name: "two dead pools and a live one share a job type", batch: 5, st: rpState{
+		{name: "two dead pools and a live one share a job type", batch: 5, st: workState{
 			KnownJobs: two,
-			Pools: []rpPool{
-				{ID: "dead1", AgeSec: 60, JobNames: two, InProgress: map[string][]string{"email": rpJobs("a", 7), "report:daily": rpJobs("r", 2)}},
-				{ID: "dead2", AgeSec: 11, JobNames: []string{"email"}, InProgress: map[string][]string{"email": rpJobs("b", 4)}},
-				{ID: "live1", AgeSec: 1, JobNames: two, InProgress: map[string][]string{"email": rpJobs("c", 3)}},
+			Pools: []statePool{
+				{ID: "dead1", AgeSec: 60, JobNames: two, InProgress: map[string][]string{"email": jobPayloads("a", 7), "report:daily": jobPayloads("r", 2)}},
+				{ID: "dead2", AgeSec: 11, JobNames: []string{"email"}, InProgress: map[string][]string{"email": jobPayloads("b", 4)}},
+				{ID: "live1", AgeSec: 1, JobNames: two, InProgress: map[string][]string{"email": jobPayloads("c", 3)}},
 			},
 			Locks:    map[string]int64{"email": 14, "report:daily": 2},
 			LockInfo: map[string]map[string]int64{"email": {"dead1": 7, "dead2": 4, "live1": 3}, "report:daily": {"dead1": 2}},
 		}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) { rpCompare(t, srv, tc.st, tc.batch, nil) })
+		t.Run(tc.name, func(t *testing.T) { compareWithUpstream(t, srv, tc.st, tc.batch, nil) })
 	}
 }
 
@@ -140,10 +140,10 @@ func TestReapMatchesUpstreamRandom(t *testing.T) {
 	jobs := []string{"a", "b:c", "d"}
 	for seed := int64(1); seed <= 40; seed++ {
 		rng := rand.New(rand.NewSource(seed))
-		st := rpState{KnownJobs: jobs, Locks: map[string]int64{}, LockInfo: map[string]map[string]int64{}, Queues: map[string][]string{}}
+		st := workState{KnownJobs: jobs, Locks: map[string]int64{}, LockInfo: map[string]map[string]int64{}, Queues: map[string][]string{}}
 		nDead := 1 + rng.Intn(3)
 		for i := 0; i <= nDead; i++ {
-			p := rpPool{ID: fmt.Sprintf("pool%d", i), AgeSec: 30 + int64(rng.Intn(100)), InProgress: map[string][]string{}}
+			p := statePool{ID: fmt.Sprintf("pool%d", i), AgeSec: 30 + int64(rng.Intn(100)), InProgress: map[string][]string{}}
 			if i == nDead {
 				p.AgeSec = 2 // a live pool
 			}
@@ -153,7 +153,7 @@ func TestReapMatchesUpstreamRandom(t *testing.T) {
 				}
 				p.JobNames = append(p.JobNames, j)
 				n := rng.Intn(25)
-				p.InProgress[j] = rpJobs(fmt.Sprintf("%s-%s", j, p.ID), n)
+				p.InProgress[j] = jobPayloads(fmt.Sprintf("%s-%s", j, p.ID), n)
 				if rng.Intn(4) > 0 {
 					if st.LockInfo[j] == nil {
 						st.LockInfo[j] = map[string]int64{}
@@ -181,25 +181,25 @@ func TestReapMatchesUpstreamRandom(t *testing.T) {
 				sum += v
 			}
 			st.Locks[j] = sum + int64(rng.Intn(11)-5)
-			st.Queues[j] = rpJobs("q"+j, rng.Intn(3))
+			st.Queues[j] = jobPayloads("q"+j, rng.Intn(3))
 		}
 		batch := []int{1, 2, 7, 1000}[rng.Intn(4)]
-		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) { rpCompare(t, srv, st, batch, nil) })
+		t.Run(fmt.Sprintf("seed%d", seed), func(t *testing.T) { compareWithUpstream(t, srv, st, batch, nil) })
 	}
 }
 
 func TestReapPoolWithoutHeartbeat(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
-	st := rpState{
+	st := workState{
 		KnownJobs: []string{"email"},
-		Pools: []rpPool{{ID: "nobeat", NoHeartbeat: true, InProgress: map[string][]string{
-			"email": rpJobs("e", 5), "unregistered": rpJobs("u", 2)}}},
+		Pools: []statePool{{ID: "nobeat", NoHeartbeat: true, InProgress: map[string][]string{
+			"email": jobPayloads("e", 5), "unregistered": jobPayloads("u", 2)}}},
 		Locks:    map[string]int64{"email": 5, "unregistered": 2},
 		LockInfo: map[string]map[string]int64{"email": {"nobeat": 5}, "unregistered": {"nobeat": 2}},
 	}
 	st.write(t, c, "us")
-	plan, res, err := rpReap(t, srv.Pool(), c, "us", 2, Targets{PoolIDs: []string{"nobeat"}})
+	plan, res, err := planAndReap(t, srv.Pool(), c, "us", 2, Targets{PoolIDs: []string{"nobeat"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +209,7 @@ func TestReapPoolWithoutHeartbeat(t *testing.T) {
 	if got := res.Pools[0].Moved; got["email"] != 5 || got["unregistered"] != 2 || !res.Pools[0].Reaped {
 		t.Fatalf("result: %+v", res.Pools[0])
 	}
-	d := rpDump(t, c, "us")
+	d := dumpNamespace(t, c, "us")
 	for _, k := range []string{"jobs:email:nobeat:inprogress", "jobs:unregistered:nobeat:inprogress", "worker_pools", "jobs:email:lock_info"} {
 		if _, ok := d[k]; ok {
 			t.Errorf("%s still there: %q", k, d[k])
@@ -220,7 +220,7 @@ func TestReapPoolWithoutHeartbeat(t *testing.T) {
 	}
 	// RPOPLPUSH from the right of the list onto the left of the queue
 	// keeps the order.
-	if d["jobs:email"] != "list:"+strings.Join(rpJobs("e", 5), "\n") {
+	if d["jobs:email"] != "list:"+strings.Join(jobPayloads("e", 5), "\n") {
 		t.Errorf("queue email: %q", d["jobs:email"])
 	}
 }
@@ -230,9 +230,9 @@ func TestReapPoolWithoutHeartbeat(t *testing.T) {
 func TestReapAliveAgain(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
-	st := rpState{
+	st := workState{
 		KnownJobs: []string{"email"},
-		Pools:     []rpPool{{ID: "p1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": rpJobs("e", 5)}}},
+		Pools:     []statePool{{ID: "p1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": jobPayloads("e", 5)}}},
 		Locks:     map[string]int64{"email": 5},
 		LockInfo:  map[string]map[string]int64{"email": {"p1": 5}},
 	}
@@ -254,12 +254,9 @@ func TestReapAliveAgain(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			redistest.Do(t, c, "FLUSHALL")
 			st.write(t, c, "us")
-			plan, err := NewPlan(rpSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
-			if err != nil {
-				t.Fatal(err)
-			}
+			plan := planAllDead(t, c, "us")
 			tc.revive(t)
-			before := rpDump(t, c, "us")
+			before := dumpNamespace(t, c, "us")
 			res, err := NewReaper(srv.Pool(), "us", 2).Reap(context.Background(), plan, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -267,19 +264,14 @@ func TestReapAliveAgain(t *testing.T) {
 			if want := "pool p1 is alive again, not reaped"; res.Pools[0].Skipped != want || res.Pools[0].Reaped || res.TotalMoved() != 0 {
 				t.Fatalf("result %+v, want skipped %q", res.Pools[0], want)
 			}
-			if d := rpDiff(before, rpDump(t, c, "us")); d != "" {
-				t.Fatalf("state changed:\n%s", d)
-			}
+			requireUnchanged(t, before, dumpNamespace(t, c, "us"))
 		})
 	}
 
 	t.Run("beats again between two batches", func(t *testing.T) {
 		redistest.Do(t, c, "FLUSHALL")
 		st.write(t, c, "us")
-		plan, err := NewPlan(rpSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		plan := planAllDead(t, c, "us")
 		calls := 0
 		res, err := NewReaper(srv.Pool(), "us", 2).Reap(context.Background(), plan, func(moved, total int64) {
 			calls++
@@ -293,7 +285,7 @@ func TestReapAliveAgain(t *testing.T) {
 		if res.Pools[0].Reaped || res.TotalMoved() != 2 || !strings.Contains(res.Pools[0].Skipped, "alive again") {
 			t.Fatalf("result %+v", res.Pools[0])
 		}
-		d := rpDump(t, c, "us")
+		d := dumpNamespace(t, c, "us")
 		if d["jobs:email:lock"] != "string:3" || d["jobs:email:lock_info"] != "hash:p1=3" || !strings.HasPrefix(d["worker_pools"], "set:p1") {
 			t.Fatalf("after 1 batch: %v", d)
 		}
@@ -304,15 +296,12 @@ func TestReapAliveAgain(t *testing.T) {
 func TestReapMissingHeartbeatAppears(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
-	st := rpState{KnownJobs: []string{"email"}, Pools: []rpPool{{ID: "p1", NoHeartbeat: true, InProgress: map[string][]string{"email": rpJobs("e", 3)}}}}
+	st := workState{KnownJobs: []string{"email"}, Pools: []statePool{{ID: "p1", NoHeartbeat: true, InProgress: map[string][]string{"email": jobPayloads("e", 3)}}}}
 	st.write(t, c, "us")
-	plan, err := NewPlan(rpSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := planAllDead(t, c, "us")
 	// Even an old heartbeat_at counts: the plan was made for a pool without one.
 	redistest.Do(t, c, "HSET", redisq.NewKeys("us").Heartbeat("p1"), "heartbeat_at", redistest.Time(t, c).Unix()-3600, "job_names", "email")
-	before := rpDump(t, c, "us")
+	before := dumpNamespace(t, c, "us")
 	res, err := NewReaper(srv.Pool(), "us", 0).Reap(context.Background(), plan, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -320,9 +309,7 @@ func TestReapMissingHeartbeatAppears(t *testing.T) {
 	if res.Pools[0].Skipped != "pool p1 is alive again, not reaped" {
 		t.Fatalf("result %+v", res.Pools[0])
 	}
-	if d := rpDiff(before, rpDump(t, c, "us")); d != "" {
-		t.Fatalf("state changed:\n%s", d)
-	}
+	requireUnchanged(t, before, dumpNamespace(t, c, "us"))
 }
 
 // A heartbeat that changed but is still older than the cut-off by Redis
@@ -330,12 +317,9 @@ func TestReapMissingHeartbeatAppears(t *testing.T) {
 func TestReapChangedButStillOld(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
-	st := rpState{KnownJobs: []string{"email"}, Pools: []rpPool{{ID: "p1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": rpJobs("e", 3)}}}}
+	st := workState{KnownJobs: []string{"email"}, Pools: []statePool{{ID: "p1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": jobPayloads("e", 3)}}}}
 	st.write(t, c, "us")
-	plan, err := NewPlan(rpSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := planAllDead(t, c, "us")
 	redistest.Do(t, c, "HSET", redisq.NewKeys("us").Heartbeat("p1"), "heartbeat_at", redistest.Time(t, c).Unix()-30)
 	res, err := NewReaper(srv.Pool(), "us", 0).Reap(context.Background(), plan, nil)
 	if err != nil || !res.Pools[0].Reaped || res.TotalMoved() != 3 {
@@ -350,22 +334,19 @@ func TestReapChangedButStillOld(t *testing.T) {
 func TestReapInterruptedThenRerun(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
-	st := rpState{
+	st := workState{
 		KnownJobs: []string{"email", "sms"},
-		Pools: []rpPool{{ID: "p1", AgeSec: 60, JobNames: []string{"email", "sms"}, InProgress: map[string][]string{
-			"email": rpJobs("e", 25), "sms": rpJobs("s", 8)}}},
+		Pools: []statePool{{ID: "p1", AgeSec: 60, JobNames: []string{"email", "sms"}, InProgress: map[string][]string{
+			"email": jobPayloads("e", 25), "sms": jobPayloads("s", 8)}}},
 		Locks:    map[string]int64{"email": 24, "sms": 9},
 		LockInfo: map[string]map[string]int64{"email": {"p1": 23}, "sms": {"p1": 8}},
 	}
 	st.Now = redistest.Time(t, c).Unix()
 	st.write(t, c, "up")
 	st.write(t, c, "us")
-	rpUpstreamReap(t, c, "up", nil)
+	upstreamReap(t, c, "up", nil)
 
-	plan, err := NewPlan(rpSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := planAllDead(t, c, "us")
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
 	res, err := NewReaper(srv.Pool(), "us", 10).Reap(ctx, plan, func(moved, total int64) {
@@ -397,10 +378,10 @@ func TestReapInterruptedThenRerun(t *testing.T) {
 		t.Fatalf("email after interruption: lock %d lock_info %d, want 4 and 3", lock, info)
 	}
 
-	if _, res, err = rpReap(t, srv.Pool(), c, "us", 10, Targets{AllDead: true}); err != nil || res.TotalMoved() != 13 {
+	if _, res, err = planAndReap(t, srv.Pool(), c, "us", 10, Targets{AllDead: true}); err != nil || res.TotalMoved() != 13 {
 		t.Fatalf("second run: moved %d, %v", res.TotalMoved(), err)
 	}
-	if d := rpDiff(rpDump(t, c, "up"), rpDump(t, c, "us")); d != "" {
+	if d := diffDumps(dumpNamespace(t, c, "up"), dumpNamespace(t, c, "us")); d != "" {
 		t.Fatalf("after the second run:\n%s", d)
 	}
 }
@@ -410,19 +391,19 @@ func TestReapInterruptedThenRerun(t *testing.T) {
 func TestReapConcurrent(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
-	st := rpState{
+	st := workState{
 		KnownJobs: []string{"email", "sms"},
-		Pools: []rpPool{
-			{ID: "p1", AgeSec: 60, JobNames: []string{"email", "sms"}, InProgress: map[string][]string{"email": rpJobs("e", 1500), "sms": rpJobs("s", 300)}},
-			{ID: "live", AgeSec: 1, JobNames: []string{"email"}, InProgress: map[string][]string{"email": rpJobs("l", 4)}},
+		Pools: []statePool{
+			{ID: "p1", AgeSec: 60, JobNames: []string{"email", "sms"}, InProgress: map[string][]string{"email": jobPayloads("e", 1500), "sms": jobPayloads("s", 300)}},
+			{ID: "live", AgeSec: 1, JobNames: []string{"email"}, InProgress: map[string][]string{"email": jobPayloads("l", 4)}},
 		},
 		Locks:    map[string]int64{"email": 1504, "sms": 300},
 		LockInfo: map[string]map[string]int64{"email": {"p1": 1500, "live": 4}, "sms": {"p1": 300}},
 	}
 	st.Now = redistest.Time(t, c).Unix()
 	st.write(t, c, "want")
-	rpUpstreamReap(t, c, "want", nil)
-	want := rpDump(t, c, "want")
+	upstreamReap(t, c, "want", nil)
+	want := dumpNamespace(t, c, "want")
 
 	for _, other := range []string{"ours", "upstream"} {
 		t.Run("ours and "+other, func(t *testing.T) {
@@ -431,7 +412,7 @@ func TestReapConcurrent(t *testing.T) {
 				redistest.Do(t, c, "DEL", key)
 			}
 			st.write(t, c, "us")
-			snap := rpSnapshot(t, c, "us", model.DefaultDeadAfter)
+			snap := readSnapshot(t, c, "us", model.DefaultDeadAfter)
 			plan, err := NewPlan(snap, Targets{AllDead: true})
 			if err != nil {
 				t.Fatal(err)
@@ -451,13 +432,13 @@ func TestReapConcurrent(t *testing.T) {
 					return
 				}
 				cc := srv.Dial()
-				rpUpstreamReap(t, cc, "us", nil)
+				upstreamReap(t, cc, "us", nil)
 			}()
 			wg.Wait()
 			if err := errors.Join(errs...); err != nil {
 				t.Fatal(err)
 			}
-			if d := rpDiff(rpSortQueues(want), rpSortQueues(rpDump(t, c, "us"))); d != "" {
+			if d := diffDumps(sortQueues(want), sortQueues(dumpNamespace(t, c, "us"))); d != "" {
 				t.Fatalf("end state:\n%s", d)
 			}
 			if other == "ours" {
@@ -479,12 +460,12 @@ func TestReapConcurrent(t *testing.T) {
 	}
 }
 
-// rpSortQueues compares queues as multisets: concurrent reapers interleave.
-func rpSortQueues(d map[string]string) map[string]string {
+// sortQueues compares queues as multisets: concurrent reapers interleave.
+func sortQueues(d map[string]string) map[string]string {
 	out := map[string]string{}
 	for k, v := range d {
 		if strings.HasPrefix(v, "list:") {
-			v = rpSortLines(v)
+			v = sortLines(v)
 		}
 		out[k] = v
 	}
@@ -504,17 +485,14 @@ func TestReapGoneAndBadData(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	k := redisq.NewKeys("us")
-	st := rpState{KnownJobs: []string{"email"}, Pools: []rpPool{{ID: "p1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": rpJobs("e", 3)}}}}
+	st := workState{KnownJobs: []string{"email"}, Pools: []statePool{{ID: "p1", AgeSec: 60, JobNames: []string{"email"}, InProgress: map[string][]string{"email": jobPayloads("e", 3)}}}}
 
 	t.Run("removed from the set meanwhile", func(t *testing.T) {
 		redistest.Do(t, c, "FLUSHALL")
 		st.write(t, c, "us")
-		plan, err := NewPlan(rpSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		plan := planAllDead(t, c, "us")
 		redistest.Do(t, c, "SREM", k.WorkerPools(), "p1")
-		before := rpDump(t, c, "us")
+		before := dumpNamespace(t, c, "us")
 		res, err := NewReaper(srv.Pool(), "us", 0).Reap(context.Background(), plan, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -522,41 +500,29 @@ func TestReapGoneAndBadData(t *testing.T) {
 		if pr := res.Pools[0]; pr.Reaped || !pr.Gone || pr.Left != 3 || !strings.Contains(pr.Skipped, "no longer in us:worker_pools") {
 			t.Fatalf("result %+v", pr)
 		}
-		if d := rpDiff(before, rpDump(t, c, "us")); d != "" {
-			t.Fatalf("state changed:\n%s", d)
-		}
+		requireUnchanged(t, before, dumpNamespace(t, c, "us"))
 	})
 	t.Run("lock not an integer", func(t *testing.T) {
 		redistest.Do(t, c, "FLUSHALL")
 		st.write(t, c, "us")
 		redistest.Do(t, c, "SET", k.Lock("email"), "many")
-		plan, err := NewPlan(rpSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		before := rpDump(t, c, "us")
+		plan := planAllDead(t, c, "us")
+		before := dumpNamespace(t, c, "us")
 		res, err := NewReaper(srv.Pool(), "us", 0).Reap(context.Background(), plan, nil)
 		if !errors.Is(err, ErrBadValue) || !errors.Is(err, ErrBadData) || !strings.Contains(err.Error(), "us:jobs:email:lock holds many") || res.Pools[0].Err == nil {
 			t.Fatalf("err %v", err)
 		}
-		if d := rpDiff(before, rpDump(t, c, "us")); d != "" {
-			t.Fatalf("state changed:\n%s", d)
-		}
+		requireUnchanged(t, before, dumpNamespace(t, c, "us"))
 	})
 	t.Run("queue of the wrong type", func(t *testing.T) {
 		redistest.Do(t, c, "FLUSHALL")
 		st.write(t, c, "us")
 		redistest.Do(t, c, "SET", k.Queue("email"), "x")
-		plan, err := NewPlan(rpSnapshot(t, c, "us", model.DefaultDeadAfter), Targets{AllDead: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		before := rpDump(t, c, "us")
+		plan := planAllDead(t, c, "us")
+		before := dumpNamespace(t, c, "us")
 		if _, err := NewReaper(srv.Pool(), "us", 0).Reap(context.Background(), plan, nil); !errors.Is(err, ErrBadData) || !errors.Is(err, ErrWrongType) {
 			t.Fatalf("err %v", err)
 		}
-		if d := rpDiff(before, rpDump(t, c, "us")); d != "" {
-			t.Fatalf("state changed:\n%s", d)
-		}
+		requireUnchanged(t, before, dumpNamespace(t, c, "us"))
 	})
 }

@@ -14,13 +14,19 @@ import (
 	"github.com/workq-tui/workq-tui/model"
 )
 
+// timedPlanHeader is the first line of a plan read at Redis time at with a
+// dead-after cut-off: what it is, for which namespace, when.
+func timedPlanHeader(what, namespace string, at time.Time, deadAfter time.Duration) string {
+	return fmt.Sprintf("%s plan for namespace %s (Redis time %s, dead after %s):\n",
+		what, textsafe.Clean(namespace), at.UTC().Format(time.RFC3339), model.FormatAge(deadAfter))
+}
+
 // ReapPlanText is a reap plan as plain text: per pool, what moves where and
 // the locks before and after. Lines wider than width display columns are
 // wrapped (width <= 0: never). Every string from Redis is cleaned.
 func ReapPlanText(p Plan, width int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Reap plan for namespace %s (Redis time %s, dead after %s):\n",
-		textsafe.Clean(p.Namespace), p.RedisTime.UTC().Format(time.RFC3339), model.FormatAge(p.DeadAfter))
+	b.WriteString(timedPlanHeader("Reap", p.Namespace, p.RedisTime, p.DeadAfter))
 	for _, pp := range p.Pools {
 		beat := "no heartbeat"
 		if !pp.HeartbeatMissing {
@@ -103,13 +109,3 @@ func RenderReapPlan(w io.Writer, p Plan) { fmt.Fprint(w, ReapPlanText(p, 0)) }
 
 // RenderReapResult writes ReapResultText(r, 0) to w.
 func RenderReapResult(w io.Writer, r Result) { fmt.Fprint(w, ReapResultText(r, 0)) }
-
-// Render is RenderReapPlan.
-//
-// Deprecated: use RenderReapPlan or ReapPlanText.
-func Render(w io.Writer, p Plan) { RenderReapPlan(w, p) }
-
-// RenderResult is RenderReapResult.
-//
-// Deprecated: use RenderReapResult or ReapResultText.
-func RenderResult(w io.Writer, r Result) { RenderReapResult(w, r) }

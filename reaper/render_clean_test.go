@@ -57,9 +57,9 @@ func TestRenderersCleanRedisText(t *testing.T) {
 		f(&b)
 		outputs[name] = b.String()
 	}
-	render("reap plan", func(b *bytes.Buffer) { Render(b, reap) })
+	render("reap plan", func(b *bytes.Buffer) { RenderReapPlan(b, reap) })
 	render("reap result", func(b *bytes.Buffer) {
-		RenderResult(b, Result{Pools: []PoolResult{
+		RenderReapResult(b, Result{Pools: []PoolResult{
 			{PoolID: pool, Reaped: true, Moved: map[string]int64{evil: 1}, LocksReleased: map[string]int64{evil: 1}, LockAfter: map[string]int64{evil: 0}},
 			{PoolID: pool, Skipped: "skipped " + evil},
 			{PoolID: pool, Err: bad},

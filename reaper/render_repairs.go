@@ -22,8 +22,7 @@ import (
 // is cleaned.
 func RequeuePlanText(p RequeuePlan, width int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Requeue plan for namespace %s (Redis time %s, dead after %s):\n",
-		textsafe.Clean(p.Namespace), p.RedisTime.UTC().Format(time.RFC3339), model.FormatAge(p.DeadAfter))
+	b.WriteString(timedPlanHeader("Requeue", p.Namespace, p.RedisTime, p.DeadAfter))
 	for _, l := range p.Lists {
 		fmt.Fprintf(&b, "\n%s\n", textsafe.Clean(l.Key))
 		where := "orphan: pool not in worker_pools"

@@ -39,12 +39,12 @@ func BenchmarkRequeue(b *testing.B) {
 	}
 	run := func(batch int) time.Duration {
 		fill()
-		plan, err := PlanRequeue(context.Background(), c, k, []string{key}, 10*time.Second)
+		plan, err := NewReaper(redisq.OneConn(c), "bench", 0).PlanRequeue(context.Background(), []string{key}, 10*time.Second)
 		if err != nil {
 			b.Fatal(err)
 		}
 		start := time.Now()
-		res, err := ExecuteRequeue(context.Background(), c, k, plan, batch, nil)
+		res, err := NewReaper(redisq.OneConn(c), "bench", batch).Requeue(context.Background(), plan, nil)
 		d := time.Since(start)
 		if err != nil || res.TotalMoved() != jobs {
 			b.Fatalf("moved %d, err %v", res.TotalMoved(), err)

@@ -16,13 +16,13 @@ import (
 )
 
 const (
-	rqDeadPool  = "dead00000000000000000000"
-	rqLivePool  = "live00000000000000000000"
-	rqGonePool  = "gone00000000000000000000"
-	rqDeadAfter = 10 * time.Second
+	deadPoolID       = "dead00000000000000000000"
+	livePoolID       = "live00000000000000000000"
+	gonePoolID       = "gone00000000000000000000"
+	requeueDeadAfter = 10 * time.Second
 )
 
-// rqState writes a namespace with a live pool, a dead pool still in the set
+// writeRequeueState writes a namespace with a live pool, a dead pool still in the set
 // (stale heartbeat) and an orphan (a pool gone from the set, no heartbeat),
 // all with jobs of "a:b" (a job name with a colon) in progress.
 //
@@ -30,27 +30,28 @@ const (
 //	dead: 5 jobs, lock_info 5
 //	gone: 4 jobs, lock_info 1 (its other locks were released already)
 //	lock = 8
-func rqState(t *testing.T, c redis.Conn, k redisq.Keys) {
+func writeRequeueState(t *testing.T, c redis.Conn, k redisq.Keys) {
 	t.Helper()
 	now := redistest.Time(t, c).Unix()
 	job := "a:b"
-	redistest.Do(t, c, "SADD", k.WorkerPools(), rqLivePool, rqDeadPool)
-	redistest.Do(t, c, "HSET", k.Heartbeat(rqLivePool), "heartbeat_at", now, "job_names", job)
-	redistest.Do(t, c, "HSET", k.Heartbeat(rqDeadPool), "heartbeat_at", now-60, "job_names", job)
+	redistest.Do(t, c, "SADD", k.WorkerPools(), livePoolID, deadPoolID)
+	redistest.Do(t, c, "HSET", k.Heartbeat(livePoolID), "heartbeat_at", now, "job_names", job)
+	redistest.Do(t, c, "HSET", k.Heartbeat(deadPoolID), "heartbeat_at", now-60, "job_names", job)
 	fill := func(pool string, n int) {
 		for i := 0; i < n; i++ {
 			redistest.Do(t, c, "LPUSH", k.InProgress(job, pool), fmt.Sprintf(`{"name":"a:b","id":"%s-%d"}`, pool[:4], i))
 		}
 	}
-	fill(rqLivePool, 2)
-	fill(rqDeadPool, 5)
-	fill(rqGonePool, 4)
+	fill(livePoolID, 2)
+	fill(deadPoolID, 5)
+	fill(gonePoolID, 4)
 	redistest.Do(t, c, "LPUSH", k.Queue(job), `{"name":"a:b","id":"queued"}`)
 	redistest.Do(t, c, "SET", k.Lock(job), 8)
-	redistest.Do(t, c, "HSET", k.LockInfo(job), rqLivePool, 2, rqDeadPool, 5, rqGonePool, 1)
+	redistest.Do(t, c, "HSET", k.LockInfo(job), livePoolID, 2, deadPoolID, 5, gonePoolID, 1)
 }
 
-func rqKeysOf(k redisq.Keys, pools ...string) []string {
+// inProgressKeys is the in-progress list of "a:b" of each pool.
+func inProgressKeys(k redisq.Keys, pools ...string) []string {
 	var out []string
 	for _, p := range pools {
 		out = append(out, k.InProgress("a:b", p))
@@ -62,13 +63,13 @@ func TestRequeueMovesJobsAndReleasesLocks(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	k := redisq.NewKeys("work")
-	rqState(t, c, k)
+	writeRequeueState(t, c, k)
 	ctx := context.Background()
 
 	// What upstream's reaper would leave in the queue: RPOPLPUSH one by one.
 	ref := redisq.NewKeys("ref")
-	rqState(t, c, ref)
-	for _, p := range []string{rqDeadPool, rqGonePool} {
+	writeRequeueState(t, c, ref)
+	for _, p := range []string{deadPoolID, gonePoolID} {
 		for {
 			if v, _ := c.Do("RPOPLPUSH", ref.InProgress("a:b", p), ref.Queue("a:b")); v == nil {
 				break
@@ -77,7 +78,7 @@ func TestRequeueMovesJobsAndReleasesLocks(t *testing.T) {
 	}
 	wantQueue, _ := redis.Strings(c.Do("LRANGE", ref.Queue("a:b"), 0, -1))
 
-	plan, err := onConn(c, k, 0).PlanRequeue(ctx, rqKeysOf(k, rqDeadPool, rqGonePool, rqDeadPool), rqDeadAfter)
+	plan, err := onConn(c, k, 0).PlanRequeue(ctx, inProgressKeys(k, deadPoolID, gonePoolID, deadPoolID), requeueDeadAfter)
 	if err != nil {
 		t.Fatalf("plan: %v", err)
 	}
@@ -119,7 +120,7 @@ func TestRequeueMovesJobsAndReleasesLocks(t *testing.T) {
 	if !reflect.DeepEqual(gotQueue, wantQueue) {
 		t.Errorf("queue:\n got %q\nwant %q (upstream's order)", gotQueue, wantQueue)
 	}
-	for _, p := range []string{rqDeadPool, rqGonePool} {
+	for _, p := range []string{deadPoolID, gonePoolID} {
 		if n, _ := redis.Int(c.Do("LLEN", k.InProgress("a:b", p))); n != 0 {
 			t.Errorf("%s still holds %d jobs", p, n)
 		}
@@ -129,10 +130,10 @@ func TestRequeueMovesJobsAndReleasesLocks(t *testing.T) {
 	if lock != 2 {
 		t.Errorf("lock = %d, want 2 (the live pool's)", lock)
 	}
-	if want := map[string]int64{rqLivePool: 2, rqDeadPool: 0, rqGonePool: 0}; !reflect.DeepEqual(infoMap, want) {
+	if want := map[string]int64{livePoolID: 2, deadPoolID: 0, gonePoolID: 0}; !reflect.DeepEqual(infoMap, want) {
 		t.Errorf("lock_info = %v, want %v", infoMap, want)
 	}
-	if n, _ := redis.Int(c.Do("LLEN", k.InProgress("a:b", rqLivePool))); n != 2 {
+	if n, _ := redis.Int(c.Do("LLEN", k.InProgress("a:b", livePoolID))); n != 2 {
 		t.Errorf("live pool's list touched: %d jobs", n)
 	}
 	if r := res.Lists[0]; r.LockAfter != 3 || r.LockInfoAfter != 0 || r.Remaining != 0 {
@@ -145,16 +146,16 @@ func TestRequeueLockNeverBelowZero(t *testing.T) {
 	c := srv.Dial()
 	k := redisq.NewKeys("work")
 	ctx := context.Background()
-	key := k.InProgress("j", rqGonePool)
+	key := k.InProgress("j", gonePoolID)
 	redistest.Do(t, c, "RPUSH", key, "1", "2", "3")
 	redistest.Do(t, c, "SET", k.Lock("j"), 1)
-	redistest.Do(t, c, "HSET", k.LockInfo("j"), rqGonePool, 3)
+	redistest.Do(t, c, "HSET", k.LockInfo("j"), gonePoolID, 3)
 	// No lock at all for another job: none is created.
-	key2 := k.InProgress("n", rqGonePool)
+	key2 := k.InProgress("n", gonePoolID)
 	redistest.Do(t, c, "RPUSH", key2, "1")
-	redistest.Do(t, c, "HSET", k.LockInfo("n"), rqGonePool, -2)
+	redistest.Do(t, c, "HSET", k.LockInfo("n"), gonePoolID, -2)
 
-	plan, err := onConn(c, k, 0).PlanRequeue(ctx, []string{key, key2}, rqDeadAfter)
+	plan, err := onConn(c, k, 0).PlanRequeue(ctx, []string{key, key2}, requeueDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,13 +168,13 @@ func TestRequeueLockNeverBelowZero(t *testing.T) {
 	if v, _ := redis.Int(c.Do("GET", k.Lock("j"))); v != 0 {
 		t.Errorf("lock = %d, want 0", v)
 	}
-	if v, _ := redis.Int(c.Do("HGET", k.LockInfo("j"), rqGonePool)); v != 0 {
+	if v, _ := redis.Int(c.Do("HGET", k.LockInfo("j"), gonePoolID)); v != 0 {
 		t.Errorf("lock_info = %d, want 0", v)
 	}
 	if n, _ := redis.Int(c.Do("EXISTS", k.Lock("n"))); n != 0 {
 		t.Error("a lock was created")
 	}
-	if v, _ := redis.Int(c.Do("HGET", k.LockInfo("n"), rqGonePool)); v != -2 {
+	if v, _ := redis.Int(c.Do("HGET", k.LockInfo("n"), gonePoolID)); v != -2 {
 		t.Errorf("a negative lock_info was changed to %d", v)
 	}
 	if n, _ := redis.Int(c.Do("LLEN", k.Queue("n"))); n != 1 {
@@ -186,11 +187,11 @@ func TestRequeueRefusals(t *testing.T) {
 	c := srv.Dial()
 	k := redisq.NewKeys("work")
 	ctx := context.Background()
-	rqState(t, c, k)
-	redistest.Do(t, c, "SET", k.InProgress("str", rqGonePool), "x")
-	redistest.Do(t, c, "RPUSH", k.InProgress("badq", rqGonePool), "x")
+	writeRequeueState(t, c, k)
+	redistest.Do(t, c, "SET", k.InProgress("str", gonePoolID), "x")
+	redistest.Do(t, c, "RPUSH", k.InProgress("badq", gonePoolID), "x")
 	redistest.Do(t, c, "SET", k.Queue("badq"), "x")
-	redistest.Do(t, c, "RPUSH", k.InProgress("badlock", rqGonePool), "x")
+	redistest.Do(t, c, "RPUSH", k.InProgress("badlock", gonePoolID), "x")
 	redistest.Do(t, c, "SET", k.Lock("badlock"), "many")
 	redistest.Do(t, c, "RPUSH", k.InProgress("fresh", "notinset"), "x")
 	redistest.Do(t, c, "HSET", k.Heartbeat("notinset"), "heartbeat_at", redistest.Time(t, c).Unix())
@@ -203,20 +204,20 @@ func TestRequeueRefusals(t *testing.T) {
 		keys []string
 		want error
 	}{
-		{"live pool", rqKeysOf(k, rqDeadPool, rqLivePool), ErrPoolAlive},
+		{"live pool", inProgressKeys(k, deadPoolID, livePoolID), ErrPoolAlive},
 		{"fresh heartbeat outside the set", []string{k.InProgress("fresh", "notinset")}, ErrPoolAlive},
 		{"unreadable heartbeat", []string{k.InProgress("garbled", "g")}, ErrPoolAlive},
-		{"other namespace", []string{"other:jobs:a:b:" + rqGonePool + ":inprogress"}, ErrNotInProgressKey},
+		{"other namespace", []string{"other:jobs:a:b:" + gonePoolID + ":inprogress"}, ErrNotInProgressKey},
 		{"queue not list", []string{k.Queue("a:b")}, ErrNotInProgressKey},
 		{"missing", []string{k.InProgress("a:b", "nobody")}, ErrNoSuchList},
-		{"string", []string{k.InProgress("str", rqGonePool)}, ErrWrongType},
-		{"queue string", []string{k.InProgress("badq", rqGonePool)}, ErrWrongType},
-		{"lock not a number", []string{k.InProgress("badlock", rqGonePool)}, ErrBadValue},
+		{"string", []string{k.InProgress("str", gonePoolID)}, ErrWrongType},
+		{"queue string", []string{k.InProgress("badq", gonePoolID)}, ErrWrongType},
+		{"lock not a number", []string{k.InProgress("badlock", gonePoolID)}, ErrBadValue},
 		{"none", nil, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := onConn(c, k, 0).PlanRequeue(ctx, tc.keys, rqDeadAfter)
+			_, err := onConn(c, k, 0).PlanRequeue(ctx, tc.keys, requeueDeadAfter)
 			if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -230,11 +231,11 @@ func TestRequeueRefusals(t *testing.T) {
 	}
 
 	// The script refuses on its own too: the pool beat again after the plan.
-	plan, err := onConn(c, k, 0).PlanRequeue(ctx, rqKeysOf(k, rqDeadPool, rqGonePool), rqDeadAfter)
+	plan, err := onConn(c, k, 0).PlanRequeue(ctx, inProgressKeys(k, deadPoolID, gonePoolID), requeueDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
-	redistest.Do(t, c, "HSET", k.Heartbeat(rqDeadPool), "heartbeat_at", redistest.Time(t, c))
+	redistest.Do(t, c, "HSET", k.Heartbeat(deadPoolID), "heartbeat_at", redistest.Time(t, c))
 	res, err := onConn(c, k, 3).Requeue(ctx, plan, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -245,14 +246,14 @@ func TestRequeueRefusals(t *testing.T) {
 	if r := res.Lists[1]; r.Moved != 4 || r.Skipped != "" {
 		t.Errorf("orphan next to it: %+v", r)
 	}
-	if n, _ := redis.Int(c.Do("LLEN", k.InProgress("a:b", rqDeadPool))); n != 5 {
+	if n, _ := redis.Int(c.Do("LLEN", k.InProgress("a:b", deadPoolID))); n != 5 {
 		t.Errorf("list of the pool alive again: %d jobs, want 5", n)
 	}
 
 	// A wrong type that appears between plan and execute: the script checks
 	// before writing.
-	redistest.Do(t, c, "RPUSH", k.InProgress("late", rqGonePool), "x")
-	plan, err = onConn(c, k, 0).PlanRequeue(ctx, []string{k.InProgress("late", rqGonePool)}, rqDeadAfter)
+	redistest.Do(t, c, "RPUSH", k.InProgress("late", gonePoolID), "x")
+	plan, err = onConn(c, k, 0).PlanRequeue(ctx, []string{k.InProgress("late", gonePoolID)}, requeueDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,8 +267,8 @@ func TestRequeueRefusals(t *testing.T) {
 	}
 
 	// Read-only: refused before anything is sent.
-	redistest.Do(t, c, "RPUSH", k.InProgress("ro", rqGonePool), "x")
-	plan, err = onConn(redisq.ReadOnlyConn(c), k, 0).PlanRequeue(ctx, []string{k.InProgress("ro", rqGonePool)}, rqDeadAfter)
+	redistest.Do(t, c, "RPUSH", k.InProgress("ro", gonePoolID), "x")
+	plan, err = onConn(redisq.ReadOnlyConn(c), k, 0).PlanRequeue(ctx, []string{k.InProgress("ro", gonePoolID)}, requeueDeadAfter)
 	if err != nil {
 		t.Fatalf("plan on a read-only connection: %v", err)
 	}
@@ -283,11 +284,11 @@ func TestRequeueInterruptedThenRerun(t *testing.T) {
 	c := srv.Dial()
 	ctx := context.Background()
 	a, b := redisq.NewKeys("a"), redisq.NewKeys("b")
-	rqState(t, c, a)
-	rqState(t, c, b)
+	writeRequeueState(t, c, a)
+	writeRequeueState(t, c, b)
 	// Clocks: both states were written within the same second or two.
 
-	plan, err := onConn(c, a, 0).PlanRequeue(ctx, rqKeysOf(a, rqDeadPool, rqGonePool), rqDeadAfter)
+	plan, err := onConn(c, a, 0).PlanRequeue(ctx, inProgressKeys(a, deadPoolID, gonePoolID), requeueDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +297,7 @@ func TestRequeueInterruptedThenRerun(t *testing.T) {
 	}
 
 	cctx, cancel := context.WithCancel(ctx)
-	plan, err = onConn(c, b, 0).PlanRequeue(ctx, rqKeysOf(b, rqDeadPool, rqGonePool), rqDeadAfter)
+	plan, err = onConn(c, b, 0).PlanRequeue(ctx, inProgressKeys(b, deadPoolID, gonePoolID), requeueDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,13 +310,13 @@ func TestRequeueInterruptedThenRerun(t *testing.T) {
 		t.Fatalf("interrupted: moved %d, err %v", res.TotalMoved(), err)
 	}
 	// Halfway: lock and lock_info agree with what moved.
-	if v, _ := redis.Int(c.Do("HGET", b.LockInfo("a:b"), rqDeadPool)); v != 1 {
+	if v, _ := redis.Int(c.Do("HGET", b.LockInfo("a:b"), deadPoolID)); v != 1 {
 		t.Errorf("halfway lock_info = %d, want 1", v)
 	}
 	if v, _ := redis.Int(c.Do("GET", b.Lock("a:b"))); v != 4 {
 		t.Errorf("halfway lock = %d, want 4", v)
 	}
-	plan, err = onConn(c, b, 0).PlanRequeue(ctx, rqKeysOf(b, rqDeadPool, rqGonePool), rqDeadAfter)
+	plan, err = onConn(c, b, 0).PlanRequeue(ctx, inProgressKeys(b, deadPoolID, gonePoolID), requeueDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,10 +337,10 @@ func TestRequeueInterruptedThenRerun(t *testing.T) {
 	}
 	dump := redistest.Dump(t, c, "*")
 	da, db := strip(dump, "a:"), strip(dump, "b:")
-	delete(da, "worker_pools:"+rqLivePool) // heartbeat times may differ by a second
-	delete(db, "worker_pools:"+rqLivePool)
-	delete(da, "worker_pools:"+rqDeadPool)
-	delete(db, "worker_pools:"+rqDeadPool)
+	delete(da, "worker_pools:"+livePoolID) // heartbeat times may differ by a second
+	delete(db, "worker_pools:"+livePoolID)
+	delete(da, "worker_pools:"+deadPoolID)
+	delete(db, "worker_pools:"+deadPoolID)
 	if !reflect.DeepEqual(da, db) {
 		t.Errorf("interrupted and rerun differs from one run:\n%v\n%v", da, db)
 	}
@@ -352,9 +353,9 @@ func TestRequeueConcurrentSessions(t *testing.T) {
 	c := srv.Dial()
 	ctx := context.Background()
 	k := redisq.NewKeys("work")
-	rqState(t, c, k)
-	lists := rqKeysOf(k, rqDeadPool, rqGonePool)
-	plan, err := onConn(c, k, 0).PlanRequeue(ctx, lists, rqDeadAfter)
+	writeRequeueState(t, c, k)
+	lists := inProgressKeys(k, deadPoolID, gonePoolID)
+	plan, err := onConn(c, k, 0).PlanRequeue(ctx, lists, requeueDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,9 +396,9 @@ func TestRequeueMissingListAmongSeveral(t *testing.T) {
 	c := srv.Dial()
 	ctx := context.Background()
 	k := redisq.NewKeys("work")
-	rqState(t, c, k)
+	writeRequeueState(t, c, k)
 	missing := k.InProgress("a:b", "emptied")
-	plan, err := onConn(c, k, 0).PlanRequeue(ctx, []string{missing, k.InProgress("a:b", rqGonePool)}, rqDeadAfter)
+	plan, err := onConn(c, k, 0).PlanRequeue(ctx, []string{missing, k.InProgress("a:b", gonePoolID)}, requeueDeadAfter)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,7 +410,7 @@ func TestRequeueMissingListAmongSeveral(t *testing.T) {
 	if !strings.Contains(b.String(), missing+": no such list") {
 		t.Errorf("plan does not name the missing list:\n%s", b.String())
 	}
-	if _, err := onConn(c, k, 0).PlanRequeue(ctx, []string{missing}, rqDeadAfter); !errors.Is(err, ErrNoSuchList) {
+	if _, err := onConn(c, k, 0).PlanRequeue(ctx, []string{missing}, requeueDeadAfter); !errors.Is(err, ErrNoSuchList) {
 		t.Errorf("alone: %v", err)
 	}
 }

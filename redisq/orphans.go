@@ -20,11 +20,6 @@ import (
 // small enough that one call never holds Redis for long.
 const DefaultScanCount = 1000
 
-// ScanPace is model.ScanPace, kept here while callers move to model.
-//
-// Deprecated: use model.ScanPace.
-const ScanPace = model.ScanPace
-
 // ScanPause is model.ScanPause, kept here while callers move to model.
 //
 // Deprecated: use model.ScanPause.

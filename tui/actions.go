@@ -94,7 +94,7 @@ func reapAction(plan reaper.Plan, r Reaper) action {
 	a := action{
 		kind:    actionReap,
 		title:   fmt.Sprintf("Reap %s?", plural(n, "dead pool", "dead pools")),
-		body:    planLines(func(w io.Writer) { reaper.Render(w, plan) }),
+		body:    planLines(func(w io.Writer) { reaper.RenderReapPlan(w, plan) }),
 		running: "reaping " + plural(n, "pool", "pools"),
 		targets: ids,
 		total:   plan.TotalJobs(),

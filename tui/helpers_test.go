@@ -35,8 +35,6 @@ func asciiRenderer() *lipgloss.Renderer {
 	return r
 }
 
-func dur(d time.Duration) *time.Duration { return &d }
-
 // fixture is a small namespace: two dead pools (one without heartbeat),
 // one late, two alive; three job types, one drifted, one paused.
 func fixture() *model.Snapshot {

@@ -69,7 +69,7 @@ func (r recorder) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func TestKeyBurstInOneWrite(t *testing.T) {
 	o, d := testOptions(staticSource(fixture()))
 	in, w := io.Pipe()
-	defer w.Close()
+	defer func() { _ = w.Close() }()
 	models := make(chan Model, 1000)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

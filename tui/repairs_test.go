@@ -259,7 +259,7 @@ func TestReadOnlyHidesRepairsKeepsScan(t *testing.T) {
 	}
 	started, _, _ := sc.counts()
 	m, cmd := stepCmd(m, keyMsg("o"))
-	m, _, _ = runScan(t, m, cmd)
+	runScan(t, m, cmd)
 	if now, _, _ := sc.counts(); now != started+1 {
 		t.Fatal("o did not scan in read-only mode")
 	}

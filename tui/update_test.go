@@ -526,9 +526,9 @@ func TestLayout(t *testing.T) {
 }
 
 func TestBackoff(t *testing.T) {
-	for i, want := range []time.Duration{2, 4, 8, 16, 30, 30} {
-		if got := backoff(2*time.Second, 30*time.Second, i+1); got != want*time.Second {
-			t.Errorf("failure %d: %s, want %ds", i+1, got, want)
+	for i, want := range []time.Duration{2 * time.Second, 4 * time.Second, 8 * time.Second, 16 * time.Second, 30 * time.Second, 30 * time.Second} {
+		if got := backoff(2*time.Second, 30*time.Second, i+1); got != want {
+			t.Errorf("failure %d: %s, want %s", i+1, got, want)
 		}
 	}
 }

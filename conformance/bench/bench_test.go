@@ -482,7 +482,7 @@ func (e *env) reap() {
 	var res reaper.Result
 	usTime := timeIt(t, "workq-tui reap", func() error {
 		var err error
-		res, err = r.Execute(ctx, plan, nil)
+		res, err = r.Reap(ctx, plan, nil)
 		return err
 	})
 	slow := longestScript(t, c)
@@ -702,7 +702,7 @@ func (e *env) orphans() {
 	}
 
 	// The poll alone, while the screen's scan runs (paced: after each step
-	// it waits redisq.ScanPause of the step's time, so it holds Redis at most
+	// it waits model.ScanPause of the step's time, so it holds Redis at most
 	// a quarter of the time), and while a scan runs back to back with no
 	// pause, as the one-shot snapshot command runs it. The three modes
 	// take turns poll by poll, so that load from other processes hits them
@@ -747,7 +747,7 @@ func (e *env) orphans() {
 			}
 			steps.Add(1)
 			if m == modePaced {
-				time.Sleep(redisq.ScanPause(time.Since(t0)))
+				time.Sleep(model.ScanPause(time.Since(t0)))
 			}
 		}
 	}()
@@ -792,8 +792,8 @@ func (e *env) orphans() {
 		fmt.Sprintf("%s in %d SCAN calls of COUNT %d, longest step %s (%.1f%% of the scan); %d orphans found",
 			ms(scanTime), res.Calls, redisq.DefaultScanCount, ms(longest), 100*float64(longest)/float64(scanTime), len(res.Orphans)))
 	e.tb.atMost("4b", "poll during the screen's paced scan / poll alone", ratioValue(median(pairPaced)), 1.25,
-		fmt.Sprintf("median of %d polls, each between two alone; %s vs %s (medians); the scan pauses %dx each step's time (redisq.ScanPace), on its own connection",
-			len(pairPaced), ms(median(paced)), ms(mAlone), redisq.ScanPace))
+		fmt.Sprintf("median of %d polls, each between two alone; %s vs %s (medians); the scan pauses %dx each step's time (model.ScanPace), on its own connection",
+			len(pairPaced), ms(median(paced)), ms(mAlone), model.ScanPace))
 	e.tb.info("4c", "poll during an unpaced scan / poll alone", ratioValue(median(pairDuring)),
 		fmt.Sprintf("median of %d; %s; SCAN steps back to back (%d steps in all), as the one-shot snapshot command runs them next to its own read",
 			len(pairDuring), ms(mDuring), steps.Load()))
