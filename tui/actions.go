@@ -100,7 +100,7 @@ func reapAction(plan reaper.Plan, r Reaper) action {
 		total:   plan.TotalJobs(),
 	}
 	a.run = func(ctx context.Context, progress func(moved, total int64)) (actionOutcome, error) {
-		res, err := r.Execute(ctx, plan, reaper.Progress(progress))
+		res, err := r.Reap(ctx, plan, reaper.Progress(progress))
 		return summarizeReap(res), err
 	}
 	return a

@@ -382,10 +382,10 @@ type slowReaper struct {
 	release chan struct{}
 }
 
-func (s *slowReaper) Execute(ctx context.Context, p reaper.Plan, progress reaper.Progress) (reaper.Result, error) {
+func (s *slowReaper) Reap(ctx context.Context, p reaper.Plan, progress reaper.Progress) (reaper.Result, error) {
 	s.d.park()
 	<-s.release
-	return s.fakeReaper.Execute(ctx, p, progress)
+	return s.fakeReaper.Reap(ctx, p, progress)
 }
 
 // TestFleetActionRunsOnWhileAway: an action started in a target's screen

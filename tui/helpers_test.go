@@ -113,7 +113,7 @@ type fakeReaper struct {
 	skip  string // PoolID to report as skipped (alive again)
 }
 
-func (f *fakeReaper) Execute(_ context.Context, p reaper.Plan, progress reaper.Progress) (reaper.Result, error) {
+func (f *fakeReaper) Reap(_ context.Context, p reaper.Plan, progress reaper.Progress) (reaper.Result, error) {
 	f.mu.Lock()
 	f.plans = append(f.plans, p)
 	f.mu.Unlock()

@@ -47,17 +47,17 @@ type Peeker interface {
 
 // Reaper executes a reap plan.
 type Reaper interface {
-	Execute(ctx context.Context, p reaper.Plan, progress reaper.Progress) (reaper.Result, error)
+	Reap(ctx context.Context, p reaper.Plan, progress reaper.Progress) (reaper.Result, error)
 }
 
 // Requeuer moves the jobs of in-progress lists back to their queues
-// (reaper.Repairer in the program).
+// (reaper.Reaper in the program).
 type Requeuer interface {
 	Requeue(ctx context.Context, plan reaper.RequeuePlan, progress reaper.Progress) (reaper.RequeueResult, error)
 }
 
 // LockRepairer resets job types' lock and lock_info from the in-progress
-// lists (reaper.Repairer in the program).
+// lists (reaper.Reaper in the program).
 type LockRepairer interface {
 	RepairLocks(ctx context.Context, plan reaper.LockRepairPlan) (reaper.LockRepairResult, error)
 }
@@ -104,7 +104,7 @@ type Options struct {
 	ScanInterval time.Duration
 	// ScanPause is the pause after an orphan scan step that took step, so
 	// that the scan leaves Redis to the other clients most of the time
-	// (the program passes redisq.ScanPause). Without it the steps of a scan
+	// (the program passes model.ScanPause). Without it the steps of a scan
 	// follow each other without a pause.
 	ScanPause func(step time.Duration) time.Duration
 
