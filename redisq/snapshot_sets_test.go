@@ -1,6 +1,7 @@
 package redisq_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -20,13 +21,13 @@ func TestSnapshotSetSizes(t *testing.T) {
 	if snap.Sets != (model.SetCounts{}) || cc.roundTrips() != 1 {
 		t.Fatalf("empty namespace: sets %+v in %d round trips, want zero in 1", snap.Sets, cc.roundTrips())
 	}
-	job := `{"name":"email","id":"%d","t":1,"args":{}}`
+	job := func(id string) string { return fmt.Sprintf(`{"name":"email","id":%q,"t":1,"args":{}}`, id) }
 	for i := 0; i < 3; i++ {
-		redistest.Do(t, c, "ZADD", redisq.SetKey(k, model.SetRetry), 100+i, strings.Replace(job, "%d", string(rune('a'+i)), 1))
+		redistest.Do(t, c, "ZADD", redisq.SetKey(k, model.SetRetry), 100+i, job(fmt.Sprint("r", i)))
 	}
-	redistest.Do(t, c, "ZADD", redisq.SetKey(k, model.SetScheduled), 200, strings.Replace(job, "%d", "s", 1))
+	redistest.Do(t, c, "ZADD", redisq.SetKey(k, model.SetScheduled), 200, job("s"))
 	for i := 0; i < 11; i++ {
-		redistest.Do(t, c, "ZADD", redisq.SetKey(k, model.SetDead), 300, strings.Replace(job, "%d", string(rune('k'+i)), 1))
+		redistest.Do(t, c, "ZADD", redisq.SetKey(k, model.SetDead), 300, job(fmt.Sprint("d", i)))
 	}
 	// Another namespace's sets do not count.
 	redistest.Do(t, c, "ZADD", "other:dead", 1, "x")
