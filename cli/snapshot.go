@@ -141,6 +141,7 @@ type snapshotJSON struct {
 	Pools     []poolJSON             `json:"pools"`
 	JobTypes  []jobTypeJSON          `json:"job_types"`
 	Workers   []workerJSON           `json:"workers"`
+	Sets      model.SetCounts        `json:"sets"`
 	Orphans   []model.InProgressList `json:"orphans"`
 	Findings  []model.Finding        `json:"findings"`
 }
@@ -259,6 +260,7 @@ func snapshotToJSON(snap *model.Snapshot) snapshotJSON {
 		Pools:     make([]poolJSON, 0, len(snap.Pools)),
 		JobTypes:  make([]jobTypeJSON, 0, len(snap.JobTypes)),
 		Workers:   make([]workerJSON, 0, len(snap.Workers)),
+		Sets:      snap.Sets,
 		Orphans:   snap.Orphans,
 		Findings:  snap.Findings,
 	}
@@ -328,13 +330,14 @@ func writeSnapshotJSON(w io.Writer, snap *model.Snapshot) error {
 }
 
 // writeSnapshotTable prints the snapshot for a person: pools, job types,
-// orphans, findings. Every string from Redis goes through textsafe.Clean;
+// orphans, findings, after a summary of the namespace and its job sets. Every string from Redis goes through textsafe.Clean;
 // columns line up by display width.
 func writeSnapshotTable(w io.Writer, snap *model.Snapshot) error {
 	c := textsafe.Clean
 	bw := &errWriter{w: w}
 	fmt.Fprintf(bw, "namespace %s   redis time %s   dead after %s\n",
 		c(snap.Namespace), snap.RedisTime.UTC().Format("2006-01-02 15:04:05 UTC"), model.FormatAge(snap.DeadAfter))
+	fmt.Fprintf(bw, "job sets  retry %d   scheduled %d   dead %d\n", snap.Sets.Retry, snap.Sets.Scheduled, snap.Sets.Dead)
 
 	fmt.Fprintf(bw, "\nPOOLS (%d)\n", len(snap.Pools))
 	if len(snap.Pools) > 0 {

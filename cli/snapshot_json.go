@@ -40,7 +40,7 @@ func encodeSnapshotJSON(b []byte, v snapshotJSON, flush func([]byte) error) ([]b
 		name string
 		v    any
 		js   []byte
-	}{{name: "job_types", v: v.JobTypes}, {name: "orphans", v: v.Orphans}, {name: "findings", v: v.Findings}}
+	}{{name: "job_types", v: v.JobTypes}, {name: "sets", v: v.Sets}, {name: "orphans", v: v.Orphans}, {name: "findings", v: v.Findings}}
 	for i := range parts {
 		js, err := json.MarshalIndent(parts[i].v, "  ", "  ")
 		if err != nil {

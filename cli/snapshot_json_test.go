@@ -86,6 +86,7 @@ func TestSnapshotJSONMatchesEncodingJSON(t *testing.T) {
 			{ID: "malformed", Status: model.StatusLate, Heartbeat: &model.Heartbeat{HeartbeatAtMalformed: true}},
 		},
 		JobTypes: []model.JobType{{Name: "a", Queued: 3, Lock: 2}},
+		Sets:     model.SetCounts{Retry: 3, Scheduled: 1, Dead: 11024},
 		Orphans:  []model.InProgressList{{Key: "work:jobs:a:x:inprogress", JobName: "a", PoolID: "x", Length: 7}},
 		Findings: []model.Finding{{Kind: model.FindingDeadPool, Subject: "dead", Detail: "no heartbeat <none>"}},
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/model"
 )
 
 // writeNamespace writes, in namespace ns, one alive pool holding 1 email job, one
@@ -48,6 +49,8 @@ func writeNamespace(t *testing.T, srv *redistest.Server, ns string) int64 {
 func TestSnapshotJSON(t *testing.T) {
 	srv := redistest.Start(t)
 	now := writeNamespace(t, srv, "app")
+	srv.Do("ZADD", "app:retry", now+60, `{"name":"email","id":"r1","t":1}`, now+90, `{"name":"email","id":"r2","t":1}`)
+	srv.Do("ZADD", "app:dead", now-5, `{"name":"resize","id":"d1","t":1}`)
 	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "-n", "app", "snapshot", "--json")
 	if code != ExitFindings {
 		t.Fatalf("exit %d, want 3 (dead pools); stderr %q", code, stderr)
@@ -60,7 +63,12 @@ func TestSnapshotJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
 		t.Fatalf("not one JSON object: %v\n%s", err, out)
 	}
-	assertKeys(t, "top", raw, "namespace", "redis_time", "pools", "job_types", "workers", "orphans", "findings")
+	assertKeys(t, "top", raw, "namespace", "redis_time", "pools", "job_types", "workers", "sets", "orphans", "findings")
+	if sets, ok := raw["sets"].(map[string]any); !ok {
+		t.Errorf("sets = %#v, want an object", raw["sets"])
+	} else {
+		assertKeys(t, "sets", sets, "retry", "scheduled", "dead")
+	}
 	pools := raw["pools"].([]any)
 	for _, p := range pools {
 		pm := p.(map[string]any)
@@ -83,6 +91,9 @@ func TestSnapshotJSON(t *testing.T) {
 	}
 	if got.Namespace != "app" || got.RedisTime < now || got.RedisTime > now+5 {
 		t.Errorf("namespace %q redis_time %d (now %d)", got.Namespace, got.RedisTime, now)
+	}
+	if want := (model.SetCounts{Retry: 2, Dead: 1}); got.Sets != want {
+		t.Errorf("sets %+v, want %+v", got.Sets, want)
 	}
 	byID := map[string]poolJSON{}
 	var order []string
@@ -145,6 +156,8 @@ func assertKeys(t *testing.T, what string, m map[string]any, keys ...string) {
 func TestSnapshotTable(t *testing.T) {
 	srv := redistest.Start(t)
 	writeNamespace(t, srv, "app")
+	srv.Do("ZADD", "app:scheduled", 1, "{}", 2, `{"id":"x"}`)
+	srv.Do("ZADD", "app:dead", 1, "{}")
 	// An orphan, with an escape in its job name.
 	srv.Do("LPUSH", "app:jobs:ev\x1b]0;x\x07il:old9:inprogress", "{}")
 	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "--namespace", "app", "--read-only", "snapshot")
@@ -159,6 +172,7 @@ func TestSnapshotTable(t *testing.T) {
 		`web-1\x1b[2J:11`, `ev\x1b]0;x\x07il`,
 		"dead_pool", "orphan",
 		"3 (email 2, resize 1)",
+		"\njob sets  retry 0   scheduled 2   dead 1\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)

@@ -17,6 +17,7 @@ type descs struct {
 	up, pools, heartbeatAge, poolInProgress, poolsTruncated              *prometheus.Desc
 	queued, latency, jobInProgress, lock, lockInfoTotal, maxConc, paused *prometheus.Desc
 	drift, orphanedLists, orphanedJobs, readDuration, readErrors         *prometheus.Desc
+	setJobs                                                              *prometheus.Desc
 }
 
 func newDescs() descs {
@@ -37,6 +38,7 @@ func newDescs() descs {
 		maxConc:        d("workq_job_max_concurrency", "The job type's concurrency cap (0 = none).", "job"),
 		paused:         d("workq_job_paused", "1 when the job type is paused.", "job"),
 		drift:          d("workq_job_drift", "1 when lock, lock_info and the in-progress lists of the job type disagree.", "job"),
+		setJobs:        d("workq_set_jobs", "Jobs in the namespace's retry, scheduled or dead sorted set.", "set"),
 		orphanedLists:  d("workq_orphaned_lists", "Non-empty in-progress lists of pools not in the pool set, from the last orphan scan."),
 		orphanedJobs:   d("workq_orphaned_jobs", "Jobs in those lists."),
 		readDuration:   d("workq_read_duration_seconds", "How long the last read of the target took."),
@@ -53,7 +55,7 @@ func (c collector) Describe(ch chan<- *prometheus.Desc) {
 	d := c.e.descs
 	for _, x := range []*prometheus.Desc{d.up, d.pools, d.heartbeatAge, d.poolInProgress, d.poolsTruncated,
 		d.queued, d.latency, d.jobInProgress, d.lock, d.lockInfoTotal, d.maxConc, d.paused, d.drift,
-		d.orphanedLists, d.orphanedJobs, d.readDuration, d.readErrors} {
+		d.setJobs, d.orphanedLists, d.orphanedJobs, d.readDuration, d.readErrors} {
 		ch <- x
 	}
 }
@@ -151,6 +153,9 @@ func (e *Exporter) emit(ch chan<- prometheus.Metric, name, namespace string, v v
 		pools = pools[:e.opts.MaxPools]
 	}
 	s.send(d.poolsTruncated, gauge, float64(truncated))
+	for _, set := range []model.SetName{model.SetRetry, model.SetScheduled, model.SetDead} {
+		s.send(d.setJobs, gauge, float64(snap.Sets.Of(set)), string(set))
+	}
 	for _, p := range pools {
 		id := label(p.ID)
 		if p.HeartbeatAge != nil {

@@ -94,6 +94,7 @@ func TestSeriesFromSnapshot(t *testing.T) {
 		pool("alive1", model.StatusAlive, 2*time.Second, "h2", map[string]int64{"email": 1}),
 		model.Pool{ID: "nohb", Status: model.StatusDead},
 	)
+	snap.Sets = model.SetCounts{Retry: 4, Dead: 11024}
 	r := &fakeReader{script: []*model.Snapshot{snap}}
 	url := serve(t, []exporter.Target{{Name: "prod", Namespace: "myapp", Reader: r}}, exporter.Options{})
 	got := exportertest.Scrape(t, url+"/metrics")
@@ -105,6 +106,9 @@ func TestSeriesFromSnapshot(t *testing.T) {
 		k("workq_pools", "status", "late"):                                    0,
 		k("workq_pools", "status", "dead"):                                    2,
 		k("workq_pools_truncated"):                                            0,
+		k("workq_set_jobs", "set", "retry"):                                   4,
+		k("workq_set_jobs", "set", "scheduled"):                               0,
+		k("workq_set_jobs", "set", "dead"):                                    11024,
 		k("workq_pool_heartbeat_age_seconds", "pool", "dead1", "host", "h1"):  40,
 		k("workq_pool_heartbeat_age_seconds", "pool", "alive1", "host", "h2"): 2,
 		k("workq_pool_in_progress", "pool", "dead1"):                          2,

@@ -16,6 +16,7 @@ import (
 	"github.com/workq-tui/workq-tui/exporter"
 	"github.com/workq-tui/workq-tui/exporter/exportertest"
 	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -23,8 +24,8 @@ const ns = "myapp"
 
 // buildState writes a namespace by hand as gocraft/work would leave it: a
 // live pool, a dead pool holding jobs, a pool in the set without a
-// heartbeat, a queue with a latency, drift, a paused type with a cap, and an
-// orphaned in-progress list.
+// heartbeat, a queue with a latency, drift, a paused type with a cap, retry
+// and dead jobs, and an orphaned in-progress list.
 func buildState(t *testing.T, c redis.Conn) {
 	t.Helper()
 	tv, err := redis.Int64s(c.Do("TIME"))
@@ -55,6 +56,8 @@ func buildState(t *testing.T, c redis.Conn) {
 	do("SET", ns+":jobs:resize:max_concurrency", 4)
 	do("SET", ns+":jobs:resize:paused", 1)
 	do("LPUSH", ns+":jobs:email:ffff09:inprogress", job("email", 6, now-900), job("email", 7, now-900), job("email", 8, now-900))
+	do("ZADD", ns+":retry", now+60, job("email", 9, now-100), now+120, job("email", 10, now-100))
+	do("ZADD", ns+":dead", now-10, job("resize", 11, now-1000), now-20, job("resize", 12, now-1000), now-30, job("email", 13, now-1000))
 }
 
 // readOnlyCommands fails the test when Redis ran any command between the
@@ -106,8 +109,9 @@ func TestExporterMatchesSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The hand-made state shows what it was built to show.
-	if len(snap.DeadPools()) != 2 || !snap.JobTypes[0].Drift || !snap.JobTypes[1].Paused {
-		t.Fatalf("state not as built: dead %v, job types %+v", snap.DeadPools(), snap.JobTypes)
+	if len(snap.DeadPools()) != 2 || !snap.JobTypes[0].Drift || !snap.JobTypes[1].Paused ||
+		snap.Sets != (model.SetCounts{Retry: 2, Dead: 3}) {
+		t.Fatalf("state not as built: dead %v, job types %+v, sets %+v", snap.DeadPools(), snap.JobTypes, snap.Sets)
 	}
 	if d := exportertest.Diff(got.Only(exportertest.SnapshotNames()...), exportertest.Want("prod", snap), 2); d != "" {
 		t.Errorf("exporter and snapshot differ:\n%s", d)

@@ -144,8 +144,31 @@ type Snapshot struct {
 	// Orphans are filled by the orphan scan; nil when no scan has run.
 	Orphans  []InProgressList `json:"orphans"`
 	Findings []Finding        `json:"findings"`
+	// Sets are the sizes of the retry, scheduled and dead sets; a set whose
+	// key has the wrong type counts 0 and gives a warning.
+	Sets SetCounts `json:"sets"`
 	// Warnings about the namespace as a whole (a set of the wrong type, ...).
 	Warnings []string `json:"warnings,omitempty"`
+}
+
+// SetCounts are the sizes (ZCARD) of the three job sets.
+type SetCounts struct {
+	Retry     int64 `json:"retry"`
+	Scheduled int64 `json:"scheduled"`
+	Dead      int64 `json:"dead"`
+}
+
+// Of returns the size of one set.
+func (c SetCounts) Of(s SetName) int64 {
+	switch s {
+	case SetRetry:
+		return c.Retry
+	case SetScheduled:
+		return c.Scheduled
+	case SetDead:
+		return c.Dead
+	}
+	return 0
 }
 
 // Pool returns the pool with the given ID.

@@ -19,12 +19,8 @@ import (
 // SetKey is the key of a job set in a namespace.
 func SetKey(keys Keys, set model.SetName) string { return keys.Prefix() + string(set) }
 
-// SetCounts are the sizes of the three job sets.
-type SetCounts struct {
-	Retry     int64 `json:"retry"`
-	Scheduled int64 `json:"scheduled"`
-	Dead      int64 `json:"dead"`
-}
+// SetCounts are the sizes of the three job sets (model.SetCounts).
+type SetCounts = model.SetCounts
 
 // ReadSetCounts reads the sizes of the three sets in one round trip (ZCARD
 // each). A key of another type is an error that names it.

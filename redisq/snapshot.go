@@ -21,7 +21,8 @@ import (
 // the number of pools, job types and workers, and classifies it with
 // model.Analyze(snap, deadAfter):
 //
-//  1. TIME, SMEMBERS <ns>:worker_pools, SMEMBERS <ns>:known_jobs;
+//  1. TIME, SMEMBERS <ns>:worker_pools, SMEMBERS <ns>:known_jobs, ZCARD of
+//     <ns>:retry, <ns>:scheduled and <ns>:dead;
 //  2. HGETALL of every pool's heartbeat, and per job type of known_jobs:
 //     LLEN and LINDEX -1 of the queue, GET lock, HGETALL lock_info, LLEN of
 //     every pool's in-progress list, GET max_concurrency, EXISTS paused;
@@ -108,13 +109,17 @@ type snapshotReader struct {
 	replies []reply
 }
 
-// readSets is round trip 1: Redis's clock and the two sets.
+// readSets is round trip 1: Redis's clock, the two sets and the sizes of
+// the three job sets.
 func (rd *snapshotReader) readSets() error {
 	keys, snap := rd.keys, rd.snap
 	rt1, err := pipeline(rd.ctx, rd.conn, []cmd{
 		{"TIME", nil},
 		{"SMEMBERS", []any{keys.WorkerPools()}},
 		{"SMEMBERS", []any{keys.KnownJobs()}},
+		{"ZCARD", []any{SetKey(keys, model.SetRetry)}},
+		{"ZCARD", []any{SetKey(keys, model.SetScheduled)}},
+		{"ZCARD", []any{SetKey(keys, model.SetDead)}},
 	})
 	if err != nil {
 		return err
@@ -145,6 +150,30 @@ func (rd *snapshotReader) readSets() error {
 	sort.Strings(poolIDs)
 	sort.Strings(known)
 	rd.poolIDs, rd.known = poolIDs, slices.Compact(known)
+	return rd.readSetSizes(rt1[3:])
+}
+
+// readSetSizes reads the ZCARD replies of round trip 1 (retry, scheduled,
+// dead) into snap.Sets; a key of another type counts 0 with a warning.
+func (rd *snapshotReader) readSetSizes(r []reply) error {
+	sets := rd.snap.Sets
+	dst := []*int64{&sets.Retry, &sets.Scheduled, &sets.Dead}
+	for i, set := range []model.SetName{model.SetRetry, model.SetScheduled, model.SetDead} {
+		key := SetKey(rd.keys, set)
+		if isWrongType(r[i].err) {
+			rd.snap.Warnings = append(rd.snap.Warnings, fmt.Sprintf("%s is not a sorted set (%v)", key, r[i].err))
+			continue
+		}
+		if err := fatalReply(r[i], key); err != nil {
+			return err
+		}
+		n, err := intReply(r[i])
+		if err != nil {
+			return fmt.Errorf("read %s: %w", key, err)
+		}
+		*dst[i] = n
+	}
+	rd.snap.Sets = sets
 	return nil
 }
 

@@ -183,7 +183,7 @@ func TestSnapshotWorkersNoPerm(t *testing.T) {
 	k := redisq.NewKeys("np")
 	now := redistest.Time(t, c).Unix()
 	poolWithWorkers(t, c, k, "p1", now, []string{"w1"}, "a")
-	redistest.Do(t, c, "ACL", "SETUSER", "reader", "on", ">pw", "+@read", "+time", "~np:worker_pools*", "~np:known_jobs", "~np:jobs:*")
+	redistest.Do(t, c, "ACL", "SETUSER", "reader", "on", ">pw", "+@read", "+time", "~np:worker_pools*", "~np:known_jobs", "~np:jobs:*", "~np:retry", "~np:scheduled", "~np:dead")
 	rc := srv.Dial()
 	redistest.Do(t, rc, "AUTH", "reader", "pw")
 	_, err := redisq.ReadSnapshot(context.Background(), rc, "np", 10*time.Second)

@@ -41,7 +41,7 @@ func (s fleetState) String() string {
 
 // snapSums are the fleet's numbers of one snapshot, counted once per
 // snapshot. A nil count is one the snapshot does not carry; it shows as
-// "-" (retry, scheduled and dead job sets, busy workers).
+// "-" (busy workers). The job set sizes come with every snapshot.
 type snapSums struct {
 	snapCounts
 	queued       int64
@@ -53,7 +53,8 @@ type snapSums struct {
 }
 
 func sumSnapshot(s *model.Snapshot) snapSums {
-	sum := snapSums{snapCounts: countSnapshot(s)}
+	retry, scheduled, dead := s.Sets.Retry, s.Sets.Scheduled, s.Sets.Dead
+	sum := snapSums{snapCounts: countSnapshot(s), retry: &retry, scheduled: &scheduled, deadJobs: &dead}
 	for i := range s.JobTypes {
 		jt := &s.JobTypes[i]
 		sum.queued += jt.Queued

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -183,12 +184,29 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 			tabs = append(tabs, st.tabInactive.Render(" "+t+" "))
 		}
 	}
-	left := strings.Join(counts, " · ")
-	right := strings.Join(tabs, " ")
-	if lineWidth(left)+3+lineWidth(right) > width && len(activeTab) > 0 {
-		// Narrow: the counts matter more than the names of the other
-		// views (tab still cycles through them).
-		right = activeTab
+	// The first of these that fits: as the screen narrows, the names of
+	// the other views go first (tab still cycles through them), then the
+	// job set sizes; the counts and the focused view's name stay.
+	left, right := strings.Join(counts, " · "), strings.Join(tabs, " ")
+	lefts, rights := []string{left}, []string{right}
+	if d.snap != nil {
+		if sets := setSizes(d.snap.Sets); sets != "" {
+			lefts = []string{left + " · " + sets, left}
+		}
+	}
+	if len(activeTab) > 0 {
+		rights = append(rights, activeTab)
+	}
+	done := false
+	for _, l := range lefts {
+		for _, r := range rights {
+			if !done && lineWidth(l)+3+lineWidth(r) <= width {
+				left, right, done = l, r, true
+			}
+		}
+	}
+	if !done {
+		right = rights[len(rights)-1]
 	}
 	gap := width - lineWidth(left) - lineWidth(right)
 	line2 := left + "   " + right
@@ -225,6 +243,35 @@ func sweepText(s sweepState, now time.Time, st styles) string {
 		return st.faint.Render("sweeping…")
 	}
 	return st.faint.Render("swept " + model.FormatAge(now.Sub(s.at)) + " ago")
+}
+
+// setSizes is the header's job set sizes, the empty sets left out as the
+// counts leave out zero late pools: "retry 3 · sched 1 · dead 11,024", or
+// "" when all three sets are empty.
+func setSizes(c model.SetCounts) string {
+	var parts []string
+	for _, s := range []struct {
+		label string
+		n     int64
+	}{{"retry", c.Retry}, {"sched", c.Scheduled}, {"dead", c.Dead}} {
+		if s.n != 0 {
+			parts = append(parts, s.label+" "+groupDigits(s.n))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// groupDigits writes n with a comma between groups of three digits.
+func groupDigits(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	sign := ""
+	if n < 0 {
+		sign, s = "-", s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return sign + s
 }
 
 func connState(d headerData, now time.Time, st styles) string {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gocraft/work"
 	"github.com/gomodule/redigo/redis"
 
 	"github.com/workq-tui/workq-tui/conformance/gcstate"
@@ -52,6 +53,11 @@ type snapshotJSON struct {
 		Paused         bool     `json:"paused"`
 		Drift          bool     `json:"drift"`
 	} `json:"job_types"`
+	Sets struct {
+		Retry     int64 `json:"retry"`
+		Scheduled int64 `json:"scheduled"`
+		Dead      int64 `json:"dead"`
+	} `json:"sets"`
 	Orphans []struct {
 		Length int64 `json:"length"`
 	} `json:"orphans"`
@@ -68,6 +74,9 @@ func (s *snapshotJSON) series(target string) exportertest.Series {
 		out[k("workq_pools", "status", st)] = 0
 	}
 	out[k("workq_pools_truncated")] = 0
+	out[k("workq_set_jobs", "set", "retry")] = float64(s.Sets.Retry)
+	out[k("workq_set_jobs", "set", "scheduled")] = float64(s.Sets.Scheduled)
+	out[k("workq_set_jobs", "set", "dead")] = float64(s.Sets.Dead)
 	for _, p := range s.Pools {
 		out[k("workq_pools", "status", p.Status)]++
 		if p.HeartbeatAgeSeconds != nil && p.Heartbeat != nil {
@@ -150,6 +159,16 @@ func TestScrapeEqualsSnapshotJSON(t *testing.T) {
 	if _, err := c.Do("LPUSH", ns+":jobs:crunch:0123456789abcdef01234567:inprogress", `{"name":"crunch","id":"o1","t":1}`, `{"name":"crunch","id":"o2","t":1}`); err != nil {
 		t.Fatal(err)
 	}
+	// Three jobs scheduled an hour ahead by the library, and one dead job.
+	enq := work.NewEnqueuer(ns, gcstate.RedisPool(t, srv.Addr()))
+	for i := 0; i < 3; i++ {
+		if _, err := enq.EnqueueIn("mail", 3600, work.Q{"i": i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.Do("ZADD", ns+":dead", 1, `{"name":"crunch","id":"d1","t":1,"fails":1,"err":"boom","failed_at":1}`); err != nil {
+		t.Fatal(err)
+	}
 
 	src, err := exporter.NewRedisSource(redisq.Options{Address: srv.Addr(), Timeout: 5 * time.Second}, ns, 0)
 	if err != nil {
@@ -190,6 +209,9 @@ func TestScrapeEqualsSnapshotJSON(t *testing.T) {
 	}
 	if got[exportertest.Key("workq_up", "target", "conf", "namespace", ns)] != 1 {
 		t.Error("workq_up is not 1")
+	}
+	if n := got[exportertest.Key("workq_set_jobs", "target", "conf", "namespace", ns, "set", "scheduled")]; n != 3 || want.Sets.Scheduled != 3 {
+		t.Errorf("scheduled jobs: scrape %v, snapshot %d; want 3", n, want.Sets.Scheduled)
 	}
 	if got[exportertest.Key("workq_job_max_concurrency", "target", "conf", "namespace", ns, "job", "report:pdf")] != 1 {
 		t.Error("report:pdf's max concurrency is not 1")

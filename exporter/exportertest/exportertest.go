@@ -122,7 +122,7 @@ func SnapshotNames() []string {
 	return []string{"workq_pools", "workq_pool_heartbeat_age_seconds", "workq_pool_in_progress",
 		"workq_pools_truncated", "workq_job_queued", "workq_job_latency_seconds", "workq_job_in_progress",
 		"workq_job_lock", "workq_job_lock_info_total", "workq_job_max_concurrency", "workq_job_paused",
-		"workq_job_drift"}
+		"workq_job_drift", "workq_set_jobs"}
 }
 
 // Want is what the exporter should give for a snapshot of one target, for
@@ -138,6 +138,9 @@ func Want(target string, snap *model.Snapshot) Series {
 	out[k("workq_pools", "status", "late")] = 0
 	out[k("workq_pools", "status", "dead")] = 0
 	out[k("workq_pools_truncated")] = 0
+	out[k("workq_set_jobs", "set", "retry")] = float64(snap.Sets.Retry)
+	out[k("workq_set_jobs", "set", "scheduled")] = float64(snap.Sets.Scheduled)
+	out[k("workq_set_jobs", "set", "dead")] = float64(snap.Sets.Dead)
 	for _, p := range snap.Pools {
 		out[k("workq_pools", "status", string(p.Status))]++
 		if p.HeartbeatAge != nil {
