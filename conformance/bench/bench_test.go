@@ -114,6 +114,7 @@ func runBench(t *testing.T, sz sizes) *table {
 	e.reap()
 	e.screen()
 	e.orphans()
+	e.workers()
 	e.sets()
 	e.poll()
 	return e.tb
@@ -814,7 +815,7 @@ func TestBenchSmoke(t *testing.T) {
 			t.Errorf("line %s %q has ratio %v", l.id, l.what, l.ratio)
 		}
 	}
-	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "1h", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c", "5a", "5b", "5c", "5d"} {
+	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "1h", "1i", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c", "5a", "5b", "5c", "5d", "6a", "6b", "6c"} {
 		if !ids[id] {
 			t.Errorf("line %s missing from the table", id)
 		}

@@ -165,7 +165,7 @@ func (e *env) sets() {
 		raw = append(raw, time.Since(t0))
 	}
 	po, pr := median(ours), median(raw)
-	e.tb.atMost("5c", fmt.Sprintf("first page of a %d-member set with ZCARD / raw ZRANGE+ZCARD", members), float64(po)/float64(pr), 1.3,
+	e.tb.atMost("6c", fmt.Sprintf("first page of a %d-member set with ZCARD / raw ZRANGE+ZCARD", members), float64(po)/float64(pr), 1.3,
 		fmt.Sprintf("medians of %d: ours %s, raw %s (one round trip each)", rounds, ms(po), ms(pr)))
 
 	// Upstream: RetryAllDeadJobs on a dead set of the same jobs only.
@@ -216,14 +216,14 @@ func (e *env) sets() {
 	if n, _ := redis.Int(c.Do("ZCARD", "sets-us:dead")); n != members-ofType {
 		t.Fatalf("dead holds %d members, want %d", n, members-ofType)
 	}
-	e.tb.atMost("5a", fmt.Sprintf("requeue %d dead jobs of one type out of %d: ours / upstream RetryAllDeadJobs on the %d", ofType, members, ofType),
+	e.tb.atMost("6a", fmt.Sprintf("requeue %d dead jobs of one type out of %d: ours / upstream RetryAllDeadJobs on the %d", ofType, members, ofType),
 		float64(usTime)/float64(upTime), 1.2,
 		fmt.Sprintf("ours %s (plan %s, %d script calls), upstream %s", ms(usTime), ms(planTime), res.Calls, ms(upTime)))
 	slowOK := "PASS"
 	if slow > 10*time.Millisecond {
 		slowOK = "MISS"
 	}
-	e.tb.atMost("5b", "longest requeue script call (SLOWLOG) / 10 ms", float64(slow)/float64(10*time.Millisecond), 1,
+	e.tb.atMost("6b", "longest requeue script call (SLOWLOG) / 10 ms", float64(slow)/float64(10*time.Millisecond), 1,
 		fmt.Sprintf("%s inside Redis (%s); client saw %s", ms(slow), slowOK, ms(res.Longest)))
 	for _, k := range []string{"sets-us:dead", "sets-up:dead", "sets-us:jobs:" + setsJob, "sets-up:jobs:" + setsJob} {
 		if _, err := c.Do("UNLINK", k); err != nil {
