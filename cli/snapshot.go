@@ -78,12 +78,10 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 	if err := checkDeadAfter(c.deadAfter); err != nil {
 		return err
 	}
-	snap, err := readSnapshot(ctx, &c.target, c.deadAfter)
+	snap, err := readSnapshot(ctx, &c.target, c.deadAfter, c.longAfter)
 	if err != nil {
 		return err
 	}
-	snap.LongAfter = c.longAfter
-	snap.Findings = model.Findings(snap)
 	if c.json {
 		err = writeSnapshotJSON(e.stdout, snap)
 	} else {
@@ -100,7 +98,7 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 
 // readSnapshot reads t's namespace once: the pipelined snapshot, the
 // orphan scan and the findings.
-func readSnapshot(ctx context.Context, t *target, deadAfter time.Duration) (*model.Snapshot, error) {
+func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Duration) (*model.Snapshot, error) {
 	d, stop, err := t.open(ctx)
 	if err != nil {
 		return nil, err
@@ -128,6 +126,7 @@ func readSnapshot(ctx context.Context, t *target, deadAfter time.Duration) (*mod
 	}
 	snap.Orphans = orph.Orphans
 	snap.Warnings = append(snap.Warnings, orph.Warnings...)
+	snap.LongAfter = longAfter
 	snap.Findings = model.Findings(snap)
 	return snap, nil
 }

@@ -47,7 +47,7 @@ func (c *snapshotCmd) runTargets(ctx context.Context, e env) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			snap, err := readSnapshot(ctx, t, t.deadAfter)
+			snap, err := readSnapshot(ctx, t, t.deadAfter, c.longAfter)
 			results[i] = targetSnapshot{name: t.name(), snap: snap, err: withAddress(err, t.address())}
 		}()
 	}
