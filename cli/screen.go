@@ -29,7 +29,10 @@ func screenCommand() command {
 		help: `Open the screen: every worker pool of the namespace with its heartbeat age,
 in-progress lists and locks, the job types and the orphaned in-progress
 lists, refreshed every --interval; reap, requeue and repair on
-confirmation (not with --read-only).`,
+confirmation (not with --read-only). Several targets (--target repeated,
+--all-targets, or --redis/--namespace repeated in pairs) open the fleet
+screen: one row per target, the worst first; enter opens a target's
+screen, esc comes back.`,
 		flags: func(fs *pflag.FlagSet) runner {
 			c := &screenCmd{}
 			c.target.addFlags(fs)

@@ -63,7 +63,7 @@ func (t *target) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&t.demo, "demo", false, "run on an embedded Redis with a simulated gocraft/work deployment")
 	fs.Int64Var(&t.demoSeed, "demo-seed", 1, "seed of the --demo simulation")
 	fs.StringVar(&t.configPath, "config", "", "the configuration `FILE` of the targets (default $XDG_CONFIG_HOME/workq-tui/config.toml)")
-	fs.StringArrayVarP(&t.names, "target", "t", nil, "connect to the target `NAME` of the configuration file (snapshot and exporter take several); flags given here win over its keys")
+	fs.StringArrayVarP(&t.names, "target", "t", nil, "connect to the target `NAME` of the configuration file (the screen, snapshot and exporter take several); flags given here win over its keys")
 	t.fs = fs
 	t.sentinel.addFlags(fs)
 }
