@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/workq-tui/workq-tui/internal/audit"
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
 	"github.com/workq-tui/workq-tui/tui"
@@ -29,7 +30,10 @@ func screenCommand() command {
 		help: `Open the screen: every worker pool of the namespace with its heartbeat age,
 in-progress lists and locks, the job types and the orphaned in-progress
 lists, refreshed every --interval; reap, requeue and repair on
-confirmation (not with --read-only).`,
+confirmation (not with --read-only). Several targets (--target repeated,
+--all-targets, or --redis/--namespace repeated in pairs) open the fleet
+screen: one row per target, the worst first; enter opens a target's
+screen, esc comes back.`,
 		flags: func(fs *pflag.FlagSet) runner {
 			c := &screenCmd{}
 			c.target.addFlags(fs)
@@ -39,6 +43,7 @@ confirmation (not with --read-only).`,
 			fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "time between full sweeps (every in-progress list read, paced; the drift shown comes from them)")
 			fs.StringVar(&c.auditLog, "audit-log", "", "append one line per executed action to `FILE` (default: the user's state directory)")
 			addBatch(fs, &c.batch)
+			fs.BoolVar(&c.allTargets, "all-targets", false, "open the fleet screen of every target of the configuration file")
 			fs.StringVar(&c.theme, "theme", themeAuto, "the terminal's background, for the colours: auto, light or dark (auto: from COLORFGBG, else dark; the terminal is never asked)")
 			return c
 		},
@@ -54,12 +59,12 @@ type screenCmd struct {
 	auditLog      string
 	batch         int
 	theme         string
+	allTargets    bool
 }
 
-func (c *screenCmd) check(e env) error {
-	if err := c.target.check(e); err != nil {
-		return err
-	}
+// checkScreen checks the screen's own flags (the targets are checked by
+// screenTargets).
+func (c *screenCmd) checkScreen(e env) error {
 	switch {
 	case c.interval < 250*time.Millisecond:
 		return usageErrorf("--interval must be at least 250ms")
@@ -80,9 +85,15 @@ func (c *screenCmd) check(e env) error {
 
 // run opens the screen on the alternate screen and returns when the
 // operator quits (or the process is told to stop). Redis being down is not
-// an error here: the screen shows it and keeps retrying.
+// an error here: the screen shows it and keeps retrying. Several targets
+// (--target repeated, --all-targets, --redis/--namespace repeated) open the
+// fleet screen instead (screen_fleet.go).
 func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
-	if err := c.check(e); err != nil {
+	ts, err := c.screenTargets(e)
+	if err != nil {
+		return err
+	}
+	if err := c.checkScreen(e); err != nil {
 		return err
 	}
 	if len(args) > 0 {
@@ -91,8 +102,12 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 	if !e.stdinIsTTY {
 		return usageErrorf("the screen needs a terminal; use `workq-tui snapshot` (or --json) to read the state once")
 	}
+	writable := false
+	for _, t := range ts {
+		writable = writable || !t.redis.ReadOnly
+	}
 	auditPath := c.auditLog
-	if auditPath == "" && !c.redis.ReadOnly {
+	if auditPath == "" && writable {
 		home, _ := os.UserHomeDir()
 		p, err := audit.DefaultPath(e.getenv, home)
 		if err != nil {
@@ -103,27 +118,72 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 	// The screen holds one snapshot while it reads the next: a soft memory
 	// limit keeps the Go heap from doubling around the two (10,000 pools:
 	// 103 MB resident without it, 70 MB with). It is a soft limit: a bigger
-	// namespace still fits, the GC just runs more often. GOMEMLIMIT, when
-	// set, wins.
+	// namespace still fits, the GC just runs more often. A fleet holds two
+	// per target. GOMEMLIMIT, when set, wins.
 	if e.getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(screenMemoryLimit)
+		debug.SetMemoryLimit(screenMemoryLimit * int64(len(ts)))
 	}
-	d, stop, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	defer stop()
-	client := redisq.NewDialerClient(d, c.namespace, c.deadAfter)
-	defer client.Close()
-
-	keys := redisq.NewKeys(c.namespace)
 	dark, _ := darkBackground(c.theme, e.getenv) // checked above
 	renderer := screenRenderer(e, dark)
-	opts := tui.Options{
+	auditor := &audit.File{Path: auditPath, User: osUser(e.getenv)}
+
+	var closers []func()
+	defer func() {
+		for _, cl := range closers {
+			cl()
+		}
+	}()
+	all := make([]tui.Options, 0, len(ts))
+	for _, t := range ts {
+		opts, closeTarget, err := c.targetOptions(ctx, t, renderer, auditor)
+		if err != nil {
+			if len(ts) > 1 {
+				return c.withTarget(err, t)
+			}
+			return err
+		}
+		closers = append(closers, closeTarget)
+		all = append(all, opts)
+	}
+	var root tea.Model
+	if len(all) == 1 {
+		root = tui.New(all[0])
+	} else {
+		root = tui.NewFleet(tui.FleetOptions{Targets: all, ReadOnly: !writable, Renderer: renderer})
+	}
+	p := tea.NewProgram(root, tea.WithAltScreen(), tea.WithContext(ctx),
+		tea.WithInput(e.stdin), tea.WithOutput(e.stdout))
+	if _, err := p.Run(); err != nil {
+		if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+			return nil // SIGTERM or SIGINT from outside: a normal end
+		}
+		return localErrorf("screen: %w", err)
+	}
+	return nil
+}
+
+// targetOptions builds the screen of one target: its dialer, client and
+// pool (closed by done), its reads, and unless it is read-only its actions,
+// recorded in auditor. The screen of one target and every target of the
+// fleet are built here.
+func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipgloss.Renderer, auditor tui.Auditor) (opts tui.Options, done func(), err error) {
+	d, stop, err := t.open(ctx)
+	if err != nil {
+		return tui.Options{}, nil, err
+	}
+	client := redisq.NewDialerClient(d, t.namespace, t.deadAfter)
+	closers := []func(){stop, func() { client.Close() }}
+	done = func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	opts = tui.Options{
 		Address:   d.Endpoint().String(),
-		Namespace: c.namespace,
-		ReadOnly:  c.redis.ReadOnly,
-		Demo:      c.demo,
+		Namespace: t.namespace,
+		Target:    c.targetName(t),
+		ReadOnly:  t.redis.ReadOnly,
+		Demo:      t.demo,
 		Interval:  c.interval,
 		// A snapshot is at most a few round trips, each bounded by --timeout.
 		FetchTimeout: 4 * d.Timeout(),
@@ -132,13 +192,13 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		Peeker:       redisq.RawPeeker{Client: client},
 		Queue:        client,
 		ScanInterval: c.scanInterval,
-		ScanPause:    redisq.ScanPause,
-		Keys:         keys,
-		Scanner:      ScreenScanner(d.Dial, c.namespace, redisq.DefaultScanCount),
+		ScanPause:    model.ScanPause,
+		Keys:         redisq.NewKeys(t.namespace),
+		Scanner:      ScreenScanner(d.Dial, t.namespace, redisq.DefaultScanCount),
 		Sets:         client,
-		SetScanner:   ScreenSetScanner(d.Dial, c.namespace),
+		SetScanner:   ScreenSetScanner(d.Dial, t.namespace),
 	}
-	if f := c.sentinel.follower(client); f != nil {
+	if f := t.sentinel.follower(client); f != nil {
 		opts.Source, opts.Follow = f, f // each poll checks the deployment first
 	} else {
 		// Regular polls read in-progress lists only where jobs can be, and
@@ -148,26 +208,18 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		opts.Sweeper = client
 		opts.SweepInterval = c.sweepInterval
 	}
-	if !c.redis.ReadOnly {
+	if !t.redis.ReadOnly {
 		pool := d.Pool()
-		defer pool.Close()
-		opts.Reaper = reaper.NewReaper(pool, c.namespace, c.batch)
+		closers = append(closers, func() { pool.Close() })
+		opts.Reaper = reaper.NewReaper(pool, t.namespace, c.batch)
 		opts.Planner = reaper.NewPlan
-		opts.Audit = &audit.File{Path: auditPath, User: osUser(e.getenv)}
-		repairer := reaper.NewRepairer(pool, c.namespace, c.batch)
+		opts.Audit = auditor
+		repairer := reaper.NewReaper(pool, t.namespace, c.batch)
 		opts.Requeuer, opts.LockRepairer = repairer, repairer
 		opts.Pauser = reaper.NewPauser(pool)
-		opts.Jobs = ScreenJobs(pool, c.namespace, c.batch)
+		opts.Jobs = ScreenJobs(pool, t.namespace, c.batch)
 	}
-	p := tea.NewProgram(tui.New(opts), tea.WithAltScreen(), tea.WithContext(ctx),
-		tea.WithInput(e.stdin), tea.WithOutput(e.stdout))
-	if _, err := p.Run(); err != nil {
-		if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-			return nil // SIGTERM or SIGINT from outside: a normal end
-		}
-		return localErrorf("screen: %w", err)
-	}
-	return nil
+	return opts, done, nil
 }
 
 // screenRenderer is the renderer of every style of the screen. Its

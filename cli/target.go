@@ -29,6 +29,11 @@ type target struct {
 	demoSeed     int64
 	configPath   string   // --config
 	names        []string // --target, in the order given
+	// redisAll and namespaceAll are every --redis and --namespace given, in
+	// order (the screen pairs them into several targets); redis.Address and
+	// namespace hold the last one.
+	redisAll     []string
+	namespaceAll []string
 
 	// fs is the command's flag set: which flags the command line gave.
 	fs *pflag.FlagSet
@@ -44,8 +49,9 @@ type target struct {
 }
 
 func (t *target) addFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&t.redis.Address, "redis", "localhost:6379", "Redis `address`: host:port, or a redis:// or rediss:// URL (no password in it)")
-	fs.StringVarP(&t.namespace, "namespace", "n", "work", "gocraft/work `namespace`")
+	t.redis.Address, t.namespace = "localhost:6379", "work"
+	fs.Var(&repeated{last: &t.redis.Address, all: &t.redisAll}, "redis", "Redis `address`: host:port, or a redis:// or rediss:// URL (no password in it)")
+	fs.VarP(&repeated{last: &t.namespace, all: &t.namespaceAll}, "namespace", "n", "gocraft/work `namespace`")
 	fs.IntVar(&t.redis.DB, "db", 0, "Redis database `number`")
 	fs.StringVar(&t.redis.User, "user", "", "Redis ACL user `name` (the password comes from REDIS_PASSWORD or --password-file)")
 	fs.StringVar(&t.passwordFile, "password-file", "", "read the Redis password from `FILE` (else from REDIS_PASSWORD)")
@@ -57,7 +63,7 @@ func (t *target) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&t.demo, "demo", false, "run on an embedded Redis with a simulated gocraft/work deployment")
 	fs.Int64Var(&t.demoSeed, "demo-seed", 1, "seed of the --demo simulation")
 	fs.StringVar(&t.configPath, "config", "", "the configuration `FILE` of the targets (default $XDG_CONFIG_HOME/workq-tui/config.toml)")
-	fs.StringArrayVarP(&t.names, "target", "t", nil, "connect to the target `NAME` of the configuration file (snapshot and exporter take several); flags given here win over its keys")
+	fs.StringArrayVarP(&t.names, "target", "t", nil, "connect to the target `NAME` of the configuration file (the screen, snapshot and exporter take several); flags given here win over its keys")
 	t.fs = fs
 	t.sentinel.addFlags(fs)
 }
@@ -67,6 +73,9 @@ func (t *target) addFlags(fs *pflag.FlagSet) {
 func (t *target) check(e env) error {
 	if len(t.names) > 1 {
 		return usageErrorf("--target is given %d times: this command works on one target", len(t.names))
+	}
+	if n := max(len(t.redisAll), len(t.namespaceAll)); n > 1 {
+		return usageErrorf("--redis or --namespace is given %d times: this command works on one target", n)
 	}
 	f, err := t.loadConfig(e)
 	if err != nil {
@@ -161,3 +170,25 @@ func (t *target) refuseWrite(name string, dryRun bool) error {
 	}
 	return fmt.Errorf("%s writes to Redis and is refused with --read-only (add --dry-run to see its plan)", name)
 }
+
+// repeated is a string flag that may be given several times: last holds the
+// last value (what a command of one target uses), all every value in order.
+type repeated struct {
+	last *string
+	all  *[]string
+}
+
+func (r *repeated) String() string {
+	if r.last == nil {
+		return ""
+	}
+	return *r.last
+}
+
+func (r *repeated) Set(v string) error {
+	*r.last = v
+	*r.all = append(*r.all, v)
+	return nil
+}
+
+func (r *repeated) Type() string { return "string" }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"time"
 
 	"github.com/gomodule/redigo/redis"
 
@@ -19,11 +18,6 @@ import (
 // enough that a namespace of a million keys takes about a thousand calls,
 // small enough that one call never holds Redis for long.
 const DefaultScanCount = 1000
-
-// ScanPause is model.ScanPause, kept here while callers move to model.
-//
-// Deprecated: use model.ScanPause.
-func ScanPause(step time.Duration) time.Duration { return model.ScanPause(step) }
 
 // OrphanScan finds the in-progress lists of pools that are not in
 // `<ns>:worker_pools` (upstream issue #146). It walks the keyspace with SCAN

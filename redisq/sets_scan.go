@@ -245,7 +245,7 @@ func (s *SetScan) send(c redis.Conn) error {
 type ScanOptions struct {
 	// Count is the ZSCAN COUNT hint (DefaultSetScanCount when not positive).
 	Count int
-	// Paced makes the scan wait after each call ScanPause(its duration), as
+	// Paced makes the scan wait after each call model.ScanPause(its duration), as
 	// the screen's orphan scan does, so that Redis stays free for others.
 	Paced bool
 	// Progress, when not nil, is called after every call.
@@ -269,7 +269,7 @@ func (o ScanOptions) run(ctx context.Context, c redis.Conn, s *SetScan, each fun
 			o.Progress(s.prog)
 		}
 		if o.Paced && !s.prog.Done {
-			t := time.NewTimer(ScanPause(took))
+			t := time.NewTimer(model.ScanPause(took))
 			select {
 			case <-ctx.Done():
 				t.Stop()

@@ -50,3 +50,26 @@ func TestDoAndTime(t *testing.T) {
 		t.Fatalf("TIME is %v away from this machine's clock", d)
 	}
 }
+
+// TestStall: a stalled server answers another client only after a sleep,
+// and sooner again after stop.
+func TestStall(t *testing.T) {
+	s := Start(t, DebugArgs()...)
+	stop := s.Stall(t, 300*time.Millisecond)
+	time.Sleep(50 * time.Millisecond) // the first sleep has started
+	c := s.Dial()
+	defer c.Close()
+	began := time.Now()
+	if _, err := c.Do("PING"); err != nil {
+		t.Fatal(err)
+	}
+	stalled := time.Since(began)
+	stop()
+	began = time.Now()
+	if _, err := c.Do("PING"); err != nil {
+		t.Fatal(err)
+	}
+	if free := time.Since(began); stalled < 100*time.Millisecond || free >= stalled {
+		t.Fatalf("PING took %v while stalled and %v after stop; want the first held by the sleep", stalled, free)
+	}
+}
