@@ -54,7 +54,7 @@ func TestExporterCommandEqualsSnapshotOfTarget(t *testing.T) {
 	defer func() {
 		if !stopped {
 			_ = cmd.Process.Kill()
-			<-exited
+			<-exited //nolint:errcheck // killed: the status only says so
 		}
 	}()
 
