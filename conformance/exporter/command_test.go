@@ -54,7 +54,7 @@ func TestExporterCommandEqualsSnapshotOfTarget(t *testing.T) {
 	defer func() {
 		if !stopped {
 			_ = cmd.Process.Kill()
-			<-exited
+			t.Logf("exporter killed: %v", <-exited)
 		}
 	}()
 
