@@ -28,13 +28,15 @@ http://LISTEN/metrics, with a health check on /healthz, until stopped
 (SIGINT or SIGTERM). Each --target is exported with its name as the target
 label; without --target, the connection flags make one target named after
 its address. Each target is read at most once per --min-interval however
-many scrapes arrive, and scanned for orphans once per --scan-interval. It
+many scrapes arrive, and scanned for orphans once per --scan-interval. A
+job running longer than --long-after counts in workq_long_running_jobs. It
 is read-only whatever the flags or the configuration say: its connections
 refuse every command that writes. The metrics are listed in docs/metrics.md.`,
 		flags: func(fs *pflag.FlagSet) runner {
 			c := &exporterCmd{}
 			c.target.addFlags(fs)
 			addDeadAfter(fs, &c.deadAfter)
+			addLongAfter(fs, &c.longAfter)
 			fs.StringVar(&c.listen, "listen", "127.0.0.1:9187", "serve HTTP on `host:port`")
 			fs.DurationVar(&c.minInterval, "min-interval", exporter.DefaultMinInterval, "read each target at most once per this interval")
 			fs.DurationVar(&c.scanInterval, "scan-interval", exporter.DefaultScanInterval, "time between orphan scans of each target")
@@ -47,6 +49,7 @@ refuse every command that writes. The metrics are listed in docs/metrics.md.`,
 type exporterCmd struct {
 	target
 	deadAfter    time.Duration
+	longAfter    time.Duration
 	listen       string
 	minInterval  time.Duration
 	scanInterval time.Duration
@@ -56,6 +59,9 @@ type exporterCmd struct {
 func (c *exporterCmd) run(ctx context.Context, e env, args []string) error {
 	if len(args) > 0 {
 		return usageErrorf("exporter takes no arguments, got %q", args[0])
+	}
+	if err := checkLongAfter(c.longAfter); err != nil {
+		return err
 	}
 	switch {
 	case c.minInterval <= 0:
@@ -104,6 +110,7 @@ func (c *exporterCmd) run(ctx context.Context, e env, args []string) error {
 		MinInterval:  c.minInterval,
 		ScanInterval: c.scanInterval,
 		MaxPools:     c.maxPools,
+		LongAfter:    c.longAfter,
 	})
 	if err != nil {
 		return localErrorf("exporter: %w", err)

@@ -175,6 +175,7 @@ func TestExporterRefusals(t *testing.T) {
 		{"operand", []string{"exporter", "x"}, ExitUsage, "no arguments"},
 		{"min interval", []string{"exporter", "--min-interval", "0s"}, ExitUsage, "--min-interval must be positive"},
 		{"max pools", []string{"exporter", "--max-pools", "0"}, ExitUsage, "--max-pools must be at least 1"},
+		{"long after", []string{"exporter", "--long-after", "0s"}, ExitUsage, "--long-after must be positive"},
 		{"bad listen address", []string{"exporter", "--listen", "nowhere"}, ExitError, "listen on nowhere"},
 		{"a target without its password", []string{"exporter", "--config", cfg, "-t", "nopw"}, ExitError, "target nopw: the password variable NOPW_PASSWORD is not set"},
 		{"unknown target", []string{"exporter", "--config", cfg, "-t", "x"}, ExitUsage, `target "x": no such target`},

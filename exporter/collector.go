@@ -17,7 +17,7 @@ type descs struct {
 	up, pools, heartbeatAge, poolInProgress, poolsTruncated              *prometheus.Desc
 	queued, latency, jobInProgress, lock, lockInfoTotal, maxConc, paused *prometheus.Desc
 	drift, orphanedLists, orphanedJobs, readDuration, readErrors         *prometheus.Desc
-	setJobs                                                              *prometheus.Desc
+	setJobs, busyWorkers, longRunning                                    *prometheus.Desc
 }
 
 func newDescs() descs {
@@ -39,6 +39,8 @@ func newDescs() descs {
 		paused:         d("workq_job_paused", "1 when the job type is paused.", "job"),
 		drift:          d("workq_job_drift", "1 when lock, lock_info and the in-progress lists of the job type disagree.", "job"),
 		setJobs:        d("workq_set_jobs", "Jobs in the namespace's retry, scheduled or dead sorted set.", "set"),
+		busyWorkers:    d("workq_busy_workers", "Workers of the namespace's pools with a job (an observation hash), as snapshot lists them."),
+		longRunning:    d("workq_long_running_jobs", "Busy workers whose job has run longer than the exporter's long-after."),
 		orphanedLists:  d("workq_orphaned_lists", "Non-empty in-progress lists of pools not in the pool set, from the last orphan scan."),
 		orphanedJobs:   d("workq_orphaned_jobs", "Jobs in those lists."),
 		readDuration:   d("workq_read_duration_seconds", "How long the last read of the target took."),
@@ -55,7 +57,7 @@ func (c collector) Describe(ch chan<- *prometheus.Desc) {
 	d := c.e.descs
 	for _, x := range []*prometheus.Desc{d.up, d.pools, d.heartbeatAge, d.poolInProgress, d.poolsTruncated,
 		d.queued, d.latency, d.jobInProgress, d.lock, d.lockInfoTotal, d.maxConc, d.paused, d.drift,
-		d.setJobs, d.orphanedLists, d.orphanedJobs, d.readDuration, d.readErrors} {
+		d.setJobs, d.busyWorkers, d.longRunning, d.orphanedLists, d.orphanedJobs, d.readDuration, d.readErrors} {
 		ch <- x
 	}
 }
@@ -156,6 +158,18 @@ func (e *Exporter) emit(ch chan<- prometheus.Metric, name, namespace string, v v
 	for _, set := range []model.SetName{model.SetRetry, model.SetScheduled, model.SetDead} {
 		s.send(d.setJobs, gauge, float64(snap.Sets.Of(set)), string(set))
 	}
+	busy, long := 0, 0
+	for i := range snap.Workers {
+		w := &snap.Workers[i]
+		if w.Busy {
+			busy++
+		}
+		if w.LongRunning(e.opts.LongAfter) {
+			long++
+		}
+	}
+	s.send(d.busyWorkers, gauge, float64(busy))
+	s.send(d.longRunning, gauge, float64(long))
 	for _, p := range pools {
 		id := label(p.ID)
 		if p.HeartbeatAge != nil {

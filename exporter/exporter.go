@@ -71,6 +71,9 @@ type Options struct {
 	// rest are counted in workq_pools_truncated. Dead pools come first,
 	// then late, then alive.
 	MaxPools int
+	// LongAfter is how long a job may run before its worker counts in
+	// workq_long_running_jobs, as snapshot's --long-after.
+	LongAfter time.Duration
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
@@ -93,6 +96,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxPools <= 0 {
 		o.MaxPools = DefaultMaxPools
+	}
+	if o.LongAfter <= 0 {
+		o.LongAfter = model.DefaultLongAfter
 	}
 	if o.Now == nil {
 		o.Now = time.Now

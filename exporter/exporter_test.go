@@ -95,6 +95,7 @@ func TestSeriesFromSnapshot(t *testing.T) {
 		model.Pool{ID: "nohb", Status: model.StatusDead},
 	)
 	snap.Sets = model.SetCounts{Retry: 4, Dead: 11024}
+	snap.Workers = workers()
 	r := &fakeReader{script: []*model.Snapshot{snap}}
 	url := serve(t, []exporter.Target{{Name: "prod", Namespace: "myapp", Reader: r}}, exporter.Options{})
 	got := exportertest.Scrape(t, url+"/metrics")
@@ -109,6 +110,8 @@ func TestSeriesFromSnapshot(t *testing.T) {
 		k("workq_set_jobs", "set", "retry"):                                   4,
 		k("workq_set_jobs", "set", "scheduled"):                               0,
 		k("workq_set_jobs", "set", "dead"):                                    11024,
+		k("workq_busy_workers"):                                               3,
+		k("workq_long_running_jobs"):                                          1,
 		k("workq_pool_heartbeat_age_seconds", "pool", "dead1", "host", "h1"):  40,
 		k("workq_pool_heartbeat_age_seconds", "pool", "alive1", "host", "h2"): 2,
 		k("workq_pool_in_progress", "pool", "dead1"):                          2,
@@ -153,6 +156,55 @@ func TestSeriesFromSnapshot(t *testing.T) {
 	}
 	if _, ok := got[k("workq_orphaned_lists")]; ok {
 		t.Error("workq_orphaned_lists without an orphan scanner")
+	}
+}
+
+// workers are four workers: one idle, one busy for 30 s, one for 20 min and
+// one busy with no start time (running time unknown).
+func workers() []model.Worker {
+	return []model.Worker{
+		{WorkerID: "w1", PoolID: "alive1"},
+		{WorkerID: "w2", PoolID: "alive1", Busy: true, JobName: "email", Running: dur(30 * time.Second)},
+		{WorkerID: "w3", PoolID: "dead1", Busy: true, JobName: "email", Running: dur(20 * time.Minute)},
+		{WorkerID: "w4", PoolID: "dead1", Busy: true, JobName: "email"},
+	}
+}
+
+// The long-running count follows Options.LongAfter, as snapshot's
+// long_running findings follow --long-after.
+func TestLongRunningFollowsLongAfter(t *testing.T) {
+	snap := snapshot()
+	snap.Workers = workers()
+	k := func(name string) string { return exportertest.Key(name, "target", "prod", "namespace", "myapp") }
+	for _, c := range []struct {
+		longAfter time.Duration
+		want      float64
+	}{{0, 1}, {10 * time.Second, 2}, {30 * time.Second, 1}, {time.Hour, 0}} {
+		url := serve(t, []exporter.Target{{Name: "prod", Namespace: "myapp", Reader: &fakeReader{script: []*model.Snapshot{snap}}}},
+			exporter.Options{LongAfter: c.longAfter})
+		got := exportertest.Scrape(t, url+"/metrics")
+		if got[k("workq_long_running_jobs")] != c.want || got[k("workq_busy_workers")] != 3 {
+			t.Errorf("long-after %v: %v long-running, %v busy; want %v, 3", c.longAfter,
+				got[k("workq_long_running_jobs")], got[k("workq_busy_workers")], c.want)
+		}
+		want := *snap
+		want.LongAfter = c.longAfter
+		if w := exportertest.Want("prod", &want)[k("workq_long_running_jobs")]; w != c.want {
+			t.Errorf("long-after %v: exportertest.Want gives %v long-running, want %v", c.longAfter, w, c.want)
+		}
+		// So do snapshot's long_running findings.
+		if want.LongAfter == 0 {
+			want.LongAfter = model.DefaultLongAfter
+		}
+		n := 0
+		for _, f := range model.Findings(&want) {
+			if f.Kind == model.FindingLongRunning {
+				n++
+			}
+		}
+		if float64(n) != c.want {
+			t.Errorf("long-after %v: %d long_running findings, want %v", c.longAfter, n, c.want)
+		}
 	}
 }
 

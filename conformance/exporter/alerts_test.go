@@ -21,7 +21,7 @@ func TestAlertRules(t *testing.T) {
 		t.Fatal("no rule groups")
 	}
 	want := map[string]bool{"WorkqExporterDown": false, "WorkqTargetDown": false, "WorkqDeadPool": false, "WorkqLockDrift": false,
-		"WorkqOrphanedJobs": false, "WorkqQueueLatencyHigh": false, "WorkqDeadSetGrowing": false}
+		"WorkqOrphanedJobs": false, "WorkqQueueLatencyHigh": false, "WorkqDeadSetGrowing": false, "WorkqLongRunningJobs": false}
 	for _, g := range groups.Groups {
 		for _, r := range g.Rules {
 			if _, ok := want[r.Alert]; ok {

@@ -42,7 +42,7 @@ func TestExporterCommandEqualsSnapshotOfTarget(t *testing.T) {
 	addr := "127.0.0.1:" + strconv.Itoa(redistest.FreePort(t))
 	var stderr bytes.Buffer
 	cmd := exec.Command(bin, "exporter", "--config", cfg, "-t", "conf", "--listen", addr,
-		"--min-interval", "100ms", "--scan-interval", "200ms")
+		"--min-interval", "100ms", "--scan-interval", "200ms", "--long-after", "1s")
 	cmd.Env = redistest.Env()
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -54,18 +54,22 @@ func TestExporterCommandEqualsSnapshotOfTarget(t *testing.T) {
 	defer func() {
 		if !stopped {
 			_ = cmd.Process.Kill()
-			<-exited //nolint:errcheck // killed: the status only says so
+			t.Logf("exporter killed: %v", <-exited)
 		}
 	}()
 
-	// Scrape until the killed pool is dead and the orphan scan has run.
+	// Scrape until the killed pool is dead, the orphan scan has run and
+	// the jobs the killed pool left have run past --long-after (they never
+	// end, so the snapshot read after it finds them long-running too).
 	url := "http://" + addr + "/metrics"
 	dead := exportertest.Key("workq_pools", "target", "conf", "namespace", ns, "status", "dead")
 	lists := exportertest.Key("workq_orphaned_lists", "target", "conf", "namespace", ns)
+	busy := exportertest.Key("workq_busy_workers", "target", "conf", "namespace", ns)
+	long := exportertest.Key("workq_long_running_jobs", "target", "conf", "namespace", ns)
 	deadline := time.Now().Add(40 * time.Second)
 	for {
 		got, err := exportertest.TryScrape(url)
-		if err == nil && got[dead] == 1 && got[lists] == 1 {
+		if err == nil && got[dead] == 1 && got[lists] == 1 && got[busy] > 0 && got[long] == got[busy] {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -76,7 +80,7 @@ func TestExporterCommandEqualsSnapshotOfTarget(t *testing.T) {
 	time.Sleep(200 * time.Millisecond) // past the minimum interval: the next scrape reads again
 	got := exportertest.Scrape(t, url)
 
-	out, err := exec.Command(bin, "snapshot", "--config", cfg, "-t", "conf", "--json").Output()
+	out, err := exec.Command(bin, "snapshot", "--config", cfg, "-t", "conf", "--json", "--long-after", "1s").Output()
 	var ee *exec.ExitError
 	if err != nil && (!errors.As(err, &ee) || ee.ExitCode() != 3) {
 		t.Fatalf("snapshot --target conf: %v", err)
@@ -88,6 +92,9 @@ func TestExporterCommandEqualsSnapshotOfTarget(t *testing.T) {
 	names := append(exportertest.SnapshotNames(), "workq_orphaned_lists", "workq_orphaned_jobs")
 	if d := exportertest.Diff(got.Only(names...), want.series("conf"), 2); d != "" {
 		t.Errorf("scrape and snapshot --json differ:\n%s", d)
+	}
+	if b, l := want.count(); b == 0 || l != b {
+		t.Errorf("snapshot has %v busy workers and %v long_running findings; want the killed pool's, all long-running", b, l)
 	}
 	if n, err := redis.Int(c.Do("LLEN", ns+":jobs:crunch")); err != nil || float64(n) != got[exportertest.Key("workq_job_queued", "target", "conf", "namespace", ns, "job", "crunch")] {
 		t.Errorf("crunch queue %d (%v), scrape %v", n, err, got)

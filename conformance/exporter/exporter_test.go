@@ -61,6 +61,28 @@ type snapshotJSON struct {
 	Orphans []struct {
 		Length int64 `json:"length"`
 	} `json:"orphans"`
+	Workers []struct {
+		Busy bool `json:"busy"`
+	} `json:"workers"`
+	Findings []struct {
+		Kind string `json:"kind"`
+	} `json:"findings"`
+}
+
+// count is how many workers are busy and how many long_running findings
+// the snapshot has.
+func (s *snapshotJSON) count() (busy, long float64) {
+	for _, w := range s.Workers {
+		if w.Busy {
+			busy++
+		}
+	}
+	for _, f := range s.Findings {
+		if f.Kind == "long_running" {
+			long++
+		}
+	}
+	return busy, long
 }
 
 // series is what the exporter should give for the JSON snapshot.
@@ -77,6 +99,7 @@ func (s *snapshotJSON) series(target string) exportertest.Series {
 	out[k("workq_set_jobs", "set", "retry")] = float64(s.Sets.Retry)
 	out[k("workq_set_jobs", "set", "scheduled")] = float64(s.Sets.Scheduled)
 	out[k("workq_set_jobs", "set", "dead")] = float64(s.Sets.Dead)
+	out[k("workq_busy_workers")], out[k("workq_long_running_jobs")] = s.count()
 	for _, p := range s.Pools {
 		out[k("workq_pools", "status", p.Status)]++
 		if p.HeartbeatAgeSeconds != nil && p.Heartbeat != nil {
@@ -123,9 +146,10 @@ func buildWorkqTUI(t *testing.T) string {
 	return bin
 }
 
-func snapshot(t *testing.T, bin, addr, ns string) *snapshotJSON {
+// snapshot runs `snapshot --json` with the extra flags.
+func snapshot(t *testing.T, bin, addr, ns string, flags ...string) *snapshotJSON {
 	t.Helper()
-	cmd := exec.Command(bin, "--redis", addr, "-n", ns, "--read-only", "snapshot", "--json")
+	cmd := exec.Command(bin, append([]string{"--redis", addr, "-n", ns, "--read-only", "snapshot", "--json"}, flags...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -175,37 +199,52 @@ func TestScrapeEqualsSnapshotJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	e, err := exporter.New([]exporter.Target{src.Target("conf")},
-		exporter.Options{MinInterval: 100 * time.Millisecond, ScanInterval: 200 * time.Millisecond})
+		exporter.Options{MinInterval: 100 * time.Millisecond, ScanInterval: 200 * time.Millisecond, LongAfter: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(e.Handler())
 	defer func() { hs.Close(); e.Close() }()
 
-	// Scrape as Prometheus would until the killed pool is dead and the
-	// orphan scan has run.
+	// Scrape as Prometheus would until the killed pool is dead, the orphan
+	// scan has run and every busy worker's job has run past the
+	// long-after of 1 s (the blocked jobs of the live pool and the jobs
+	// the killed pool left never end, so the snapshot read after it finds
+	// them all long-running too).
 	dead := exportertest.Key("workq_pools", "target", "conf", "namespace", ns, "status", "dead")
 	lists := exportertest.Key("workq_orphaned_lists", "target", "conf", "namespace", ns)
+	busy := exportertest.Key("workq_busy_workers", "target", "conf", "namespace", ns)
+	long := exportertest.Key("workq_long_running_jobs", "target", "conf", "namespace", ns)
 	deadline := time.Now().Add(40 * time.Second)
 	for {
 		got := exportertest.Scrape(t, hs.URL+"/metrics")
-		if got[dead] == 1 && got[lists] == 1 {
+		if got[dead] == 1 && got[lists] == 1 && got[busy] >= 2 && got[long] == got[busy] {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after 40 s: %v dead pools, %v orphaned lists (killed pool %s)", got[dead], got[lists], killed.ID)
+			t.Fatalf("after 40 s: %v dead pools, %v orphaned lists, %v busy workers, %v long-running (killed pool %s)",
+				got[dead], got[lists], got[busy], got[long], killed.ID)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
 	time.Sleep(300 * time.Millisecond) // past the minimum interval: the next scrape reads again
 	got := exportertest.Scrape(t, hs.URL+"/metrics")
-	want := snapshot(t, bin, srv.Addr(), ns)
+	want := snapshot(t, bin, srv.Addr(), ns, "--long-after", "1s")
 	names := append(exportertest.SnapshotNames(), "workq_orphaned_lists", "workq_orphaned_jobs")
 	if d := exportertest.Diff(got.Only(names...), want.series("conf"), 2); d != "" {
 		t.Errorf("scrape and snapshot --json differ:\n%s", d)
 	}
 	if n := len(want.Pools); n != 2 {
 		t.Errorf("snapshot has %d pools, want the live and the killed one", n)
+	}
+	// The live pool's two blocked mail jobs at least, and the jobs the
+	// killed pool left.
+	var held int64
+	for _, n := range killed.InProgress {
+		held += n
+	}
+	if b, l := want.count(); b != float64(2+held) || l != b {
+		t.Errorf("snapshot has %v busy workers and %v long_running findings; want the live pool's 2 and the killed pool's %v, all long-running", b, l, killed.InProgress)
 	}
 	if got[exportertest.Key("workq_up", "target", "conf", "namespace", ns)] != 1 {
 		t.Error("workq_up is not 1")

@@ -122,12 +122,14 @@ func SnapshotNames() []string {
 	return []string{"workq_pools", "workq_pool_heartbeat_age_seconds", "workq_pool_in_progress",
 		"workq_pools_truncated", "workq_job_queued", "workq_job_latency_seconds", "workq_job_in_progress",
 		"workq_job_lock", "workq_job_lock_info_total", "workq_job_max_concurrency", "workq_job_paused",
-		"workq_job_drift", "workq_set_jobs"}
+		"workq_job_drift", "workq_set_jobs", "workq_busy_workers", "workq_long_running_jobs"}
 }
 
 // Want is what the exporter should give for a snapshot of one target, for
 // the metrics SnapshotNames lists, with every pool (the snapshot has fewer
-// than the cap) and no control characters in names.
+// than the cap) and no control characters in names. Long-running jobs are
+// counted past the snapshot's LongAfter (model.DefaultLongAfter when not
+// positive), as its long_running findings are.
 func Want(target string, snap *model.Snapshot) Series {
 	ns := snap.Namespace
 	out := Series{}
@@ -141,6 +143,17 @@ func Want(target string, snap *model.Snapshot) Series {
 	out[k("workq_set_jobs", "set", "retry")] = float64(snap.Sets.Retry)
 	out[k("workq_set_jobs", "set", "scheduled")] = float64(snap.Sets.Scheduled)
 	out[k("workq_set_jobs", "set", "dead")] = float64(snap.Sets.Dead)
+	longAfter := snap.LongAfter
+	if longAfter <= 0 {
+		longAfter = model.DefaultLongAfter
+	}
+	out[k("workq_busy_workers")] = float64(len(model.BusyWorkers(snap.Workers)))
+	out[k("workq_long_running_jobs")] = 0
+	for _, w := range snap.Workers {
+		if w.LongRunning(longAfter) {
+			out[k("workq_long_running_jobs")]++
+		}
+	}
 	for _, p := range snap.Pools {
 		out[k("workq_pools", "status", string(p.Status))]++
 		if p.HeartbeatAge != nil {
