@@ -59,7 +59,7 @@ func (p *parser) setSentinelKey(t *Target, key string, v any) (ok bool, err erro
 			if err != nil {
 				return true, err
 			}
-			if err := checkHostPort(s); err != nil {
+			if err := CheckHostPort(s); err != nil {
 				return true, err
 			}
 			addrs = append(addrs, s)
@@ -144,10 +144,11 @@ func (p *parser) checkSentinel(t *Target, path []string) {
 	}
 }
 
-// checkHostPort refuses what is not host:port with a port from 1 to 65535.
-func checkHostPort(a string) error {
+// CheckHostPort refuses what is not host:port with a port from 1 to 65535
+// (a Sentinel's address).
+func CheckHostPort(a string) error {
 	host, port, err := net.SplitHostPort(a)
-	if err != nil || host == "" {
+	if err != nil || host == "" || strings.ContainsFunc(a, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
 		return fmt.Errorf("%q: want host:port", a)
 	}
 	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
