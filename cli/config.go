@@ -70,6 +70,7 @@ func (t *target) merge(e env, f *config.File, name string) error {
 	t.redis.TLS, t.redis.TLSCAFile, t.redis.TLSSkipVerify = s.TLS, s.TLSCA, s.TLSSkipVerify
 	t.redis.Timeout, t.redis.ReadOnly = s.Timeout, s.ReadOnly
 	t.deadAfter = s.DeadAfter
+	t.sentinel.apply(s.SentinelSettings)
 	if err := t.validate(); err != nil {
 		return err
 	}
@@ -81,6 +82,17 @@ func (t *target) merge(e env, f *config.File, name string) error {
 		return localErrorf("--password-file: %w", err)
 	}
 	t.redis.Password = pw
+	if !t.sentinel.enabled() {
+		return nil
+	}
+	spw, err := s.SentinelPassword(e.getenv)
+	switch {
+	case err != nil && ct != nil:
+		return localErrorf("target %s: %w", ct.Name, err)
+	case err != nil:
+		return localErrorf("--sentinel-password-file: %w", err)
+	}
+	t.sentinel.password = spw
 	return nil
 }
 
@@ -97,6 +109,8 @@ func (t *target) settings() config.Settings {
 		TLSSkipVerify: t.redis.TLSSkipVerify,
 		Timeout:       t.redis.Timeout,
 		ReadOnly:      t.redis.ReadOnly,
+
+		SentinelSettings: t.sentinel.settings(),
 	}
 	if d, err := t.fs.GetDuration("dead-after"); err == nil {
 		s.DeadAfter = d

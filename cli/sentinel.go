@@ -11,9 +11,6 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"net"
-	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -21,6 +18,7 @@ import (
 	"github.com/gomodule/redigo/redis"
 	"github.com/spf13/pflag"
 
+	"github.com/workq-tui/workq-tui/config"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 	"github.com/workq-tui/workq-tui/redisq/sentinel"
@@ -55,15 +53,29 @@ func (s *sentinelFlags) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&s.replica, "replica", false, "with --sentinel and --read-only: read from a replica the sentinels list, not the master")
 }
 
+// settings are the Sentinel flags as configuration settings.
+func (s *sentinelFlags) settings() config.SentinelSettings {
+	return config.SentinelSettings{
+		Sentinel: s.addrs, SentinelMaster: s.master, SentinelUser: s.user,
+		SentinelPasswordFile: s.passwordFile, SentinelTLS: s.tls, Replica: s.replica,
+	}
+}
+
+// apply sets the Sentinel flags from merged settings (config.Merge).
+func (s *sentinelFlags) apply(c config.SentinelSettings) {
+	s.addrs, s.master, s.user = c.Sentinel, c.SentinelMaster, c.SentinelUser
+	s.passwordFile, s.tls, s.replica = c.SentinelPasswordFile, c.SentinelTLS, c.Replica
+}
+
 func (s *sentinelFlags) enabled() bool { return len(s.addrs) > 0 }
 
 // changed reports whether flag name was given (false for a target built
 // without flags).
 func (s *sentinelFlags) changed(name string) bool { return s.fs != nil && s.fs.Changed(name) }
 
-// check refuses bad combinations with one-line usage errors and reads the
-// Sentinel password.
-func (s *sentinelFlags) check(e env, readOnly, demo bool) error {
+// check refuses bad combinations with one-line usage errors. The Sentinel
+// password has been read by merge.
+func (s *sentinelFlags) check(_ env, readOnly, demo bool) error {
 	if !s.enabled() {
 		for _, f := range []string{"sentinel-master", "sentinel-user", "sentinel-password-file", "sentinel-tls", "replica"} {
 			if s.changed(f) {
@@ -85,33 +97,12 @@ func (s *sentinelFlags) check(e env, readOnly, demo bool) error {
 		return usageErrorf("--replica needs --read-only: a replica takes no writes")
 	}
 	for _, a := range s.addrs {
-		if err := checkHostPort(a); err != nil {
+		if err := config.CheckHostPort(strings.TrimSpace(a)); err != nil {
 			return usageErrorf("invalid --sentinel address: %v", err)
 		}
 	}
-	switch {
-	case s.passwordFile != "":
-		b, err := os.ReadFile(s.passwordFile)
-		if err != nil {
-			return localErrorf("read --sentinel-password-file: %w", err)
-		}
-		s.password = strings.TrimRight(string(b), "\r\n")
-	case e.getenv("SENTINEL_PASSWORD") != "":
-		s.password = e.getenv("SENTINEL_PASSWORD")
-	}
 	if s.user != "" && s.password == "" {
-		return usageErrorf("--sentinel-user needs a password: set SENTINEL_PASSWORD or --sentinel-password-file")
-	}
-	return nil
-}
-
-func checkHostPort(a string) error {
-	host, port, err := net.SplitHostPort(strings.TrimSpace(a))
-	if err != nil || host == "" {
-		return fmt.Errorf("%q: want host:port", a)
-	}
-	if p, err := strconv.Atoi(port); err != nil || p < 1 || p > 65535 {
-		return fmt.Errorf("%q: the port must be a number from 1 to 65535", a)
+		return usageErrorf("--sentinel-user needs a password: set SENTINEL_PASSWORD or --sentinel-password-file (sentinel_password_file or sentinel_password_env in a target)")
 	}
 	return nil
 }

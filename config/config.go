@@ -44,6 +44,7 @@ type Settings struct {
 	Timeout       time.Duration
 	DeadAfter     time.Duration
 	ReadOnly      bool
+	SentinelSettings
 }
 
 // Target is one `[targets.NAME]` table of the file.

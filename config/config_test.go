@@ -44,7 +44,7 @@ func TestParseGood(t *testing.T) {
 	eu, _ := f.Target("prod-eu")
 	wantEU := Settings{Redis: "rediss://monitor@redis-eu.internal:6380/0", Namespace: "myapp",
 		PasswordFile: "/home/op/.config/workq-tui/prod-eu.pass", TLSCA: "/etc/ssl/internal-ca.pem", ReadOnly: true}
-	if eu.Settings != wantEU {
+	if !reflect.DeepEqual(eu.Settings, wantEU) {
 		t.Errorf("prod-eu = %+v\nwant %+v", eu.Settings, wantEU)
 	}
 	if eu.Line != 2 || eu.File != "config.toml" {
@@ -53,7 +53,7 @@ func TestParseGood(t *testing.T) {
 	st, _ := f.Target("staging")
 	wantST := Settings{Redis: "localhost:6390", DB: 2, User: "ops", PasswordEnv: "STAGING_REDIS_PASSWORD",
 		TLS: true, TLSSkipVerify: true, Timeout: 2 * time.Second, DeadAfter: 30 * time.Second}
-	if st.Settings != wantST {
+	if !reflect.DeepEqual(st.Settings, wantST) {
 		t.Errorf("staging = %+v\nwant %+v", st.Settings, wantST)
 	}
 	in, _ := f.Target("inline")
@@ -75,8 +75,8 @@ func TestParseProblems(t *testing.T) {
 		{"unknown keys, each with its line",
 			"[targets.a]\nredis = \"x:1\"\ncolour = \"red\"\n\n[targets.b]\nreadonly = true\n",
 			0o600, []string{
-				`c.toml:3: targets.a.colour: unknown key (the keys are redis, namespace, db, user, password_file, password_env, tls, tls_ca, tls_skip_verify, timeout, dead_after, read_only)`,
-				`c.toml:6: targets.b.readonly: unknown key (the keys are redis, namespace, db, user, password_file, password_env, tls, tls_ca, tls_skip_verify, timeout, dead_after, read_only)`,
+				`c.toml:3: targets.a.colour: unknown key (the keys are redis, namespace, db, user, password_file, password_env, tls, tls_ca, tls_skip_verify, timeout, dead_after, read_only, sentinel, sentinel_master, sentinel_user, sentinel_password_file, sentinel_password_env, sentinel_tls, replica)`,
+				`c.toml:6: targets.b.readonly: unknown key (the keys are redis, namespace, db, user, password_file, password_env, tls, tls_ca, tls_skip_verify, timeout, dead_after, read_only, sentinel, sentinel_master, sentinel_user, sentinel_password_file, sentinel_password_env, sentinel_tls, replica)`,
 			}},
 		{"unknown top-level key", "verbose = true\n", 0o600,
 			[]string{`c.toml:1: unknown key "verbose": the file holds [targets.NAME] tables`}},
@@ -181,7 +181,7 @@ func TestMerge(t *testing.T) {
 				}
 				return false
 			}
-			if got := Merge(tt.target, tt.flags, changed); got != tt.want {
+			if got := Merge(tt.target, tt.flags, changed); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("got  %+v\nwant %+v", got, tt.want)
 			}
 		})

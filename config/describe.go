@@ -31,6 +31,7 @@ func (t *Target) Describe() []string {
 	add("timeout", q(t.Timeout.String()))
 	add("dead_after", q(t.DeadAfter.String()))
 	add("read_only", strconv.FormatBool(t.ReadOnly))
+	t.describeSentinel(add)
 	return out
 }
 

@@ -16,6 +16,8 @@ func FlagKeys() map[string]string {
 		"password-file": "password_file", "tls": "tls", "tls-ca": "tls_ca",
 		"tls-skip-verify": "tls_skip_verify", "timeout": "timeout",
 		"dead-after": "dead_after", "read-only": "read_only",
+		"sentinel": "sentinel", "sentinel-master": "sentinel_master", "sentinel-user": "sentinel_user",
+		"sentinel-password-file": "sentinel_password_file", "sentinel-tls": "sentinel_tls", "replica": "replica",
 	}
 }
 
@@ -25,12 +27,15 @@ func FlagKeys() map[string]string {
 // the command line set a flag, by the flag's name (pflag's
 // FlagSet.Changed). t may be nil (no --target): the flags alone.
 //
-// Two settings do not simply override:
+// Some settings do not simply override:
 //   - read_only: a target with read_only = true stays read-only whatever the
 //     flags say; --read-only makes any target read-only.
 //   - the password: --password-file on the command line wins over the
 //     target's password_file or password_env; the target's password_env
-//     replaces REDIS_PASSWORD.
+//     replaces REDIS_PASSWORD. The same for the Sentinel password
+//     (--sentinel-password-file, SENTINEL_PASSWORD).
+//   - the address: --redis on the command line drops the target's Sentinel
+//     keys unless --sentinel is given too.
 func Merge(t *Target, flags Settings, changed func(flag string) bool) Settings {
 	if t == nil {
 		return flags
@@ -54,6 +59,7 @@ func Merge(t *Target, flags Settings, changed func(flag string) bool) Settings {
 	if !changed("password-file") {
 		out.PasswordFile, out.PasswordEnv = t.PasswordFile, t.PasswordEnv
 	}
+	mergeSentinel(&out, t, changed)
 	return out
 }
 

@@ -21,6 +21,8 @@ func Keys() []string {
 	return []string{
 		"redis", "namespace", "db", "user", "password_file", "password_env",
 		"tls", "tls_ca", "tls_skip_verify", "timeout", "dead_after", "read_only",
+		"sentinel", "sentinel_master", "sentinel_user", "sentinel_password_file",
+		"sentinel_password_env", "sentinel_tls", "replica",
 	}
 }
 
@@ -66,11 +68,13 @@ func Parse(name string, data []byte, perm fs.FileMode, home string) (*File, erro
 	}
 	if len(p.problems) == 0 && perm&0o044 != 0 {
 		for _, t := range f.Targets() {
-			key := "password_file"
-			if t.PasswordEnv != "" {
-				key = "password_env"
+			key := ""
+			for _, k := range []string{"password_file", "password_env", "sentinel_password_file", "sentinel_password_env"} {
+				if key == "" && t.Has(k) {
+					key = k
+				}
 			}
-			if t.Has(key) {
+			if key != "" {
 				p.add([]string{"targets", t.Name, key}, "the file names a password source (%s) but other users can read it (mode %04o): chmod 600 %s", key, perm, name)
 				break
 			}
@@ -120,6 +124,9 @@ func (p *parser) target(name string, v any) *Target {
 	if t.PasswordFile != "" && t.PasswordEnv != "" {
 		p.add(append(path, "password_env"), "targets.%s: give password_file or password_env, not both", name)
 	}
+	if len(p.problems) == before {
+		p.checkSentinel(t, path)
+	}
 	if len(p.problems) > before {
 		return nil
 	}
@@ -128,6 +135,9 @@ func (p *parser) target(name string, v any) *Target {
 
 // setKey stores one key's value in the target.
 func (p *parser) setKey(t *Target, key string, v any) error {
+	if ok, err := p.setSentinelKey(t, key, v); ok {
+		return err
+	}
 	switch key {
 	case "password", "pass", "redis_password", "requirepass":
 		return fmt.Errorf("a password is not kept in this file: %s", passwordAdvice)
