@@ -216,7 +216,11 @@ func TestBadDataEveryCommand(t *testing.T) {
 	)
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
-			args := append([]string{"--redis=" + srv.Addr(), "--namespace=" + everyNS}, r.args...)
+			args := []string{"--redis=" + srv.Addr()}
+			if !strings.HasPrefix(r.args[0], "--namespace=") {
+				args = append(args, "--namespace="+everyNS) // one namespace a command
+			}
+			args = append(args, r.args...)
 			res := runCLI(t, nil, args...)
 			out := res.Stdout + res.Stderr
 			if res.Code != r.code {
