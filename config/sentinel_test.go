@@ -93,11 +93,12 @@ func TestParseSentinelProblems(t *testing.T) {
 }
 
 func TestMergeSentinel(t *testing.T) {
-	f, err := Parse("c.toml", []byte(sentinelDoc+"\n[targets.plain]\nredis = \"r:1\"\nsentinel_password_env = \"X\"\n"), 0o600, "/home/op")
+	_, err := Parse("c.toml", []byte(sentinelDoc+"\n[targets.plain]\nredis = \"r:1\"\nsentinel_password_env = \"X\"\n"), 0o600, "/home/op")
 	if err == nil || !strings.Contains(err.Error(), "sentinel_password_env needs sentinel") {
 		t.Fatalf("sentinel_password_env without sentinel: %v", err)
 	}
-	if f, err = Parse("c.toml", []byte(sentinelDoc+"\n[targets.plain]\nredis = \"r:1\"\n"), 0o600, "/home/op"); err != nil {
+	f, err := Parse("c.toml", []byte(sentinelDoc+"\n[targets.plain]\nredis = \"r:1\"\n"), 0o600, "/home/op")
+	if err != nil {
 		t.Fatal(err)
 	}
 	s, _ := f.Target("s")
