@@ -66,28 +66,12 @@ func encodeSnapshotJSON(b []byte, v snapshotJSON, flush func([]byte) error) ([]b
 	b = append(b, ",\n  \"redis_time\": "...)
 	b = strconv.AppendInt(b, v.RedisTime, 10)
 	b = append(b, ",\n  \"pools\": "...)
-	if v.Pools == nil {
-		b = append(b, "null"...)
-	} else if len(v.Pools) == 0 {
-		b = append(b, "[]"...)
-	} else {
-		b = append(b, '[')
-		var keys []string // appendJSONCounts' scratch
-		for i := range v.Pools {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = appendPoolJSON(b, &v.Pools[i], &keys); err != nil {
-				return nil, err
-			}
-			if flush != nil && len(b) >= jsonChunk {
-				if err := flush(b); err != nil {
-					return nil, err
-				}
-				b = b[:0]
-			}
-		}
-		b = append(b, "\n  ]"...)
+	var keys []string // appendJSONCounts' scratch
+	b, err = appendJSONArray(b, v.Pools, flush, func(b []byte, p *poolJSON) ([]byte, error) {
+		return appendPoolJSON(b, p, &keys)
+	})
+	if err != nil {
+		return nil, err
 	}
 	for i, part := range parts {
 		b = append(b, ",\n  \""...)
@@ -99,32 +83,44 @@ func encodeSnapshotJSON(b []byte, v snapshotJSON, flush func([]byte) error) ([]b
 		}
 		// The workers, after the job types: thousands, written directly.
 		b = append(b, ",\n  \"workers\": "...)
-		switch {
-		case v.Workers == nil:
-			b = append(b, "null"...)
-		case len(v.Workers) == 0:
-			b = append(b, "[]"...)
-		default:
-			b = append(b, '[')
-			var scratch rawScratch
-			for i := range v.Workers {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				if b, err = appendWorkerJSON(b, &v.Workers[i], &scratch); err != nil {
-					return nil, err
-				}
-				if flush != nil && len(b) >= jsonChunk {
-					if err := flush(b); err != nil {
-						return nil, err
-					}
-					b = b[:0]
-				}
-			}
-			b = append(b, "\n  ]"...)
+		var scratch rawScratch
+		b, err = appendJSONArray(b, v.Workers, flush, func(b []byte, w *workerJSON) ([]byte, error) {
+			return appendWorkerJSON(b, w, &scratch)
+		})
+		if err != nil {
+			return nil, err
 		}
 	}
 	return append(b, "\n}\n"...), nil
+}
+
+// appendJSONArray writes items as a JSON array, one element per
+// appendItem, handing the buffer to flush (when not nil) each time it has
+// grown past jsonChunk: null for a nil slice, [] for an empty one.
+func appendJSONArray[T any](b []byte, items []T, flush func([]byte) error, appendItem func([]byte, *T) ([]byte, error)) ([]byte, error) {
+	switch {
+	case items == nil:
+		return append(b, "null"...), nil
+	case len(items) == 0:
+		return append(b, "[]"...), nil
+	}
+	b = append(b, '[')
+	for i := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendItem(b, &items[i]); err != nil {
+			return nil, err
+		}
+		if flush != nil && len(b) >= jsonChunk {
+			if err := flush(b); err != nil {
+				return nil, err
+			}
+			b = b[:0]
+		}
+	}
+	return append(b, "\n  ]"...), nil
 }
 
 // checkWorkerJSON fails on what appendWorkerJSON cannot write: a running
