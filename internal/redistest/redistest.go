@@ -169,14 +169,22 @@ func (s *Server) Stop() {
 func (s *Server) Restart() {
 	s.t.Helper()
 	s.Stop()
+	if err := startAgain(s.start); err != nil {
+		s.t.Fatalf("restart redis-server: %v", err)
+	}
+}
+
+// startAgain calls start until it succeeds, for up to 5 s: a port just
+// given up by a killed server can take a moment to be free again.
+func startAgain(start func() error) error {
 	var err error
 	for attempt := 0; attempt < 50; attempt++ {
-		if err = s.start(); err == nil {
-			return
+		if err = start(); err == nil {
+			return nil
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	s.t.Fatalf("restart redis-server: %v", err)
+	return err
 }
 
 // Dial opens a plain connection to a server started without password or TLS.

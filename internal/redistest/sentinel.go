@@ -303,14 +303,9 @@ func (s *SentinelServer) Stop() {
 func (s *SentinelServer) Restart() {
 	s.t.Helper()
 	s.Stop()
-	var err error
-	for attempt := 0; attempt < 50; attempt++ {
-		if err = s.start(); err == nil {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
+	if err := startAgain(s.start); err != nil {
+		s.t.Fatalf("restart sentinel: %v", err)
 	}
-	s.t.Fatalf("restart sentinel: %v", err)
 }
 
 // Role is the first element of ROLE on a node of the set: "master" or
