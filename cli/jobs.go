@@ -138,7 +138,7 @@ func parseJobsArgs(args []string) (jobsOp, error) {
 	rest := args[1:]
 	if args[0] == "queue" {
 		if len(rest) == 0 || rest[0] == "" {
-			return op, usageErrorf("jobs queue needs a job type: jobs queue JOB delete ID...")
+			return op, usageErrorf("jobs queue needs a job type: jobs queue JOB, or jobs queue JOB delete ID...")
 		}
 		op.queue = rest[0]
 		if len(rest) == 1 {
