@@ -68,7 +68,7 @@ appends one line to the audit log.`,
 			fs.BoolVar(&c.force, "force", false, "requeue jobs no live pool serves; delete an ID found with different bytes in a queue")
 			c.write.addFlags(fs)
 			addBatch(fs, &c.batch)
-			fs.StringVar(&c.auditLog, "audit-log", "", "append one line per executed write to `FILE` (default: the user's state directory)")
+			c.audit.addFlags(fs)
 			return c
 		},
 	}
@@ -76,18 +76,18 @@ appends one line to the audit log.`,
 
 type jobsCmd struct {
 	target
-	fs       *pflag.FlagSet
-	job      string
-	errText  string
-	limit    int
-	offset   int
-	json     bool
-	summary  bool
-	all      bool
-	force    bool
-	write    writeFlags
-	batch    int
-	auditLog string
+	fs      *pflag.FlagSet
+	job     string
+	errText string
+	limit   int
+	offset  int
+	json    bool
+	summary bool
+	all     bool
+	force   bool
+	write   writeFlags
+	batch   int
+	audit   auditFlag
 }
 
 // maxJobsLimit bounds --limit: a page is one ZRANGE, never the whole set.

@@ -6,11 +6,8 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
-	"time"
 
-	"github.com/workq-tui/workq-tui/internal/audit"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
@@ -20,18 +17,9 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 	if err := c.refuseWrite(op.title, c.write.dryRun); err != nil {
 		return err
 	}
-	var log *audit.File
-	if !c.write.dryRun {
-		path := c.auditLog
-		if path == "" {
-			home, _ := os.UserHomeDir()
-			p, err := audit.DefaultPath(e.getenv, home)
-			if err != nil {
-				return usageErrorf("%v", err)
-			}
-			path = p
-		}
-		log = &audit.File{Path: path, User: osUser(e.getenv)}
+	log, err := c.audit.open(e, &c.target, c.write.dryRun)
+	if err != nil {
+		return err
 	}
 	conn, done, err := c.dial(ctx)
 	if err != nil {
@@ -72,23 +60,18 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 	if err := c.write.confirm(e, question, strings.ToLower(verb)); err != nil {
 		return err
 	}
+	if err := log.ready(); err != nil {
+		return err
+	}
 	x := reaper.NewJobsExecutor(c.namespace, c.batch)
 	progress := progressPrinter(e.stderr, strings.ToLower(verb)+"d")
 	res, execErr := x.Execute(ctx, conn, plan, reaper.JobsProgress(progress))
 	reaper.RenderJobsResult(e.stdout, op.action, res)
-	entry := audit.Entry{Time: time.Now(), Address: c.address(), Namespace: c.namespace, Action: op.title,
-		Targets: jobsAuditTargets(op, c.all, c.job), Moved: res.Done, Result: reaper.JobsAuditLine(plan, res)}
-	if execErr != nil {
-		entry.Result = "error: " + execErr.Error() + "; " + entry.Result
-	}
-	auditErr := log.Record(entry)
-	switch {
-	case execErr != nil && auditErr != nil:
-		return fmt.Errorf("%s: %w (and the audit log was not written: %v)", op.title, execErr, auditErr)
-	case execErr != nil:
-		return fmt.Errorf("%s: %w", op.title, execErr)
-	case auditErr != nil:
-		return localErrorf("%s done, but the audit log was not written: %w", op.title, auditErr)
+	if err := log.record(op.title, jobsAuditTargets(op, c.all, c.job), res.Done, reaper.JobsAuditLine(plan, res), execErr); err != nil {
+		if execErr != nil {
+			return fmt.Errorf("%s: %w", op.title, err)
+		}
+		return err
 	}
 	if n := res.GoneCount + res.RescoredCount; n > 0 {
 		return fmt.Errorf("%s: %s of %d not touched: they left or moved since the plan (see above)", op.title, jobsPlural(n, "job"), plan.Total)
