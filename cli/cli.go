@@ -248,7 +248,7 @@ Commands:
 		}
 	}
 	fmt.Fprint(w, "\nFlags of the screen:\n")
-	fmt.Fprint(w, newFlagSet(cmds[0]).FlagUsages())
+	fmt.Fprint(w, flagUsages(newFlagSet(cmds[0]).FlagSet))
 	fmt.Fprint(w, `
 Environment:
   REDIS_PASSWORD   the Redis password (or use --password-file; never a flag)
@@ -268,5 +268,5 @@ func printHelp(w io.Writer, c command, fs *flagSet) {
 	if c.args != "" {
 		usage += " " + c.args
 	}
-	fmt.Fprintf(w, "Usage: %s\n\n%s\n\nFlags:\n%s", usage, strings.TrimSpace(c.help), fs.FlagUsages())
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n\nFlags:\n%s", usage, strings.TrimSpace(c.help), flagUsages(fs.FlagSet))
 }
