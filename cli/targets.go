@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -22,7 +23,9 @@ func targetsCommand() command {
 		help: `List the named targets of the configuration file (--config, default
 $XDG_CONFIG_HOME/workq-tui/config.toml): for each, the address, namespace,
 database, whether it is read-only, TLS and where its password comes from
-(a file or an environment variable, by name; never the password). The
+(a file or an environment variable, by name; never the password); for a
+target behind Redis Sentinel, the sentinels and the master's name in place
+of the address, and where the Sentinel password comes from. The
 values are those a command run with --target NAME and the same flags would
 use. With --target, only the targets named. It does not connect.`,
 		flags: func(fs *pflag.FlagSet) runner {
@@ -55,6 +58,33 @@ type targetJSON struct {
 	PasswordEnv  string `json:"password_env"`
 	File         string `json:"file"`
 	Line         int    `json:"line"`
+	// Sentinel is set for a target whose address the sentinels give;
+	// Address is then empty.
+	Sentinel *targetSentinelJSON `json:"sentinel,omitempty"`
+}
+
+// targetSentinelJSON is a target's Sentinel settings in `targets --json`.
+type targetSentinelJSON struct {
+	Addresses    []string `json:"addresses"`
+	Master       string   `json:"master"`
+	User         string   `json:"user"`
+	PasswordFile string   `json:"password_file"`
+	PasswordEnv  string   `json:"password_env"`
+	TLS          bool     `json:"tls"`
+	Replica      bool     `json:"replica"`
+}
+
+// sentinelJSON is s's Sentinel part, nil when it names no sentinel.
+func sentinelJSON(s config.SentinelSettings) *targetSentinelJSON {
+	if len(s.Sentinel) == 0 {
+		return nil
+	}
+	out := &targetSentinelJSON{
+		Addresses: s.Sentinel, Master: s.SentinelMaster, User: s.SentinelUser,
+		PasswordFile: s.SentinelPasswordFile, PasswordEnv: s.SentinelPasswordEnv,
+		TLS: s.SentinelTLS, Replica: s.Replica,
+	}
+	return out
 }
 
 func (c *targetsCmd) run(_ context.Context, e env, args []string) error {
@@ -83,11 +113,15 @@ func (c *targetsCmd) run(_ context.Context, e env, args []string) error {
 		if err != nil {
 			return localErrorf("target %s: %w", ct.Name, err)
 		}
-		list = append(list, targetJSON{
+		tj := targetJSON{
 			Name: ct.Name, Address: ep.HostPort, Namespace: s.Namespace, DB: ep.DB, User: ep.User,
 			ReadOnly: s.ReadOnly, TLS: ep.TLS, PasswordFile: s.PasswordFile, PasswordEnv: s.PasswordEnv,
-			File: ct.File, Line: ct.Line,
-		})
+			File: ct.File, Line: ct.Line, Sentinel: sentinelJSON(s.SentinelSettings),
+		}
+		if tj.Sentinel != nil {
+			tj.Address = ""
+		}
+		list = append(list, tj)
 	}
 	if c.json {
 		enc := json.NewEncoder(e.stdout)
@@ -130,6 +164,25 @@ func writeTargets(e env, path string, list []targetJSON) error {
 				pw = "env " + cl(x.PasswordEnv)
 			}
 			addr := cl(x.Address)
+			if sn := x.Sentinel; sn != nil {
+				addr = "sentinel " + cl(sn.Master) + " via " + cl(strings.Join(sn.Addresses, ","))
+				if sn.Replica {
+					addr += " (replica)"
+				}
+				from := ""
+				switch {
+				case sn.PasswordFile != "":
+					from = "sentinel: file " + cl(sn.PasswordFile)
+				case sn.PasswordEnv != "":
+					from = "sentinel: env " + cl(sn.PasswordEnv)
+				}
+				switch {
+				case from != "" && pw == "-":
+					pw = from
+				case from != "":
+					pw += ", " + from
+				}
+			}
 			if x.User != "" {
 				addr = cl(x.User) + "@" + addr
 			}

@@ -106,3 +106,47 @@ func TestTargetsWithoutFile(t *testing.T) {
 		t.Errorf("missing --config: exit %d, %q", code, stderr)
 	}
 }
+
+// TestTargetsShowsSentinel: a target behind Redis Sentinel is listed with
+// its sentinels and master name in place of an address it does not use,
+// and where its Sentinel password comes from.
+func TestTargetsShowsSentinel(t *testing.T) {
+	cfg := writeConfig(t, 0o600, `
+[targets.ha]
+sentinel = ["s1.internal:26379", "s2.internal:26379"]
+sentinel_master = "jobs"
+sentinel_password_env = "HA_SENTINEL_PW"
+read_only = true
+replica = true
+namespace = "myapp"
+`)
+	stdout, stderr, code := runCLI(t, input{}, "targets", "--config", cfg)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %q", code, stderr)
+	}
+	for _, want := range []string{"sentinel jobs via s1.internal:26379,s2.internal:26379 (replica)", "sentinel: env HA_SENTINEL_PW"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("targets lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "localhost:6379") {
+		t.Errorf("targets shows the unused default address:\n%s", stdout)
+	}
+	js, stderr, code := runCLI(t, input{}, "targets", "--json", "--config", cfg)
+	if code != ExitOK {
+		t.Fatalf("--json: exit %d: %q", code, stderr)
+	}
+	var got struct {
+		Targets []targetJSON `json:"targets"`
+	}
+	if err := json.Unmarshal([]byte(js), &got); err != nil {
+		t.Fatalf("--json: %v\n%s", err, js)
+	}
+	if len(got.Targets) != 1 || got.Targets[0].Sentinel == nil || got.Targets[0].Address != "" {
+		t.Fatalf("--json: %s", js)
+	}
+	sn := got.Targets[0].Sentinel
+	if sn.Master != "jobs" || len(sn.Addresses) != 2 || !sn.Replica || sn.PasswordEnv != "HA_SENTINEL_PW" {
+		t.Errorf("sentinel = %+v", sn)
+	}
+}
