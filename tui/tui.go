@@ -210,6 +210,9 @@ type Model struct {
 	tabs   []view
 	tab    int
 	detail detailView
+	// hidden is set while a fleet shows its own view over this screen:
+	// nothing of it is on show (see showsWorkers).
+	hidden bool
 
 	// scan is the orphan scan's state; orphanList is its last result.
 	// scanGen tags the running scan's messages; scanStepping is set while
