@@ -27,7 +27,9 @@ type Source interface {
 
 // Poller is the screen's regular poll: like Source, but it may read the
 // in-progress lists only where jobs can be (redisq's cheap poll), reading
-// every list of req.Open and of req.JobTypes.
+// every list of req.Open and of req.JobTypes, and reads the workers'
+// observations only with req.Workers (a snapshot without them has Workers
+// nil).
 type Poller interface {
 	Poll(ctx context.Context, req redisq.PollRequest) (*model.Snapshot, error)
 }
