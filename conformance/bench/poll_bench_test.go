@@ -129,6 +129,7 @@ func (e *env) pollCost(cmdID, cpuID, ns string, ps pollSizes, cpuGoal float64) {
 	timeIt(t, "raw batch", raw)
 	rawCalls := serverCalls(t, c) - before
 	// The poll of the Workers view: the same, and the observations.
+	refresh()
 	before = serverCalls(t, c)
 	timeIt(t, "poll with workers", func() error {
 		var err error
