@@ -201,9 +201,10 @@ func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipg
 	if f := t.sentinel.follower(client); f != nil {
 		opts.Source, opts.Follow = f, f // each poll checks the deployment first
 	} else {
-		// Regular polls read in-progress lists only where jobs can be, and
-		// of the heartbeats they know heartbeat_at alone; the sweeps read
-		// them all, each on a connection of its own.
+		// Regular polls read in-progress lists only where jobs can be, of
+		// the heartbeats they know heartbeat_at alone, and the workers'
+		// observations only while the Workers view is shown; the sweeps
+		// read every list, each on a connection of its own.
 		opts.Poller = redisq.NewPoller(client)
 		opts.Sweeper = client
 		opts.SweepInterval = c.sweepInterval

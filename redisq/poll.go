@@ -1,6 +1,7 @@
 // ReadPoll: the screen's regular poll, whose cost grows with pools + job
 // types + jobs in progress rather than pools x job types. It reads the
-// in-progress lists only where jobs can be.
+// in-progress lists only where jobs can be, and the workers' observations
+// only when asked.
 
 package redisq
 
@@ -17,8 +18,8 @@ import (
 	"github.com/workq-tui/workq-tui/model"
 )
 
-// PollRequest says which in-progress lists a poll reads besides those it
-// reads anyway.
+// PollRequest says what a poll reads besides what it reads anyway: more
+// in-progress lists, and the workers' observations.
 type PollRequest struct {
 	// Open is the pool shown in the screen's detail view: all its lists
 	// are read.
@@ -33,10 +34,17 @@ type PollRequest struct {
 	// alone and takes the other fields from here; a pool whose
 	// heartbeat_at is then missing or unreadable is read whole.
 	Known map[string]model.Heartbeat
+	// Workers asks for every worker's observation (one HGETALL per worker
+	// a heartbeat names, as ReadSnapshot reads them); the screen asks while
+	// it shows them. Without it the snapshot's Workers is nil: not read.
+	// A poll that read them has a non-nil Workers, empty when there are
+	// none.
+	Workers bool
 }
 
-// ReadPoll reads a namespace like ReadSnapshot, except the in-progress
-// lists: gocraft/work's fetch script records in lock_info, in the same
+// ReadPoll reads a namespace like ReadSnapshot, except the workers'
+// observations, read only with req.Workers (see PollRequest.Workers), and
+// the in-progress lists: gocraft/work's fetch script records in lock_info, in the same
 // atomic step that moves a job into a pool's in-progress list, which pools
 // hold jobs of each type. So a poll reads the LLEN of a (pool, job type)
 // list only where it can be non-empty:
@@ -52,8 +60,8 @@ type PollRequest struct {
 // counters have drifted. Its round trips: TIME and the sets; the
 // heartbeats and six commands per job type; for each job type with lists
 // chosen, lock, lock_info and those lists next to each other (see
-// readChosenLists); plus the rare round trips of ReadSnapshot for
-// unregistered and drifted job types.
+// readChosenLists); with req.Workers, one for the observations; plus the
+// rare round trips of ReadSnapshot for unregistered and drifted job types.
 //
 // Drift: a list lock_info does not name is not read, so the in-progress
 // side of the drift check is known only for job types whose lists were all
@@ -73,7 +81,10 @@ func ReadPoll(ctx context.Context, conn redis.Conn, namespace string, deadAfter 
 		return nil, err
 	}
 	if sent == 0 {
-		rd.snap.JobTypes, rd.snap.Workers = []model.JobType{}, []model.Worker{}
+		rd.snap.JobTypes = []model.JobType{}
+		if req.Workers {
+			rd.snap.Workers = []model.Worker{}
+		}
 		model.Analyze(rd.snap, deadAfter)
 		return rd.snap, nil
 	}
@@ -107,12 +118,14 @@ func ReadPoll(ctx context.Context, conn redis.Conn, namespace string, deadAfter 
 	if err := rd.readChosenLists(req.Open, full); err != nil {
 		return nil, err
 	}
-	// Busy workers: one more round trip, only when heartbeats name workers.
-	ws, err := ReadWorkers(ctx, conn, rd.keys, rd.snap.Pools, rd.snap.RedisTime)
-	if err != nil {
-		return nil, err
+	if req.Workers {
+		// One more round trip, only when heartbeats name workers.
+		ws, err := ReadWorkers(ctx, conn, rd.keys, rd.snap.Pools, rd.snap.RedisTime)
+		if err != nil {
+			return nil, err
+		}
+		rd.snap.Workers = ws
 	}
-	rd.snap.Workers = ws
 	rd.snap.JobTypes = rd.jobTypes
 	model.Analyze(rd.snap, deadAfter)
 	pollDrift(rd.snap, full)

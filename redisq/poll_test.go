@@ -20,8 +20,10 @@ import (
 // randomState writes a random namespace: pools alive, late, dead and
 // without a heartbeat, job types with queues, jobs in progress recorded as
 // gocraft/work's fetch records them (list, lock, lock_info), lock_info
-// fields left at 0 by finished jobs, and now and then a job type that only
-// a heartbeat names. With drift set it then breaks one job type's counters
+// fields left at 0 by finished jobs, now and then a job type that only
+// a heartbeat names, and workers named by the heartbeats, idle or busy
+// (some for longer than DefaultLongAfter, some with an observation that
+// gives a warning). With drift set it then breaks one job type's counters
 // in one of the ways a crash or a double reap leaves them, and returns its
 // name.
 func randomState(t *testing.T, c redis.Conn, rng *rand.Rand, drift bool) (driftJob string, detectable bool) {
@@ -62,8 +64,9 @@ func randomState(t *testing.T, c redis.Conn, rng *rand.Rand, drift bool) (driftJ
 			age = int64(rng.Intn(3))
 		}
 		if age >= 0 {
+			workers := randomWorkers(t, c, rng, i, names, now)
 			redistest.Do(t, c, "HSET", "work:worker_pools:"+pools[i], "heartbeat_at", now-age, "started_at", now-100,
-				"job_names", joinSorted(names), "concurrency", 4, "host", "h", "pid", 1, "worker_ids", "w1")
+				"job_names", joinSorted(names), "concurrency", 4, "host", "h", "pid", 1, "worker_ids", joinSorted(workers))
 		}
 		for _, job := range names {
 			switch rng.Intn(4) {
@@ -97,6 +100,39 @@ func randomState(t *testing.T, c redis.Conn, rng *rand.Rand, drift bool) (driftJ
 		redistest.Do(t, c, "INCR", "work:jobs:"+job+":lock")
 		return job, true
 	}
+}
+
+// randomWorkers names up to three workers of pool number pool and writes
+// an observation, as gocraft/work's observer does, for some of them.
+func randomWorkers(t *testing.T, c redis.Conn, rng *rand.Rand, pool int, jobs []string, now int64) []string {
+	t.Helper()
+	ids := make([]string, rng.Intn(4))
+	for k := range ids {
+		ids[k] = fmt.Sprintf("w%d%c", pool, 'a'+k)
+		if len(jobs) == 0 || rng.Intn(2) == 0 {
+			continue // idle: no observation
+		}
+		started := fmt.Sprint(now - int64(rng.Intn(1200))) // up to twice DefaultLongAfter
+		if rng.Intn(8) == 0 {
+			started = "soon" // a warning
+		}
+		redistest.Do(t, c, "HSET", "work:worker:"+ids[k], "job_name", jobs[rng.Intn(len(jobs))],
+			"job_id", fmt.Sprintf("j%d", k), "started_at", started, "args", `{"n":1}`)
+		if rng.Intn(2) == 0 {
+			redistest.Do(t, c, "HSET", "work:worker:"+ids[k], "checkin", "half way", "checkin_at", now)
+		}
+	}
+	return ids
+}
+
+// withWorkersOf is a copy of snap with the workers of from, analyzed
+// again: a poll or sweep that did not read the workers, completed with
+// the snapshot's to compare the rest.
+func withWorkersOf(snap, from *model.Snapshot) *model.Snapshot {
+	out := *snap
+	out.Workers = from.Workers
+	model.Analyze(&out, out.DeadAfter)
+	return &out
 }
 
 func joinSorted(ss []string) string {
@@ -133,21 +169,28 @@ func driftSet(s *model.Snapshot) []string {
 }
 
 // TestPollEqualsSnapshot: over many random consistent states, the poll's
-// model is the full snapshot's (counts, lock_info, statuses, findings), and
-// so is the sweep's.
+// model is the full snapshot's (counts, lock_info, statuses, workers,
+// findings) when it is asked for the workers; without them, and in the
+// sweep, the workers are marked not read (nil) and the rest is the
+// snapshot's.
 func TestPollEqualsSnapshot(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	defer c.Close()
 	ctx := context.Background()
 	rng := rand.New(rand.NewSource(17))
+	busy := 0
 	for i := 0; i < 300; i++ {
 		randomState(t, c, rng, false)
 		full, err := redisq.ReadSnapshot(ctx, c, "work", model.DefaultDeadAfter)
 		if err != nil {
 			t.Fatal(err)
 		}
-		poll, err := redisq.ReadPoll(ctx, c, "work", model.DefaultDeadAfter, redisq.PollRequest{})
+		poll, err := redisq.ReadPoll(ctx, c, "work", model.DefaultDeadAfter, redisq.PollRequest{Workers: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bare, err := redisq.ReadPoll(ctx, c, "work", model.DefaultDeadAfter, redisq.PollRequest{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,10 +201,22 @@ func TestPollEqualsSnapshot(t *testing.T) {
 		if d := driftSet(full); len(d) > 0 {
 			t.Fatalf("state %d: a consistent state shows drift in %v", i, d)
 		}
+		if full.Workers == nil || poll.Workers == nil {
+			t.Fatalf("state %d: workers read as not read: snapshot %v, poll %v", i, full.Workers == nil, poll.Workers == nil)
+		}
+		if bare.Workers != nil || sweep.Workers != nil {
+			t.Fatalf("state %d: workers not asked for, yet read: poll %d, sweep %d", i, len(bare.Workers), len(sweep.Workers))
+		}
+		busy += len(model.BusyWorkers(full.Workers))
 		sameClock(full, poll)
+		bare, sweep = withWorkersOf(bare, full), withWorkersOf(sweep, full)
+		sameClock(full, bare)
 		sameClock(full, sweep)
 		if !reflect.DeepEqual(full, poll) {
 			t.Fatalf("state %d: poll differs from the snapshot:\n poll %+v\n full %+v", i, poll, full)
+		}
+		if !reflect.DeepEqual(full, bare) {
+			t.Fatalf("state %d: poll without workers differs from the snapshot:\n poll %+v\n full %+v", i, bare, full)
 		}
 		if !reflect.DeepEqual(full, sweep) {
 			t.Fatalf("state %d: sweep differs from the snapshot:\n sweep %+v\n full %+v", i, sweep, full)
@@ -190,7 +245,8 @@ func TestPollEqualsSnapshot(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := redisq.ReadPoll(ctx, c, "work", model.DefaultDeadAfter, redisq.PollRequest{Known: known})
+		// The workers named by a known heartbeat are read as well.
+		again, err := redisq.ReadPoll(ctx, c, "work", model.DefaultDeadAfter, redisq.PollRequest{Known: known, Workers: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,6 +254,89 @@ func TestPollEqualsSnapshot(t *testing.T) {
 		if !reflect.DeepEqual(full, again) {
 			t.Fatalf("state %d: poll with known heartbeats differs from the snapshot:\n poll %+v\n full %+v", i, again, full)
 		}
+	}
+	if busy < 100 {
+		t.Fatalf("only %d busy workers over 300 states", busy)
+	}
+}
+
+// workerReads runs read on a connection that records the keys of the
+// commands sent, and returns the observation reads among them
+// ("HGETALL work:worker:w1a"), sorted.
+func workerReads(t *testing.T, c redis.Conn, read func(redis.Conn) (*model.Snapshot, error)) []string {
+	t.Helper()
+	var got []string
+	cc := &countingConn{Conn: c, tamper: func(_ int, cmd string, args []any, v any, err error) (any, error) {
+		if len(args) > 0 {
+			if key := fmt.Sprintf("%s", args[0]); strings.Contains(key, ":worker:") {
+				got = append(got, cmd+" "+key)
+			}
+		}
+		return v, err
+	}}
+	if _, err := read(cc); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	return got
+}
+
+// TestPollReadsWorkersOnlyWhenAsked: a poll not asked for the workers
+// sends nothing about them; asked, it sends exactly the observation reads
+// of the snapshot, one HGETALL per worker a heartbeat names (dead pools'
+// included), known heartbeats or not.
+func TestPollReadsWorkersOnlyWhenAsked(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	defer c.Close()
+	ctx := context.Background()
+	rng := rand.New(rand.NewSource(5))
+	checked := 0
+	for i := 0; i < 40; i++ {
+		randomState(t, c, rng, false)
+		full := workerReads(t, c, func(cc redis.Conn) (*model.Snapshot, error) {
+			return redisq.ReadSnapshot(ctx, cc, "work", model.DefaultDeadAfter)
+		})
+		snap, err := redisq.ReadSnapshot(ctx, c, "work", model.DefaultDeadAfter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(full) != len(snap.Workers) {
+			t.Fatalf("state %d: the snapshot sent %d observation reads for %d workers: %v", i, len(full), len(snap.Workers), full)
+		}
+		for _, r := range full {
+			if !strings.HasPrefix(r, "HGETALL ") {
+				t.Fatalf("state %d: %s", i, r)
+			}
+		}
+		known := map[string]model.Heartbeat{}
+		for _, p := range snap.Pools {
+			if p.Heartbeat != nil && rng.Intn(2) == 0 {
+				known[p.ID] = *p.Heartbeat
+			}
+		}
+		for _, req := range []redisq.PollRequest{{}, {Known: known}, {Workers: true}, {Workers: true, Known: known}} {
+			got := workerReads(t, c, func(cc redis.Conn) (*model.Snapshot, error) {
+				return redisq.ReadPoll(ctx, cc, "work", model.DefaultDeadAfter, req)
+			})
+			want := full
+			if !req.Workers {
+				want = nil
+			}
+			if !slices.Equal(got, want) {
+				t.Fatalf("state %d: poll (workers %v, %d known) read %v, want %v", i, req.Workers, len(req.Known), got, want)
+			}
+		}
+		sweep := workerReads(t, c, func(cc redis.Conn) (*model.Snapshot, error) {
+			return redisq.ReadSweep(ctx, cc, "work", model.DefaultDeadAfter, noPause)
+		})
+		if len(sweep) > 0 {
+			t.Fatalf("state %d: the sweep read workers: %v", i, sweep)
+		}
+		checked += len(full)
+	}
+	if checked < 30 {
+		t.Fatalf("only %d workers named over 40 states", checked)
 	}
 }
 
@@ -290,7 +429,7 @@ func TestPollDriftOnlyWhereSweepConfirms(t *testing.T) {
 				t.Fatalf("state %d: %s pool %s: poll in progress %v, snapshot %v", i, p.Status, p.ID, pp.InProgress, p.InProgress)
 			}
 		}
-		after, err := redisq.ReadPoll(ctx, c, "work", model.DefaultDeadAfter, redisq.PollRequest{JobTypes: driftSet(sweep)})
+		after, err := redisq.ReadPoll(ctx, c, "work", model.DefaultDeadAfter, redisq.PollRequest{JobTypes: driftSet(sweep), Workers: true})
 		if err != nil {
 			t.Fatal(err)
 		}

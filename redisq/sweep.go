@@ -1,7 +1,7 @@
-// ReadSweep: the whole namespace read as ReadSnapshot reads it, in steps
-// with pauses between them, so that the screen's full read (every
-// in-progress list, and so the whole drift check) never holds Redis for
-// long.
+// ReadSweep: the whole namespace but the workers' observations, read as
+// ReadSnapshot reads it, in steps with pauses between them, so that the
+// screen's full read (every in-progress list, and so the whole drift
+// check) never holds Redis for long.
 
 package redisq
 
@@ -19,14 +19,20 @@ import (
 // the job types of a step are as many as fit (at least one).
 const SweepStepCommands = 1024
 
-// ReadSweep reads what ReadSnapshot reads, with the same drift check (each
-// job type's lock, lock_info and in-progress lengths next to each other,
-// drift re-read before it is reported), in steps: the sets, the
-// heartbeats, then job types by groups of about SweepStepCommands
-// commands. After each step it waits pause(step's duration)
+// ReadSweep reads what ReadSnapshot reads but the workers' observations,
+// with the same drift check (each job type's lock, lock_info and
+// in-progress lengths next to each other, drift re-read before it is
+// reported), in steps: the sets, the heartbeats, then job types by groups
+// of about SweepStepCommands commands. After each step it waits pause(step's duration)
 // (model.ScanPause: three times as long), as the orphan scan does, so that
 // the other clients of Redis (the screen's own poll among them) wait at
 // most one step's time behind it. ctx ends it at any pause.
+//
+// Its Workers is nil (not read): the screen takes only the drift from a
+// sweep, and reads the observations in its regular poll while it shows
+// them (PollRequest.Workers); read here, they would be a step of one
+// HGETALL per worker, far more than a step's SweepStepCommands, for a
+// result nothing uses.
 func ReadSweep(ctx context.Context, conn redis.Conn, namespace string, deadAfter time.Duration, pause func(time.Duration) time.Duration) (*model.Snapshot, error) {
 	rd := &snapshotReader{ctx: ctx, conn: conn, keys: NewKeys(namespace), deadAfter: deadAfter,
 		snap: &model.Snapshot{Namespace: namespace}}
@@ -60,11 +66,6 @@ func ReadSweep(ctx context.Context, conn redis.Conn, namespace string, deadAfter
 		return nil, err
 	}
 	rd.ps.flush()
-	ws, err := ReadWorkers(ctx, conn, rd.keys, rd.snap.Pools, rd.snap.RedisTime)
-	if err != nil {
-		return nil, err
-	}
-	rd.snap.Workers = ws
 	rd.snap.JobTypes = rd.jobTypes
 	model.Analyze(rd.snap, deadAfter)
 	if err := rd.rereadDrifted(); err != nil {

@@ -115,6 +115,7 @@ func NewFleet(o FleetOptions) Fleet {
 			t.Target = t.Address + "/" + t.Namespace
 		}
 		c := New(t)
+		c.hidden = true // the fleet view is shown first
 		f.children[i] = &c
 	}
 	return f.resort()

@@ -43,8 +43,7 @@ func (f Fleet) onKey(msg tea.KeyMsg) (Fleet, tea.Cmd) {
 		if len(f.children) == 0 {
 			return f, nil
 		}
-		f.open = f.selected
-		return f, nil
+		return f.show(f.selected)
 	}
 	l, ok := f.list.navigate(msg, f.keys.nav, len(f.order), f.listHeight())
 	if ok && len(f.order) > 0 {
@@ -65,13 +64,29 @@ func (f Fleet) onChildKey(msg tea.KeyMsg) (Fleet, tea.Cmd) {
 	if c.dialog == nil && !c.filtering {
 		switch {
 		case key.Matches(msg, f.keys.Back) && !c.inDetail && c.currentFilter() == "":
-			f.open = -1
-			return f, nil
+			return f.show(-1)
 		case key.Matches(msg, f.keys.Quit):
 			return f.quit()
 		}
 	}
 	return f.toChild(f.open, msg)
+}
+
+// show shows target i's screen, or the fleet view when i is -1. The
+// other screens are hidden: a hidden screen polls only what the fleet
+// view uses (no workers), and the one shown reads what its view needs.
+func (f Fleet) show(i int) (Fleet, tea.Cmd) {
+	f.children = slices.Clone(f.children)
+	var cmds []tea.Cmd
+	for c := range f.children {
+		if hidden := c != i; f.children[c].hidden != hidden {
+			next, cmd := f.children[c].setHidden(hidden)
+			f.children[c] = &next
+			cmds = append(cmds, tagCmd(c, cmd))
+		}
+	}
+	f.open = i
+	return f, tea.Batch(cmds...)
 }
 
 // quit ends the program unless an action runs on some target: quitting

@@ -66,6 +66,15 @@ func fixture() *model.Snapshot {
 				LockInfo: map[string]int64{"6f1a2b3c4d5e6f7a8b9c0d1e": 3, "aaaabbbbccccddddeeeeffff": 2, "0123456789abcdef01234567": 1}},
 		},
 	}
+	// Every worker the heartbeats name, idle, as a snapshot reads them.
+	s.Workers = []model.Worker{}
+	for _, p := range s.Pools {
+		if p.Heartbeat != nil {
+			for _, id := range p.Heartbeat.WorkerIDs {
+				s.Workers = append(s.Workers, model.Worker{WorkerID: id, PoolID: p.ID})
+			}
+		}
+	}
 	model.Analyze(s, model.DefaultDeadAfter)
 	return s
 }

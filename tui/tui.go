@@ -27,7 +27,9 @@ type Source interface {
 
 // Poller is the screen's regular poll: like Source, but it may read the
 // in-progress lists only where jobs can be (redisq's cheap poll), reading
-// every list of req.Open and of req.JobTypes.
+// every list of req.Open and of req.JobTypes, and reads the workers'
+// observations only with req.Workers (a snapshot without them has Workers
+// nil).
 type Poller interface {
 	Poll(ctx context.Context, req redisq.PollRequest) (*model.Snapshot, error)
 }
@@ -210,6 +212,9 @@ type Model struct {
 	tabs   []view
 	tab    int
 	detail detailView
+	// hidden is set while a fleet shows its own view over this screen:
+	// nothing of it is on show (see showsWorkers).
+	hidden bool
 
 	// scan is the orphan scan's state; orphanList is its last result.
 	// scanGen tags the running scan's messages; scanStepping is set while

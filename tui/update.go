@@ -21,8 +21,43 @@ import (
 // dialog, then the focused view. After every message the layout is
 // measured again, so the views always know their size.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	shown := m.showsWorkers()
 	m, cmd := m.update(msg)
-	return m.relayout(), cmd
+	m, poll := m.workersShown(shown)
+	return m.relayout(), tea.Batch(cmd, poll)
+}
+
+// showsWorkers reports whether the Workers view is on show: the only
+// view that uses the workers' observations, which the regular poll reads
+// only then.
+func (m Model) showsWorkers() bool {
+	_, ok := m.focused().(workersView)
+	return ok && !m.hidden && !m.inDetail && !m.inQueue
+}
+
+// workersShown polls at once when the Workers view has just come on show
+// (it was not before: shown) and the last snapshot did not read the
+// workers, so that the view shows what it has, saying how old, for one
+// poll's time only. The poll is of a new generation: one in flight, which
+// does not read the workers, is dropped when it returns and this one
+// starts then (still one at a time).
+func (m Model) workersShown(shown bool) (Model, tea.Cmd) {
+	if shown || !m.showsWorkers() || (m.snap != nil && m.snap.Workers != nil) {
+		return m, nil
+	}
+	m.gen++
+	if m.inFlight {
+		return m, nil
+	}
+	return m.startFetch()
+}
+
+// setHidden marks the screen hidden behind a fleet's own view, or shown;
+// shown on the Workers view, it reads the workers at once (workersShown).
+func (m Model) setHidden(hidden bool) (Model, tea.Cmd) {
+	shown := m.showsWorkers()
+	m.hidden = hidden
+	return m.workersShown(shown)
 }
 
 func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
@@ -114,12 +149,13 @@ func (m Model) startFetch() (Model, tea.Cmd) {
 
 // pollFunc is the next poll: the Poller's when there is one, reading every
 // list of the pool open in the detail view and of the job types the last
-// sweep found drifted; the Source's otherwise.
+// sweep found drifted, and the workers' observations while the Workers
+// view is on show; the Source's otherwise (which reads everything).
 func (m Model) pollFunc() pollFunc {
 	if m.opts.Poller == nil {
 		return m.opts.Source.Snapshot
 	}
-	req := redisq.PollRequest{JobTypes: m.sweep.driftJobs()}
+	req := redisq.PollRequest{JobTypes: m.sweep.driftJobs(), Workers: m.showsWorkers()}
 	if m.inDetail {
 		if p, ok := m.detail.current(); ok {
 			req.Open = p.ID

@@ -43,7 +43,7 @@ func (m Model) renderBody() string {
 	if m.inQueue {
 		return m.queue.view(m.st)
 	}
-	return m.focused().render(renderContext{st: m.st, now: m.opts.Now(), scan: m.scan})
+	return m.focused().render(renderContext{st: m.st, now: m.opts.Now(), fetchedAt: m.fetchedAt, scan: m.scan})
 }
 
 // renderHeader is the header: what the screen is connected to, how fresh
@@ -217,6 +217,10 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	if d.following {
 		lines = append(lines, sentinelLine(d.follow, now, width, st))
 	}
+	if d.sweep.enabled && d.sweep.err != nil && d.err == nil {
+		// While the polls fail, their error line says what is wrong.
+		lines = append(lines, st.warn.Render(fitLine("sweep error: "+oneLine(d.sweep.err.Error()), width)))
+	}
 	if d.err != nil {
 		// The error may wrap onto a second line: its end ("connection
 		// refused") is the part that says what is wrong.
@@ -232,7 +236,8 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 }
 
 // sweepText says how old the last full sweep is (the drift shown is its),
-// or that the first one runs or failed.
+// or that the first one runs or that the last failed (the header's line
+// under the counts says why).
 func sweepText(s sweepState, now time.Time, st styles) string {
 	switch {
 	case !s.enabled:

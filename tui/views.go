@@ -54,8 +54,10 @@ type selection struct {
 }
 
 // renderContext is what a view draws with besides its own state.
+// fetchedAt is when the last snapshot arrived (the screen's clock).
 type renderContext struct {
-	st   styles
-	now  time.Time
-	scan scanStatus
+	st        styles
+	now       time.Time
+	fetchedAt time.Time
+	scan      scanStatus
 }

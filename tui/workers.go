@@ -18,14 +18,23 @@ import (
 // (its observation outlives the pool until it expires). The cursor follows
 // a worker ID across polls; the arguments close when that worker's job
 // ends.
+//
+// The regular poll reads the workers only while this view is shown (the
+// screen asks for them), so the view owns the last workers read: a
+// snapshot without them (Workers nil) leaves them as they are, and the
+// view then says how old they are.
 type workersView struct {
-	busy       []model.Worker
-	dead       map[string]bool
-	longAfter  time.Duration
-	rows       []int // indices into busy that pass the filter
-	filter     string
-	list       listState
-	selectedID string
+	busy      []model.Worker
+	dead      map[string]bool
+	longAfter time.Duration
+	// read is set once a snapshot brought the workers; readAt is that
+	// snapshot's Redis time, latest the Redis time of the last snapshot.
+	read           bool
+	readAt, latest time.Time
+	rows           []int // indices into busy that pass the filter
+	filter         string
+	list           listState
+	selectedID     string
 	// expanded: the arguments take the whole body, scrolled by argsTop.
 	expanded bool
 	argsTop  int
@@ -37,13 +46,28 @@ type workersView struct {
 func (workersView) title() string { return "Workers" }
 
 func (v workersView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
-	v.busy = model.BusyWorkers(s.Workers)
+	v.latest = s.RedisTime
+	if s.Workers != nil {
+		v.busy = model.BusyWorkers(s.Workers)
+		v.read, v.readAt = true, s.RedisTime
+	}
 	v.longAfter = s.LongAfter
 	v.dead = map[string]bool{}
 	for _, id := range s.DeadPools() {
 		v.dead[id] = true
 	}
-	return v.refilter()
+	return v.resize().refilter()
+}
+
+// stale reports whether the workers shown are older than the last
+// snapshot: read by an earlier poll, before the view was last shown.
+func (v workersView) stale() bool { return v.read && !v.readAt.Equal(v.latest) }
+
+// staleAge is how old stale workers are on the screen's clock: the age of
+// the last snapshot (now - fetchedAt) plus how much older than it they
+// are (Redis's clock, both).
+func (v workersView) staleAge(now, fetchedAt time.Time) time.Duration {
+	return max(now.Sub(fetchedAt)+v.latest.Sub(v.readAt), 0)
 }
 
 func (v workersView) setOrphans([]model.InProgressList) view { return v }
@@ -68,11 +92,20 @@ func argsPaneHeight(body int) int {
 	return body / 3
 }
 
-// setSize takes the body: the column titles, the rows and the arguments
-// pane.
+// setSize takes the body: the line saying the workers are old (when they
+// are), the column titles, the rows and the arguments pane.
 func (v workersView) setSize(w, h int) view {
 	v.width, v.body = w, h
-	v.height = max(h-1-argsPaneHeight(h), 1)
+	return v.resize()
+}
+
+// resize measures the list's rows from the body.
+func (v workersView) resize() workersView {
+	note := 0
+	if v.stale() {
+		note = 1
+	}
+	v.height = max(v.body-1-note-argsPaneHeight(v.body), 1)
 	v.list = v.list.clamp(len(v.rows), v.height)
 	return v
 }
@@ -182,10 +215,17 @@ func (v workersView) navigate(msg tea.KeyMsg, k keyMap) view {
 
 func (v workersView) render(c renderContext) string {
 	w, _ := v.current()
+	note := ""
+	if v.stale() {
+		note = c.st.warn.Render(fitLine("workers as of "+model.FormatAge(v.staleAge(c.now, c.fetchedAt))+" ago: reading them again…", v.width)) + "\n"
+	}
 	if v.expanded {
+		if note != "" {
+			return fitBlock(note+renderWorkerArgs(w, v.argsTop, v.width, v.body-1, c.st), v.width, v.body)
+		}
 		return renderWorkerArgs(w, v.argsTop, v.width, v.body, c.st)
 	}
-	list := renderWorkers(v.busy, v.rows, v.list, v.dead, v.longAfter, v.width, v.height, c.st)
+	list := note + renderWorkers(v.busy, v.read, v.rows, v.list, v.dead, v.longAfter, v.width, v.height, c.st)
 	pane := argsPaneHeight(v.body)
 	if pane == 0 {
 		return fitBlock(list, v.width, v.body)
@@ -223,8 +263,8 @@ func workerNote(w *model.Worker, dead map[string]bool, longAfter time.Duration) 
 }
 
 // renderWorkers renders the column titles and the visible rows: exactly
-// height+1 lines.
-func renderWorkers(busy []model.Worker, rows []int, l listState, dead map[string]bool, longAfter time.Duration, width, height int, st styles) string {
+// height+1 lines. read is false until a poll has read the workers.
+func renderWorkers(busy []model.Worker, read bool, rows []int, l listState, dead map[string]bool, longAfter time.Duration, width, height int, st styles) string {
 	cols := workerColumns(width)
 	titles := make([]string, len(cols))
 	for i, c := range cols {
@@ -257,7 +297,10 @@ func renderWorkers(busy []model.Worker, rows []int, l listState, dead map[string
 	}
 	if len(rows) == 0 {
 		text := "  no busy workers"
-		if len(busy) > 0 {
+		switch {
+		case !read:
+			text = "  reading workers…"
+		case len(busy) > 0:
 			text = "  no busy worker matches the filter"
 		}
 		lines = append(lines, st.faint.Render(text))

@@ -60,11 +60,13 @@ type nsSpec struct {
 }
 
 // loaded is what was written: pool IDs and job names sorted, as the
-// snapshot reads them.
+// snapshot reads them, and the worker IDs the heartbeats name, in pool
+// order.
 type loaded struct {
-	poolIDs  []string
-	jobNames []string
-	inProg   int
+	poolIDs   []string
+	jobNames  []string
+	workerIDs []string
+	inProg    int
 }
 
 var jobWords = []string{"send_email", "resize_image", "charge_card", "sync_crm", "render_pdf",
@@ -114,6 +116,7 @@ func loadNamespace(t testing.TB, c redis.Conn, s nsSpec) loaded {
 	}
 	locks := make([]int, s.jobTypes)
 	lockInfo := make([][]any, s.jobTypes)
+	workersOf := make(map[string][]string, s.pools)
 	for p := 0; p < s.pools; p++ {
 		id := hexID(r)
 		out.poolIDs = append(out.poolIDs, id)
@@ -126,6 +129,7 @@ func loadNamespace(t testing.TB, c redis.Conn, s nsSpec) loaded {
 			workers[w] = hexID(r)
 		}
 		sort.Strings(workers)
+		workersOf[id] = workers
 		b.send("SADD", k.WorkerPools(), id)
 		b.send("HSET", k.Heartbeat(id), "heartbeat_at", beat, "started_at", now-int64(3600+r.Intn(86400)),
 			"job_names", joined, "concurrency", 10, "worker_ids", strings.Join(workers, ","),
@@ -161,6 +165,9 @@ func loadNamespace(t testing.TB, c redis.Conn, s nsSpec) loaded {
 	b.flush()
 	sort.Strings(out.poolIDs)
 	sort.Strings(out.jobNames)
+	for _, id := range out.poolIDs {
+		out.workerIDs = append(out.workerIDs, workersOf[id]...)
+	}
 	return out
 }
 
@@ -171,10 +178,15 @@ type cmd struct {
 }
 
 // rawCommands are exactly the read commands a snapshot needs, with the keys
-// known in advance: the physical limit is sending them all at once.
+// known in advance: the physical limit is sending them all at once. They
+// are the full raw batch every "raw batch" line compares with: TIME, the
+// two sets and the sizes of the three job sets, every heartbeat, every job type's counters and in-progress
+// lists, and the observation of every worker the heartbeats name (HGETALL
+// <ns>:worker:<id>, as the snapshot reads them).
 func rawCommands(ns string, l loaded) []cmd {
 	k := redisq.NewKeys(ns)
-	cmds := []cmd{{"TIME", nil}, {"SMEMBERS", []any{k.WorkerPools()}}, {"SMEMBERS", []any{k.KnownJobs()}}}
+	cmds := []cmd{{"TIME", nil}, {"SMEMBERS", []any{k.WorkerPools()}}, {"SMEMBERS", []any{k.KnownJobs()}},
+		{"ZCARD", []any{k.Retry()}}, {"ZCARD", []any{k.Scheduled()}}, {"ZCARD", []any{k.Dead()}}}
 	for _, id := range l.poolIDs {
 		cmds = append(cmds, cmd{"HGETALL", []any{k.Heartbeat(id)}})
 	}
@@ -185,6 +197,9 @@ func rawCommands(ns string, l loaded) []cmd {
 			cmds = append(cmds, cmd{"LLEN", []any{k.InProgress(j, id)}})
 		}
 		cmds = append(cmds, cmd{"GET", []any{k.MaxConcurrency(j)}}, cmd{"EXISTS", []any{k.Paused(j)}})
+	}
+	for _, id := range l.workerIDs {
+		cmds = append(cmds, cmd{"HGETALL", []any{k.Prefix() + "worker:" + id}})
 	}
 	return cmds
 }

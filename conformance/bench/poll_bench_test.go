@@ -74,10 +74,12 @@ func scanWalk(c redis.Conn, ns string) error {
 	}
 }
 
-// 5. The screen's regular poll (redisq.Poller, as the screen runs it):
-// commands and Redis CPU against the full raw
-// batch, at 1,000 x 20 and (full run) 10,000 x 50; and the poll while the
-// paced sweep runs.
+// 5. The screen's regular poll (redisq.Poller, as the screen runs it on
+// every view but Workers: without the workers' observations): commands and
+// Redis CPU against the full raw batch (rawCommands: every read of the
+// snapshot, the observations included), at 1,000 x 20 and (full run)
+// 10,000 x 50; the poll on the Workers view, which reads the
+// observations; and the poll while the paced sweep runs.
 func (e *env) poll() {
 	small := pollSizes{pools: 1000, jobTypes: 20, cpuPolls: 50, delayPolls: 20}
 	big := pollSizes{pools: 10000, jobTypes: 50, cpuPolls: 10}
@@ -120,9 +122,24 @@ func (e *env) pollCost(cmdID, cpuID, ns string, ps pollSizes, cpuGoal float64) {
 	before := serverCalls(t, c)
 	timeIt(t, "poll", poll)
 	pollCalls := serverCalls(t, c) - before
+	if snap.Workers != nil {
+		t.Fatal("the regular poll read the workers without being asked")
+	}
 	before = serverCalls(t, c)
 	timeIt(t, "raw batch", raw)
 	rawCalls := serverCalls(t, c) - before
+	// The poll of the Workers view: the same, and the observations.
+	refresh()
+	before = serverCalls(t, c)
+	timeIt(t, "poll with workers", func() error {
+		var err error
+		snap, err = poller.Poll(ctx, redisq.PollRequest{Workers: true})
+		return err
+	})
+	workersCalls := serverCalls(t, c) - before
+	if len(snap.Workers) != len(l.workerIDs) {
+		t.Fatalf("the poll of the Workers view read %d workers; loaded %d", len(snap.Workers), len(l.workerIDs))
+	}
 
 	// Redis CPU over cpuPolls of each, in blocks A B B A, the heartbeats
 	// rewritten before each run (outside the measure).
@@ -147,7 +164,11 @@ func (e *env) pollCost(cmdID, cpuID, ns string, ps pollSizes, cpuGoal float64) {
 	size := fmt.Sprintf("%d pools x %d job types, 2 jobs in progress per pool, %d dead", ps.pools, ps.jobTypes, ps.pools/100)
 	if cmdID != "" {
 		e.tb.atMost(cmdID, "Redis commands: regular poll / raw batch", float64(pollCalls)/float64(rawCalls), 0.25,
-			fmt.Sprintf("%s: %d vs %d commands (INFO commandstats)", size, pollCalls, rawCalls))
+			fmt.Sprintf("%s: %d vs %d commands (INFO commandstats); the raw batch reads the %d workers' observations, the poll (any view but Workers) does not",
+				size, pollCalls, rawCalls, len(l.workerIDs)))
+		e.tb.info("5e", "Redis commands: poll of the Workers view / raw batch", float64(workersCalls)/float64(rawCalls),
+			fmt.Sprintf("%s: %d vs %d commands (INFO commandstats); the regular poll and one HGETALL per worker, only while the Workers view is shown",
+				size, workersCalls, rawCalls))
 	}
 	e.tb.atMost(cpuID, "Redis CPU: regular poll / raw batch", float64(cpuPoll)/float64(cpuRaw), cpuGoal,
 		fmt.Sprintf("%s: %s vs %s per run (INFO used_cpu_sys+used_cpu_user over %d of each)", size, ms(cpuPoll/n), ms(cpuRaw/n), 2*block))

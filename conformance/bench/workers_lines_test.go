@@ -3,7 +3,6 @@ package bench_test
 import (
 	"context"
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -28,13 +27,10 @@ func (e *env) workers() {
 	t, sz := e.t, e.sz
 	c := e.dial()
 	l := loadNamespace(t, c, nsSpec{ns: workersNS, pools: sz.pools, jobTypes: sz.jobTypes, listsPerPool: sz.jobTypes, queued: 50})
-	k := redisq.NewKeys(workersNS)
-	workerIDs := loadObservations(t, c, k, l)
+	loadObservations(t, c, redisq.NewKeys(workersNS), l)
+	workerIDs := l.workerIDs
 	ctx := context.Background()
 	cmds := rawCommands(workersNS, l)
-	for _, id := range workerIDs {
-		cmds = append(cmds, cmd{"HGETALL", []any{k.Prefix() + "worker:" + id}})
-	}
 
 	var snap *model.Snapshot
 	ours := func() error {
@@ -76,30 +72,13 @@ func (e *env) workers() {
 			len(pair), sz.pools, sz.jobTypes, len(workerIDs), busy, ms(median(tOurs)), count.roundTrips, count.commands, ms(median(tRaw)), len(cmds)))
 }
 
-// loadObservations reads the worker IDs of every pool's heartbeat and
-// writes an observation for every other one, as gocraft/work's observer
-// does (HSET and EXPIRE); it returns every worker ID, in pool order.
-func loadObservations(t *testing.T, c redis.Conn, k redisq.Keys, l loaded) []string {
+// loadObservations writes an observation for every other worker the
+// heartbeats name, as gocraft/work's observer does (HSET and EXPIRE).
+func loadObservations(t *testing.T, c redis.Conn, k redisq.Keys, l loaded) {
 	t.Helper()
-	for _, id := range l.poolIDs {
-		if err := c.Send("HGET", k.Heartbeat(id), "worker_ids"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := c.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	var ids []string
-	for range l.poolIDs {
-		s, err := redis.String(c.Receive())
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, strings.Split(s, ",")...)
-	}
 	b := &bulk{t: t, c: c}
 	now := time.Now().Unix()
-	for i, id := range ids {
+	for i, id := range l.workerIDs {
 		if i%2 != 0 {
 			continue
 		}
@@ -110,5 +89,4 @@ func loadObservations(t *testing.T, c redis.Conn, k redisq.Keys, l loaded) []str
 		b.send("EXPIRE", key, 86400)
 	}
 	b.flush()
-	return ids
 }
