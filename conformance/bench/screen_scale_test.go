@@ -3,6 +3,7 @@ package bench_test
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -39,11 +40,13 @@ func (e *env) screenScale() {
 		ps, polls = pollSizes{pools: 300, jobTypes: 5}, 2
 	}
 	_, refresh := e.pollNamespace(screenScaleNS, ps)
+	// The header's counts: no pool late, 1% dead.
+	counts := fmt.Sprintf("%d pools · %d dead · %d job types", ps.pools, ps.pools/100, ps.jobTypes)
 	size := fmt.Sprintf("%d pools x %d job types, 2 jobs in progress per pool, %d dead, 200x60", ps.pools, ps.jobTypes, ps.pools/100)
 
 	refresh()
 	rss, hwm, n := e.screenRSS(screenRun{ns: screenScaleNS, pools: ps.pools, polls: polls, swept: true,
-		shows: []string{fmt.Sprintf("%d dead", ps.pools/100)},
+		shows: []string{counts},
 		args:  []string{"--sweep-interval", "10m"}, tick: tickEvery(time.Second, refresh)})
 	if n < polls {
 		t.Fatalf("the screen polled %d times, want at least %d", n, polls)
@@ -52,7 +55,7 @@ func (e *env) screenScale() {
 		fmt.Sprintf("peak %d MB (VmHWM), now %d MB (VmRSS); real binary in tmux, %s, after %d polls (the first included) and a full sweep",
 			hwm>>20, rss>>20, size, n))
 
-	frames := e.screenScaleFrames(ps, refresh)
+	frames := e.screenScaleFrames(counts, refresh)
 	per := func(b testing.BenchmarkResult) time.Duration { return time.Duration(b.NsPerOp()) }
 	detail := func(b testing.BenchmarkResult) string {
 		return fmt.Sprintf("%s, %d allocs, %d KB per frame", ms(per(b)), b.AllocsPerOp(), b.AllocedBytesPerOp()>>10)
@@ -64,6 +67,9 @@ func (e *env) screenScale() {
 	e.tb.info("5h", "Update(regular poll) + View(), Workers view / 16 ms frame", float64(per(frames[2]))/float64(frame),
 		fmt.Sprintf("%s; %d workers (10 per pool)", detail(frames[2]), 10*ps.pools))
 }
+
+// sgr matches the colour and style sequences a frame holds.
+var sgr = regexp.MustCompile("\x1b\\[[0-9;]*m")
 
 // tickEvery runs f when it is called at least every d.
 func tickEvery(d time.Duration, f func()) func() {
@@ -80,7 +86,7 @@ func tickEvery(d time.Duration, f func()) func() {
 // Pools, Job types and Workers views, the screen built as the program
 // builds it (a Poller and a Sweeper on the namespace), after its first
 // poll and its first sweep.
-func (e *env) screenScaleFrames(ps pollSizes, refresh func()) [3]testing.BenchmarkResult {
+func (e *env) screenScaleFrames(counts string, refresh func()) [3]testing.BenchmarkResult {
 	t := e.t
 	client := redisq.NewClient(redisq.OneConn(e.dial()), screenScaleNS, 0)
 	r := lipgloss.NewRenderer(io.Discard)
@@ -115,8 +121,8 @@ func (e *env) screenScaleFrames(ps pollSizes, refresh func()) [3]testing.Benchma
 	refresh()
 	regular := poll()
 	scr, _ = scr.Update(regular)
-	v := scr.View()
-	for _, want := range []string{fmt.Sprintf("%d pools", ps.pools), fmt.Sprintf("%d dead", ps.pools/100), "swept "} {
+	v := sgr.ReplaceAllString(scr.View(), "")
+	for _, want := range []string{counts, "swept "} {
 		if !strings.Contains(v, want) {
 			t.Fatalf("the screen does not show %q:\n%s", want, v)
 		}
