@@ -35,7 +35,7 @@ const screenScaleRSS = 150 << 20
 func (e *env) screenScale() {
 	t := e.t
 	ps := pollSizes{pools: 10000, jobTypes: 50}
-	polls := 8
+	polls := 5
 	if e.sz.smoke {
 		ps, polls = pollSizes{pools: 300, jobTypes: 5}, 2
 	}
