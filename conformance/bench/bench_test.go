@@ -117,6 +117,7 @@ func runBench(t *testing.T, sz sizes) *table {
 	e.workers()
 	e.sets()
 	e.poll()
+	e.screenScale()
 	return e.tb
 }
 
@@ -610,25 +611,64 @@ func (e *env) screen() {
 	e.tb.atMost("3c", "Update(snapshot) + View() / 16 ms frame", float64(per(poll))/float64(frame), 1,
 		fmt.Sprintf("%s, %s", ms(per(poll)), alloc(poll)))
 
-	rss, hwm, polls := e.screenRSS()
+	want := 5
+	if sz.smoke {
+		want = 1
+	}
+	rss, hwm, polls := e.screenRSS(screenRun{ns: screenNS, pools: sz.screenPools, polls: want})
 	e.tb.atMost("3d", "resident memory of the screen / 100 MB", float64(hwm)/rssLimit, 1,
 		fmt.Sprintf("peak %d MB (VmHWM), now %d MB (VmRSS), real binary in tmux 200x60 after %d polls of %d pools",
 			hwm>>20, rss>>20, polls, sz.screenPools))
 }
 
-// screenRSS runs the built binary in a tmux pane of 200x60 against the
-// screen namespace, waits for several polls, and reads its memory from
-// /proc.
-func (e *env) screenRSS() (rss, hwm int64, polls int) {
+// screenRun is one run of the built binary for screenRSS.
+type screenRun struct {
+	ns    string
+	pools int
+	// polls is how many polls to wait for after the first screen.
+	polls int
+	// args are more flags of the binary.
+	args []string
+	// swept: wait also until the header says a full sweep has ended.
+	swept bool
+	// shows are texts the screen must show at the end.
+	shows []string
+	// tick, when set, runs every 100 ms while it waits (to keep the
+	// heartbeats fresh).
+	tick func()
+}
+
+// screenRSS runs the built binary in a tmux pane of 200x60 (--interval
+// 500ms) against a namespace, waits for its polls (and sweep), and reads its
+// memory from /proc. polls is how many polls it counted after the first
+// screen.
+func (e *env) screenRSS(run screenRun) (rss, hwm int64, polls int) {
 	t := e.t
 	dir := t.TempDir()
-	screen := redistest.StartTmux(t, 200, 60, nil, e.bin, "--redis", e.srv.Addr(), "--namespace", screenNS,
-		"--interval", "500ms", "--audit-log", filepath.Join(dir, "audit.log"))
+	argv := append([]string{e.bin, "--redis", e.srv.Addr(), "--namespace", run.ns,
+		"--interval", "500ms", "--audit-log", filepath.Join(dir, "audit.log")}, run.args...)
+	screen := redistest.StartTmux(t, 200, 60, nil, argv...)
 	defer screen.Kill()
-	screen.WaitText(60*time.Second, fmt.Sprintf("%d pools", e.sz.screenPools))
+	tick := func() {
+		if run.tick != nil {
+			run.tick()
+		}
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	first := fmt.Sprintf("%d pools", run.pools)
+	for time.Now().Before(deadline) {
+		if s := screen.Screen(); strings.Contains(s, first) || strings.Contains(s, "EXITED ") {
+			break
+		}
+		tick()
+		time.Sleep(100 * time.Millisecond)
+	}
+	screen.WaitText(time.Second, first)
 	pid := screen.PID()
 	// Count polls by the Redis commands the pane's client sends: each poll
-	// reads TIME once.
+	// reads TIME once (a sweep too, but the first starts with the first
+	// poll and the next only a sweep interval, 30s by default, after it
+	// ends).
 	c := e.dial()
 	timeCalls := func() int64 {
 		s, _ := redis.String(c.Do("INFO", "commandstats"))
@@ -641,14 +681,18 @@ func (e *env) screenRSS() (rss, hwm int64, polls int) {
 		return 0
 	}
 	start := timeCalls()
-	deadline := time.Now().Add(60 * time.Second)
-	want5 := int64(5)
-	if e.sz.smoke {
-		want5 = 1
+	done := func() bool {
+		return timeCalls()-start >= int64(run.polls) && (!run.swept || strings.Contains(screen.Screen(), "swept "))
 	}
-	for timeCalls()-start < want5 && time.Now().Before(deadline) {
+	deadline = time.Now().Add(120 * time.Second)
+	for !done() && time.Now().Before(deadline) {
+		tick()
 		time.Sleep(100 * time.Millisecond)
 	}
+	if run.swept {
+		screen.WaitText(time.Second, "swept ")
+	}
+	screen.WaitText(time.Second, run.shows...)
 	polls = int(timeCalls()-start) + 1
 	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
@@ -815,7 +859,7 @@ func TestBenchSmoke(t *testing.T) {
 			t.Errorf("line %s %q has ratio %v", l.id, l.what, l.ratio)
 		}
 	}
-	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "1h", "1i", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c", "5a", "5b", "5c", "5d", "6a", "6b", "6c"} {
+	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "1h", "1i", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c", "5a", "5b", "5c", "5d", "5e", "5f", "5g", "5h", "6a", "6b", "6c"} {
 		if !ids[id] {
 			t.Errorf("line %s missing from the table", id)
 		}
