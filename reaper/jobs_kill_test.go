@@ -156,7 +156,18 @@ func TestJobsBulkRequeueKilled(t *testing.T) {
 func jobsCheckOnce(t *testing.T, c redis.Conn, keys redisq.Keys, n, others int, done bool) {
 	t.Helper()
 	where := map[string]string{}
-	dead, err := redis.Strings(c.Do("ZRANGE", "work:dead", 0, -1))
+	// Both read in one transaction: a call the killed child sent may still
+	// run in Redis, and it must not fall between the two reads.
+	for _, cmd := range [][]any{{"MULTI"}, {"ZRANGE", "work:dead", 0, -1}, {"LRANGE", keys.Queue("mail"), 0, -1}} {
+		if err := c.Send(cmd[0].(string), cmd[1:]...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	both, err := redis.Values(c.Do("EXEC"))
+	if err != nil || len(both) != 2 {
+		t.Fatalf("read dead and queue: %v %v", both, err)
+	}
+	dead, err := redis.Strings(both[0], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +175,7 @@ func jobsCheckOnce(t *testing.T, c redis.Conn, keys redisq.Keys, n, others int, 
 		j, _ := model.ParseJobFields([]byte(raw))
 		where[j.ID] = "dead"
 	}
-	queued, err := redis.Strings(c.Do("LRANGE", keys.Queue("mail"), 0, -1))
+	queued, err := redis.Strings(both[1], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
