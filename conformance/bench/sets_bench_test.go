@@ -1,6 +1,7 @@
 package bench_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand"
@@ -191,6 +192,15 @@ func (e *env) sets() {
 		walks, walkCalls = append(walks, d), calls
 	}
 	walk := median(walks)
+	var ranges []time.Duration
+	for i := 0; i < 3; i++ {
+		d, n := rawRangeWalk(t, c, "sets-us:dead", `"`+setsJob+`"`)
+		if n != ofType {
+			t.Fatalf("raw ZRANGE walk found %d %s jobs, want %d", n, setsJob, ofType)
+		}
+		ranges = append(ranges, d)
+	}
+	rangeWalk := median(ranges)
 
 	// Upstream: RetryAllDeadJobs on a dead set of the same jobs only.
 	client := work.NewClient("sets-up", gcstate.RedisPool(t, e.srv.Addr()))
@@ -258,6 +268,8 @@ func (e *env) sets() {
 		fmt.Sprintf("ZSCAN MATCH %s COUNT %d, %d calls, members not parsed: %s (median of 3); %s", pattern, reaper.BulkScanCount, walkCalls, ms(walk), floorNote))
 	e.tb.atMost("6e", "requeue of 6a: ours / (raw walk of 6d + upstream RetryAllDeadJobs)", float64(usTime)/float64(walk+upTime), 1.2,
 		fmt.Sprintf("ours %s against %s + %s: what finding the type costs any scanning tool, plus upstream's moves", ms(usTime), ms(walk), ms(upTime)))
+	e.tb.info("6f", fmt.Sprintf("raw ZRANGE WITHSCORES walk of the %d members / raw ZSCAN MATCH walk of 6d", members), float64(rangeWalk)/float64(walk),
+		fmt.Sprintf("ZRANGE by rank, %d members a call, WITHSCORES, the type found by the client in the bytes: %s (median of 3), %.2fx upstream: what a plan reading the set in score order instead would start from", reaper.BulkScanCount, ms(rangeWalk), float64(rangeWalk)/float64(upTime)))
 	for _, k := range []string{"sets-us:dead", "sets-up:dead", "sets-us:jobs:" + setsJob, "sets-up:jobs:" + setsJob} {
 		if _, err := c.Do("UNLINK", k); err != nil {
 			t.Fatal(err)
@@ -325,6 +337,27 @@ func slowScripts(t *testing.T, c redis.Conn) (time.Duration, int) {
 		t.Fatal("no script call in the slow log")
 	}
 	return longest, n
+}
+
+// rawRangeWalk reads a set by rank, reaper.BulkScanCount members a call
+// with their scores, and counts the members whose bytes hold text.
+func rawRangeWalk(t *testing.T, c redis.Conn, key, text string) (time.Duration, int) {
+	t0 := time.Now()
+	n := 0
+	for start := 0; ; start += reaper.BulkScanCount {
+		v, err := redis.Values(c.Do("ZRANGE", key, start, start+reaper.BulkScanCount-1, "WITHSCORES"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i+1 < len(v); i += 2 {
+			if m, _ := v[i].([]byte); bytes.Contains(m, []byte(text)) {
+				n++
+			}
+		}
+		if len(v) < 2*reaper.BulkScanCount {
+			return time.Since(t0), n
+		}
+	}
 }
 
 func resetSlowlog(t *testing.T, c redis.Conn) {
