@@ -158,7 +158,7 @@ func (e *JobsExecutor) rescan(ctx context.Context, c redis.Conn, plan JobsPlan, 
 // batch of big jobs holds Redis no longer than a batch of small ones: the
 // script reads, removes and pushes each member, in time that grows with its
 // bytes.
-const MaxBatchBytes = 256 << 10
+const MaxBatchBytes = 64 << 10
 
 // batchLen is how many of items the next script call takes: at most max,
 // and at most MaxBatchBytes of members (at least one).

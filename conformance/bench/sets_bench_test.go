@@ -258,7 +258,9 @@ func (e *env) sets() {
 		slowOK = "MISS"
 	}
 	e.tb.atMost("6b", "longest requeue script call (SLOWLOG) / 10 ms", float64(slow)/float64(10*time.Millisecond), 1,
-		fmt.Sprintf("%s inside Redis (%s); client saw %s; upstream's longest %s", ms(slow), slowOK, ms(res.Longest), ms(upSlow)))
+		fmt.Sprintf("%s inside Redis (%s), mean %s for %d members a call; client saw %s; upstream's longest %s, mean %s for up to 1000",
+			ms(slow), slowOK, ms(usRedis.usec("eval", "evalsha")/time.Duration(max(res.Calls, 1))), res.Done/int64(max(res.Calls, 1)),
+			ms(res.Longest), ms(upSlow), ms(upRedis.usec("eval", "evalsha")/time.Duration(max(upCalls, 1)))))
 	floor := float64(walk) / float64(upTime)
 	floorNote := "a plan that scans can still meet 6a's 1.2x"
 	if floor > 1.2 {
