@@ -8,6 +8,7 @@ package reaper
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -176,11 +177,13 @@ func batchLen(items []JobItem, max int) int {
 	return len(items)
 }
 
-// callPipe runs the script calls of one execution with at most one call in
-// flight: the arguments of the next are built while Redis runs the one
-// before, then its reply is read, then the next is sent. Each call is
-// atomic and re-checks its members, so a run killed with a call in flight
-// loses and doubles nothing; that call's outcome is simply not counted.
+// callPipe runs the script calls of one execution with up to callsAhead
+// calls in flight: the arguments of the next call are built, and the call
+// sent, while Redis runs the ones before, so Redis does not wait for this
+// process between calls. Each call is atomic and re-checks its members, so
+// a run killed with calls in flight loses and doubles nothing; their
+// outcome is simply not counted. Results and progress count only replies
+// read.
 type callPipe struct {
 	e        *JobsExecutor
 	c        redis.Conn
@@ -188,10 +191,18 @@ type callPipe struct {
 	res      *JobsResult
 	progress JobsProgress
 
-	// inFlight are the members of the call sent and not read yet (nil: none).
-	inFlight []JobItem
-	sentAt   time.Time
+	// inFlight are the calls sent and not read yet, oldest first.
+	inFlight []sentCall
 }
+
+// sentCall is a script call sent: its members and when it was sent.
+type sentCall struct {
+	items []JobItem
+	at    time.Time
+}
+
+// callsAhead is how many script calls an execution keeps in flight.
+const callsAhead = 2
 
 // run sends script calls over items, in batches.
 func (p *callPipe) run(ctx context.Context, items []JobItem) error {
@@ -201,13 +212,16 @@ func (p *callPipe) run(ctx context.Context, items []JobItem) error {
 		for r, k := range skipped {
 			p.res.Skipped[r] += k
 		}
-		if err := p.wait(ctx); err != nil {
-			return err
+		for len(p.inFlight) >= callsAhead {
+			if err := p.waitOne(ctx); err != nil {
+				return err
+			}
 		}
 		if err := ctx.Err(); err != nil {
-			// Stop before a call: a call with a done context would cost the
-			// connection.
-			return fmt.Errorf("%s: stopped after %d jobs: %w", p.plan.Action, p.res.Done, err)
+			// Stop before a call (a call with a done context would cost the
+			// connection), after reading what the calls in flight did.
+			werr := p.wait(ctx)
+			return fmt.Errorf("%s: stopped after %d jobs: %w", p.plan.Action, p.res.Done, errors.Join(err, werr))
 		}
 		if script != nil {
 			if err := script.Send(p.c, args...); err != nil {
@@ -216,7 +230,7 @@ func (p *callPipe) run(ctx context.Context, items []JobItem) error {
 			if err := p.c.Flush(); err != nil {
 				return fmt.Errorf("%s %s: %w", p.plan.Action, args[1], err)
 			}
-			p.inFlight, p.sentAt = sent, time.Now()
+			p.inFlight = append(p.inFlight, sentCall{items: sent, at: time.Now()})
 		}
 		items = items[n:]
 	}
@@ -228,24 +242,37 @@ func (p *callPipe) run(ctx context.Context, items []JobItem) error {
 // and its reply says what it did.
 const callWait = 30 * time.Second
 
-// wait reads the reply of the call in flight, if any, and records it.
+// wait reads the replies of every call in flight and records them; the
+// first error is returned after all are read.
 func (p *callPipe) wait(ctx context.Context) error {
-	if p.inFlight == nil {
-		return nil
+	var first error
+	for len(p.inFlight) > 0 {
+		if err := p.waitOne(ctx); err != nil && first == nil {
+			first = err
+		}
 	}
-	items := p.inFlight
-	p.inFlight = nil
+	return first
+}
+
+// waitOne reads the reply of the oldest call in flight and records it. On
+// an error it reads the others too, so none stays in flight.
+func (p *callPipe) waitOne(ctx context.Context) error {
+	call := p.inFlight[0]
+	p.inFlight = p.inFlight[1:]
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callWait)
 	defer cancel()
 	reply, err := redis.ReceiveContext(p.c, rctx)
-	took := time.Since(p.sentAt)
+	took := time.Since(call.at)
 	p.res.Calls++
 	p.res.Longest = max(p.res.Longest, took)
 	setKey := redisq.SetKey(p.e.keys, p.plan.Target.Set)
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", p.plan.Action, setKey, err)
+	if err == nil {
+		err = p.e.record(*p.plan, call.items, reply, p.res)
+	} else {
+		err = fmt.Errorf("%s %s: %w", p.plan.Action, setKey, err)
 	}
-	if err := p.e.record(*p.plan, items, reply, p.res); err != nil {
+	if err != nil {
+		_ = p.wait(ctx)
 		return err
 	}
 	if p.progress != nil {
