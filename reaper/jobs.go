@@ -105,9 +105,11 @@ type SkipCount struct {
 }
 
 // JobsPlan is what a job action will do. For jobs given one by one it lists
-// every member; for a bulk action (All) it counts them by a scan of the set
-// and lists the first few, and the execution scans again, applying the
-// same rules to what is there then.
+// every member; for a bulk action (All) it counts them by a scan of the set,
+// lists the first few and keeps them all for the execution (up to
+// BulkKeepBytes; beyond that the execution scans again, applying the same
+// rules to what is there then). The new JSON of a requeued job is cut by
+// the execution, not the plan.
 type JobsPlan struct {
 	Namespace string
 	Action    JobsAction

@@ -84,10 +84,10 @@ func NewJobsExecutor(namespace string, batch int) *JobsExecutor {
 // none (too many bytes), scans the set again (ZSCAN, of job type
 // Target.Job when set) and takes what the plan's rules take; either way
 // the oldest go first. The scan returns every member that stays in the set
-// for the whole run. One script call is in flight at a time: the next
-// call's arguments are built while Redis runs it, and progress counts only
-// replies read. A cancelled ctx stops between script calls: what was done
-// stays done.
+// for the whole run. Up to callsAhead script calls are in flight: the next
+// call is built and sent while Redis runs the one before, and progress
+// counts only replies read. A cancelled ctx stops sending calls and reads
+// those already sent: what was done stays done.
 func (e *JobsExecutor) Execute(ctx context.Context, c redis.Conn, plan JobsPlan, progress JobsProgress) (JobsResult, error) {
 	res := JobsResult{ByName: map[string]int64{}, Skipped: map[string]int64{}}
 	if plan.keys != e.keys {
