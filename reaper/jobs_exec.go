@@ -44,7 +44,9 @@ type JobsResult struct {
 	GoneCount, RescoredCount int64
 	// Skipped are members a bulk run left alone, by reason.
 	Skipped map[string]int64
-	// Calls is the number of script calls; Longest the longest one.
+	// Calls is the number of script calls; Longest the longest wait for
+	// one's reply from its sending (a bulk call sent while another runs
+	// waits for it too).
 	Calls   int
 	Longest time.Duration
 }
