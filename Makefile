@@ -87,13 +87,16 @@ bench:
 	cd conformance && $(GO) test -tags bench -run '^TestBenchTable$$' -count=1 -timeout 10m -v ./bench/
 
 # stress: the long versions of the reliability tests (reliability/,
-# conformance/reliability/). WORKQ_STRESS=1 scales the short versions that
-# make test runs (20 SIGKILLs over a 20,000-job reap, 2 Redis restarts, 3
-# rounds of two reap processes, 4 dead pools x 3,000 jobs under three
-# reapers, ~60 keys on a read-only screen) up to 40 SIGKILLs over 100,000
-# jobs, 6 restarts, 10 rounds, 8 pools x 20,000 jobs, 3,000 keys.
+# conformance/reliability/, the bulk requeue of dead jobs in reaper/).
+# WORKQ_STRESS=1 scales the short versions that make test runs (20 SIGKILLs
+# over a 20,000-job reap, 2 Redis restarts, 3 rounds of two reap processes,
+# 4 dead pools x 3,000 jobs under three reapers, ~60 keys on a read-only
+# screen, 10 SIGKILLs over a 50,000-job requeue) up to 40 SIGKILLs over
+# 100,000 jobs, 6 restarts, 10 rounds, 8 pools x 20,000 jobs, 3,000 keys,
+# 40 SIGKILLs over 200,000 jobs.
 stress:
 	WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run 'Killed|Restarts|TwoReapProcesses|ReadOnlyModel' ./reliability/
+	WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run '^TestJobsBulkRequeueKilled$$' ./reaper/
 	cd conformance && WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run 'TwoOfOurs' ./reliability/
 
 # fuzz: every fuzz target, found by grepping each package's test files for

@@ -96,7 +96,6 @@ type JobItem struct {
 	// (deleted with the job) or 'o' (deleted only if it names this job).
 	UniqueKey  string
 	UniqueMode byte
-	edit       model.RequeueEdit
 }
 
 // SkipCount is members a bulk action leaves alone, and why.
@@ -106,9 +105,11 @@ type SkipCount struct {
 }
 
 // JobsPlan is what a job action will do. For jobs given one by one it lists
-// every member; for a bulk action (All) it counts them by a scan of the set
-// and lists the first few, and the execution scans again, applying the
-// same rules to what is there then.
+// every member; for a bulk action (All) it counts them by a scan of the set,
+// lists the first few and keeps them all for the execution (up to
+// BulkKeepBytes; beyond that the execution scans again, applying the same
+// rules to what is there then). The new JSON of a requeued job is cut by
+// the execution, not the plan.
 type JobsPlan struct {
 	Namespace string
 	Action    JobsAction
@@ -341,11 +342,9 @@ func (p *JobsPlan) item(sj model.SetJob) (JobItem, error) {
 		if !p.served[j.Name] && !p.Target.Force {
 			return it, fmt.Errorf("%q: %w (the job would wait forever; --force pushes it anyway)", j.Name, ErrUnserved)
 		}
-		edit, err := model.EditForRequeue(sj.Raw, sj.Set == model.SetDead)
-		if err != nil {
+		if err := requeueCheck(sj); err != nil {
 			return it, fmt.Errorf("%w: %v", ErrNotRequeueable, err)
 		}
-		it.edit = edit
 		it.QueueKey = p.keys.Queue(j.Name)
 		return it, nil
 	}
@@ -367,6 +366,18 @@ func (p *JobsPlan) item(sj model.SetJob) (JobItem, error) {
 		}
 	}
 	return it, nil
+}
+
+// requeueCheck reports whether a member that reads as a job can be cut for
+// its requeue (model.EditForRequeue), which the execution does. Of such a
+// member only a second `t` key stops the cut, and that takes two `"t"`
+// texts or an escape (`\u0074`): only then is the whole cut tried here.
+func requeueCheck(sj model.SetJob) error {
+	if bytes.Count(sj.Raw, []byte(`"t"`)) < 2 && !bytes.Contains(sj.Raw, []byte(`\u`)) {
+		return nil
+	}
+	_, err := model.EditForRequeue(sj.Raw, sj.Set == model.SetDead)
+	return err
 }
 
 func skipReason(err error) string {

@@ -8,7 +8,10 @@ package reaper
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gomodule/redigo/redis"
@@ -41,7 +44,9 @@ type JobsResult struct {
 	GoneCount, RescoredCount int64
 	// Skipped are members a bulk run left alone, by reason.
 	Skipped map[string]int64
-	// Calls is the number of script calls; Longest the longest one.
+	// Calls is the number of script calls; Longest the longest wait for
+	// one's reply from its sending (a bulk call sent while another runs
+	// waits for it too).
 	Calls   int
 	Longest time.Duration
 }
@@ -77,11 +82,14 @@ func NewJobsExecutor(namespace string, batch int) *JobsExecutor {
 }
 
 // Execute carries out a plan. Jobs given one by one go in batches of the
-// plan's members. A bulk plan scans the set again (ZSCAN, of job type
-// Target.Job when set) and takes what the plan's rules take, in batches;
-// each batch is sorted by score, so in one batch the oldest go first. The
-// scan returns every member that stays in the set for the whole run. A
-// cancelled ctx stops between script calls: what was done stays done.
+// plan's members. A bulk plan takes the members it kept, or, when it kept
+// none (too many bytes), scans the set again (ZSCAN, of job type
+// Target.Job when set) and takes what the plan's rules take; either way
+// the oldest go first. The scan returns every member that stays in the set
+// for the whole run. Up to callsAhead script calls are in flight: the next
+// call is built and sent while Redis runs the one before, and progress
+// counts only replies read. A cancelled ctx stops sending calls and reads
+// those already sent: what was done stays done.
 func (e *JobsExecutor) Execute(ctx context.Context, c redis.Conn, plan JobsPlan, progress JobsProgress) (JobsResult, error) {
 	res := JobsResult{ByName: map[string]int64{}, Skipped: map[string]int64{}}
 	if plan.keys != e.keys {
@@ -91,75 +99,69 @@ func (e *JobsExecutor) Execute(ctx context.Context, c redis.Conn, plan JobsPlan,
 		err := e.queueDelete(ctx, c, plan, &res, progress)
 		return res, err
 	}
-	flush := func(items []JobItem) error {
-		if len(items) == 0 {
-			return nil
-		}
-		if err := ctx.Err(); err != nil {
-			// Stop before a call: a call with a done context would cost the
-			// connection.
-			return fmt.Errorf("%s: stopped after %d jobs: %w", plan.Action, res.Done, err)
-		}
-		sortItems(items)
-		for len(items) > 0 {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("%s: stopped after %d jobs: %w", plan.Action, res.Done, err)
-			}
-			n := batchLen(items, e.batch)
-			if err := e.batchCall(ctx, c, plan, items[:n], &res); err != nil {
-				return err
-			}
-			items = items[n:]
-			if progress != nil {
-				progress(res.Done, plan.Total)
-			}
-		}
-		return nil
-	}
+	p := &callPipe{e: e, c: c, plan: &plan, res: &res, progress: progress}
+	var err error
 	switch {
 	case !plan.Target.All:
-		return res, flush(append([]JobItem(nil), plan.Items...))
+		err = p.run(ctx, plan.Items)
 	case plan.everyKept:
-		// The plan holds every member it counted: take exactly those (each
-		// re-checked by its script call), without a second scan.
+		// The plan holds every member it counted, oldest first: take
+		// exactly those (each re-checked by its script call), without a
+		// second scan.
 		for _, s := range plan.Skipped {
 			res.Skipped[s.Reason] += s.N
 		}
-		return res, flush(plan.every)
+		err = p.run(ctx, plan.every)
+	default:
+		err = e.rescan(ctx, c, plan, p)
 	}
+	if werr := p.wait(ctx); err == nil {
+		err = werr
+	}
+	return res, err
+}
+
+// rescan takes a bulk plan's members from a new scan of the set, in
+// batches, each sorted by score.
+func (e *JobsExecutor) rescan(ctx context.Context, c redis.Conn, plan JobsPlan, p *callPipe) error {
 	s := redisq.NewSetScan(e.keys, plan.Target.Set, redisq.SetFilter{Job: plan.Target.Job}, max(e.batch, BulkScanCount))
 	var pending []JobItem
 	for !s.Progress().Done {
+		// The scan shares the connection: no script call stays in flight.
+		if err := p.wait(ctx); err != nil {
+			return err
+		}
 		if err := ctx.Err(); err != nil {
-			return res, fmt.Errorf("%s: stopped after %d jobs: %w", plan.Action, res.Done, err)
+			return fmt.Errorf("%s: stopped after %d jobs: %w", plan.Action, p.res.Done, err)
 		}
 		jobs, err := s.Step(ctx, c)
 		if err != nil {
-			return res, fmt.Errorf("%s: %w", plan.Action, err)
+			return fmt.Errorf("%s: %w", plan.Action, err)
 		}
 		for _, sj := range jobs {
 			it, err := plan.item(sj)
 			if err != nil {
-				res.Skipped[skipReason(err)]++
+				p.res.Skipped[skipReason(err)]++
 				continue
 			}
 			pending = append(pending, it)
-			if len(pending) == e.batch {
-				if err := flush(pending); err != nil {
-					return res, err
-				}
-				pending = pending[:0]
+		}
+		if len(pending) >= e.batch || (s.Progress().Done && len(pending) > 0) {
+			sortItems(pending)
+			if err := p.run(ctx, pending); err != nil {
+				return err
 			}
+			pending = nil
 		}
 	}
-	return res, flush(pending)
+	return nil
 }
 
 // MaxBatchBytes bounds the member bytes of one script call, so that a
 // batch of big jobs holds Redis no longer than a batch of small ones: the
 // script reads, removes and pushes each member, in time that grows with its
 // bytes.
-const MaxBatchBytes = 32 << 10
+const MaxBatchBytes = 64 << 10
 
 // batchLen is how many of items the next script call takes: at most max,
 // and at most MaxBatchBytes of members (at least one).
@@ -177,26 +179,146 @@ func batchLen(items []JobItem, max int) int {
 	return len(items)
 }
 
-// batchCall runs one script call over items and records its outcome.
-func (e *JobsExecutor) batchCall(ctx context.Context, c redis.Conn, plan JobsPlan, items []JobItem, res *JobsResult) error {
+// callPipe runs the script calls of one execution with up to callsAhead
+// calls in flight: the arguments of the next call are built, and the call
+// sent, while Redis runs the ones before, so Redis does not wait for this
+// process between calls. Each call is atomic and re-checks its members, so
+// a run killed with calls in flight loses and doubles nothing; their
+// outcome is simply not counted. Results and progress count only replies
+// read.
+type callPipe struct {
+	e        *JobsExecutor
+	c        redis.Conn
+	plan     *JobsPlan
+	res      *JobsResult
+	progress JobsProgress
+
+	// inFlight are the calls sent and not read yet, oldest first.
+	inFlight []sentCall
+}
+
+// sentCall is a script call sent: its members and when it was sent.
+type sentCall struct {
+	items []JobItem
+	at    time.Time
+}
+
+// callsAhead is how many script calls an execution keeps in flight.
+const callsAhead = 2
+
+// run sends script calls over items, in batches.
+func (p *callPipe) run(ctx context.Context, items []JobItem) error {
+	for len(items) > 0 {
+		n := batchLen(items, p.e.batch)
+		script, args, sent, skipped := p.e.callArgs(p.plan, items[:n])
+		for r, k := range skipped {
+			p.res.Skipped[r] += k
+		}
+		for len(p.inFlight) >= callsAhead {
+			if err := p.waitOne(ctx); err != nil {
+				return err
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			// Stop before a call (a call with a done context would cost the
+			// connection), after reading what the calls in flight did.
+			werr := p.wait(ctx)
+			return fmt.Errorf("%s: stopped after %d jobs: %w", p.plan.Action, p.res.Done, errors.Join(err, werr))
+		}
+		if script != nil {
+			if err := script.Send(p.c, args...); err != nil {
+				return fmt.Errorf("%s %s: %w", p.plan.Action, args[1], err)
+			}
+			if err := p.c.Flush(); err != nil {
+				return fmt.Errorf("%s %s: %w", p.plan.Action, args[1], err)
+			}
+			p.inFlight = append(p.inFlight, sentCall{items: sent, at: time.Now()})
+		}
+		items = items[n:]
+	}
+	return nil
+}
+
+// callWait bounds the wait for the reply of a call in flight once the
+// caller's context is done: the call runs in Redis whatever happens here,
+// and its reply says what it did.
+const callWait = 30 * time.Second
+
+// wait reads the replies of every call in flight and records them; the
+// first error is returned after all are read.
+func (p *callPipe) wait(ctx context.Context) error {
+	var first error
+	for len(p.inFlight) > 0 {
+		if err := p.waitOne(ctx); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// waitOne reads the reply of the oldest call in flight and records it. On
+// an error it reads the others too, so none stays in flight.
+func (p *callPipe) waitOne(ctx context.Context) error {
+	call := p.inFlight[0]
+	p.inFlight = p.inFlight[1:]
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callWait)
+	defer cancel()
+	reply, err := redis.ReceiveContext(p.c, rctx)
+	took := time.Since(call.at)
+	p.res.Calls++
+	p.res.Longest = max(p.res.Longest, took)
+	setKey := redisq.SetKey(p.e.keys, p.plan.Target.Set)
+	if err == nil {
+		err = p.e.record(*p.plan, call.items, reply, p.res)
+	} else {
+		err = fmt.Errorf("%s %s: %w", p.plan.Action, setKey, err)
+	}
+	if err != nil {
+		_ = p.wait(ctx)
+		return err
+	}
+	if p.progress != nil {
+		p.progress(p.res.Done, p.plan.Total)
+	}
+	return nil
+}
+
+// callArgs builds the script and its arguments (key count first) for one
+// call over items, and returns the members it takes. A member whose requeue
+// cannot be cut is left out and counted by reason; a nil script means none
+// is left.
+func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem) (*redis.Script, []any, []JobItem, map[string]int64) {
 	setKey := redisq.SetKey(e.keys, plan.Target.Set)
-	args := []any{setKey}
+	keys := []any{setKey}
 	keyIndex := map[string]int{}
 	index := func(k string) int {
 		if i, ok := keyIndex[k]; ok {
 			return i
 		}
-		args = append(args, k)
-		keyIndex[k] = len(args) // KEYS is 1-based and KEYS[1] is the set
+		keys = append(keys, k)
+		keyIndex[k] = len(keys) // KEYS is 1-based and KEYS[1] is the set
 		return keyIndex[k]
 	}
 	argv := make([]any, 0, 5*len(items))
 	script := e.del
+	var skipped map[string]int64
+	sent := items
 	if plan.Action == JobsRequeue {
 		script = e.requeue
-		for _, it := range items {
-			recipe, lit := it.edit.Recipe()
-			argv = append(argv, it.Job.Raw, it.Job.ScoreText, recipe, lit, index(it.QueueKey))
+		for i, it := range items {
+			before, after, err := requeueCut(it.Job)
+			if err != nil {
+				if skipped == nil {
+					skipped = map[string]int64{}
+					sent = append([]JobItem(nil), items[:i]...)
+				}
+				skipped[skipReason(fmt.Errorf("%w: %v", ErrNotRequeueable, err))]++
+				continue
+			}
+			if skipped != nil {
+				sent = append(sent, it)
+			}
+			argv = append(argv, it.Job.Raw, it.Job.ScoreText, before, after, index(it.QueueKey))
 		}
 	} else {
 		for _, it := range items {
@@ -210,18 +332,24 @@ func (e *JobsExecutor) batchCall(ctx context.Context, c redis.Conn, plan JobsPla
 			argv = append(argv, it.Job.Raw, it.Job.ScoreText, u, string([]byte{max(it.UniqueMode, '-')}), id)
 		}
 	}
-	nkeys := len(args)
-	args = append(args, argv...)
-	start := time.Now()
-	reply, err := redis.Values(scriptDo(ctx, c, script, nkeys, args))
-	took := time.Since(start)
-	res.Calls++
-	res.Longest = max(res.Longest, took)
+	if len(argv) == 0 {
+		return nil, nil, nil, skipped
+	}
+	args := make([]any, 0, 1+len(keys)+len(argv))
+	args = append(args, len(keys))
+	args = append(args, keys...)
+	return script, append(args, argv...), sent, skipped
+}
+
+// record reads one call's reply: a code per member the call took.
+func (e *JobsExecutor) record(plan JobsPlan, items []JobItem, reply any, res *JobsResult) error {
+	setKey := redisq.SetKey(e.keys, plan.Target.Set)
+	vals, err := redis.Values(reply, nil)
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", plan.Action, setKey, err)
 	}
 	var status, codes string
-	if _, err := redis.Scan(reply, &status, &codes); err != nil {
+	if _, err := redis.Scan(vals, &status, &codes); err != nil {
 		return fmt.Errorf("%s %s: unexpected script reply: %w", plan.Action, setKey, err)
 	}
 	if status == "wrongtype" {
@@ -256,6 +384,43 @@ func (e *JobsExecutor) batchCall(ctx context.Context, c redis.Conn, plan JobsPla
 		}
 	}
 	return nil
+}
+
+// requeueCut cuts a member for its requeue: the new job's bytes before its
+// `t` value and after it (model.EditForRequeue: dead jobs lose their
+// failure fields, every other byte stays).
+func requeueCut(sj model.SetJob) (before, after []byte, err error) {
+	edit, err := model.EditForRequeue(sj.Raw, sj.Set == model.SetDead)
+	if err != nil {
+		return nil, nil, err
+	}
+	recipe, lit := edit.Recipe()
+	dst := &before
+	for len(recipe) > 0 {
+		var tok string
+		tok, recipe, _ = strings.Cut(recipe, ",")
+		switch tok {
+		case "T":
+			dst = &after
+		case "L":
+			*dst = append(*dst, lit...)
+		default:
+			from, to, ok := strings.Cut(tok, "-")
+			s, err1 := strconv.Atoi(from)
+			e, err2 := strconv.Atoi(to)
+			if !ok || err1 != nil || err2 != nil || s < 1 || s > e+1 || e > len(sj.Raw) {
+				return nil, nil, fmt.Errorf("%w: bad edit %q", model.ErrNotEditable, tok)
+			}
+			*dst = append(*dst, sj.Raw[s-1:e]...)
+		}
+	}
+	if before == nil {
+		before = []byte{}
+	}
+	if after == nil {
+		after = []byte{}
+	}
+	return before, after, nil
 }
 
 // scriptDo runs a script with a variable number of keys (EVALSHA, then

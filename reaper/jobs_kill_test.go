@@ -54,18 +54,22 @@ func TestJobsKillChild(t *testing.T) {
 // A bulk requeue killed with SIGKILL at random points (while it plans,
 // between script calls, or while a call runs in Redis, which finishes it
 // anyway) leaves every job in exactly one place, dead or queued, never both
-// and never twice; running it again finishes the rest.
+// and never twice; running it again finishes the rest. 10 kills over 50,000
+// jobs; with WORKQ_STRESS=1 (make stress) 40 kills over 200,000.
 func TestJobsBulkRequeueKilled(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	keys := jobsNS(t, c, []string{"mail", "bill"}, "mail,bill")
-	const n, others = 50000, 500
+	n, others, wantKills := 50000, 500, 10
+	if os.Getenv("WORKQ_STRESS") == "1" {
+		n, others, wantKills = 200000, 2000, 40
+	}
 	for i := 0; i < n+others; i++ {
 		name := "mail"
 		if i >= n {
 			name = "bill"
 		}
-		if err := c.Send("ZADD", "work:dead", 1700000000+i%5000, jobsDead(fmt.Sprintf("k%05d", i), name)); err != nil {
+		if err := c.Send("ZADD", "work:dead", 1700000000+i%5000, jobsDead(fmt.Sprintf("k%06d", i), name)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -91,7 +95,7 @@ func TestJobsBulkRequeueKilled(t *testing.T) {
 		}
 		jobsDo(t, c, "HSET", "work:worker_pools:p1", "heartbeat_at", now[0])
 	}
-	for round := 0; round < 20 && kills < 10; round++ {
+	for round := 0; round < 2*wantKills && kills < wantKills; round++ {
 		beat()
 		cmd := exec.Command(exe, "-test.run=^TestJobsKillChild$", "-test.count=1")
 		cmd.Env = append(os.Environ(), jobsKillChildEnv+"="+srv.Addr())
@@ -135,7 +139,7 @@ func TestJobsBulkRequeueKilled(t *testing.T) {
 		kills++
 		jobsCheckOnce(t, c, keys, n, others, false)
 	}
-	if kills < 10 {
+	if kills < wantKills {
 		t.Fatalf("only %d kills", kills)
 	}
 	beat()
@@ -156,7 +160,18 @@ func TestJobsBulkRequeueKilled(t *testing.T) {
 func jobsCheckOnce(t *testing.T, c redis.Conn, keys redisq.Keys, n, others int, done bool) {
 	t.Helper()
 	where := map[string]string{}
-	dead, err := redis.Strings(c.Do("ZRANGE", "work:dead", 0, -1))
+	// Both read in one transaction: a call the killed child sent may still
+	// run in Redis, and it must not fall between the two reads.
+	for _, cmd := range [][]any{{"MULTI"}, {"ZRANGE", "work:dead", 0, -1}, {"LRANGE", keys.Queue("mail"), 0, -1}} {
+		if err := c.Send(cmd[0].(string), cmd[1:]...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	both, err := redis.Values(c.Do("EXEC"))
+	if err != nil || len(both) != 2 {
+		t.Fatalf("read dead and queue: %v %v", both, err)
+	}
+	dead, err := redis.Strings(both[0], nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +179,7 @@ func jobsCheckOnce(t *testing.T, c redis.Conn, keys redisq.Keys, n, others int, 
 		j, _ := model.ParseJobFields([]byte(raw))
 		where[j.ID] = "dead"
 	}
-	queued, err := redis.Strings(c.Do("LRANGE", keys.Queue("mail"), 0, -1))
+	queued, err := redis.Strings(both[1], nil)
 	if err != nil {
 		t.Fatal(err)
 	}

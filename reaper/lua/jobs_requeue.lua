@@ -6,34 +6,34 @@
 -- KEYS[2..]  the queues this call pushes onto (<ns>:jobs:<name>)
 -- ARGV, five per member:
 --   the member's exact bytes, its score as Redis wrote it,
---   the recipe of the new job, the literal the recipe may use,
+--   the new job's bytes before its `t` value, the bytes after it,
 --   the index in KEYS of its queue.
 --
--- The recipe is made by the caller from the exact bytes it read: comma
--- separated, "s-e" copies bytes s to e of the member, "T" writes the new
--- `t`, "L" the literal (`,"t":` for a job that had none). So only `t` (and,
--- for dead jobs, the failure fields) change, and every other byte stays.
--- `t` is Redis's clock, read here: the same clock the workers' jobs use.
+-- The caller cuts the new job from the exact bytes it read, so only `t`
+-- (and, for dead jobs, the failure fields) change, and every other byte
+-- stays. `t` is Redis's clock, read here: the same clock the workers' jobs
+-- use.
 --
--- Returns {'ok', codes} with one character per member: 'm' moved (ZREM and
--- LPUSH, the back of the line, as gocraft/work requeues), 'g' gone from the
--- set, 's' still there at another score (left alone); or
--- {'wrongtype', key} with nothing written.
+-- Every member is checked first; then each queue gets its new jobs in one
+-- LPUSH (in the members' order: the same list as one LPUSH per member, the
+-- back of the line, as gocraft/work requeues), and only then are they
+-- removed from the set, so a write refused half-way (out of memory) can
+-- leave a job in both places but never in neither.
+--
+-- Returns {'ok', codes} with one character per member: 'm' moved, 'g' gone
+-- from the set (or named twice in this call: moved once), 's' still there at
+-- another score (left alone); or {'wrongtype', key} with nothing written.
 
 if redis.replicate_commands then
   redis.replicate_commands()
 end
 
-local function typeOf(key)
-  return redis.call('TYPE', key)['ok']
-end
-
-local t = typeOf(KEYS[1])
+local t = redis.call('TYPE', KEYS[1])['ok']
 if t ~= 'zset' and t ~= 'none' then
   return {'wrongtype', KEYS[1]}
 end
 for i = 2, #KEYS do
-  t = typeOf(KEYS[i])
+  t = redis.call('TYPE', KEYS[i])['ok']
   if t ~= 'list' and t ~= 'none' then
     return {'wrongtype', KEYS[i]}
   end
@@ -41,33 +41,39 @@ end
 
 local now = redis.call('TIME')[1]
 
-local function build(member, recipe, lit)
-  local out = {}
-  for tok in string.gmatch(recipe, '[^,]+') do
-    if tok == 'T' then
-      out[#out + 1] = now
-    elseif tok == 'L' then
-      out[#out + 1] = lit
-    else
-      local s, e = string.match(tok, '^(%d+)-(%d+)$')
-      out[#out + 1] = string.sub(member, tonumber(s), tonumber(e))
-    end
-  end
-  return table.concat(out)
-end
-
-local codes = {}
+local codes, taken, moved, pushes = {}, {}, {}, {}
 for i = 1, #ARGV, 5 do
   local member = ARGV[i]
-  local score = redis.call('ZSCORE', KEYS[1], member)
+  local score = not taken[member] and redis.call('ZSCORE', KEYS[1], member)
   if not score then
     codes[#codes + 1] = 'g'
   elseif score ~= ARGV[i + 1] and tonumber(score) ~= tonumber(ARGV[i + 1]) then
     codes[#codes + 1] = 's'
   else
-    redis.call('ZREM', KEYS[1], member)
-    redis.call('LPUSH', KEYS[tonumber(ARGV[i + 4])], build(member, ARGV[i + 2], ARGV[i + 3]))
+    taken[member] = true
+    moved[#moved + 1] = member
+    local q = tonumber(ARGV[i + 4])
+    local list = pushes[q]
+    if not list then
+      list = {}
+      pushes[q] = list
+    end
+    list[#list + 1] = ARGV[i + 2] .. now .. ARGV[i + 3]
     codes[#codes + 1] = 'm'
   end
 end
+
+-- unpack passes at most a few thousand values to one call.
+local step = 1000
+local function each(cmd, key, values)
+  for s = 1, #values, step do
+    redis.call(cmd, key, unpack(values, s, math.min(s + step - 1, #values)))
+  end
+end
+for q = 2, #KEYS do
+  if pushes[q] then
+    each('LPUSH', KEYS[q], pushes[q])
+  end
+end
+each('ZREM', KEYS[1], moved)
 return {'ok', table.concat(codes)}
