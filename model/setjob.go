@@ -64,28 +64,6 @@ type SetJob struct {
 	Problem string
 }
 
-// JobFields are the fields gocraft/work writes in a job's JSON.
-type JobFields struct {
-	ID   string
-	Name string
-	// T is `t`, the enqueue time in epoch seconds.
-	T int64
-	// Args is `args` exactly as stored (null, an object, ...); nil when the
-	// field is absent.
-	Args json.RawMessage
-	// Unique is true for EnqueueUnique jobs; UniqueKey is the `unique_key`
-	// field written by newer gocraft builds ("" when absent).
-	Unique    bool
-	UniqueKey string
-	Fails     int64
-	Err       string
-	FailedAt  int64
-}
-
-// Periodic reports a periodic instance (id "periodic:..."): the periodic
-// enqueuer writes it into scheduled again on its next pass.
-func (j *JobFields) Periodic() bool { return strings.HasPrefix(j.ID, "periodic:") }
-
 // ParseSetJob reads a member and its score as Redis returned them. It never
 // fails: a member that is not a JSON object is kept raw, with Problem set.
 func ParseSetJob(set SetName, raw []byte, scoreText string) SetJob {
@@ -101,105 +79,6 @@ func ParseSetJob(set SetName, raw []byte, scoreText string) SetJob {
 		sj.Problem = problem
 	}
 	return sj
-}
-
-// ParseJobFields decodes a job's JSON loosely: nil and a problem when raw is
-// not a JSON object; otherwise the fields, with a problem naming any field
-// of an unexpected type (that field is left zero). When a field appears
-// twice the last one counts, as with encoding/json.
-func ParseJobFields(raw []byte) (*JobFields, string) {
-	if !json.Valid(raw) {
-		var v map[string]json.RawMessage
-		err := json.Unmarshal(raw, &v)
-		return nil, "not a JSON object: " + err.Error()
-	}
-	ms, _, _, err := objectMembers(raw)
-	if err != nil {
-		return nil, "not a JSON object"
-	}
-	j := &JobFields{}
-	var bad []string
-	str := func(name string, v []byte, dst *string) {
-		if len(v) == 0 || v[0] != '"' {
-			if string(v) != "null" {
-				bad = append(bad, name)
-			}
-			return
-		}
-		s, err := jsonString(v)
-		if err != nil {
-			bad = append(bad, name)
-			return
-		}
-		*dst = s
-	}
-	num := func(name string, v []byte, dst *int64) {
-		if string(v) == "null" {
-			return
-		}
-		n, err := jsonSeconds(v)
-		if err != nil {
-			bad = append(bad, name)
-			return
-		}
-		*dst = n
-	}
-	for _, m := range ms {
-		v := raw[m.valStart:m.valEnd]
-		switch m.key {
-		case "id":
-			str(m.key, v, &j.ID)
-		case "name":
-			str(m.key, v, &j.Name)
-		case "err":
-			str(m.key, v, &j.Err)
-		case "unique_key":
-			str(m.key, v, &j.UniqueKey)
-		case "t":
-			num(m.key, v, &j.T)
-		case "fails":
-			num(m.key, v, &j.Fails)
-		case "failed_at":
-			num(m.key, v, &j.FailedAt)
-		case "unique":
-			switch string(v) {
-			case "true":
-				j.Unique = true
-			case "false", "null":
-				j.Unique = false
-			default:
-				bad = append(bad, m.key)
-			}
-		case "args":
-			j.Args = json.RawMessage(v)
-		}
-	}
-	if len(bad) > 0 {
-		return j, "field of an unexpected type: " + strings.Join(bad, ", ")
-	}
-	return j, ""
-}
-
-// jsonSeconds reads a JSON number (a float is truncated).
-func jsonSeconds(b []byte) (int64, error) {
-	if i, err := strconv.ParseInt(string(b), 10, 64); err == nil {
-		return i, nil
-	}
-	if len(b) == 0 || b[0] == '"' {
-		return 0, fmt.Errorf("not a number")
-	}
-	var n json.Number
-	if err := json.Unmarshal(b, &n); err != nil {
-		return 0, err
-	}
-	if i, err := n.Int64(); err == nil {
-		return i, nil
-	}
-	f, err := n.Float64()
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, fmt.Errorf("not a number")
-	}
-	return int64(f), nil
 }
 
 // MarshalJSON writes the member as gocraft/work's Client does (the score
@@ -221,7 +100,7 @@ func (sj SetJob) MarshalJSON() ([]byte, error) {
 		for _, f := range []struct {
 			k string
 			v any
-		}{{"id", j.ID}, {"name", j.Name}, {"t", j.T}} {
+		}{{"id", j.ID}, {"name", j.Name}, {"t", j.EnqueuedAt}} {
 			b.WriteByte(',')
 			writeKey(&b, f.k)
 			writeValue(&b, f.v)
@@ -236,7 +115,7 @@ func (sj SetJob) MarshalJSON() ([]byte, error) {
 		for _, f := range []struct {
 			k string
 			v any
-		}{{"unique", j.Unique}, {"unique_key", j.UniqueKey}, {"fails", j.Fails}, {"err", j.Err}, {"failed_at", j.FailedAt}} {
+		}{{"unique", j.Unique}, {"unique_key", j.UniqueKey}, {"fails", j.Fails}, {"err", j.LastErr}, {"failed_at", j.FailedAt}} {
 			if f.k == "unique_key" && j.UniqueKey == "" {
 				continue
 			}

@@ -3,7 +3,9 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -38,7 +40,7 @@ func FuzzEditForRequeue(f *testing.F) {
 		}
 		want := map[string]json.RawMessage{}
 		for k, v := range old {
-			if dropFailure && failureFields[k] {
+			if dropFailure && failureField(k) {
 				continue
 			}
 			want[k] = v
@@ -63,11 +65,109 @@ func FuzzEditForRequeue(f *testing.F) {
 		j, _ := ParseJobFields(raw)
 		for _, k := range []string{"id", "name", "err"} {
 			s, ok := std[k].(string)
-			got := map[string]string{"id": j.ID, "name": j.Name, "err": j.Err}[k]
+			got := map[string]string{"id": j.ID, "name": j.Name, "err": j.LastErr}[k]
 			// Invalid UTF-8 is kept as stored, where encoding/json writes U+FFFD.
 			if ok && got != s && utf8.Valid(raw) {
 				t.Fatalf("%s of %q: %q, encoding/json %q", k, raw, got, s)
 			}
+		}
+	})
+}
+
+// FuzzParseJobFields: the reader takes as a job exactly what encoding/json
+// reads as a JSON object, explains the rest as encoding/json does, and
+// reads each field as encoding/json does with exact keys, the last one
+// counting (text that is not UTF-8 is kept as stored where encoding/json
+// writes U+FFFD).
+func FuzzParseJobFields(f *testing.F) {
+	for _, s := range []string{
+		`{"name":"mail","id":"a1","t":1700000000,"args":{"n":12345678901234567,"l":[]},"fails":3,"err":"boom","failed_at":1}`,
+		`{"fails":2.5,"err":"e \u003c\/ \ud83d\ude00 \ud800x","args":null,"t":-7e2,"id":"b","name":"x\/y","unique":true,"unique_key":"k"}`,
+		`{"id":"x","t":"late","unique":"yes","unique_key":5,"fails":null,"err":null,"failed_at":1e400}`,
+		"{ \"id\" : \"c\" ,\n \"err\":\"\xff\" }", `{}`, `{"\u0074":1}`, `[1]`, `"x"`, `null`, `{"t":1,"t":2}`, `{"a":1,}`, `{"t":01}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		j, problem := ParseJobFields(raw)
+		var obj map[string]json.RawMessage
+		err := json.Unmarshal(raw, &obj)
+		switch {
+		case err != nil && json.Valid(raw):
+			if j != nil || problem != "not a JSON object" {
+				t.Fatalf("%q: a JSON text that is not an object: job %v, problem %q", raw, j != nil, problem)
+			}
+			return
+		case err != nil:
+			if j != nil || problem != "not a JSON object: "+err.Error() {
+				t.Fatalf("%q: not JSON (%v): job %v, problem %q", raw, err, j != nil, problem)
+			}
+			return
+		case obj == nil:
+			if j != nil || problem != "not a JSON object" {
+				t.Fatalf("%q: null: job %v, problem %q", raw, j != nil, problem)
+			}
+			return
+		case j == nil:
+			t.Fatalf("%q: an object not read: %s", raw, problem)
+		}
+		bad := map[string]bool{}
+		if rest, ok := strings.CutPrefix(problem, "field of an unexpected type: "); ok {
+			for _, k := range strings.Split(rest, ", ") {
+				bad[k] = true
+			}
+		} else if problem != "" {
+			t.Fatalf("%q: problem %q", raw, problem)
+		}
+		for k, got := range map[string]string{"id": j.ID, "name": j.Name, "err": j.LastErr, "unique_key": j.UniqueKey} {
+			v, ok := obj[k]
+			switch {
+			case !ok || string(v) == "null":
+			case v[0] != '"':
+				if !bad[k] {
+					t.Fatalf("%q: %s of another type not named in %q", raw, k, problem)
+				}
+			case !utf8.Valid(v) && !bytes.Contains(v, []byte(`\`)):
+				if got != string(v[1:len(v)-1]) {
+					t.Fatalf("%q: %s %q, stored %q", raw, k, got, v)
+				}
+			default:
+				var want string
+				_ = json.Unmarshal(v, &want)
+				if got != want {
+					t.Fatalf("%q: %s %q, encoding/json %q", raw, k, got, want)
+				}
+			}
+		}
+		for k, got := range map[string]int64{"t": j.EnqueuedAt, "fails": j.Fails, "failed_at": j.FailedAt} {
+			v, ok := obj[k]
+			if !ok || string(v) == "null" {
+				continue
+			}
+			var n json.Number
+			want, err := int64(0), json.Unmarshal(v, &n)
+			if v[0] == '"' {
+				err = errors.New("a string") // json.Number also takes a quoted number
+			}
+			if err == nil {
+				if want, err = n.Int64(); err != nil {
+					var f float64
+					if f, err = n.Float64(); err == nil {
+						want = int64(f)
+					}
+				}
+			}
+			if (err != nil && !bad[k]) || (err == nil && got != want) {
+				t.Fatalf("%q: %s %d (bad %v), encoding/json %d (%v)", raw, k, got, bad[k], want, err)
+			}
+		}
+		if v, ok := obj["unique"]; ok && string(v) != "null" {
+			if b := string(v) == "true"; (!b && string(v) != "false" && !bad["unique"]) || ((b || string(v) == "false") && j.Unique != b) {
+				t.Fatalf("%q: unique %v (bad %v)", raw, j.Unique, bad["unique"])
+			}
+		}
+		if v, ok := obj["args"]; string(j.Args) != string(v) || (j.Args == nil) == ok {
+			t.Fatalf("%q: args %q, stored %q", raw, j.Args, v)
 		}
 	})
 }

@@ -7,7 +7,6 @@ package redisq
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 
@@ -35,15 +34,16 @@ func ReadSetCounts(ctx context.Context, c redis.Conn, keys Keys) (SetCounts, err
 	if err := c.Flush(); err != nil {
 		return out, fmt.Errorf("read job set sizes: %w", err)
 	}
+	var rs [3]reply
+	if err := receiveInto(ctx, c, rs[:]); err != nil {
+		return out, fmt.Errorf("read job set sizes: %w", err)
+	}
 	dst := []*int64{&out.Retry, &out.Scheduled, &out.Dead}
 	var first error
 	for i, s := range sets {
-		n, err := redis.Int64(redis.ReceiveContext(c, ctx))
+		n, err := redis.Int64(rs[i].v, rs[i].err)
 		if err != nil && first == nil {
 			first = fmt.Errorf("zcard %s: %w", SetKey(keys, s), err)
-			if !setsErrorReply(err) {
-				return out, first
-			}
 		}
 		*dst[i] = n
 	}
@@ -107,14 +107,15 @@ func ReadSetPage(ctx context.Context, c redis.Conn, keys Keys, set model.SetName
 	if err := c.Flush(); err != nil {
 		return page, fmt.Errorf("read %s: %w", key, err)
 	}
-	vals, rangeErr := redis.Values(redis.ReceiveContext(c, ctx))
-	if rangeErr != nil && !setsErrorReply(rangeErr) {
-		return page, fmt.Errorf("read %s: %w", key, rangeErr)
+	var rs [2]reply
+	if err := receiveInto(ctx, c, rs[:]); err != nil {
+		return page, fmt.Errorf("read %s: %w", key, err)
 	}
-	total, err := redis.Int64(redis.ReceiveContext(c, ctx))
-	if rangeErr != nil {
-		return page, fmt.Errorf("read %s: %w", key, rangeErr)
+	vals, err := redis.Values(rs[0].v, rs[0].err)
+	if err != nil {
+		return page, fmt.Errorf("read %s: %w", key, err)
 	}
+	total, err := redis.Int64(rs[1].v, rs[1].err)
 	if err != nil {
 		return page, fmt.Errorf("zcard %s: %w", key, err)
 	}
@@ -179,11 +180,4 @@ func (b *bestN) trim() {
 	if len(b.jobs) > b.n {
 		b.jobs = append([]model.SetJob(nil), b.jobs[:b.n]...)
 	}
-}
-
-// setsErrorReply reports an error reply from Redis (as opposed to a
-// connection error, after which the connection is unusable).
-func setsErrorReply(err error) bool {
-	var re redis.Error
-	return errors.As(err, &re)
 }
