@@ -56,10 +56,11 @@ type Job struct {
 // ParseErr, and the raw text is kept in Raw.
 func ParseJob(raw string) Job {
 	b := []byte(raw)
-	r := readJob(b)
-	j := Job{JobFields: r.fields, Raw: raw}
+	j := Job{Raw: raw}
+	r := readJob(b, &j.JobFields, nil)
 	switch {
 	case r.state != scanDone:
+		j.JobFields = JobFields{}
 		j.ParseErr = errors.New(r.problem(b))
 	case len(r.t) == 0 || string(r.t) == "null":
 		j.EnqueuedAt = 0
@@ -77,18 +78,16 @@ func ParseJob(raw string) Job {
 // twice the last one counts, as with encoding/json; keys match exactly, as
 // in the Lua scripts that edit jobs.
 func ParseJobFields(raw []byte) (*JobFields, string) {
-	r := readJob(raw)
+	j := new(JobFields)
+	r := readJob(raw, j, nil)
 	if r.state != scanDone {
 		return nil, r.problem(raw)
 	}
-	j := new(JobFields)
-	*j = r.fields
 	return j, r.problem(raw)
 }
 
-// jobRead is what one pass over a job's bytes found.
+// jobRead is what one pass over a job's bytes found besides its fields.
 type jobRead struct {
-	fields JobFields
 	// state is scanDone for a valid JSON object.
 	state scanState
 	// bad lists the fields of an unexpected type, in the order read.
@@ -105,16 +104,18 @@ type textSpan struct {
 	escaped    bool
 }
 
-// readJob reads a job's fields in one pass over its bytes, which it
-// validates as it goes (see objectScan). The string fields are cut from one
-// allocation.
-func readJob(raw []byte) jobRead {
+// readJob reads a job's fields into f in one pass over its bytes, which it
+// validates as it goes (see objectScan); f holds no meaning unless the
+// state is scanDone. The string fields are cut from text, shared with other
+// jobs read together, or from one allocation of their own when text is
+// nil.
+func readJob(raw []byte, f *JobFields, text *strings.Builder) jobRead {
 	var r jobRead
 	var spans [4]textSpan // id, name, err, unique_key
 	var set [4]bool
-	f := &r.fields
 	s := newObjectScan(raw)
-	for m, ok := s.next(); ok; m, ok = s.next() {
+	var m member
+	for s.next(&m) {
 		v := raw[m.valStart:m.valEnd]
 		field := -1
 		switch m.key {
@@ -162,25 +163,27 @@ func readJob(raw []byte) jobRead {
 	if r.state != scanDone {
 		return jobRead{state: r.state}
 	}
-	n := 0
-	for i, sp := range spans {
-		if set[i] {
-			n += sp.end - sp.start
+	if text == nil {
+		n := 0
+		for i, sp := range spans {
+			if set[i] {
+				n += sp.end - sp.start
+			}
 		}
+		text = new(strings.Builder)
+		text.Grow(n)
 	}
-	var b strings.Builder
-	b.Grow(n)
 	for i, dst := range []*string{&f.ID, &f.Name, &f.LastErr, &f.UniqueKey} {
 		if !set[i] {
 			continue
 		}
-		sp, from := spans[i], b.Len()
+		sp, from := spans[i], text.Len()
 		if sp.escaped {
-			unquoteTo(&b, raw[sp.start:sp.end])
+			unquoteTo(text, raw[sp.start:sp.end])
 		} else {
-			b.Write(raw[sp.start:sp.end])
+			text.Write(raw[sp.start:sp.end])
 		}
-		*dst = b.String()[from:]
+		*dst = text.String()[from:]
 	}
 	return r
 }
@@ -226,6 +229,9 @@ func jsonSeconds(v []byte) (int64, bool) {
 	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
 		return 0, false
 	}
+	if n, ok := smallInt(v); ok {
+		return n, true
+	}
 	if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
 		return i, true
 	}
@@ -234,6 +240,30 @@ func jsonSeconds(v []byte) (int64, bool) {
 		return 0, false
 	}
 	return int64(f), true
+}
+
+// smallInt reads an integer of at most 18 digits, which int64 holds.
+func smallInt[T string | []byte](v T) (int64, bool) {
+	neg := len(v) > 0 && v[0] == '-'
+	i := 0
+	if neg {
+		i = 1
+	}
+	if len(v) == i || len(v)-i > 18 {
+		return 0, false
+	}
+	var n int64
+	for ; i < len(v); i++ {
+		c := v[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // truncate cuts s to n bytes with "..." for a message; callers clean the

@@ -67,18 +67,66 @@ type SetJob struct {
 // ParseSetJob reads a member and its score as Redis returned them. It never
 // fails: a member that is not a JSON object is kept raw, with Problem set.
 func ParseSetJob(set SetName, raw []byte, scoreText string) SetJob {
-	sj := SetJob{Set: set, Raw: raw, ScoreText: scoreText}
+	sj := SetJob{Set: set, Raw: raw}
+	sj.setScore(scoreText)
+	j := new(JobFields)
+	sj.setJob(j, readJob(raw, j, nil))
+	return sj
+}
+
+// ParseSetJobs reads the members of one reply that are kept together, as a
+// page is, each as ParseSetJob reads it: pairs holds a member, its score, a
+// member, its score... The jobs' fields share one allocation, and their
+// text and scores another, rather than three allocations a job; so a job
+// kept alone keeps the others' memory too.
+func ParseSetJobs(set SetName, pairs [][]byte) []SetJob {
+	out := make([]SetJob, len(pairs)/2)
+	fields := make([]JobFields, len(out))
+	size := 0
+	for _, p := range pairs {
+		// A job's text is no longer than its bytes, but for U+FFFD
+		// written for invalid UTF-8 (text then grows).
+		size += len(p)
+	}
+	var text strings.Builder
+	text.Grow(size)
+	for i := range out {
+		sj := &out[i]
+		raw, score := pairs[2*i], pairs[2*i+1]
+		sj.Set, sj.Raw = set, raw
+		from := text.Len()
+		text.Write(score)
+		sj.setScore(text.String()[from:])
+		sj.setJob(&fields[i], readJob(raw, &fields[i], &text))
+	}
+	return out
+}
+
+func (sj *SetJob) setScore(scoreText string) {
+	sj.ScoreText = scoreText
+	// gocraft/work's scores are integers: read at once, and as ParseFloat
+	// reads them (both round to the nearest float64). "-0" is left to
+	// ParseFloat, whose zero keeps its sign.
+	if n, ok := smallInt(scoreText); ok && scoreText[0] != '-' {
+		sj.Score = float64(n)
+		return
+	}
 	f, err := strconv.ParseFloat(scoreText, 64)
 	if err != nil {
 		sj.Problem = fmt.Sprintf("score %q is not a number", scoreText)
 	}
 	sj.Score = f
-	job, problem := ParseJobFields(raw)
-	sj.Job = job
-	if problem != "" && sj.Problem == "" {
-		sj.Problem = problem
+}
+
+// setJob keeps what readJob read: the fields when the member is a JSON
+// object, and the first problem.
+func (sj *SetJob) setJob(j *JobFields, r jobRead) {
+	if r.state == scanDone {
+		sj.Job = j
 	}
-	return sj
+	if p := r.problem(sj.Raw); p != "" && sj.Problem == "" {
+		sj.Problem = p
+	}
 }
 
 // MarshalJSON writes the member as gocraft/work's Client does (the score

@@ -28,3 +28,19 @@ func BenchmarkParseJob(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkScanObject walks the members of the same job, validating it,
+// without reading its fields.
+func BenchmarkScanObject(b *testing.B) {
+	raw := []byte(benchDeadJob)
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		s := newObjectScan(raw)
+		var m member
+		for s.next(&m) {
+		}
+		if s.state != scanDone {
+			b.Fatal(s.state)
+		}
+	}
+}

@@ -144,7 +144,8 @@ func EditForRequeue(raw []byte, dropFailure bool) (RequeueEdit, error) {
 func objectMembers(raw []byte) (ms []member, open, closeAt int, err error) {
 	s := newObjectScan(raw)
 	ms = make([]member, 0, 8) // gocraft/work writes at most 8 fields
-	for m, ok := s.next(); ok; m, ok = s.next() {
+	var m member
+	for s.next(&m) {
 		ms = append(ms, m)
 	}
 	switch s.state {

@@ -85,11 +85,19 @@ func FuzzParseJobFields(f *testing.F) {
 		`{"fails":2.5,"err":"e \u003c\/ \ud83d\ude00 \ud800x","args":null,"t":-7e2,"id":"b","name":"x\/y","unique":true,"unique_key":"k"}`,
 		`{"id":"x","t":"late","unique":"yes","unique_key":5,"fails":null,"err":null,"failed_at":1e400}`,
 		"{ \"id\" : \"c\" ,\n \"err\":\"\xff\" }", `{}`, `{"\u0074":1}`, `[1]`, `"x"`, `null`, `{"t":1,"t":2}`, `{"a":1,}`, `{"t":01}`,
+		`{"err":"\n` + strings.Repeat("\xff", 40) + `"}`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		j, problem := ParseJobFields(raw)
+		// Read together, members read as they do alone.
+		pairs := [][]byte{raw, []byte("5.5"), []byte(benchDeadJob), []byte("x"), raw, []byte("-inf")}
+		for i, sj := range ParseSetJobs(SetRetry, pairs) {
+			if alone := ParseSetJob(SetRetry, pairs[2*i], string(pairs[2*i+1])); !sameSetJob(sj, alone) {
+				t.Fatalf("%q read together: %+v %+v, alone %+v %+v", pairs[2*i], sj, sj.Job, alone, alone.Job)
+			}
+		}
 		var obj map[string]json.RawMessage
 		err := json.Unmarshal(raw, &obj)
 		switch {
@@ -170,4 +178,12 @@ func FuzzParseJobFields(f *testing.F) {
 			t.Fatalf("%q: args %q, stored %q", raw, j.Args, v)
 		}
 	})
+}
+
+func sameSetJob(a, b SetJob) bool {
+	if a.Set != b.Set || a.ScoreText != b.ScoreText || a.Problem != b.Problem || string(a.Raw) != string(b.Raw) ||
+		(a.Score != b.Score && !(a.Score != a.Score && b.Score != b.Score)) || (a.Job == nil) != (b.Job == nil) {
+		return false
+	}
+	return a.Job == nil || reflect.DeepEqual(*a.Job, *b.Job)
 }

@@ -6,6 +6,7 @@
 package model
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -40,7 +41,7 @@ type member struct {
 }
 
 // objectScan walks a JSON text that should be an object, one top-level
-// member per next call, validating every byte it passes. The text is valid
+// member per call of next, validating every byte it passes. The text is valid
 // JSON and an object only when next has returned false with the state
 // scanDone.
 type objectScan struct {
@@ -66,11 +67,11 @@ func newObjectScan(b []byte) objectScan {
 	return s
 }
 
-// next returns the next member, or false at the end of the object or at
-// the first byte that is not valid JSON (see state).
-func (s *objectScan) next() (member, bool) {
+// next reads the next member into m, or returns false at the end of the
+// object or at the first byte that is not valid JSON (see state).
+func (s *objectScan) next(m *member) bool {
 	if s.state != scanMembers {
-		return member{}, false
+		return false
 	}
 	b := s.b
 	i := skipSpace(b, s.i)
@@ -80,16 +81,16 @@ func (s *objectScan) next() (member, bool) {
 		if skipSpace(b, i+1) == len(b) {
 			s.state = scanDone
 		}
-		return member{}, false
+		return false
 	}
 	if s.n > 0 {
 		if i >= len(b) || b[i] != ',' {
 			s.state = scanInvalid
-			return member{}, false
+			return false
 		}
 		i = skipSpace(b, i+1)
 	}
-	m := member{start: i}
+	m.start = i
 	end, escaped, ok := scanString(b, i)
 	if ok {
 		m.key = memberKey(b[i+1:end-1], escaped)
@@ -102,11 +103,11 @@ func (s *objectScan) next() (member, bool) {
 	}
 	if !ok {
 		s.state = scanInvalid
-		return member{}, false
+		return false
 	}
 	s.i = m.valEnd
 	s.n++
-	return m, true
+	return true
 }
 
 // memberKey is a key's text (between the quotes): the keys gocraft/work
@@ -266,11 +267,15 @@ func scanString(b []byte, i int) (end int, escaped, ok bool) {
 	if i >= len(b) || b[i] != '"' {
 		return i, false, false
 	}
-	for i++; i < len(b); i++ {
-		switch c := b[i]; {
-		case c == '"':
+	for i++; ; i++ {
+		i = plainRun(b, i)
+		if i >= len(b) {
+			return i, escaped, false
+		}
+		switch b[i] {
+		case '"':
 			return i + 1, escaped, true
-		case c == '\\':
+		case '\\':
 			escaped = true
 			i++
 			if i >= len(b) {
@@ -286,11 +291,32 @@ func scanString(b []byte, i int) (end int, escaped, ok bool) {
 			default:
 				return i, true, false
 			}
-		case c < 0x20:
+		default: // a control character
 			return i, escaped, false
 		}
 	}
-	return i, escaped, false
+}
+
+// plainRun returns the offset of the first byte from b[i] on that ends a
+// run of plain string text: '"', '\\' or a control character; len(b) when
+// there is none. It tests eight bytes at a time (a byte of x is below n
+// where the high bit of (x - n*ones) &^ x is set, and zero where that of
+// (x - ones) &^ x is), then finds the byte one at a time.
+func plainRun(b []byte, i int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for ; len(b)-i >= 8; i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		quote, backslash := x^(ones*'"'), x^(ones*'\\')
+		if ((x-ones*0x20)&^x|(quote-ones)&^quote|(backslash-ones)&^backslash)&highs != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if c := b[i]; c < 0x20 || c == '"' || c == '\\' {
+			return i
+		}
+	}
+	return i
 }
 
 // hex4 reads four hex digits, -1 when they are not.
