@@ -187,3 +187,51 @@ func sameSetJob(a, b SetJob) bool {
 	}
 	return a.Job == nil || reflect.DeepEqual(*a.Job, *b.Job)
 }
+
+// Nesting deeper than encoding/json's limit is not valid JSON to the
+// reader either, and is explained as encoding/json explains it.
+func TestParseJobFieldsNestingLimit(t *testing.T) {
+	for _, n := range []int{9999, 10000, 10001} {
+		for _, raw := range []string{
+			strings.Repeat("[", n) + strings.Repeat("]", n),
+			`{"args":` + strings.Repeat("[", n-1) + strings.Repeat("]", n-1) + `}`,
+			`{"args":` + strings.Repeat(`{"b":`, n-1) + "1" + strings.Repeat("}", n-1) + `}`,
+		} {
+			j, problem := ParseJobFields([]byte(raw))
+			var v map[string]json.RawMessage
+			err := json.Unmarshal([]byte(raw), &v)
+			want := ""
+			switch {
+			case err != nil && json.Valid([]byte(raw)):
+				want = "not a JSON object"
+			case err != nil:
+				want = "not a JSON object: " + err.Error()
+			}
+			if problem != want || (j == nil) != (err != nil) {
+				t.Errorf("depth %d %.12q: job %v, problem %q, want %q", n, raw, j != nil, problem, want)
+			}
+		}
+	}
+}
+
+// A string is read as encoding/json reads it whatever byte stands at
+// whatever place in the eight-byte words the scanner tests at once.
+func TestParseJobFieldsStringBytes(t *testing.T) {
+	for _, c := range []byte{0x00, 0x1f, '"', '\\', 0x20, '!', 0x7f, 0x80, 0xff} {
+		for before := 0; before < 20; before++ {
+			for _, after := range []int{0, 3, 9} {
+				text := strings.Repeat("a", before) + string([]byte{c}) + strings.Repeat("b", after)
+				raw := []byte(`{"id":"` + text + `","name":"n"}`)
+				j, problem := ParseJobFields(raw)
+				var v struct{ ID, Name string }
+				err := json.Unmarshal(raw, &v)
+				if (j == nil) != (err != nil) {
+					t.Fatalf("%q: job %v (%s), encoding/json %v", raw, j != nil, problem, err)
+				}
+				if j != nil && (j.Name != "n" || (utf8.ValidString(text) && j.ID != v.ID) || (!utf8.ValidString(text) && j.ID != text)) {
+					t.Fatalf("%q: id %q name %q, encoding/json %q", raw, j.ID, j.Name, v.ID)
+				}
+			}
+		}
+	}
+}
