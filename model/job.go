@@ -52,8 +52,8 @@ type Job struct {
 	ParseErr error
 }
 
-// ParseJob reads a stored job. It never fails: what cannot be read is in
-// ParseErr, and the raw text is kept in Raw.
+// ParseJob reads a stored job as ParseJobFields does. It never fails: what
+// cannot be read is in ParseErr, and the raw text is kept in Raw.
 func ParseJob(raw string) Job {
 	b := []byte(raw)
 	j := Job{Raw: raw}
