@@ -1,95 +1,269 @@
-// Jobs as gocraft/work stores them in its lists (JSON), and the one loose
-// parser of them that the snapshot, the CLI and the screen share.
+// Jobs as gocraft/work stores them (JSON), and the one loose reader of
+// them that the snapshot, the queue and job-set pages, the bulk plans, the
+// CLI and the screen share.
 
 package model
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 )
+
+// JobFields are the fields gocraft/work writes in a job's JSON, named as
+// its Job type names them.
+type JobFields struct {
+	// ID is `id`, Name `name`.
+	ID   string
+	Name string
+	// EnqueuedAt is `t`, the enqueue time in epoch seconds (a float is
+	// truncated).
+	EnqueuedAt int64
+	// Args is `args` exactly as stored (null, an object, ...); nil when the
+	// field is absent.
+	Args json.RawMessage
+	// Unique is true for EnqueueUnique jobs; UniqueKey is the `unique_key`
+	// field written by newer gocraft builds ("" when absent).
+	Unique    bool
+	UniqueKey string
+	// Fails, LastErr (`err`) and FailedAt (`failed_at`, epoch seconds) are
+	// set on a job that failed before.
+	Fails    int64
+	LastErr  string
+	FailedAt int64
+}
+
+// Periodic reports a periodic instance (id "periodic:..."): the periodic
+// enqueuer writes it into scheduled again on its next pass.
+func (j *JobFields) Periodic() bool { return strings.HasPrefix(j.ID, "periodic:") }
 
 // Job is a gocraft/work job as stored in a list, read loosely: a field of an
 // unexpected type is left at its zero value rather than failing the job.
 type Job struct {
-	ID   string `json:"id"`
-	Name string `json:"name"`
-	// EnqueuedAt is `t` (unix seconds, a float truncated), 0 when missing.
-	EnqueuedAt int64 `json:"t"`
-	// Args is the `args` object as it was stored.
-	Args json.RawMessage `json:"args,omitempty"`
-	// Fails, LastErr (`err`) and FailedAt (unix seconds) are set on a job
-	// that failed before; Unique on a job enqueued as unique.
-	Fails    int64  `json:"fails,omitempty"`
-	LastErr  string `json:"err,omitempty"`
-	FailedAt int64  `json:"failed_at,omitempty"`
-	Unique   bool   `json:"unique,omitempty"`
+	JobFields
 	// Raw is the whole stored item.
-	Raw string `json:"-"`
+	Raw string
 	// ParseErr is set when the item is not a JSON object or `t` is missing
 	// or not a number.
-	ParseErr error `json:"-"`
+	ParseErr error
 }
 
-// ParseJob reads a stored job. It never fails: what cannot be read is in
-// ParseErr, and the raw text is kept in Raw.
+// ParseJob reads a stored job as ParseJobFields does. It never fails: what
+// cannot be read is in ParseErr, and the raw text is kept in Raw.
 func ParseJob(raw string) Job {
+	b := []byte(raw)
 	j := Job{Raw: raw}
-	var v struct {
-		ID       any             `json:"id"`
-		Name     any             `json:"name"`
-		T        json.RawMessage `json:"t"`
-		Args     json.RawMessage `json:"args"`
-		Fails    json.RawMessage `json:"fails"`
-		Err      any             `json:"err"`
-		FailedAt json.RawMessage `json:"failed_at"`
-		Unique   any             `json:"unique"`
-	}
-	if err := json.Unmarshal([]byte(raw), &v); err != nil {
-		j.ParseErr = fmt.Errorf("not a JSON object: %w", err)
-		return j
-	}
-	j.ID, _ = v.ID.(string)
-	j.Name, _ = v.Name.(string)
-	j.LastErr, _ = v.Err.(string)
-	j.Unique, _ = v.Unique.(bool)
-	j.Args = v.Args
-	j.Fails, _ = parseJSONSeconds(v.Fails)
-	j.FailedAt, _ = parseJSONSeconds(v.FailedAt)
-	if len(v.T) == 0 || string(v.T) == "null" {
+	r := readJob(b, &j.JobFields, nil)
+	switch {
+	case r.state != scanDone:
+		j.JobFields = JobFields{}
+		j.ParseErr = errors.New(r.problem(b))
+	case len(r.t) == 0 || string(r.t) == "null":
+		j.EnqueuedAt = 0
 		j.ParseErr = errors.New("no enqueue time (t)")
-		return j
+	case r.badT:
+		j.EnqueuedAt = 0
+		j.ParseErr = fmt.Errorf("enqueue time (t) %s is not a number", truncate(string(r.t), 40))
 	}
-	t, err := parseJSONSeconds(v.T)
-	if err != nil {
-		j.ParseErr = fmt.Errorf("enqueue time (t) %s is not a number", truncate(string(v.T), 40))
-		return j
-	}
-	j.EnqueuedAt = t
 	return j
 }
 
-// parseJSONSeconds reads a JSON number (gocraft writes integers; a float is
-// accepted and truncated). An absent value reads as 0 with an error.
-func parseJSONSeconds(b json.RawMessage) (int64, error) {
-	if len(b) == 0 {
-		return 0, errors.New("absent")
+// ParseJobFields reads a job's JSON loosely: nil and a problem when raw is
+// not a JSON object; otherwise the fields, with a problem naming any field
+// of an unexpected type (that field is left zero). When a field appears
+// twice the last one counts, as with encoding/json; keys match exactly, as
+// in the Lua scripts that edit jobs.
+func ParseJobFields(raw []byte) (*JobFields, string) {
+	j := new(JobFields)
+	r := readJob(raw, j, nil)
+	if r.state != scanDone {
+		return nil, r.problem(raw)
 	}
-	if b[0] == '"' {
-		return 0, errors.New("a string, not a number")
+	return j, r.problem(raw)
+}
+
+// jobRead is what one pass over a job's bytes found besides its fields.
+type jobRead struct {
+	// state is scanDone for a valid JSON object.
+	state scanState
+	// bad lists the fields of an unexpected type, in the order read.
+	bad []string
+	// t is the last `t` value's bytes, nil when absent; badT is set when
+	// it is not a number (nor null).
+	t    []byte
+	badT bool
+}
+
+// textSpan is where a string field's text lies in the job's bytes.
+type textSpan struct {
+	start, end int
+	escaped    bool
+}
+
+// readJob reads a job's fields into f in one pass over its bytes, which it
+// validates as it goes (see objectScan); f holds no meaning unless the
+// state is scanDone. The string fields are cut from text, shared with other
+// jobs read together, or from one allocation of their own when text is
+// nil.
+func readJob(raw []byte, f *JobFields, text *strings.Builder) jobRead {
+	var r jobRead
+	var spans [4]textSpan // id, name, err, unique_key
+	var set [4]bool
+	s := newObjectScan(raw)
+	var m member
+	for s.next(&m) {
+		v := raw[m.valStart:m.valEnd]
+		field := -1
+		switch m.key {
+		case "id":
+			field = 0
+		case "name":
+			field = 1
+		case "err":
+			field = 2
+		case "unique_key":
+			field = 3
+		case "t":
+			r.t = v
+			r.badT = !r.seconds(m.key, v, &f.EnqueuedAt)
+		case "fails":
+			r.seconds(m.key, v, &f.Fails)
+		case "failed_at":
+			r.seconds(m.key, v, &f.FailedAt)
+		case "unique":
+			switch string(v) {
+			case "true":
+				f.Unique = true
+			case "false", "null":
+				f.Unique = false
+			default:
+				r.bad = append(r.bad, m.key)
+			}
+		case "args":
+			f.Args = json.RawMessage(v)
+		}
+		if field < 0 {
+			continue
+		}
+		switch v[0] {
+		case '"':
+			sp := textSpan{start: m.valStart + 1, end: m.valEnd - 1}
+			sp.escaped = bytes.IndexByte(raw[sp.start:sp.end], '\\') >= 0
+			spans[field], set[field] = sp, true
+		case 'n': // null leaves the field as it was
+		default:
+			r.bad = append(r.bad, m.key)
+		}
 	}
-	var n json.Number
-	if err := json.Unmarshal(b, &n); err != nil {
-		return 0, err
+	r.state = s.state
+	if r.state != scanDone {
+		return jobRead{state: r.state}
 	}
-	if i, err := n.Int64(); err == nil {
-		return i, nil
+	if text == nil {
+		n := 0
+		for i, sp := range spans {
+			if set[i] {
+				n += sp.end - sp.start
+			}
+		}
+		text = new(strings.Builder)
+		text.Grow(n)
 	}
-	f, err := n.Float64()
-	if err != nil {
-		return 0, err
+	for i, dst := range []*string{&f.ID, &f.Name, &f.LastErr, &f.UniqueKey} {
+		if !set[i] {
+			continue
+		}
+		sp, from := spans[i], text.Len()
+		if sp.escaped {
+			unquoteTo(text, raw[sp.start:sp.end])
+		} else {
+			text.Write(raw[sp.start:sp.end])
+		}
+		*dst = text.String()[from:]
 	}
-	return int64(f), nil
+	return r
+}
+
+// seconds reads a number field into dst (a float is truncated; null leaves
+// dst as it was) and reports whether it could.
+func (r *jobRead) seconds(key string, v []byte, dst *int64) bool {
+	if string(v) == "null" {
+		return true
+	}
+	if n, ok := jsonSeconds(v); ok {
+		*dst = n
+		return true
+	}
+	r.bad = append(r.bad, key)
+	return false
+}
+
+// problem says why a job read is not clean: not a JSON object (with
+// encoding/json's account of a syntax error), or fields of an unexpected
+// type; "" when it is clean.
+func (r *jobRead) problem(raw []byte) string {
+	switch r.state {
+	case scanDone:
+		if len(r.bad) == 0 {
+			return ""
+		}
+		return "field of an unexpected type: " + strings.Join(r.bad, ", ")
+	case scanNotObject:
+		return "not a JSON object"
+	}
+	var v map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return "not a JSON object: " + err.Error()
+	}
+	return "not a JSON object"
+}
+
+// jsonSeconds reads a valid JSON value that is a number (a float is
+// truncated); false for any other value, and for a number no float64
+// holds.
+func jsonSeconds(v []byte) (int64, bool) {
+	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
+		return 0, false
+	}
+	if n, ok := smallInt(v); ok {
+		return n, true
+	}
+	if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
+		return i, true
+	}
+	f, err := strconv.ParseFloat(string(v), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// smallInt reads an integer of at most 18 digits, which int64 holds.
+func smallInt[T string | []byte](v T) (int64, bool) {
+	neg := len(v) > 0 && v[0] == '-'
+	i := 0
+	if neg {
+		i = 1
+	}
+	if len(v) == i || len(v)-i > 18 {
+		return 0, false
+	}
+	var n int64
+	for ; i < len(v); i++ {
+		c := v[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }
 
 // truncate cuts s to n bytes with "..." for a message; callers clean the

@@ -64,142 +64,69 @@ type SetJob struct {
 	Problem string
 }
 
-// JobFields are the fields gocraft/work writes in a job's JSON.
-type JobFields struct {
-	ID   string
-	Name string
-	// T is `t`, the enqueue time in epoch seconds.
-	T int64
-	// Args is `args` exactly as stored (null, an object, ...); nil when the
-	// field is absent.
-	Args json.RawMessage
-	// Unique is true for EnqueueUnique jobs; UniqueKey is the `unique_key`
-	// field written by newer gocraft builds ("" when absent).
-	Unique    bool
-	UniqueKey string
-	Fails     int64
-	Err       string
-	FailedAt  int64
-}
-
-// Periodic reports a periodic instance (id "periodic:..."): the periodic
-// enqueuer writes it into scheduled again on its next pass.
-func (j *JobFields) Periodic() bool { return strings.HasPrefix(j.ID, "periodic:") }
-
 // ParseSetJob reads a member and its score as Redis returned them. It never
 // fails: a member that is not a JSON object is kept raw, with Problem set.
 func ParseSetJob(set SetName, raw []byte, scoreText string) SetJob {
-	sj := SetJob{Set: set, Raw: raw, ScoreText: scoreText}
+	sj := SetJob{Set: set, Raw: raw}
+	sj.setScore(scoreText)
+	j := new(JobFields)
+	sj.setJob(j, readJob(raw, j, nil))
+	return sj
+}
+
+// ParseSetJobs reads the members of one reply that are kept together, as a
+// page is, each as ParseSetJob reads it: pairs holds a member, its score, a
+// member, its score... The jobs' fields share one allocation, and their
+// text and scores another, rather than three allocations a job; so a job
+// kept alone keeps the others' memory too.
+func ParseSetJobs(set SetName, pairs [][]byte) []SetJob {
+	out := make([]SetJob, len(pairs)/2)
+	fields := make([]JobFields, len(out))
+	size := 0
+	for _, p := range pairs {
+		// A job's text is no longer than its bytes, but for U+FFFD
+		// written for invalid UTF-8 (text then grows).
+		size += len(p)
+	}
+	var text strings.Builder
+	text.Grow(size)
+	for i := range out {
+		sj := &out[i]
+		raw, score := pairs[2*i], pairs[2*i+1]
+		sj.Set, sj.Raw = set, raw
+		from := text.Len()
+		text.Write(score)
+		sj.setScore(text.String()[from:])
+		sj.setJob(&fields[i], readJob(raw, &fields[i], &text))
+	}
+	return out
+}
+
+func (sj *SetJob) setScore(scoreText string) {
+	sj.ScoreText = scoreText
+	// gocraft/work's scores are integers: read at once, and as ParseFloat
+	// reads them (both round to the nearest float64). "-0" is left to
+	// ParseFloat, whose zero keeps its sign.
+	if n, ok := smallInt(scoreText); ok && scoreText[0] != '-' {
+		sj.Score = float64(n)
+		return
+	}
 	f, err := strconv.ParseFloat(scoreText, 64)
 	if err != nil {
 		sj.Problem = fmt.Sprintf("score %q is not a number", scoreText)
 	}
 	sj.Score = f
-	job, problem := ParseJobFields(raw)
-	sj.Job = job
-	if problem != "" && sj.Problem == "" {
-		sj.Problem = problem
-	}
-	return sj
 }
 
-// ParseJobFields decodes a job's JSON loosely: nil and a problem when raw is
-// not a JSON object; otherwise the fields, with a problem naming any field
-// of an unexpected type (that field is left zero). When a field appears
-// twice the last one counts, as with encoding/json.
-func ParseJobFields(raw []byte) (*JobFields, string) {
-	if !json.Valid(raw) {
-		var v map[string]json.RawMessage
-		err := json.Unmarshal(raw, &v)
-		return nil, "not a JSON object: " + err.Error()
+// setJob keeps what readJob read: the fields when the member is a JSON
+// object, and the first problem.
+func (sj *SetJob) setJob(j *JobFields, r jobRead) {
+	if r.state == scanDone {
+		sj.Job = j
 	}
-	ms, _, _, err := objectMembers(raw)
-	if err != nil {
-		return nil, "not a JSON object"
+	if p := r.problem(sj.Raw); p != "" && sj.Problem == "" {
+		sj.Problem = p
 	}
-	j := &JobFields{}
-	var bad []string
-	str := func(name string, v []byte, dst *string) {
-		if len(v) == 0 || v[0] != '"' {
-			if string(v) != "null" {
-				bad = append(bad, name)
-			}
-			return
-		}
-		s, err := jsonString(v)
-		if err != nil {
-			bad = append(bad, name)
-			return
-		}
-		*dst = s
-	}
-	num := func(name string, v []byte, dst *int64) {
-		if string(v) == "null" {
-			return
-		}
-		n, err := jsonSeconds(v)
-		if err != nil {
-			bad = append(bad, name)
-			return
-		}
-		*dst = n
-	}
-	for _, m := range ms {
-		v := raw[m.valStart:m.valEnd]
-		switch m.key {
-		case "id":
-			str(m.key, v, &j.ID)
-		case "name":
-			str(m.key, v, &j.Name)
-		case "err":
-			str(m.key, v, &j.Err)
-		case "unique_key":
-			str(m.key, v, &j.UniqueKey)
-		case "t":
-			num(m.key, v, &j.T)
-		case "fails":
-			num(m.key, v, &j.Fails)
-		case "failed_at":
-			num(m.key, v, &j.FailedAt)
-		case "unique":
-			switch string(v) {
-			case "true":
-				j.Unique = true
-			case "false", "null":
-				j.Unique = false
-			default:
-				bad = append(bad, m.key)
-			}
-		case "args":
-			j.Args = json.RawMessage(v)
-		}
-	}
-	if len(bad) > 0 {
-		return j, "field of an unexpected type: " + strings.Join(bad, ", ")
-	}
-	return j, ""
-}
-
-// jsonSeconds reads a JSON number (a float is truncated).
-func jsonSeconds(b []byte) (int64, error) {
-	if i, err := strconv.ParseInt(string(b), 10, 64); err == nil {
-		return i, nil
-	}
-	if len(b) == 0 || b[0] == '"' {
-		return 0, fmt.Errorf("not a number")
-	}
-	var n json.Number
-	if err := json.Unmarshal(b, &n); err != nil {
-		return 0, err
-	}
-	if i, err := n.Int64(); err == nil {
-		return i, nil
-	}
-	f, err := n.Float64()
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, fmt.Errorf("not a number")
-	}
-	return int64(f), nil
 }
 
 // MarshalJSON writes the member as gocraft/work's Client does (the score
@@ -221,7 +148,7 @@ func (sj SetJob) MarshalJSON() ([]byte, error) {
 		for _, f := range []struct {
 			k string
 			v any
-		}{{"id", j.ID}, {"name", j.Name}, {"t", j.T}} {
+		}{{"id", j.ID}, {"name", j.Name}, {"t", j.EnqueuedAt}} {
 			b.WriteByte(',')
 			writeKey(&b, f.k)
 			writeValue(&b, f.v)
@@ -236,7 +163,7 @@ func (sj SetJob) MarshalJSON() ([]byte, error) {
 		for _, f := range []struct {
 			k string
 			v any
-		}{{"unique", j.Unique}, {"unique_key", j.UniqueKey}, {"fails", j.Fails}, {"err", j.Err}, {"failed_at", j.FailedAt}} {
+		}{{"unique", j.Unique}, {"unique_key", j.UniqueKey}, {"fails", j.Fails}, {"err", j.LastErr}, {"failed_at", j.FailedAt}} {
 			if f.k == "unique_key" && j.UniqueKey == "" {
 				continue
 			}

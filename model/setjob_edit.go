@@ -1,8 +1,6 @@
 package model
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 )
@@ -75,8 +73,9 @@ func (e RequeueEdit) Recipe() (recipe, lit string) {
 	return string(b), lit
 }
 
-// failureFields are what gocraft/work drops when it requeues a dead job.
-var failureFields = map[string]bool{"fails": true, "err": true, "failed_at": true}
+// failureField reports the fields gocraft/work drops when it requeues a
+// dead job.
+func failureField(key string) bool { return key == "fails" || key == "err" || key == "failed_at" }
 
 // ErrNotEditable is returned for a member that cannot be requeued byte for
 // byte: not a JSON object, or holding `t` twice.
@@ -87,9 +86,6 @@ var ErrNotEditable = errors.New("job JSON cannot be edited")
 // fails, err and failed_at are removed, as gocraft/work does. Nothing else
 // changes.
 func EditForRequeue(raw []byte, dropFailure bool) (RequeueEdit, error) {
-	if !json.Valid(raw) {
-		return RequeueEdit{}, fmt.Errorf("%w: not valid JSON", ErrNotEditable)
-	}
 	ms, open, closeAt, err := objectMembers(raw)
 	if err != nil {
 		return RequeueEdit{}, err
@@ -110,7 +106,7 @@ func EditForRequeue(raw []byte, dropFailure bool) (RequeueEdit, error) {
 	e.keep(0, open)
 	wrote := false
 	for i, m := range ms {
-		if dropFailure && failureFields[m.key] {
+		if dropFailure && failureField(m.key) {
 			continue
 		}
 		if wrote {
@@ -142,134 +138,21 @@ func EditForRequeue(raw []byte, dropFailure bool) (RequeueEdit, error) {
 	return e, nil
 }
 
-// member is one "key": value of a top-level object, by byte offsets: start
-// is the key's opening quote, valStart and valEnd bound the value.
-type member struct {
-	key                     string
-	start, valStart, valEnd int
-}
-
-// objectMembers lists the members of a valid JSON text that is an object,
-// with the offset just after its '{' and the offset of its '}'.
+// objectMembers lists the members of a JSON text that is an object, with
+// the offset just after its '{' and the offset of its '}'; ErrNotEditable
+// when the text is not valid JSON or not an object.
 func objectMembers(raw []byte) (ms []member, open, closeAt int, err error) {
-	i := skipSpace(raw, 0)
-	if i >= len(raw) || raw[i] != '{' {
-		return nil, 0, 0, fmt.Errorf("%w: not a JSON object", ErrNotEditable)
-	}
-	i++
-	open = i
+	s := newObjectScan(raw)
 	ms = make([]member, 0, 8) // gocraft/work writes at most 8 fields
-	for {
-		i = skipSpace(raw, i)
-		if raw[i] == '}' {
-			return ms, open, i, nil
-		}
-		if raw[i] == ',' {
-			i = skipSpace(raw, i+1)
-		}
-		m := member{start: i}
-		end := skipString(raw, i)
-		key, err := memberKey(raw[i:end])
-		if err != nil {
-			return nil, 0, 0, fmt.Errorf("%w: %v", ErrNotEditable, err)
-		}
-		m.key = key
-		i = skipSpace(raw, end)
-		i = skipSpace(raw, i+1) // ':'
-		m.valStart = i
-		i = skipValue(raw, i)
-		m.valEnd = i
+	var m member
+	for s.next(&m) {
 		ms = append(ms, m)
 	}
-}
-
-// memberKey decodes a member's key; the keys gocraft/work writes come back
-// as constants, without an allocation each.
-func memberKey(lit []byte) (string, error) {
-	if len(lit) >= 2 {
-		switch string(lit[1 : len(lit)-1]) {
-		case "name":
-			return "name", nil
-		case "id":
-			return "id", nil
-		case "t":
-			return "t", nil
-		case "args":
-			return "args", nil
-		case "unique":
-			return "unique", nil
-		case "unique_key":
-			return "unique_key", nil
-		case "fails":
-			return "fails", nil
-		case "err":
-			return "err", nil
-		case "failed_at":
-			return "failed_at", nil
-		}
+	switch s.state {
+	case scanDone:
+		return ms, s.open, s.closeAt, nil
+	case scanNotObject:
+		return nil, 0, 0, fmt.Errorf("%w: not a JSON object", ErrNotEditable)
 	}
-	return jsonString(lit)
-}
-
-// jsonString decodes a JSON string literal; one without escapes is taken as
-// it is, without a decoder.
-func jsonString(lit []byte) (string, error) {
-	if len(lit) >= 2 && bytes.IndexByte(lit, '\\') < 0 {
-		return string(lit[1 : len(lit)-1]), nil
-	}
-	var s string
-	err := json.Unmarshal(lit, &s)
-	return s, err
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the offset after the string starting at b[i] == '"'.
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return i
-}
-
-// skipValue returns the offset after the value starting at b[i] (valid JSON).
-func skipValue(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for ; i < len(b); i++ {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-		}
-		return i
-	}
-	for i < len(b) {
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return i
-		}
-		i++
-	}
-	return i
+	return nil, 0, 0, fmt.Errorf("%w: not valid JSON", ErrNotEditable)
 }

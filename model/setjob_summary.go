@@ -119,10 +119,10 @@ func (s *SetSummary) Add(sj SetJob) {
 		return
 	}
 	s.ByName[sj.Job.Name]++
-	k := NormalizeError(sj.Job.Err)
+	k := NormalizeError(sj.Job.LastErr)
 	s.ByError[k]++
 	if _, ok := s.ErrorExample[k]; !ok {
-		s.ErrorExample[k] = sj.Job.Err
+		s.ErrorExample[k] = sj.Job.LastErr
 	}
 }
 

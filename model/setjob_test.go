@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -137,4 +139,17 @@ func applyRecipe(t *testing.T, raw []byte, recipe, lit, now string) string {
 		}
 	}
 	return b.String()
+}
+
+// A score reads as strconv.ParseFloat reads it, to the bit.
+func TestSetJobScoreAsParseFloat(t *testing.T) {
+	for _, s := range []string{"0", "-0", "17", "-17", "1700000000", "007", "+5", "1.5", "1e3", "inf", "-inf", "nan", "x", "",
+		"9007199254740993", "123456789012345678", "999999999999999999", "1234567890123456789", "-9007199254740993"} {
+		want, err := strconv.ParseFloat(s, 64)
+		for _, sj := range append(ParseSetJobs(SetDead, [][]byte{[]byte("{}"), []byte(s)}), ParseSetJob(SetDead, []byte("{}"), s)) {
+			if math.Float64bits(sj.Score) != math.Float64bits(want) || (sj.Problem != "") != (err != nil) || sj.ScoreText != s {
+				t.Errorf("score %q: %v (%q), want %v (%v)", s, sj.Score, sj.Problem, want, err)
+			}
+		}
+	}
 }

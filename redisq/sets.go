@@ -7,7 +7,6 @@ package redisq
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 
@@ -35,15 +34,16 @@ func ReadSetCounts(ctx context.Context, c redis.Conn, keys Keys) (SetCounts, err
 	if err := c.Flush(); err != nil {
 		return out, fmt.Errorf("read job set sizes: %w", err)
 	}
+	var rs [3]reply
+	if err := receiveInto(ctx, c, rs[:]); err != nil {
+		return out, fmt.Errorf("read job set sizes: %w", err)
+	}
 	dst := []*int64{&out.Retry, &out.Scheduled, &out.Dead}
 	var first error
 	for i, s := range sets {
-		n, err := redis.Int64(redis.ReceiveContext(c, ctx))
+		n, err := redis.Int64(rs[i].v, rs[i].err)
 		if err != nil && first == nil {
 			first = fmt.Errorf("zcard %s: %w", SetKey(keys, s), err)
-			if !setsErrorReply(err) {
-				return out, first
-			}
 		}
 		*dst[i] = n
 	}
@@ -107,22 +107,24 @@ func ReadSetPage(ctx context.Context, c redis.Conn, keys Keys, set model.SetName
 	if err := c.Flush(); err != nil {
 		return page, fmt.Errorf("read %s: %w", key, err)
 	}
-	vals, rangeErr := redis.Values(redis.ReceiveContext(c, ctx))
-	if rangeErr != nil && !setsErrorReply(rangeErr) {
-		return page, fmt.Errorf("read %s: %w", key, rangeErr)
+	var rs [2]reply
+	if err := receiveInto(ctx, c, rs[:]); err != nil {
+		return page, fmt.Errorf("read %s: %w", key, err)
 	}
-	total, err := redis.Int64(redis.ReceiveContext(c, ctx))
-	if rangeErr != nil {
-		return page, fmt.Errorf("read %s: %w", key, rangeErr)
+	vals, err := redis.Values(rs[0].v, rs[0].err)
+	if err != nil {
+		return page, fmt.Errorf("read %s: %w", key, err)
 	}
+	total, err := redis.Int64(rs[1].v, rs[1].err)
 	if err != nil {
 		return page, fmt.Errorf("zcard %s: %w", key, err)
 	}
 	page.Total = total
-	jobs, err := parseWithScores(set, vals)
+	pairs, err := withScores(vals)
 	if err != nil {
 		return page, fmt.Errorf("read %s: %w", key, err)
 	}
+	jobs := model.ParseSetJobs(set, pairs)
 	if o.newestFirst(set) {
 		for i, j := 0, len(jobs)-1; i < j; i, j = i+1, j-1 {
 			jobs[i], jobs[j] = jobs[j], jobs[i]
@@ -132,19 +134,34 @@ func ReadSetPage(ctx context.Context, c redis.Conn, keys Keys, set model.SetName
 	return page, nil
 }
 
-// parseWithScores reads a member, score, member, score... reply.
-func parseWithScores(set model.SetName, vals []any) ([]model.SetJob, error) {
+// withScores checks a member, score, member, score... reply and returns
+// its items as bytes.
+func withScores(vals []any) ([][]byte, error) {
 	if len(vals)%2 != 0 {
 		return nil, fmt.Errorf("unexpected reply: %d items, want pairs", len(vals))
 	}
-	out := make([]model.SetJob, 0, len(vals)/2)
-	for i := 0; i < len(vals); i += 2 {
-		m, ok1 := vals[i].([]byte)
-		s, ok2 := vals[i+1].([]byte)
-		if !ok1 || !ok2 {
-			return nil, fmt.Errorf("unexpected reply item of type %T", vals[i])
+	pairs := make([][]byte, len(vals))
+	for i, v := range vals {
+		b, ok := v.([]byte)
+		if !ok {
+			return nil, fmt.Errorf("unexpected reply item of type %T", v)
 		}
-		out = append(out, model.ParseSetJob(set, m, string(s)))
+		pairs[i] = b
+	}
+	return pairs, nil
+}
+
+// parseWithScores reads a member, score, member, score... reply of a scan,
+// each member on its own (model.ParseSetJob), so that one kept keeps no
+// other's memory.
+func parseWithScores(set model.SetName, vals []any) ([]model.SetJob, error) {
+	pairs, err := withScores(vals)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.SetJob, 0, len(pairs)/2)
+	for i := 0; i < len(pairs); i += 2 {
+		out = append(out, model.ParseSetJob(set, pairs[i], string(pairs[i+1])))
 	}
 	return out, nil
 }
@@ -179,11 +196,4 @@ func (b *bestN) trim() {
 	if len(b.jobs) > b.n {
 		b.jobs = append([]model.SetJob(nil), b.jobs[:b.n]...)
 	}
-}
-
-// setsErrorReply reports an error reply from Redis (as opposed to a
-// connection error, after which the connection is unusable).
-func setsErrorReply(err error) bool {
-	var re redis.Error
-	return errors.As(err, &re)
 }

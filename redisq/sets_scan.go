@@ -45,7 +45,7 @@ func (f SetFilter) Match(sj model.SetJob) bool {
 	if f.Job != "" && sj.Job.Name != f.Job {
 		return false
 	}
-	if f.Error != "" && !strings.Contains(strings.ToLower(sj.Job.Err), strings.ToLower(f.Error)) {
+	if f.Error != "" && !strings.Contains(strings.ToLower(sj.Job.LastErr), strings.ToLower(f.Error)) {
 		return false
 	}
 	return true
@@ -144,7 +144,7 @@ func (s *SetScan) Drain(ctx context.Context, c redis.Conn) error {
 		return nil
 	}
 	s.pending = false
-	if _, err := redis.ReceiveContext(c, ctx); err != nil && !setsErrorReply(err) {
+	if _, err := redis.ReceiveContext(c, ctx); err != nil && !isErrorReply(err) {
 		return fmt.Errorf("scan %s: %w", s.key, err)
 	}
 	return nil
@@ -184,7 +184,7 @@ func (s *SetScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, error
 	if first {
 		n, err := redis.Int64(redis.ReceiveContext(c, ctx))
 		if err != nil {
-			if setsErrorReply(err) {
+			if isErrorReply(err) {
 				_, _ = redis.ReceiveContext(c, ctx)
 			}
 			return nil, fmt.Errorf("scan %s: %w", s.key, err)
