@@ -196,8 +196,8 @@ func writeJobsPage(w io.Writer, p redisq.SetPage, f redisq.SetFilter) error {
 			args += " (unique)"
 		}
 		errText := "-"
-		if j.Err != "" {
-			errText = textsafe.Cut(c(j.Err), 40)
+		if j.LastErr != "" {
+			errText = textsafe.Cut(c(j.LastErr), 40)
 		}
 		t.Row(at, c(j.ID), c(j.Name), strconv.FormatInt(j.Fails, 10), errText, textsafe.Cut(c(args), 60))
 	}

@@ -116,7 +116,7 @@ func TestScreenJobSetsAdapters(t *testing.T) {
 		t.Fatalf("queue %q, %v", q, err)
 	}
 	for _, j := range q {
-		if j2, problem := model.ParseJobFields([]byte(j)); problem != "" || j2.Err != "" || string(j2.Args) != `{"n":12345678901234567}` {
+		if j2, problem := model.ParseJobFields([]byte(j)); problem != "" || j2.LastErr != "" || string(j2.Args) != `{"n":12345678901234567}` {
 			t.Errorf("requeued job %s", j)
 		}
 	}

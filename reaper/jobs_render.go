@@ -77,8 +77,8 @@ func describeItem(it JobItem) string {
 		return fmt.Sprintf("%s  raw %s", at, textsafe.Clean(truncateBytes(sj.Raw, 60)))
 	}
 	line := fmt.Sprintf("%s  %s  %s", textsafe.Clean(sj.Job.ID), textsafe.Clean(sj.Job.Name), at)
-	if sj.Job.Err != "" {
-		line += "  err " + textsafe.Clean(truncateBytes([]byte(sj.Job.Err), 60))
+	if sj.Job.LastErr != "" {
+		line += "  err " + textsafe.Clean(truncateBytes([]byte(sj.Job.LastErr), 60))
 	}
 	if it.UniqueKey != "" {
 		line += "  (unique)"

@@ -178,7 +178,7 @@ func setJobCells(sj model.SetJob, now time.Time) []string {
 	if j.Fails > 0 {
 		fails = strconv.FormatInt(j.Fails, 10)
 	}
-	return []string{when, textsafe.Clean(j.Name), textsafe.Clean(j.ID), fails, oneLine(j.Err)}
+	return []string{when, textsafe.Clean(j.Name), textsafe.Clean(j.ID), fails, oneLine(j.LastErr)}
 }
 
 // relTime is a member's score as an age against Redis's clock: "3h05m ago"
@@ -253,13 +253,13 @@ func setJobDetail(sj model.SetJob, now time.Time, width int) []string {
 	j := sj.Job
 	add("name", j.Name)
 	add("id", j.ID)
-	add("t", unixText(j.T, now))
+	add("t", unixText(j.EnqueuedAt, now))
 	if j.Fails > 0 || j.FailedAt > 0 {
 		add("fails", strconv.FormatInt(j.Fails, 10))
 		add("failed_at", unixText(j.FailedAt, now))
 	}
-	if j.Err != "" {
-		add("err", j.Err)
+	if j.LastErr != "" {
+		add("err", j.LastErr)
 	}
 	if j.Unique || j.UniqueKey != "" {
 		u := "yes"

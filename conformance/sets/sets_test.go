@@ -78,7 +78,7 @@ func TestPagesEqualUpstream(t *testing.T) {
 				if sj.Job == nil || sj.Problem != "" {
 					t.Fatalf("%s: member not read cleanly: %q %s", set, sj.Raw, sj.Problem)
 				}
-				ours = append(ours, pageRow{sj.Job.ID, int64(sj.Score), sj.Job.Name, sj.Job.Fails, sj.Job.Err})
+				ours = append(ours, pageRow{sj.Job.ID, int64(sj.Score), sj.Job.Name, sj.Job.Fails, sj.Job.LastErr})
 			}
 			if p.Total != count || fmt.Sprint(ours) != fmt.Sprint(up) {
 				t.Fatalf("%s page %d differs:\nupstream %d %v\nours     %d %v", set, page, count, up, p.Total, ours)
@@ -217,7 +217,7 @@ func TestRequeueKeepsArgumentsByteForByte(t *testing.T) {
 			if set == model.SetScheduled && !strings.Contains(string(j.Args), "12345678901234567") {
 				t.Fatalf("scheduled args lost digits: %s", j.Args)
 			}
-			if set == model.SetDead && (j.Fails != 0 || j.Err != "" || j.FailedAt != 0) {
+			if set == model.SetDead && (j.Fails != 0 || j.LastErr != "" || j.FailedAt != 0) {
 				t.Fatalf("dead job kept its failure: %s", raw)
 			}
 		}
