@@ -62,7 +62,8 @@ func sendCmds(conn redis.Conn, cmds ...cmd) (int, error) {
 // first reply (the wait for Redis to start answering) is read that way, so
 // that cancelling ctx ends the wait. The others are read with the time left
 // until ctx's deadline (the connection's own read timeout without one), and
-// ctx is checked between replies.
+// ctx is checked between replies. A context that cannot be cancelled
+// (context.Background) is not watched at all.
 func receiveInto(ctx context.Context, conn redis.Conn, out []reply) error {
 	cwt, _ := conn.(redis.ConnWithTimeout)
 	dl, hasDeadline := ctx.Deadline()
@@ -70,6 +71,10 @@ func receiveInto(ctx context.Context, conn redis.Conn, out []reply) error {
 		var v any
 		var err error
 		switch {
+		case ctx.Done() == nil:
+			// A context that can never be cancelled has nothing to wait
+			// for beside the reply.
+			v, err = conn.Receive()
 		case i == 0 || cwt == nil:
 			v, err = redis.ReceiveContext(conn, ctx)
 		case i%256 == 0 && ctx.Err() != nil:

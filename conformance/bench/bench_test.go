@@ -854,12 +854,15 @@ func TestBenchSmoke(t *testing.T) {
 	t.Log("\n" + b.String())
 	ids := map[string]bool{}
 	for _, l := range tb.lines {
+		if ids[l.id] {
+			t.Errorf("line id %s is used twice (%q)", l.id, l.what)
+		}
 		ids[l.id] = true
 		if !(l.ratio > 0) {
 			t.Errorf("line %s %q has ratio %v", l.id, l.what, l.ratio)
 		}
 	}
-	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "1h", "1i", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c", "5a", "5b", "5c", "5d", "5e", "5f", "5g", "5h", "6a", "6b", "6c"} {
+	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "1h", "1i", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c", "5a", "5b", "5c", "5d", "5e", "5f", "5g", "5h", "5i", "6a", "6b", "6c", "6d", "6e", "6f"} {
 		if !ids[id] {
 			t.Errorf("line %s missing from the table", id)
 		}

@@ -166,7 +166,7 @@ func (e *env) pollCost(cmdID, cpuID, ns string, ps pollSizes, cpuGoal float64) {
 		e.tb.atMost(cmdID, "Redis commands: regular poll / raw batch", float64(pollCalls)/float64(rawCalls), 0.25,
 			fmt.Sprintf("%s: %d vs %d commands (INFO commandstats); the raw batch reads the %d workers' observations, the poll (any view but Workers) does not",
 				size, pollCalls, rawCalls, len(l.workerIDs)))
-		e.tb.info("5e", "Redis commands: poll of the Workers view / raw batch", float64(workersCalls)/float64(rawCalls),
+		e.tb.info("5i", "Redis commands: poll of the Workers view / raw batch", float64(workersCalls)/float64(rawCalls),
 			fmt.Sprintf("%s: %d vs %d commands (INFO commandstats); the regular poll and one HGETALL per worker, only while the Workers view is shown",
 				size, workersCalls, rawCalls))
 	}
