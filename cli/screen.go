@@ -198,16 +198,16 @@ func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipg
 		Sets:         client,
 		SetScanner:   ScreenSetScanner(d.Dial, t.namespace),
 	}
-	if f := t.sentinel.follower(client); f != nil {
-		opts.Source, opts.Follow = f, f // each poll checks the deployment first
-	} else {
-		// Regular polls read in-progress lists only where jobs can be, of
-		// the heartbeats they know heartbeat_at alone, and the workers'
-		// observations only while the Workers view is shown; the sweeps
-		// read every list, each on a connection of its own.
-		opts.Poller = redisq.NewPoller(client)
-		opts.Sweeper = client
-		opts.SweepInterval = c.sweepInterval
+	// Regular polls read in-progress lists only where jobs can be, of the
+	// heartbeats they know heartbeat_at alone, and the workers'
+	// observations only while the Workers view is shown; the sweeps read
+	// every list, each on a connection of its own.
+	opts.Poller = redisq.NewPoller(client)
+	opts.Sweeper = client
+	opts.SweepInterval = c.sweepInterval
+	if f := t.sentinel.follower(client, opts.Poller); f != nil {
+		// Behind Sentinel each read checks the deployment first.
+		opts.Source, opts.Poller, opts.Follow = f, f, f
 	}
 	if !t.redis.ReadOnly {
 		pool := d.Pool()

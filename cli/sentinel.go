@@ -153,11 +153,11 @@ func (s *sentinelFlags) open(ctx context.Context, d *redisq.Dialer) (*redisq.Dia
 
 // follower wraps the screen's source so that every poll first checks the
 // deployment; nil without --sentinel.
-func (s *sentinelFlags) follower(src tui.Source) *sentinelFollower {
+func (s *sentinelFlags) follower(src tui.Source, poller tui.Poller) *sentinelFollower {
 	if s.route == nil {
 		return nil
 	}
-	return &sentinelFollower{route: s.route, src: src}
+	return &sentinelFollower{route: s.route, src: src, poller: poller}
 }
 
 // sentinelRoute is where the target's connections go. It owns the current
@@ -373,11 +373,13 @@ func (r *sentinelRoute) following() tui.Following {
 	return f
 }
 
-// sentinelFollower is the screen's source behind Sentinel: each poll checks
-// the deployment first (refresh), then reads the node the route names now.
+// sentinelFollower is the screen's source and regular poll behind
+// Sentinel: each read checks the deployment first (refresh), then reads
+// the node the route names now.
 type sentinelFollower struct {
-	route *sentinelRoute
-	src   tui.Source
+	route  *sentinelRoute
+	src    tui.Source
+	poller tui.Poller
 }
 
 func (f *sentinelFollower) Snapshot(ctx context.Context) (*model.Snapshot, error) {
@@ -385,6 +387,15 @@ func (f *sentinelFollower) Snapshot(ctx context.Context) (*model.Snapshot, error
 		return nil, err
 	}
 	return f.src.Snapshot(ctx)
+}
+
+// Poll is the cheap regular poll (redisq.Poller) on the node the route
+// names now.
+func (f *sentinelFollower) Poll(ctx context.Context, req redisq.PollRequest) (*model.Snapshot, error) {
+	if err := f.route.refresh(ctx); err != nil {
+		return nil, err
+	}
+	return f.poller.Poll(ctx, req)
 }
 
 func (f *sentinelFollower) Following() tui.Following { return f.route.following() }
