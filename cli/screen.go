@@ -38,6 +38,7 @@ screen, esc comes back.`,
 			c := &screenCmd{}
 			c.target.addFlags(fs)
 			addDeadAfter(fs, &c.deadAfter)
+			addLongAfter(fs, &c.longAfter)
 			fs.DurationVar(&c.interval, "interval", 2*time.Second, "time between polls (at least 250ms)")
 			fs.DurationVar(&c.scanInterval, "scan-interval", 60*time.Second, "time between orphan scans")
 			fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "time between full sweeps (every in-progress list read, paced; the drift shown comes from them)")
@@ -53,6 +54,7 @@ screen, esc comes back.`,
 type screenCmd struct {
 	target
 	deadAfter     time.Duration
+	longAfter     time.Duration
 	interval      time.Duration
 	scanInterval  time.Duration
 	sweepInterval time.Duration
@@ -74,6 +76,9 @@ func (c *screenCmd) checkScreen(e env) error {
 		return usageErrorf("--sweep-interval must be positive")
 	}
 	if err := checkDeadAfter(c.deadAfter); err != nil {
+		return err
+	}
+	if err := checkLongAfter(c.longAfter); err != nil {
 		return err
 	}
 	if err := checkBatch(c.batch); err != nil {
@@ -185,6 +190,7 @@ func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipg
 		ReadOnly:  t.redis.ReadOnly,
 		Demo:      t.demo,
 		Interval:  c.interval,
+		LongAfter: c.longAfter,
 		// A snapshot is at most a few round trips, each bounded by --timeout.
 		FetchTimeout: 4 * d.Timeout(),
 		Renderer:     renderer,

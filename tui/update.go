@@ -212,10 +212,7 @@ func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
 		return m, m.tickCmd(d)
 	}
 	m.err, m.failures = nil, 0
-	snap := msg.snap
-	if m.sweep.enabled {
-		snap = withSweepDrift(snap, m.sweep.drift)
-	}
+	snap := m.adjusted(msg.snap)
 	m.fetchedAt = msg.at
 	m.history = m.history.add(snap)
 	m = m.setSnap(snap)
@@ -305,7 +302,7 @@ func (m Model) onSweep(msg sweepMsg) (Model, tea.Cmd) {
 		}
 		m.sweep.drift, m.sweep.at = drift, msg.at
 		if m.snap != nil {
-			m = m.setSnap(withSweepDrift(m.snap, drift))
+			m = m.setSnap(m.adjusted(m.snap))
 		}
 	}
 	if m.sweep.again {
@@ -315,19 +312,57 @@ func (m Model) onSweep(msg sweepMsg) (Model, tea.Cmd) {
 	return m, m.after(m.opts.SweepInterval, func(time.Time) tea.Msg { return sweepTickMsg{gen: gen} })
 }
 
-// withSweepDrift is a copy of a poll's snapshot whose drift is the sweep's:
-// the job types and the drift findings a sweep confirmed, nothing else.
-func withSweepDrift(snap *model.Snapshot, drift map[string]model.Finding) *model.Snapshot {
-	out := *snap
-	out.JobTypes = slices.Clone(snap.JobTypes)
-	for i := range out.JobTypes {
-		_, out.JobTypes[i].Drift = drift[out.JobTypes[i].Name]
-	}
-	out.Findings = model.Findings(&out)
-	for i, f := range out.Findings {
-		if sf, ok := drift[f.Subject]; ok && f.Kind == model.FindingDrift {
-			out.Findings[i] = sf
+// adjusted is a poll's snapshot as the screen shows it: its long-running
+// cut-off the screen's (Options.LongAfter) and, when the screen sweeps,
+// its drift the last sweep's.
+func (m Model) adjusted(snap *model.Snapshot) *model.Snapshot {
+	var drift map[string]model.Finding
+	if m.sweep.enabled {
+		drift = m.sweep.drift
+		if drift == nil {
+			drift = map[string]model.Finding{}
 		}
+	}
+	return adjustSnapshot(snap, m.opts.LongAfter, drift)
+}
+
+// adjustSnapshot is snap with the cut-off longAfter (when positive) and,
+// unless drift is nil, the job types and the drift findings a sweep
+// confirmed, nothing else: snap itself when that changes nothing, else a
+// copy. The findings are listed again only when the cut-off or a job
+// type's drift changes: at thousands of pools and workers listing them is
+// most of a poll's cost on screen.
+func adjustSnapshot(snap *model.Snapshot, longAfter time.Duration, drift map[string]model.Finding) *model.Snapshot {
+	out := *snap
+	changed := false
+	if longAfter > 0 && out.LongAfter != longAfter {
+		out.LongAfter, changed = longAfter, true
+	}
+	if drift != nil {
+		cloned := false
+		for i := range out.JobTypes {
+			if _, d := drift[out.JobTypes[i].Name]; d != out.JobTypes[i].Drift {
+				if !cloned {
+					out.JobTypes, cloned = slices.Clone(snap.JobTypes), true
+				}
+				out.JobTypes[i].Drift, changed = d, true
+			}
+		}
+	}
+	if changed {
+		out.Findings = model.Findings(&out)
+	}
+	findingsCopied := changed
+	for i, f := range out.Findings {
+		if sf, ok := drift[f.Subject]; ok && f.Kind == model.FindingDrift && sf != f {
+			if !findingsCopied {
+				out.Findings, findingsCopied = slices.Clone(out.Findings), true
+			}
+			out.Findings[i], changed = sf, true
+		}
+	}
+	if !changed {
+		return snap
 	}
 	return &out
 }

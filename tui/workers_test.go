@@ -175,3 +175,41 @@ func TestWorkersEnterOpensArguments(t *testing.T) {
 		t.Error("enter on a worker opened the pool detail")
 	}
 }
+
+// TestWorkersLongAfter: Options.LongAfter sets the cut-off of LONG in the
+// Workers view and of the long_running findings, over the snapshot's own.
+func TestWorkersLongAfter(t *testing.T) {
+	row := func(view, running string) string {
+		for _, l := range strings.Split(view, "\n") {
+			if strings.Contains(l, running) {
+				return l
+			}
+		}
+		t.Fatalf("no row with %s:\n%s", running, view)
+		return ""
+	}
+	for _, tc := range []struct {
+		longAfter time.Duration
+		long      bool
+		findings  int
+	}{{0, false, 2}, {time.Minute, true, 3}, {4 * time.Hour, false, 0}} {
+		o, _ := testOptions(staticSource(workersFixture()))
+		o.LongAfter = tc.longAfter
+		m := newTest(t, o, 140, 30)
+		for m.tab != workersTab(t, m) {
+			m = step(t, m, keyMsg("tab"))
+		}
+		if got := strings.Contains(row(m.View(), "1m35s"), "LONG"); got != tc.long {
+			t.Errorf("LongAfter %s: the 1m35s job marked LONG = %v, want %v", tc.longAfter, got, tc.long)
+		}
+		n := 0
+		for _, f := range m.snap.Findings {
+			if f.Kind == model.FindingLongRunning {
+				n++
+			}
+		}
+		if n != tc.findings {
+			t.Errorf("LongAfter %s: %d long-running findings, want %d", tc.longAfter, n, tc.findings)
+		}
+	}
+}
