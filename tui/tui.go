@@ -135,8 +135,8 @@ type Options struct {
 	// LongAfter is how long a job may run before the screen marks it
 	// long-running (LONG in the Workers view, a long_running finding);
 	// the snapshot's own (model.DefaultLongAfter) when not positive.
-	LongAfter time.Duration
-	SweepTimeout  time.Duration
+	LongAfter    time.Duration
+	SweepTimeout time.Duration
 	// Peeker is optional: without it the detail view shows no jobs.
 	Peeker Peeker
 	// Reaper is needed for the actions; without it (and in read-only mode)
