@@ -82,6 +82,7 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	widenPipe(e.stdout)
 	if c.json {
 		err = writeSnapshotJSON(e.stdout, snap)
 	} else {
@@ -197,7 +198,8 @@ type workerJSON struct {
 	CheckinAt *int64          `json:"checkin_at"`
 }
 
-func workerToJSON(w model.Worker) workerJSON {
+// workerToJSON points into w, which must outlive the result.
+func workerToJSON(w *model.Worker) workerJSON {
 	out := workerJSON{WorkerID: w.WorkerID, PoolID: w.PoolID, Busy: w.Busy}
 	if !w.Busy {
 		return out
@@ -293,8 +295,8 @@ func snapshotToJSON(snap *model.Snapshot) snapshotJSON {
 		}
 		out.Pools = append(out.Pools, pj)
 	}
-	for _, w := range snap.Workers {
-		out.Workers = append(out.Workers, workerToJSON(w))
+	for i := range snap.Workers {
+		out.Workers = append(out.Workers, workerToJSON(&snap.Workers[i]))
 	}
 	for _, jt := range snap.JobTypes {
 		out.JobTypes = append(out.JobTypes, jobTypeJSON{
