@@ -284,7 +284,10 @@ func appendJSONStrings(b []byte, s []string, indent string) []byte {
 }
 
 // appendJSONCounts writes a map with its keys sorted, as encoding/json does;
-// scratch holds the keys (reused from call to call).
+// scratch holds the sorted keys of the last map written, reused as they are
+// when this map has the same keys (the pools of a namespace mostly count
+// the same job types, and sorting each pool's keys was most of the time
+// spent on the pools).
 func appendJSONCounts(b []byte, m map[string]int64, indent string, scratch *[]string) []byte {
 	if m == nil {
 		return append(b, "null"...)
@@ -292,14 +295,32 @@ func appendJSONCounts(b []byte, m map[string]int64, indent string, scratch *[]st
 	if len(m) == 0 {
 		return append(b, "{}"...)
 	}
+	if keys := *scratch; len(keys) == len(m) {
+		if out, ok := appendJSONCountsIn(b, m, keys, indent); ok {
+			return out
+		}
+	}
 	keys := (*scratch)[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	*scratch = keys
+	out, _ := appendJSONCountsIn(b, m, keys, indent)
+	return out
+}
+
+// appendJSONCountsIn writes m in the order of keys, which holds distinct
+// strings, as many as m has keys; false (and b as it was) when one of them
+// is not in m.
+func appendJSONCountsIn(b []byte, m map[string]int64, keys []string, indent string) ([]byte, bool) {
+	start := len(b)
 	b = append(b, '{')
 	for i, k := range keys {
+		v, ok := m[k]
+		if !ok {
+			return b[:start], false
+		}
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -307,10 +328,10 @@ func appendJSONCounts(b []byte, m map[string]int64, indent string, scratch *[]st
 		b = append(b, "  "...)
 		b = appendJSONString(b, k)
 		b = append(b, ": "...)
-		b = strconv.AppendInt(b, m[k], 10)
+		b = strconv.AppendInt(b, v, 10)
 	}
 	b = append(b, indent...)
-	return append(b, '}')
+	return append(b, '}'), true
 }
 
 // appendJSONString writes s as encoding/json does (HTML characters escaped,

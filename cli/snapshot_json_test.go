@@ -100,6 +100,14 @@ func TestSnapshotJSONMatchesEncodingJSON(t *testing.T) {
 		checkSameJSON(t, "float", snapshotJSON{Pools: []poolJSON{{HeartbeatAgeSeconds: f64(f), InProgress: map[string]int64{}}}})
 	}
 
+	// Maps of the same size with other keys, one after the other: the
+	// sorted keys of one map are reused only for a map with the same keys.
+	var pools []poolJSON
+	for _, m := range []map[string]int64{{"a": 1, "b": 2}, {"a": 3, "b": 4}, {"a": 5, "c": 6}, {"c": 7, "b": 8}, {"b": 9}, {"c": 1, "a": 2}} {
+		pools = append(pools, poolJSON{InProgress: m, LockInfo: map[string]int64{"z": 1, "a": 2}})
+	}
+	checkSameJSON(t, "counts", snapshotJSON{Pools: pools})
+
 	// Random strings over the characters that need escaping.
 	r := rand.New(rand.NewSource(1))
 	alphabet := []string{"a", "Z", "0", " ", "\"", "\\", "/", "<", ">", "&", "\n", "\t", "\x00", "\x1f", "\x7f", "é", "\u2028", "\u2029", "\xff", "😀",
