@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
 )
 
 // appendSnapshotJSON appends what json.Encoder with SetIndent("", "  ")
@@ -21,7 +22,7 @@ import (
 // than reading the snapshot from Redis. The small parts go through
 // encoding/json. TestSnapshotJSONMatchesEncodingJSON holds it to that.
 func appendSnapshotJSON(b []byte, v snapshotJSON) ([]byte, error) {
-	return encodeSnapshotJSON(b, v, nil)
+	return encodeSnapshotJSON(b, v, nil, nil)
 }
 
 // jsonChunk is how much encodeSnapshotJSON holds before it hands the output
@@ -33,7 +34,11 @@ const jsonChunk = 64 << 10
 // of thousands of pools is not held whole in memory (fresh memory is most of
 // what a short-lived process pays for). Anything that
 // can fail other than flush fails before flush is first called.
-func encodeSnapshotJSON(b []byte, v snapshotJSON, flush func([]byte) error) ([]byte, error) {
+//
+// When workers is not nil, the workers written are those, each converted
+// with workerToJSON as it is written, and v.Workers is not read: the same
+// output as v.Workers = the converted workers, without a copy of them all.
+func encodeSnapshotJSON(b []byte, v snapshotJSON, workers []model.Worker, flush func([]byte) error) ([]byte, error) {
 	// The parts that may fail: the small parts, and ages that JSON cannot
 	// hold.
 	parts := []struct {
@@ -60,6 +65,11 @@ func encodeSnapshotJSON(b []byte, v snapshotJSON, flush func([]byte) error) ([]b
 			return nil, err
 		}
 	}
+	for i := range workers {
+		if w := workerToJSON(&workers[i]); checkWorkerJSON(&w) != nil {
+			return nil, checkWorkerJSON(&w)
+		}
+	}
 	var err error
 	b = append(b, "{\n  \"namespace\": "...)
 	b = appendJSONString(b, v.Namespace)
@@ -84,9 +94,16 @@ func encodeSnapshotJSON(b []byte, v snapshotJSON, flush func([]byte) error) ([]b
 		// The workers, after the job types: thousands, written directly.
 		b = append(b, ",\n  \"workers\": "...)
 		var scratch rawScratch
-		b, err = appendJSONArray(b, v.Workers, flush, func(b []byte, w *workerJSON) ([]byte, error) {
-			return appendWorkerJSON(b, w, &scratch)
-		})
+		if workers != nil {
+			b, err = appendJSONArray(b, workers, flush, func(b []byte, w *model.Worker) ([]byte, error) {
+				wj := workerToJSON(w)
+				return appendWorkerJSON(b, &wj, &scratch)
+			})
+		} else {
+			b, err = appendJSONArray(b, v.Workers, flush, func(b []byte, w *workerJSON) ([]byte, error) {
+				return appendWorkerJSON(b, w, &scratch)
+			})
+		}
 		if err != nil {
 			return nil, err
 		}
