@@ -66,8 +66,9 @@ func encodeSnapshotJSON(b []byte, v snapshotJSON, workers []model.Worker, flush 
 		}
 	}
 	for i := range workers {
-		if w := workerToJSON(&workers[i]); checkWorkerJSON(&w) != nil {
-			return nil, checkWorkerJSON(&w)
+		w := workerToJSON(&workers[i])
+		if err := checkWorkerJSON(&w); err != nil {
+			return nil, err
 		}
 	}
 	var err error
