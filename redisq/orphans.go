@@ -114,8 +114,8 @@ func (s *OrphanScan) Step(ctx context.Context, c redis.Conn) (done bool, err err
 	}
 	s.started = true
 	s.calls++
-	for _, b := range found {
-		s.add(string(b))
+	for _, k := range found {
+		s.add(string(k.([]byte))) // scanReply checked the type
 	}
 	s.cursor = next
 	if next == "0" {
@@ -124,8 +124,9 @@ func (s *OrphanScan) Step(ctx context.Context, c redis.Conn) (done bool, err err
 	return s.done, nil
 }
 
-// scanReply splits a SCAN reply into the next cursor and the keys.
-func scanReply(r any) (next string, keys [][]byte, err error) {
+// scanReply splits a SCAN reply into the next cursor and the keys, each a
+// []byte.
+func scanReply(r any) (next string, keys []any, err error) {
 	v, err := redis.Values(r, nil)
 	if err != nil {
 		return "", nil, err
@@ -136,13 +137,12 @@ func scanReply(r any) (next string, keys [][]byte, err error) {
 	if next, err = redis.String(v[0], nil); err != nil {
 		return "", nil, err
 	}
-	found, ok := v[1].([]any)
+	keys, ok := v[1].([]any)
 	if !ok {
 		return "", nil, fmt.Errorf("keys of type %T", v[1])
 	}
-	keys = make([][]byte, len(found))
-	for i, k := range found {
-		if keys[i], ok = k.([]byte); !ok {
+	for _, k := range keys {
+		if _, ok := k.([]byte); !ok {
 			return "", nil, fmt.Errorf("key of type %T", k)
 		}
 	}
