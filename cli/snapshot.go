@@ -82,6 +82,7 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	widenPipe(e.stdout)
 	if c.json {
 		err = writeSnapshotJSON(e.stdout, snap)
 	} else {
@@ -197,7 +198,8 @@ type workerJSON struct {
 	CheckinAt *int64          `json:"checkin_at"`
 }
 
-func workerToJSON(w model.Worker) workerJSON {
+// workerToJSON points into w, which must outlive the result.
+func workerToJSON(w *model.Worker) workerJSON {
 	out := workerJSON{WorkerID: w.WorkerID, PoolID: w.PoolID, Busy: w.Busy}
 	if !w.Busy {
 		return out
@@ -252,13 +254,23 @@ func nonNilStrings(s []string) []string {
 	return s
 }
 
+// snapshotToJSON is the JSON value of snap.
 func snapshotToJSON(snap *model.Snapshot) snapshotJSON {
+	out := snapshotJSONWithoutWorkers(snap)
+	out.Workers = make([]workerJSON, 0, len(snap.Workers))
+	for i := range snap.Workers {
+		out.Workers = append(out.Workers, workerToJSON(&snap.Workers[i]))
+	}
+	return out
+}
+
+// snapshotJSONWithoutWorkers is snapshotToJSON with Workers left nil.
+func snapshotJSONWithoutWorkers(snap *model.Snapshot) snapshotJSON {
 	out := snapshotJSON{
 		Namespace: snap.Namespace,
 		RedisTime: snap.RedisTime.Unix(),
 		Pools:     make([]poolJSON, 0, len(snap.Pools)),
 		JobTypes:  make([]jobTypeJSON, 0, len(snap.JobTypes)),
-		Workers:   make([]workerJSON, 0, len(snap.Workers)),
 		Sets:      snap.Sets,
 		Orphans:   snap.Orphans,
 		Findings:  snap.Findings,
@@ -293,9 +305,6 @@ func snapshotToJSON(snap *model.Snapshot) snapshotJSON {
 		}
 		out.Pools = append(out.Pools, pj)
 	}
-	for _, w := range snap.Workers {
-		out.Workers = append(out.Workers, workerToJSON(w))
-	}
 	for _, jt := range snap.JobTypes {
 		out.JobTypes = append(out.JobTypes, jobTypeJSON{
 			Name:           jt.Name,
@@ -321,7 +330,13 @@ func writeSnapshotJSON(w io.Writer, snap *model.Snapshot) error {
 		_, err := w.Write(b)
 		return err
 	}
-	b, err := encodeSnapshotJSON(make([]byte, 0, jsonChunk+8192), snapshotToJSON(snap), flush)
+	// The workers (thousands) are converted one at a time as they are
+	// written rather than all at once.
+	workers := snap.Workers
+	if workers == nil {
+		workers = []model.Worker{}
+	}
+	b, err := encodeSnapshotJSON(make([]byte, 0, jsonChunk+8192), snapshotJSONWithoutWorkers(snap), workers, flush)
 	if err != nil {
 		return err
 	}

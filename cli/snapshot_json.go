@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
 )
 
 // appendSnapshotJSON appends what json.Encoder with SetIndent("", "  ")
@@ -21,7 +22,7 @@ import (
 // than reading the snapshot from Redis. The small parts go through
 // encoding/json. TestSnapshotJSONMatchesEncodingJSON holds it to that.
 func appendSnapshotJSON(b []byte, v snapshotJSON) ([]byte, error) {
-	return encodeSnapshotJSON(b, v, nil)
+	return encodeSnapshotJSON(b, v, nil, nil)
 }
 
 // jsonChunk is how much encodeSnapshotJSON holds before it hands the output
@@ -33,7 +34,11 @@ const jsonChunk = 64 << 10
 // of thousands of pools is not held whole in memory (fresh memory is most of
 // what a short-lived process pays for). Anything that
 // can fail other than flush fails before flush is first called.
-func encodeSnapshotJSON(b []byte, v snapshotJSON, flush func([]byte) error) ([]byte, error) {
+//
+// When workers is not nil, the workers written are those, each converted
+// with workerToJSON as it is written, and v.Workers is not read: the same
+// output as v.Workers = the converted workers, without a copy of them all.
+func encodeSnapshotJSON(b []byte, v snapshotJSON, workers []model.Worker, flush func([]byte) error) ([]byte, error) {
 	// The parts that may fail: the small parts, and ages that JSON cannot
 	// hold.
 	parts := []struct {
@@ -57,6 +62,12 @@ func encodeSnapshotJSON(b []byte, v snapshotJSON, flush func([]byte) error) ([]b
 	}
 	for i := range v.Workers {
 		if err := checkWorkerJSON(&v.Workers[i]); err != nil {
+			return nil, err
+		}
+	}
+	for i := range workers {
+		w := workerToJSON(&workers[i])
+		if err := checkWorkerJSON(&w); err != nil {
 			return nil, err
 		}
 	}
@@ -84,9 +95,16 @@ func encodeSnapshotJSON(b []byte, v snapshotJSON, flush func([]byte) error) ([]b
 		// The workers, after the job types: thousands, written directly.
 		b = append(b, ",\n  \"workers\": "...)
 		var scratch rawScratch
-		b, err = appendJSONArray(b, v.Workers, flush, func(b []byte, w *workerJSON) ([]byte, error) {
-			return appendWorkerJSON(b, w, &scratch)
-		})
+		if workers != nil {
+			b, err = appendJSONArray(b, workers, flush, func(b []byte, w *model.Worker) ([]byte, error) {
+				wj := workerToJSON(w)
+				return appendWorkerJSON(b, &wj, &scratch)
+			})
+		} else {
+			b, err = appendJSONArray(b, v.Workers, flush, func(b []byte, w *workerJSON) ([]byte, error) {
+				return appendWorkerJSON(b, w, &scratch)
+			})
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -284,7 +302,10 @@ func appendJSONStrings(b []byte, s []string, indent string) []byte {
 }
 
 // appendJSONCounts writes a map with its keys sorted, as encoding/json does;
-// scratch holds the keys (reused from call to call).
+// scratch holds the sorted keys of the last map written, reused as they are
+// when this map has the same keys (the pools of a namespace mostly count
+// the same job types, and sorting each pool's keys was most of the time
+// spent on the pools).
 func appendJSONCounts(b []byte, m map[string]int64, indent string, scratch *[]string) []byte {
 	if m == nil {
 		return append(b, "null"...)
@@ -292,14 +313,32 @@ func appendJSONCounts(b []byte, m map[string]int64, indent string, scratch *[]st
 	if len(m) == 0 {
 		return append(b, "{}"...)
 	}
+	if keys := *scratch; len(keys) == len(m) {
+		if out, ok := appendJSONCountsIn(b, m, keys, indent); ok {
+			return out
+		}
+	}
 	keys := (*scratch)[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
 	*scratch = keys
+	out, _ := appendJSONCountsIn(b, m, keys, indent)
+	return out
+}
+
+// appendJSONCountsIn writes m in the order of keys, which holds distinct
+// strings, as many as m has keys; false (and b as it was) when one of them
+// is not in m.
+func appendJSONCountsIn(b []byte, m map[string]int64, keys []string, indent string) ([]byte, bool) {
+	start := len(b)
 	b = append(b, '{')
 	for i, k := range keys {
+		v, ok := m[k]
+		if !ok {
+			return b[:start], false
+		}
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -307,10 +346,10 @@ func appendJSONCounts(b []byte, m map[string]int64, indent string, scratch *[]st
 		b = append(b, "  "...)
 		b = appendJSONString(b, k)
 		b = append(b, ": "...)
-		b = strconv.AppendInt(b, m[k], 10)
+		b = strconv.AppendInt(b, v, 10)
 	}
 	b = append(b, indent...)
-	return append(b, '}')
+	return append(b, '}'), true
 }
 
 // appendJSONString writes s as encoding/json does (HTML characters escaped,

@@ -100,6 +100,14 @@ func TestSnapshotJSONMatchesEncodingJSON(t *testing.T) {
 		checkSameJSON(t, "float", snapshotJSON{Pools: []poolJSON{{HeartbeatAgeSeconds: f64(f), InProgress: map[string]int64{}}}})
 	}
 
+	// Maps of the same size with other keys, one after the other: the
+	// sorted keys of one map are reused only for a map with the same keys.
+	var pools []poolJSON
+	for _, m := range []map[string]int64{{"a": 1, "b": 2}, {"a": 3, "b": 4}, {"a": 5, "c": 6}, {"c": 7, "b": 8}, {"b": 9}, {"c": 1, "a": 2}} {
+		pools = append(pools, poolJSON{InProgress: m, LockInfo: map[string]int64{"z": 1, "a": 2}})
+	}
+	checkSameJSON(t, "counts", snapshotJSON{Pools: pools})
+
 	// Random strings over the characters that need escaping.
 	r := rand.New(rand.NewSource(1))
 	alphabet := []string{"a", "Z", "0", " ", "\"", "\\", "/", "<", ">", "&", "\n", "\t", "\x00", "\x1f", "\x7f", "é", "\u2028", "\u2029", "\xff", "😀",
@@ -177,6 +185,13 @@ func TestSnapshotJSONInChunks(t *testing.T) {
 		snap.Pools = append(snap.Pools, model.Pool{ID: fmt.Sprintf("%024x", i), Status: model.StatusAlive, HeartbeatAge: &age,
 			Heartbeat:  &model.Heartbeat{HeartbeatAt: now.Unix(), Host: "h<1>", JobNames: []string{"a", "b"}, WorkerIDs: []string{"w"}},
 			InProgress: map[string]int64{"b": int64(i), "a": 1, "c": 2}, LockInfo: map[string]int64{"a": 1}})
+		w := model.Worker{WorkerID: fmt.Sprintf("w%d", i), PoolID: fmt.Sprintf("%024x", i)}
+		if i%3 == 0 {
+			run := time.Duration(i) * time.Second
+			w.Busy, w.JobName, w.JobID, w.StartedAt, w.Running = true, "e<x>", fmt.Sprint(i), now.Unix()-int64(i), &run
+			w.Args, w.Checkin, w.HasCheckin = fmt.Sprintf(`{"n": %d, "s": "\u202e"}`, i), "ok", i%2 == 0
+		}
+		snap.Workers = append(snap.Workers, w)
 	}
 	var out chunkWriter
 	if err := writeSnapshotJSON(&out, snap); err != nil {
@@ -188,10 +203,19 @@ func TestSnapshotJSONInChunks(t *testing.T) {
 	if out.writes < 2 {
 		t.Fatalf("%d bytes in %d writes, want chunks", out.buf.Len(), out.writes)
 	}
+	// No workers at all: an empty list, as encoding/json writes it.
+	out = chunkWriter{}
+	empty := &model.Snapshot{Namespace: "work", RedisTime: now}
+	if err := writeSnapshotJSON(&out, empty); err != nil {
+		t.Fatal(err)
+	}
+	if want := encodingJSON(t, snapshotToJSON(empty)); !bytes.Equal(out.buf.Bytes(), want) {
+		t.Fatalf("empty snapshot:\n%s\nwant\n%s", out.buf.Bytes(), want)
+	}
 	v := snapshotToJSON(snap)
 	v.Pools[2000].HeartbeatAgeSeconds = f64(math.NaN())
 	written := 0
-	if _, err := encodeSnapshotJSON(nil, v, func(b []byte) error { written += len(b); return nil }); err == nil || written != 0 {
+	if _, err := encodeSnapshotJSON(nil, v, nil, func(b []byte) error { written += len(b); return nil }); err == nil || written != 0 {
 		t.Fatalf("NaN age: err %v after %d bytes written, want an error before any", err, written)
 	}
 }

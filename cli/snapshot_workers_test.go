@@ -204,7 +204,7 @@ func TestSnapshotWorkersJSONMatchesEncodingJSON(t *testing.T) {
 	}
 	// A value snapshotToJSON never makes fails before anything is written.
 	var wrote bool
-	_, err := encodeSnapshotJSON(nil, snapshotJSON{Workers: []workerJSON{{WorkerID: "x", Args: json.RawMessage("{")}}},
+	_, err := encodeSnapshotJSON(nil, snapshotJSON{Workers: []workerJSON{{WorkerID: "x", Args: json.RawMessage("{")}}}, nil,
 		func([]byte) error { wrote = true; return nil })
 	if err == nil || wrote {
 		t.Errorf("args that are not JSON: %v, wrote %v", err, wrote)

@@ -26,14 +26,32 @@ const DefaultScanCount = 1000
 // its own without delaying anything else. When Step reports done, Finish
 // reads the set and the lengths and returns the orphans.
 //
+// The first Step reads the set along with its SCAN call (one round trip).
+// The keys of pools in it, nearly every key of a busy namespace, are then
+// held as one bit per pool and job type rather than as strings; the set is
+// read again at Finish, which alone decides what is an orphan.
+//
 // An OrphanScan is used by one goroutine at a time.
 type OrphanScan struct {
-	keys   Keys
-	count  int
-	cursor string
-	done   bool
-	calls  int
-	seen   map[string]struct{}
+	keys    Keys
+	count   int
+	cursor  string
+	started bool
+	done    bool
+	calls   int
+	// pool is the index of each member of worker_pools when the walk
+	// started, jobs that of each job name seen in one of their keys;
+	// seenBits[pool] has bit job set once that key was seen.
+	pool     map[string]int
+	poolIDs  []string
+	jobs     map[string]int
+	jobNames []string
+	seenBits [][]uint64
+	// others are the keys of pools that were not in the set when the walk
+	// started.
+	others map[string]struct{}
+	// seen counts the distinct keys.
+	seen int
 }
 
 // OrphanResult is the outcome of a finished scan.
@@ -58,12 +76,12 @@ func NewOrphanScan(keys Keys, count int) *OrphanScan {
 	if count <= 0 {
 		count = DefaultScanCount
 	}
-	return &OrphanScan{keys: keys, count: count, cursor: "0", seen: map[string]struct{}{}}
+	return &OrphanScan{keys: keys, count: count, cursor: "0", jobs: map[string]int{}, others: map[string]struct{}{}}
 }
 
 // Progress is how far the scan has got.
 func (s *OrphanScan) Progress() model.ScanProgress {
-	return model.ScanProgress{Calls: s.calls, Candidates: len(s.seen), Done: s.done}
+	return model.ScanProgress{Calls: s.calls, Candidates: s.seen, Done: s.done}
 }
 
 // Done reports whether the keyspace walk is over.
@@ -75,26 +93,109 @@ func (s *OrphanScan) Step(ctx context.Context, c redis.Conn) (done bool, err err
 	if s.done {
 		return true, nil
 	}
-	reply, err := redis.Values(redis.DoContext(c, ctx, "SCAN", s.cursor, "MATCH", s.keys.InProgressPattern(), "COUNT", s.count))
+	scan := cmd{name: "SCAN", args: []any{s.cursor, "MATCH", s.keys.InProgressPattern(), "COUNT", s.count}}
+	var r any
+	if s.started {
+		r, err = redis.DoContext(c, ctx, scan.name, scan.args...)
+	} else {
+		var rs []reply
+		rs, err = pipeline(ctx, c, []cmd{{name: "SMEMBERS", args: []any{s.keys.WorkerPools()}}, scan})
+		if err == nil {
+			s.setPools(rs[0])
+			r, err = rs[1].v, rs[1].err
+		}
+	}
 	if err != nil {
 		return false, fmt.Errorf("scan for in-progress lists: %w", err)
 	}
-	var next string
-	var found []string
-	if _, err := redis.Scan(reply, &next, &found); err != nil {
+	next, found, err := scanReply(r)
+	if err != nil {
 		return false, fmt.Errorf("scan for in-progress lists: unexpected reply: %w", err)
 	}
+	s.started = true
 	s.calls++
 	for _, k := range found {
-		if _, _, ok := s.keys.ParseInProgress(k); ok {
-			s.seen[k] = struct{}{}
-		}
+		s.add(string(k.([]byte))) // scanReply checked the type
 	}
 	s.cursor = next
 	if next == "0" {
 		s.done = true
 	}
 	return s.done, nil
+}
+
+// scanReply splits a SCAN reply into the next cursor and the keys, each a
+// []byte.
+func scanReply(r any) (next string, keys []any, err error) {
+	v, err := redis.Values(r, nil)
+	if err != nil {
+		return "", nil, err
+	}
+	if len(v) != 2 {
+		return "", nil, fmt.Errorf("%d elements, want 2", len(v))
+	}
+	if next, err = redis.String(v[0], nil); err != nil {
+		return "", nil, err
+	}
+	keys, ok := v[1].([]any)
+	if !ok {
+		return "", nil, fmt.Errorf("keys of type %T", v[1])
+	}
+	for _, k := range keys {
+		if _, ok := k.([]byte); !ok {
+			return "", nil, fmt.Errorf("key of type %T", k)
+		}
+	}
+	return next, keys, nil
+}
+
+// setPools takes the set as the walk starts. An error reply (a set of the
+// wrong type, say) leaves it empty, and every key is held as a string:
+// Finish reads the set again and reports the error.
+func (s *OrphanScan) setPools(r reply) {
+	ids, err := redis.Strings(r.v, r.err)
+	if err != nil {
+		return
+	}
+	s.pool = make(map[string]int, len(ids))
+	for _, id := range ids {
+		if _, dup := s.pool[id]; !dup {
+			s.pool[id] = len(s.poolIDs)
+			s.poolIDs = append(s.poolIDs, id)
+		}
+	}
+	s.seenBits = make([][]uint64, len(s.poolIDs))
+}
+
+// add records one key the walk returned.
+func (s *OrphanScan) add(key string) {
+	job, poolID, ok := s.keys.ParseInProgress(key)
+	if !ok {
+		return
+	}
+	p, known := s.pool[poolID]
+	if !known {
+		if _, dup := s.others[key]; !dup {
+			s.others[key] = struct{}{}
+			s.seen++
+		}
+		return
+	}
+	j, ok := s.jobs[job]
+	if !ok {
+		j = len(s.jobNames)
+		s.jobs[job] = j
+		s.jobNames = append(s.jobNames, job)
+	}
+	bits := s.seenBits[p]
+	for len(bits) <= j/64 {
+		bits = append(bits, 0)
+	}
+	if bits[j/64]&(1<<(j%64)) == 0 {
+		bits[j/64] |= 1 << (j % 64)
+		s.seen++
+	}
+	s.seenBits[p] = bits
 }
 
 // Finish reads `<ns>:worker_pools` and `<ns>:known_jobs` once, keeps the keys
@@ -104,11 +205,11 @@ func (s *OrphanScan) Step(ctx context.Context, c redis.Conn) (done bool, err err
 // ":<x>:inprogress" is not an in-progress list and is left out. A list that
 // emptied since the walk is left out too.
 func (s *OrphanScan) Finish(ctx context.Context, c redis.Conn) (OrphanResult, error) {
-	res := OrphanResult{Candidates: len(s.seen), Calls: s.calls}
+	res := OrphanResult{Candidates: s.seen, Calls: s.calls}
 	if !s.done {
 		return res, ErrScanNotDone
 	}
-	if len(s.seen) == 0 {
+	if s.seen == 0 {
 		return res, nil
 	}
 	pools, err := redis.Strings(redis.DoContext(c, ctx, "SMEMBERS", s.keys.WorkerPools()))
@@ -128,12 +229,24 @@ func (s *OrphanScan) Finish(ctx context.Context, c redis.Conn) (OrphanResult, er
 		queues[s.keys.Queue(j)] = true
 	}
 	var cand []model.InProgressList
-	for k := range s.seen {
-		job, pool, _ := s.keys.ParseInProgress(k)
-		if inSet[pool] || queues[k] {
-			continue
+	keep := func(k, job, pool string) {
+		if !inSet[pool] && !queues[k] {
+			cand = append(cand, model.InProgressList{Key: k, JobName: job, PoolID: pool})
 		}
-		cand = append(cand, model.InProgressList{Key: k, JobName: job, PoolID: pool})
+	}
+	for k := range s.others {
+		job, pool, _ := s.keys.ParseInProgress(k)
+		keep(k, job, pool)
+	}
+	// Pools that left the set during the walk: their keys, rebuilt.
+	for p, bits := range s.seenBits {
+		if id := s.poolIDs[p]; !inSet[id] {
+			for j, job := range s.jobNames {
+				if j/64 < len(bits) && bits[j/64]&(1<<(j%64)) != 0 {
+					keep(s.keys.InProgress(job, id), job, id)
+				}
+			}
+		}
 	}
 	sort.Slice(cand, func(i, j int) bool { return cand[i].Key < cand[j].Key })
 	if len(cand) == 0 {
@@ -192,11 +305,11 @@ func ScanOrphans(ctx context.Context, c redis.Conn, keys Keys, count int, progre
 	s := NewOrphanScan(keys, count)
 	for {
 		if err := ctx.Err(); err != nil {
-			return OrphanResult{Candidates: len(s.seen), Calls: s.calls}, fmt.Errorf("scan for in-progress lists: %w", err)
+			return OrphanResult{Candidates: s.seen, Calls: s.calls}, fmt.Errorf("scan for in-progress lists: %w", err)
 		}
 		done, err := s.Step(ctx, c)
 		if err != nil {
-			return OrphanResult{Candidates: len(s.seen), Calls: s.calls}, err
+			return OrphanResult{Candidates: s.seen, Calls: s.calls}, err
 		}
 		if progress != nil {
 			progress(s.Progress())

@@ -192,3 +192,66 @@ func TestOrphanScanEdgeCases(t *testing.T) {
 		t.Fatalf("cancelled: err = %v", err)
 	}
 }
+
+// TestOrphanScanPoolLeavesDuringWalk: the keys of a pool that was in the
+// set when the walk started are held compactly; when the pool has left the
+// set by Finish, they are its orphans all the same, each job type once,
+// past the first 64 job types too.
+func TestOrphanScanPoolLeavesDuringWalk(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	k := NewKeys("work")
+	const stays, leaves = "aaaaaaaaaaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbbbbbbbbbb"
+	redistest.Do(t, c, "SADD", k.WorkerPools(), stays, leaves)
+	var want []model.InProgressList
+	for j := 0; j < 70; j++ {
+		job := fmt.Sprintf("job:%02d", j)
+		redistest.Do(t, c, "RPUSH", k.InProgress(job, stays), "{}")
+		if j%3 == 0 {
+			redistest.Do(t, c, "RPUSH", k.InProgress(job, leaves), "{}", "{}")
+			want = append(want, model.InProgressList{Key: k.InProgress(job, leaves), JobName: job, PoolID: leaves, Length: 2})
+		}
+	}
+	for i := 0; i < 300; i++ {
+		redistest.Do(t, c, "SET", fmt.Sprintf("work:other:%d", i), "x")
+	}
+	s := NewOrphanScan(k, 20)
+	if _, err := s.Step(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	redistest.Do(t, c, "SREM", k.WorkerPools(), leaves)
+	for !s.Done() {
+		if _, err := s.Step(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := s.Finish(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orphSortLists(want)
+	if !reflect.DeepEqual(res.Orphans, want) {
+		t.Errorf("orphans:\n got %+v\nwant %+v", res.Orphans, want)
+	}
+	if res.Candidates != 70+len(want) {
+		t.Errorf("candidates = %d, want %d", res.Candidates, 70+len(want))
+	}
+}
+
+// TestOrphanScanCountsAKeyOnce: SCAN may return a key twice while Redis
+// rehashes; the scan counts it once whether its pool was in the set or
+// not.
+func TestOrphanScanCountsAKeyOnce(t *testing.T) {
+	k := NewKeys("work")
+	s := NewOrphanScan(k, 0)
+	s.setPools(reply{v: []any{[]byte("p1")}})
+	for i := 0; i < 2; i++ {
+		s.add(k.InProgress("a", "p1"))
+		s.add(k.InProgress("a:b", "p1"))
+		s.add(k.InProgress("a", "p2"))
+		s.add(k.Queue("a"))
+	}
+	if p := s.Progress(); p.Candidates != 3 {
+		t.Fatalf("candidates = %d, want 3", p.Candidates)
+	}
+}

@@ -309,7 +309,7 @@ func (e *env) snapshot() {
 		}
 		return err
 	}
-	var tProc, pairProc, tEmpty, tRawScan []time.Duration
+	var tProc, pairProc, tEmpty, tStart, tRawScan []time.Duration
 	var outBytes int
 	for i := 0; i < sz.procRuns; i++ {
 		r := timeIt(t, "raw batch and SCAN walk", rawScan)
@@ -329,6 +329,12 @@ func (e *env) snapshot() {
 		// The floor of any process: the same command on an empty namespace.
 		tEmpty = append(tEmpty, timeIt(t, "workq-tui snapshot --json (empty namespace)", func() error {
 			cmd := exec.Command(e.bin, "--redis", e.srv.Addr(), "--namespace", "empty", "snapshot", "--json")
+			cmd.Stdout = io.Discard
+			return cmd.Run()
+		}))
+		// Start-up alone: a command that reads nothing.
+		tStart = append(tStart, timeIt(t, "workq-tui version", func() error {
+			cmd := exec.Command(e.bin, "version")
 			cmd.Stdout = io.Discard
 			return cmd.Run()
 		}))
@@ -367,7 +373,8 @@ func (e *env) snapshot() {
 		fmt.Sprintf("median of %d paired runs; process %s (exec, connect, snapshot, orphan scan, %d KB JSON) vs %s (raw batch, and SCAN MATCH %s:jobs:*:inprogress COUNT %d on a second connection at the same time)",
 			len(pairProc), ms(mProc), outBytes>>10, ms(median(tRawScan)), snapNS, redisq.DefaultScanCount))
 	tb.info("1f", "`snapshot --json` on an empty namespace / raw batch", float64(median(tEmpty))/float64(mRaw),
-		fmt.Sprintf("%s: exec, Go start-up and connect alone, the floor under 1b on this machine", ms(median(tEmpty))))
+		fmt.Sprintf("%s: exec, Go start-up, connect and the orphan scan's walk of the whole keyspace, the floor under 1b on this machine; start-up alone (`workq-tui version`) %s",
+			ms(median(tEmpty)), ms(median(tStart))))
 	tb.info("1h", "orphan scan in process / raw batch", ratioValue(median(pairScan)),
 		fmt.Sprintf("median of %d paired runs; %s: SCAN over the whole keyspace, in 1b next to the snapshot on the one Redis thread, and in 1f", len(pairScan), ms(median(tScan))))
 	tb.atLeast("1c", "per-key loop / snapshot (speed-up)", ratioValue(median(pairLoop)), 20,
