@@ -132,11 +132,11 @@ type Options struct {
 	// then the last sweep's, and the header says how old it is.
 	Sweeper       Sweeper
 	SweepInterval time.Duration
+	SweepTimeout  time.Duration
 	// LongAfter is how long a job may run before the screen marks it
 	// long-running (LONG in the Workers view, a long_running finding);
 	// the snapshot's own (model.DefaultLongAfter) when not positive.
-	LongAfter    time.Duration
-	SweepTimeout time.Duration
+	LongAfter time.Duration
 	// Peeker is optional: without it the detail view shows no jobs.
 	Peeker Peeker
 	// Reaper is needed for the actions; without it (and in read-only mode)
