@@ -24,8 +24,8 @@ func TestWidenPipe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
-	defer w.Close()
+	defer func() { _ = r.Close() }()
+	defer func() { _ = w.Close() }()
 	if n := pipeSize(t, w); n >= snapshotPipeSize {
 		t.Fatalf("a new pipe already holds %d bytes", n)
 	}
@@ -38,7 +38,7 @@ func TestWidenPipe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	widenPipe(f)
 	if _, err := f.WriteString("x"); err != nil {
 		t.Fatal(err)
