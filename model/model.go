@@ -139,7 +139,10 @@ type Snapshot struct {
 	// finding (DefaultLongAfter when Analyze finds it not positive).
 	LongAfter time.Duration `json:"-"`
 	// Workers are the workers named by the heartbeats of the pools in the
-	// set, busy or idle, ordered by pool ID then worker ID.
+	// set, busy or idle, ordered by pool ID then worker ID. Nil when the
+	// read did not ask for them (the screen's regular poll outside the
+	// Workers view); a read that did and found none leaves it empty, not
+	// nil.
 	Workers []Worker `json:"-"`
 	// Orphans are filled by the orphan scan; nil when no scan has run.
 	Orphans  []InProgressList `json:"orphans"`
