@@ -211,13 +211,22 @@ func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
 		m.retryAt = msg.at.Add(d)
 		return m, m.tickCmd(d)
 	}
+	recovered := m.failures > 0
 	m.err, m.failures = nil, 0
 	snap := m.adjusted(msg.snap)
 	m.fetchedAt = msg.at
 	m.history = m.history.add(snap)
 	m = m.setSnap(snap)
 	m.pollEvery = slowWait(m.opts.Interval, msg.took)
-	return m, m.tickCmd(m.pollEvery)
+	tick := m.tickCmd(m.pollEvery)
+	if recovered && m.sweep.err != nil && !m.sweep.running {
+		// Redis is back after polls failed, and so did the last sweep:
+		// sweep now rather than show its error until the next one is due.
+		var sweep tea.Cmd
+		m, sweep = m.startSweep()
+		return m, tea.Batch(tick, sweep)
+	}
+	return m, tick
 }
 
 // setSnap shows a snapshot in every view.

@@ -272,3 +272,52 @@ func TestHeaderSaysWhySweepFailed(t *testing.T) {
 		t.Fatalf("while the polls fail:\n%s", h)
 	}
 }
+
+// switchSweeper fails its sweeps while fail is set.
+type switchSweeper struct {
+	fail  *bool
+	snap  *model.Snapshot
+	calls *int
+}
+
+func (s switchSweeper) Sweep(context.Context) (*model.Snapshot, error) {
+	*s.calls++
+	if *s.fail {
+		return nil, errRefused
+	}
+	return s.snap, nil
+}
+
+// TestSweepAgainWhenRedisIsBack: a sweep that failed while Redis was away
+// runs again as soon as a poll succeeds after failed ones, so that its
+// error does not stay on screen until the next sweep is due; a sweep that
+// failed while polls worked waits for its interval.
+func TestSweepAgainWhenRedisIsBack(t *testing.T) {
+	p := &workersPoller{now: fixedNow, snap: fixture()}
+	fail, calls := true, 0
+	o, _ := testOptions(nil)
+	o.Source, o.Poller, o.Now = nil, p, p.Now
+	o.Sweeper = switchSweeper{fail: &fail, snap: fixture(), calls: &calls}
+	m := newTest(t, o, 80, 24)
+	m, _ = deliver(t, m, m.firstSweep())
+	if m.sweep.err == nil || calls != 1 {
+		t.Fatalf("the first sweep did not fail: %v, %d calls", m.sweep.err, calls)
+	}
+	// A poll that works after polls that worked: no sweep yet.
+	m, cmd := stepCmd(m, snapshotMsg{gen: m.gen, snap: fixture(), at: p.Now()})
+	m, _ = deliver(t, m, cmd)
+	if calls != 1 {
+		t.Fatalf("a sweep ran before its interval while Redis was up: %d calls", calls)
+	}
+	// Redis goes away, then comes back.
+	m = step(t, m, snapshotMsg{gen: m.gen, err: errRefused, at: p.Now()})
+	fail = false
+	m, cmd = stepCmd(m, snapshotMsg{gen: m.gen, snap: fixture(), at: p.Now()})
+	m, _ = deliver(t, m, cmd)
+	if calls != 2 || m.sweep.err != nil {
+		t.Fatalf("no sweep once Redis was back: %d calls, error %v", calls, m.sweep.err)
+	}
+	if h := m.renderHeader(p.Now()); strings.Contains(h, "sweep error") || strings.Contains(h, "sweep failed") {
+		t.Errorf("the header still shows the sweep's failure:\n%s", h)
+	}
+}
