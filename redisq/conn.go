@@ -219,13 +219,15 @@ func (d *Dialer) dial(ctx context.Context, hostport string, tlsConf *tls.Config)
 	shown := d.ep
 	shown.HostPort = hostport
 	dialer := &net.Dialer{Timeout: d.opts.Timeout, KeepAlive: 5 * time.Minute}
+	var nc *deadlineNetConn
 	opts := []redis.DialOption{
 		redis.DialContextFunc(func(ctx context.Context, network, addr string) (net.Conn, error) {
 			c, err := dialer.DialContext(ctx, network, addr)
 			if err != nil {
 				return nil, err
 			}
-			return &deadlineNetConn{Conn: c, timeout: d.opts.Timeout}, nil
+			nc = &deadlineNetConn{Conn: c, timeout: d.opts.Timeout}
+			return nc, nil
 		}),
 	}
 	if d.ep.DB != 0 {
@@ -246,6 +248,7 @@ func (d *Dialer) dial(ctx context.Context, hostport string, tlsConf *tls.Config)
 	if err != nil {
 		return nil, fmt.Errorf("connect to redis at %s: %s", shown, d.scrub(describeDialError(err)))
 	}
+	c = &cancelConn{Conn: c, nc: nc}
 	if d.opts.ReadOnly {
 		c = ReadOnlyConn(c)
 	}
@@ -287,6 +290,9 @@ type deadlineNetConn struct {
 	// read and write are the deadlines redigo asked for, in unix
 	// nanoseconds; 0 when it asked for none.
 	read, write atomic.Int64
+	// interrupted is set when a cancelled context ended a read (see
+	// cancelConn): every read fails from then on.
+	interrupted atomic.Bool
 }
 
 func (c *deadlineNetConn) deadline(asked int64) time.Time {
@@ -300,6 +306,11 @@ func (c *deadlineNetConn) deadline(asked int64) time.Time {
 func (c *deadlineNetConn) Read(p []byte) (int, error) {
 	if err := c.Conn.SetReadDeadline(c.deadline(c.read.Load())); err != nil {
 		return 0, err
+	}
+	// Checked after the deadline is set: an interrupt either comes before
+	// this check, or moves the deadline just set to the past.
+	if c.interrupted.Load() {
+		return 0, errInterrupted
 	}
 	return c.Conn.Read(p)
 }

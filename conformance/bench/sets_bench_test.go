@@ -146,9 +146,20 @@ func (e *env) sets() {
 	// going first in each round, so that none always pays for another.
 	pageCtx, cancelPage := context.WithCancel(ctx)
 	defer cancelPage()
+	// Both read on a connection of workq-tui's dialer, as the commands and
+	// the screen do.
+	dialer, err := redisq.NewDialer(redisq.Options{Address: e.srv.Addr(), Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, err := dialer.Dial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = pc.Close() }()
 	readWith := func(ctx context.Context) time.Duration {
 		t0 := time.Now()
-		if _, err := redisq.ReadSetPage(ctx, c, keys, model.SetDead, redisq.PageOptions{}); err != nil {
+		if _, err := redisq.ReadSetPage(ctx, pc, keys, model.SetDead, redisq.PageOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		return time.Since(t0)
@@ -156,26 +167,25 @@ func (e *env) sets() {
 	readOurs := func() time.Duration { return readWith(pageCtx) }
 	readRaw := func() time.Duration {
 		t0 := time.Now()
-		if err := c.Send("ZRANGE", "sets-us:dead", -20, -1, "WITHSCORES"); err != nil {
+		if err := pc.Send("ZRANGE", "sets-us:dead", -20, -1, "WITHSCORES"); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Send("ZCARD", "sets-us:dead"); err != nil {
+		if err := pc.Send("ZCARD", "sets-us:dead"); err != nil {
 			t.Fatal(err)
 		}
-		if err := c.Flush(); err != nil {
+		if err := pc.Flush(); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Receive(); err != nil {
+		if _, err := pc.Receive(); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Receive(); err != nil {
+		if _, err := pc.Receive(); err != nil {
 			t.Fatal(err)
 		}
 		return time.Since(t0)
 	}
-	// The same read with a context that cannot be cancelled needs no
-	// goroutine to watch it (redigo starts one per cancellable read): it
-	// shows what the wait for a cancellation costs.
+	// The same read with a context that cannot be cancelled, which has
+	// nothing to watch: what watching for a cancellation costs.
 	var ours, raw, uncancellable []time.Duration
 	reads := []func(){
 		func() { ours = append(ours, readOurs()) },
