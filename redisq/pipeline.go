@@ -58,11 +58,12 @@ func sendCmds(conn redis.Conn, cmds ...cmd) (int, error) {
 // receiveInto reads len(out) replies. A per-command error reply is kept in
 // its reply; any other error fails the whole read.
 //
-// redigo's ReceiveContext starts a goroutine for every reply; here only the
-// first reply (the wait for Redis to start answering) is read that way, so
-// that cancelling ctx ends the wait. The others are read with the time left
-// until ctx's deadline (the connection's own read timeout without one), and
-// ctx is checked between replies. A context that cannot be cancelled
+// Only the first reply (the wait for Redis to start answering) is read with
+// ReceiveContext, so that cancelling ctx ends the wait: on a connection of
+// the Dialer that watches the socket (cancelConn), on another one redigo
+// starts a goroutine per call. The others are read with the time left until
+// ctx's deadline (the connection's own read timeout without one), and ctx
+// is checked between replies. A context that cannot be cancelled
 // (context.Background) is not watched at all.
 func receiveInto(ctx context.Context, conn redis.Conn, out []reply) error {
 	cwt, _ := conn.(redis.ConnWithTimeout)
