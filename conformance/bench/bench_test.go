@@ -525,14 +525,15 @@ func (e *env) reap() {
 			ms(slow), ms(usLongest), ms(upLongest)))
 }
 
-// longestScript is the longest EVAL/EVALSHA in the slow log.
-func longestScript(t *testing.T, c redis.Conn) time.Duration {
+// slowScripts reads the slow log: the longest EVAL/EVALSHA and how many
+// there are.
+func slowScripts(t *testing.T, c redis.Conn) (time.Duration, int) {
 	entries, err := redis.Values(c.Do("SLOWLOG", "GET", -1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var longest time.Duration
-	found := 0
+	n := 0
 	for _, en := range entries {
 		f, err := redis.Values(en, nil)
 		if err != nil || len(f) < 4 {
@@ -541,13 +542,20 @@ func longestScript(t *testing.T, c redis.Conn) time.Duration {
 		us, _ := redis.Int64(f[2], nil)
 		args, _ := redis.Strings(f[3], nil)
 		if len(args) > 0 && strings.HasPrefix(strings.ToUpper(args[0]), "EVAL") {
-			found++
+			n++
 			longest = max(longest, time.Duration(us)*time.Microsecond)
 		}
 	}
-	if found == 0 {
+	if n == 0 {
 		t.Fatal("no script call in the slow log")
 	}
+	return longest, n
+}
+
+// longestScript is the longest EVAL/EVALSHA in the slow log (see
+// slowScripts).
+func longestScript(t *testing.T, c redis.Conn) time.Duration {
+	longest, _ := slowScripts(t, c)
 	return longest
 }
 

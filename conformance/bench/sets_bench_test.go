@@ -346,33 +346,6 @@ func rawWalk(t *testing.T, c redis.Conn, key, pattern string) (time.Duration, in
 	}
 }
 
-// slowScripts reads the slow log: the longest EVAL/EVALSHA and how many
-// there are.
-func slowScripts(t *testing.T, c redis.Conn) (time.Duration, int) {
-	entries, err := redis.Values(c.Do("SLOWLOG", "GET", -1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var longest time.Duration
-	n := 0
-	for _, en := range entries {
-		f, err := redis.Values(en, nil)
-		if err != nil || len(f) < 4 {
-			continue
-		}
-		us, _ := redis.Int64(f[2], nil)
-		args, _ := redis.Strings(f[3], nil)
-		if len(args) > 0 && strings.HasPrefix(strings.ToUpper(args[0]), "EVAL") {
-			n++
-			longest = max(longest, time.Duration(us)*time.Microsecond)
-		}
-	}
-	if n == 0 {
-		t.Fatal("no script call in the slow log")
-	}
-	return longest, n
-}
-
 // rawRangeWalk reads a set by rank, reaper.BulkScanCount members a call
 // with their scores, and counts the members whose bytes hold text.
 func rawRangeWalk(t *testing.T, c redis.Conn, key, text string) (time.Duration, int) {
