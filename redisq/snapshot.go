@@ -82,6 +82,13 @@ func ReadSnapshot(ctx context.Context, conn redis.Conn, namespace string, deadAf
 	if err := rd.readUnregisteredJobTypes(); err != nil {
 		return nil, err
 	}
+	return rd.finish(deadAfter)
+}
+
+// finish puts the pools and job types read into the snapshot, classifies
+// them, and re-reads the job types whose drift may be transient (see
+// rereadDrifted): the last step of ReadSnapshot and ReadSweep.
+func (rd *snapshotReader) finish(deadAfter time.Duration) (*model.Snapshot, error) {
 	rd.ps.flush()
 	rd.snap.JobTypes = rd.jobTypes
 	model.Analyze(rd.snap, deadAfter)

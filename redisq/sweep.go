@@ -65,13 +65,7 @@ func ReadSweep(ctx context.Context, conn redis.Conn, namespace string, deadAfter
 	if err := rd.readUnregisteredJobTypes(); err != nil {
 		return nil, err
 	}
-	rd.ps.flush()
-	rd.snap.JobTypes = rd.jobTypes
-	model.Analyze(rd.snap, deadAfter)
-	if err := rd.rereadDrifted(); err != nil {
-		return nil, err
-	}
-	return rd.snap, nil
+	return rd.finish(deadAfter)
 }
 
 // sweepHeartbeats is a sweep's step 2: every heartbeat.
