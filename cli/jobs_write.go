@@ -14,10 +14,7 @@ import (
 )
 
 func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
-	if err := c.refuseWrite(op.title, c.write.dryRun); err != nil {
-		return err
-	}
-	log, err := c.audit.open(e, &c.target, c.write.dryRun)
+	log, err := beginWrite(e, &c.target, op.title, c.write, c.audit)
 	if err != nil {
 		return err
 	}

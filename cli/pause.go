@@ -88,10 +88,7 @@ func (c *pauseCmd) run(ctx context.Context, e env, args []string) error {
 			return usageErrorf("%s: empty job type name", verb)
 		}
 	}
-	if err := c.refuseWrite(verb, c.write.dryRun); err != nil {
-		return err
-	}
-	log, err := c.audit.open(e, &c.target, c.write.dryRun)
+	log, err := beginWrite(e, &c.target, verb, c.write, c.audit)
 	if err != nil {
 		return err
 	}

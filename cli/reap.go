@@ -62,10 +62,7 @@ func (c *reapCmd) run(ctx context.Context, e env, args []string) error {
 	case len(args) > 0 && c.allDead:
 		return usageErrorf("reap takes pool IDs or --all-dead, not both")
 	}
-	if err := c.refuseWrite("reap", c.write.dryRun); err != nil {
-		return err
-	}
-	log, err := c.audit.open(e, &c.target, c.write.dryRun)
+	log, err := beginWrite(e, &c.target, "reap", c.write, c.audit)
 	if err != nil {
 		return err
 	}

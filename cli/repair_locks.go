@@ -46,10 +46,7 @@ func (c *repairLocksCmd) run(ctx context.Context, e env, args []string) error {
 	if len(args) == 0 {
 		return usageErrorf("repair-locks needs at least one job type name")
 	}
-	if err := c.refuseWrite("repair-locks", c.write.dryRun); err != nil {
-		return err
-	}
-	log, err := c.audit.open(e, &c.target, c.write.dryRun)
+	log, err := beginWrite(e, &c.target, "repair-locks", c.write, c.audit)
 	if err != nil {
 		return err
 	}

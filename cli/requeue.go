@@ -54,10 +54,7 @@ func (c *requeueCmd) run(ctx context.Context, e env, args []string) error {
 	if len(args) == 0 {
 		return usageErrorf("requeue needs at least one in-progress list KEY (<ns>:jobs:<job>:<pool>:inprogress; `snapshot` lists orphans)")
 	}
-	if err := c.refuseWrite("requeue", c.write.dryRun); err != nil {
-		return err
-	}
-	log, err := c.audit.open(e, &c.target, c.write.dryRun)
+	log, err := beginWrite(e, &c.target, "requeue", c.write, c.audit)
 	if err != nil {
 		return err
 	}

@@ -65,3 +65,13 @@ func progressPrinter(w io.Writer, verb string) reaper.Progress {
 		fmt.Fprintf(w, "%s %d of %d jobs\n", verb, moved, total)
 	}
 }
+
+// beginWrite is the start of every writing command, before it connects:
+// the write verb is refused under --read-only (its --dry-run is not), and
+// the audit log is resolved (nil for a dry run).
+func beginWrite(e env, t *target, verb string, w writeFlags, a auditFlag) (*auditLog, error) {
+	if err := t.refuseWrite(verb, w.dryRun); err != nil {
+		return nil, err
+	}
+	return a.open(e, t, w.dryRun)
+}
