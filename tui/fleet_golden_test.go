@@ -1,13 +1,10 @@
 package tui
 
 import (
-	"bytes"
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -40,20 +37,7 @@ func fleetGoldenOptions() FleetOptions {
 // runFleetProgram runs the fleet in teatest like runProgram runs a screen.
 func runFleetProgram(t *testing.T, o FleetOptions, w, h int, script ...any) string {
 	t.Helper()
-	tm := teatest.NewTestModel(t, NewFleet(o), teatest.WithInitialTermSize(w, h))
-	for _, s := range script {
-		switch s := s.(type) {
-		case waitText:
-			teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
-				teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-		case tea.Msg:
-			tm.Send(s)
-		}
-	}
-	if err := tm.Quit(); err != nil {
-		t.Fatal(err)
-	}
-	return tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
+	return runModel(t, NewFleet(o), w, h, script...)
 }
 
 func TestGoldenFleet(t *testing.T) {

@@ -18,7 +18,15 @@ import (
 // before it), quits and returns the final View().
 func runProgram(t *testing.T, o Options, w, h int, script ...any) string {
 	t.Helper()
-	tm := teatest.NewTestModel(t, New(o), teatest.WithInitialTermSize(w, h))
+	return runModel(t, New(o), w, h, script...)
+}
+
+// runModel runs a model in teatest at a fixed size: each waitText of the
+// script is waited for in turn, each other message sent; then it quits
+// and returns the final View().
+func runModel(t *testing.T, m tea.Model, w, h int, script ...any) string {
+	t.Helper()
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h))
 	for _, s := range script {
 		switch s := s.(type) {
 		case waitText:
@@ -31,8 +39,7 @@ func runProgram(t *testing.T, o Options, w, h int, script ...any) string {
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second))
-	return fm.View()
+	return tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View()
 }
 
 // waitText waits until the program's output holds the text.
