@@ -131,17 +131,7 @@ func TestMergeSentinel(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			changed := func(f string) bool {
-				if _, ok := FlagKeys()[f]; !ok {
-					t.Errorf("Merge asked about %q, which is not a connection flag", f)
-				}
-				for _, c := range tt.changed {
-					if c == f {
-						return true
-					}
-				}
-				return false
-			}
+			changed := changedFlags(t, tt.changed)
 			got := Merge(tt.target, tt.flags, changed)
 			if !reflect.DeepEqual(got.SentinelSettings, tt.want) || got.Redis != tt.redis {
 				t.Errorf("got  %+v (redis %s)\nwant %+v (redis %s)", got.SentinelSettings, got.Redis, tt.want, tt.redis)
