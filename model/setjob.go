@@ -74,6 +74,27 @@ func ParseSetJob(set SetName, raw []byte, scoreText string) SetJob {
 	return sj
 }
 
+// ParseMember reads a member whose score is not known yet, as ParseSetJob
+// reads it; SetScore completes it.
+func ParseMember(set SetName, raw []byte) SetJob {
+	sj := SetJob{Set: set, Raw: raw}
+	j := new(JobFields)
+	sj.setJob(j, readJob(raw, j, nil))
+	return sj
+}
+
+// SetScore gives a member read by ParseMember its score as Redis wrote it.
+// A score that is not a number is the member's problem before any other,
+// as ParseSetJob reports it.
+func (sj *SetJob) SetScore(scoreText string) {
+	problem := sj.Problem
+	sj.Problem = ""
+	sj.setScore(scoreText)
+	if sj.Problem == "" {
+		sj.Problem = problem
+	}
+}
+
 // ParseSetJobs reads the members of one reply that are kept together, as a
 // page is, each as ParseSetJob reads it: pairs holds a member, its score, a
 // member, its score... The jobs' fields share one allocation, and their

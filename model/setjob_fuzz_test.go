@@ -97,6 +97,12 @@ func FuzzParseJobFields(f *testing.F) {
 			if alone := ParseSetJob(SetRetry, pairs[2*i], string(pairs[2*i+1])); !sameSetJob(sj, alone) {
 				t.Fatalf("%q read together: %+v %+v, alone %+v %+v", pairs[2*i], sj, sj.Job, alone, alone.Job)
 			}
+			// Read before its score is known, then given it.
+			later := ParseMember(SetRetry, pairs[2*i])
+			later.SetScore(string(pairs[2*i+1]))
+			if !sameSetJob(later, sj) {
+				t.Fatalf("%q scored later: %+v %+v, at once %+v %+v", pairs[2*i], later, later.Job, sj, sj.Job)
+			}
 		}
 		var obj map[string]json.RawMessage
 		err := json.Unmarshal(raw, &obj)
