@@ -28,7 +28,7 @@ job type and error, requeue or delete them, or delete a job from a queue.
 
   jobs SET [--job NAME] [--error TEXT] [--limit N] [--offset N] [--json]
       A page in the set's order: retry and scheduled soonest first, dead
-      most recent death first. --job and --error scan the set (ZSCAN),
+      most recent death first. --job and --error walk the set in steps,
       never loading it at once. A member that is not JSON is listed raw.
   jobs SET --summary [--job NAME] [--error TEXT] [--json]
       Count the set's jobs by job type and by error (numbers and hex IDs

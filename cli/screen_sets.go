@@ -16,7 +16,7 @@ import (
 // (its pages come from *redisq.Client as they are).
 
 // screenSetScanner runs the Jobs view's summary scans: each on a connection
-// dialled for it alone, one ZSCAN call per Step.
+// dialled for it alone, one step of the walk (redisq.SetScan) per Step.
 type screenSetScanner struct {
 	dial func(ctx context.Context) (redis.Conn, error)
 	keys redisq.Keys

@@ -83,9 +83,9 @@ func NewJobsExecutor(namespace string, batch int) *JobsExecutor {
 
 // Execute carries out a plan. Jobs given one by one go in batches of the
 // plan's members. A bulk plan takes the members it kept, or, when it kept
-// none (too many bytes), scans the set again (ZSCAN, of job type
+// none (too many bytes), walks the set again (redisq.SetScan, of job type
 // Target.Job when set) and takes what the plan's rules take; either way
-// the oldest go first. The scan returns every member that stays in the set
+// the oldest go first. The walk returns every member that stays in the set
 // for the whole run. Up to callsAhead script calls are in flight: the next
 // call is built and sent while Redis runs the one before, and progress
 // counts only replies read. A cancelled ctx stops sending calls and reads

@@ -190,21 +190,20 @@ func TestFilterAndSummaryScan(t *testing.T) {
 	}
 }
 
-func TestSetFilterPattern(t *testing.T) {
+func TestSetFilterNeedle(t *testing.T) {
 	tests := []struct {
 		f    SetFilter
 		want string
 	}{
-		{SetFilter{Job: "mail"}, `*"mail"*`},
-		{SetFilter{Job: "a*b"}, `*"a\*b"*`},
-		{SetFilter{Job: "x/y"}, "*"},
-		{SetFilter{Error: "Ab 1"}, "*[aA][bB] 1*"},
-		{SetFilter{Error: "<b>"}, "*"},
-		{SetFilter{Error: "é"}, "*"},
-		{SetFilter{}, "*"},
+		{SetFilter{Job: "mail"}, `"mail"`},
+		{SetFilter{Job: "a*b"}, `"a*b"`},
+		{SetFilter{ID: "x1", Job: "mail"}, `"x1"`},
+		{SetFilter{Job: "x/y"}, ""},
+		{SetFilter{Error: "Ab 1"}, ""},
+		{SetFilter{}, ""},
 	}
 	for _, tt := range tests {
-		if got := tt.f.Pattern(); got != tt.want {
+		if got := string(tt.f.needle()); got != tt.want {
 			t.Errorf("%+v: %q, want %q", tt.f, got, tt.want)
 		}
 	}

@@ -30,7 +30,7 @@ type SetScanner interface {
 	StartSetScan(ctx context.Context, set model.SetName) (SetScan, error)
 }
 
-// SetScan is one scan of a set: Step makes one ZSCAN call and returns the
+// SetScan is one scan of a set: Step reads one part of it and returns the
 // members it found (each once) and how far the scan has got. Close releases
 // the connection; the screen calls it exactly once per scan.
 type SetScan interface {

@@ -1,0 +1,175 @@
+package redisq
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// A walk of a set that changes between its steps (members removed and
+// added before, at and after its position, ties at the score it got to,
+// the member it got to removed, everything before it removed) returns
+// every member present for the whole walk exactly once, nothing that was
+// never in the set, each with the score it has.
+func TestSetScanUnderChanges(t *testing.T) {
+	srv := redistest.Start(t)
+	c, w := srv.Dial(), srv.Dial()
+	ctx := context.Background()
+	keys := NewKeys("work")
+	key := SetKey(keys, model.SetRetry)
+	resumed := 0
+	for seed := 1; seed <= 40; seed++ {
+		r := rand.New(rand.NewSource(int64(seed)))
+		setsDo(t, w, "DEL", key)
+		n := 0
+		stable, ever := map[string]bool{}, map[string]bool{}
+		add := func(score int) string {
+			n++
+			name := "a"
+			if r.Intn(3) == 0 {
+				name = "b"
+			}
+			m := fmt.Sprintf(`{"name":%q,"id":"%06d"}`, name, n)
+			setsDo(t, w, "ZADD", key, score, m)
+			ever[m] = true
+			return m
+		}
+		remove := func(members []string) {
+			for _, m := range members {
+				setsDo(t, w, "ZREM", key, m)
+				delete(stable, m)
+			}
+		}
+		ranks := func(from, to int64) []string {
+			if to < 0 || to < from {
+				return nil
+			}
+			v, err := redis.Strings(w.Do("ZRANGE", key, max(from, 0), to))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+		for i := 0; i < 1500; i++ {
+			stable[add(r.Intn(400))] = true
+		}
+		f := SetFilter{}
+		if seed%2 == 0 {
+			f.Job = "b"
+		}
+		s := NewSetScan(keys, model.SetRetry, f, 40+r.Intn(100))
+		if seed%3 == 0 {
+			s.ReadAhead()
+		}
+		got := map[string]int{}
+		for steps := 0; !s.Progress().Done; steps++ {
+			if steps > 10000 {
+				t.Fatalf("seed %d: no end after %d steps: %+v", seed, steps, s.Progress())
+			}
+			jobs, err := s.Step(ctx, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, sj := range jobs {
+				got[string(sj.Raw)]++
+				if score, err := redis.String(w.Do("ZSCORE", key, sj.Raw)); err == nil && score != sj.ScoreText {
+					t.Fatalf("seed %d: %s returned with score %s, has %s", seed, sj.Raw, sj.ScoreText, score)
+				}
+			}
+			switch r.Intn(8) {
+			case 1: // a few anywhere
+				var some []string
+				for i := r.Intn(20); i > 0; i-- {
+					at := int64(r.Intn(1500))
+					some = append(some, ranks(at, at)...)
+				}
+				remove(some)
+			case 2: // added anywhere, some at the walk's score
+				for i := r.Intn(60); i > 0; i-- {
+					add(r.Intn(400))
+				}
+			case 3: // the member the walk got to, and those just before it
+				remove(ranks(s.next-int64(r.Intn(3*walkSlack)), s.next))
+			case 4: // fewer than walkSlack just before its position
+				remove(ranks(s.next-int64(r.Intn(walkSlack)), s.next-1))
+			case 5: // everything before its position
+				if r.Intn(4) == 0 {
+					remove(ranks(0, s.next))
+				}
+			case 6: // many added before its position
+				for i := 50 + r.Intn(200); i > 0; i-- {
+					add(r.Intn(200))
+				}
+			}
+			if s.anchoring {
+				resumed++
+			}
+		}
+		for m := range stable {
+			if f.Match(model.ParseMember(model.SetRetry, []byte(m))) && got[m] != 1 {
+				t.Fatalf("seed %d: %s, in the set throughout, returned %d times", seed, m, got[m])
+			}
+		}
+		for m, k := range got {
+			if k != 1 || !ever[m] || !f.Match(model.ParseMember(model.SetRetry, []byte(m))) {
+				t.Fatalf("seed %d: %s returned %d times (ever in the set: %v)", seed, m, k, ever[m])
+			}
+		}
+		if s.Progress().Matched != int64(len(got)) {
+			t.Fatalf("seed %d: matched %d, returned %d", seed, s.Progress().Matched, len(got))
+		}
+		if v, err := redis.String(c.Do("ECHO", "in step")); err != nil || v != "in step" {
+			t.Fatalf("seed %d: after the walk: %q %v", seed, v, err)
+		}
+	}
+	if resumed == 0 {
+		t.Fatal("no walk had to look its position up: the changes did not test resuming")
+	}
+}
+
+// Without ZMSCORE (Redis before 6.2), the walk reads scores with ZSCORE and
+// returns the same members with the same scores.
+func TestSetScanWithoutZMSCORE(t *testing.T) {
+	walk := func(srv *redistest.Server, wantZMSCORE bool) map[string]string {
+		c := srv.Dial()
+		for i := 0; i < 500; i++ {
+			name := "a"
+			if i%4 == 0 {
+				name = "b"
+			}
+			setsDo(t, c, "ZADD", "work:dead", fmt.Sprintf("%d.5", i/3), fmt.Sprintf(`{"name":%q,"id":"%d"}`, name, i))
+		}
+		s := NewSetScan(NewKeys("work"), model.SetDead, SetFilter{Job: "b"}, 30)
+		s.ReadAhead()
+		got := map[string]string{}
+		for !s.Progress().Done {
+			jobs, err := s.Step(context.Background(), ReadOnlyConn(c))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, sj := range jobs {
+				got[string(sj.Raw)] = sj.ScoreText
+			}
+		}
+		if s.noMScore == wantZMSCORE {
+			t.Fatalf("walk used ZMSCORE: %v, want %v", !s.noMScore, wantZMSCORE)
+		}
+		return got
+	}
+	with := walk(redistest.Start(t), true)
+	without := walk(redistest.Start(t, "--rename-command", "ZMSCORE", ""), false)
+	if len(with) != 125 || fmt.Sprint(with) != fmt.Sprint(without) {
+		t.Fatalf("with ZMSCORE %d members, without %d; differ: %v", len(with), len(without), fmt.Sprint(with) != fmt.Sprint(without))
+	}
+	for m, score := range with {
+		if score[len(score)-2:] != ".5" {
+			t.Fatalf("%s: score %s", m, score)
+		}
+	}
+}
