@@ -293,7 +293,13 @@ type deadlineNetConn struct {
 	// interrupted is set when a cancelled context ended a read (see
 	// cancelConn): every read fails from then on.
 	interrupted atomic.Bool
+	// rbuf[rpos:] is read from the socket and not handed out yet.
+	rbuf []byte
+	rpos int
 }
+
+// readBufferSize is how much one read from the socket may take.
+const readBufferSize = 64 << 10
 
 func (c *deadlineNetConn) deadline(asked int64) time.Time {
 	dl := time.Now().Add(c.timeout)
@@ -303,7 +309,18 @@ func (c *deadlineNetConn) deadline(asked int64) time.Time {
 	return dl
 }
 
+// Read hands out what the socket gave, reading it readBufferSize bytes at a
+// time: redigo reads through a 4 KB buffer, which would make a walk of a
+// big set (200 MB of members) one system call and one deadline per 4 KB.
 func (c *deadlineNetConn) Read(p []byte) (int, error) {
+	if c.interrupted.Load() {
+		return 0, errInterrupted
+	}
+	if c.rpos < len(c.rbuf) {
+		n := copy(p, c.rbuf[c.rpos:])
+		c.rpos += n
+		return n, nil
+	}
 	if err := c.Conn.SetReadDeadline(c.deadline(c.read.Load())); err != nil {
 		return 0, err
 	}
@@ -312,7 +329,17 @@ func (c *deadlineNetConn) Read(p []byte) (int, error) {
 	if c.interrupted.Load() {
 		return 0, errInterrupted
 	}
-	return c.Conn.Read(p)
+	if len(p) >= readBufferSize {
+		return c.Conn.Read(p)
+	}
+	if c.rbuf == nil {
+		c.rbuf = make([]byte, readBufferSize)
+	}
+	n, err := c.Conn.Read(c.rbuf[:readBufferSize])
+	c.rbuf, c.rpos = c.rbuf[:n], 0
+	m := copy(p, c.rbuf)
+	c.rpos = m
+	return m, err
 }
 
 func (c *deadlineNetConn) Write(p []byte) (int, error) {
