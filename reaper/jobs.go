@@ -135,8 +135,11 @@ type JobsPlan struct {
 	noUniqueKey   int
 	// every holds every member a bulk plan takes, sorted by score, while
 	// their bytes stay within BulkKeepBytes (everyBytes); with everyKept
-	// the execution takes them without scanning the set again.
+	// the execution takes them without scanning the set again. kept are
+	// the walk's steps' members until the walk ends, each step's in a slice
+	// of its own (one growing slice would be copied again and again).
 	every      []JobItem
+	kept       [][]JobItem
 	everyBytes int
 	everyKept  bool
 }
@@ -146,9 +149,10 @@ type JobsPlan struct {
 // so that memory stays bounded whatever the set holds.
 const BulkKeepBytes = 128 << 20
 
-// BulkScanCount is the ZSCAN COUNT hint of the scans of bulk actions and of
-// jobs looked up by id: five times the reads' default, so a set of a million
-// members takes about 200 calls, each holding Redis for a few milliseconds.
+// BulkScanCount is the members each call of the walks of bulk actions and
+// of jobs looked up by id reads: five times the reads' default, so a set of
+// a million members takes about 200 calls, each holding Redis for well
+// under a millisecond.
 const BulkScanCount = 5 * redisq.DefaultSetScanCount
 
 // SampleSize is how many members a bulk plan lists.
@@ -221,6 +225,7 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 				_ = s.Drain(ctx, c)
 				return plan, fmt.Errorf("plan %s: %w", action, err)
 			}
+			items := make([]JobItem, 0, len(jobs))
 			for _, sj := range jobs {
 				it, err := plan.item(sj)
 				if err != nil {
@@ -228,10 +233,11 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 					continue
 				}
 				add(it, len(plan.Items) < SampleSize)
-				plan.keep(it)
+				items = append(items, it)
 			}
+			plan.keep(items)
 		}
-		sortItems(plan.every)
+		plan.joinKept()
 		for r, n := range skipped {
 			plan.Skipped = append(plan.Skipped, SkipCount{r, n})
 		}
@@ -269,18 +275,37 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 	return plan, nil
 }
 
-// keep holds it for the execution, until the plan's bytes pass
+// keep holds items for the execution, until the plan's bytes pass
 // BulkKeepBytes.
-func (p *JobsPlan) keep(it JobItem) {
+func (p *JobsPlan) keep(items []JobItem) {
+	if !p.everyKept || len(items) == 0 {
+		return
+	}
+	for _, it := range items {
+		p.everyBytes += len(it.Job.Raw)
+	}
+	if p.everyBytes > BulkKeepBytes {
+		p.kept, p.everyKept = nil, false
+		return
+	}
+	p.kept = append(p.kept, items)
+}
+
+// joinKept makes what keep held one slice, sorted by score.
+func (p *JobsPlan) joinKept() {
 	if !p.everyKept {
 		return
 	}
-	p.everyBytes += len(it.Job.Raw)
-	if p.everyBytes > BulkKeepBytes {
-		p.every, p.everyKept = nil, false
-		return
+	n := 0
+	for _, items := range p.kept {
+		n += len(items)
 	}
-	p.every = append(p.every, it)
+	p.every = make([]JobItem, 0, n)
+	for _, items := range p.kept {
+		p.every = append(p.every, items...)
+	}
+	p.kept = nil
+	sortItems(p.every)
 }
 
 // sortItems orders items by score, ties by member bytes: the oldest go
@@ -407,8 +432,8 @@ func truncateBytes(b []byte, n int) string {
 }
 
 // findRefs finds the members of a set that refs address. Refs with a score
-// are read with ZRANGEBYSCORE at that score; the others by one ZSCAN of the
-// set (MATCH on the id when there is one). A ref that finds nothing fails
+// are read with ZRANGEBYSCORE at that score; the others by one walk of the
+// set (redisq.SetScan, looking for the id when there is one). A ref that finds nothing fails
 // with ErrJobNotFound. Every member with a ref's id (at its score) is
 // taken, as gocraft/work's Client takes them.
 func findRefs(ctx context.Context, c redis.Conn, keys redisq.Keys, set model.SetName, refs []JobRef) ([]model.SetJob, error) {
