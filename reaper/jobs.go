@@ -131,6 +131,7 @@ type JobsPlan struct {
 	Warnings []string
 
 	known, served map[string]bool
+	queues        map[string]string
 	keys          redisq.Keys
 	noUniqueKey   int
 	// every holds every member a bulk plan takes, sorted by score, while
@@ -370,7 +371,7 @@ func (p *JobsPlan) item(sj model.SetJob) (JobItem, error) {
 		if err := requeueCheck(sj); err != nil {
 			return it, fmt.Errorf("%w: %v", ErrNotRequeueable, err)
 		}
-		it.QueueKey = p.keys.Queue(j.Name)
+		it.QueueKey = p.queueKey(j.Name)
 		return it, nil
 	}
 	if j == nil {
@@ -391,6 +392,20 @@ func (p *JobsPlan) item(sj model.SetJob) (JobItem, error) {
 		}
 	}
 	return it, nil
+}
+
+// queueKey is the queue of a job name, built once per name: a bulk plan
+// holds one for each of up to millions of jobs.
+func (p *JobsPlan) queueKey(name string) string {
+	if k, ok := p.queues[name]; ok {
+		return k
+	}
+	if p.queues == nil {
+		p.queues = map[string]string{}
+	}
+	k := p.keys.Queue(name)
+	p.queues[name] = k
+	return k
 }
 
 // requeueCheck reports whether a member that reads as a job can be cut for

@@ -325,7 +325,7 @@ func (s *SetScan) members(c redis.Conn, call walkCall, members [][]byte) ([]mode
 	}
 	var sel []model.SetJob
 	for _, m := range fresh {
-		if s.needle != nil && !bytes.Contains(m, s.needle) {
+		if s.needle != nil && !holds(m, s.needle) {
 			continue
 		}
 		sj := model.ParseMember(s.set, m)
@@ -474,6 +474,25 @@ func (s *SetScan) restart() {
 	s.anchoring = false
 	s.last, s.next = nil, 0
 	s.chunk, s.ends = nil, nil
+}
+
+// holds reports whether m holds needle, a quoted text. It looks for the
+// text after the opening quote and then checks the quote: a quote is most
+// of a JSON member's bytes, and a search that starts from a frequent byte
+// stops at every one of them.
+func holds(m, needle []byte) bool {
+	rest := needle[1:]
+	for off := 1; off < len(m); {
+		i := bytes.Index(m[off:], rest)
+		if i < 0 {
+			return false
+		}
+		if m[off+i-1] == needle[0] {
+			return true
+		}
+		off += i + 1
+	}
+	return false
 }
 
 // isUnknownCommand reports a server that does not know the command sent.

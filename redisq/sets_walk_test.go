@@ -1,6 +1,7 @@
 package redisq
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand"
@@ -170,6 +171,26 @@ func TestSetScanWithoutZMSCORE(t *testing.T) {
 	for m, score := range with {
 		if score[len(score)-2:] != ".5" {
 			t.Fatalf("%s: score %s", m, score)
+		}
+	}
+}
+
+func TestHolds(t *testing.T) {
+	for _, tt := range []struct {
+		m    string
+		want bool
+	}{
+		{`{"name":"mail"}`, true},
+		{`{"name":"xmail"}`, false},
+		{`{"name":"a","n":"mail"}`, true},
+		{`mail"`, false},
+		{`"mail"`, true},
+		{`xmail" "mail"`, true},
+		{`"mai`, false},
+		{``, false},
+	} {
+		if got := holds([]byte(tt.m), []byte(`"mail"`)); got != tt.want || got != bytes.Contains([]byte(tt.m), []byte(`"mail"`)) {
+			t.Errorf("holds(%q) = %v, want %v", tt.m, got, tt.want)
 		}
 	}
 }
