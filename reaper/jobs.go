@@ -239,6 +239,10 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 			plan.keep(items)
 		}
 		plan.joinKept()
+		// The walk reads no scores; the jobs the plan lists show theirs.
+		if err := plan.scoreItems(ctx, c); err != nil {
+			return plan, fmt.Errorf("plan %s: %w", action, err)
+		}
 		for r, n := range skipped {
 			plan.Skipped = append(plan.Skipped, SkipCount{r, n})
 		}
@@ -292,7 +296,8 @@ func (p *JobsPlan) keep(items []JobItem) {
 	p.kept = append(p.kept, items)
 }
 
-// joinKept makes what keep held one slice, sorted by score.
+// joinKept makes what keep held one slice, in the walk's order: the set's
+// order, the oldest first.
 func (p *JobsPlan) joinKept() {
 	if !p.everyKept {
 		return
@@ -306,7 +311,29 @@ func (p *JobsPlan) joinKept() {
 		p.every = append(p.every, items...)
 	}
 	p.kept = nil
-	sortItems(p.every)
+}
+
+// scoreItems reads the scores of the jobs a bulk plan lists. A job that left
+// the set since the walk read it is listed without one.
+func (p *JobsPlan) scoreItems(ctx context.Context, c redis.Conn) error {
+	jobs := make([]model.SetJob, len(p.Items))
+	for i, it := range p.Items {
+		jobs[i] = it.Job
+	}
+	scored, err := redisq.ReadScores(ctx, c, p.keys, p.Target.Set, jobs)
+	if err != nil {
+		return err
+	}
+	at := map[string]model.SetJob{}
+	for _, sj := range scored {
+		at[string(sj.Raw)] = sj
+	}
+	for i, it := range p.Items {
+		if sj, ok := at[string(it.Job.Raw)]; ok {
+			p.Items[i].Job = sj
+		}
+	}
+	return nil
 }
 
 // sortItems orders items by score, ties by member bytes: the oldest go
@@ -433,10 +460,14 @@ func skipReason(err error) string {
 }
 
 func describeMember(sj model.SetJob) string {
-	if sj.Job != nil && sj.Job.ID != "" {
-		return sj.Job.ID + "@" + sj.ScoreText
+	at := ""
+	if sj.ScoreText != "" { // a bulk plan reads no scores
+		at = "@" + sj.ScoreText
 	}
-	return fmt.Sprintf("%q@%s", truncateBytes(sj.Raw, 40), sj.ScoreText)
+	if sj.Job != nil && sj.Job.ID != "" {
+		return sj.Job.ID + at
+	}
+	return fmt.Sprintf("%q%s", truncateBytes(sj.Raw, 40), at)
 }
 
 func truncateBytes(b []byte, n int) string {
@@ -490,6 +521,7 @@ func findRefs(ctx context.Context, c redis.Conn, keys redisq.Keys, set model.Set
 			}
 		}
 		s := redisq.NewSetScan(keys, set, f, BulkScanCount)
+		var hits []model.SetJob
 		for !s.Progress().Done {
 			jobs, err := s.Step(ctx, c)
 			if err != nil {
@@ -499,13 +531,22 @@ func findRefs(ctx context.Context, c redis.Conn, keys redisq.Keys, set model.Set
 				if sj.Job == nil {
 					continue
 				}
-				if idx, ok := byID[sj.Job.ID]; ok {
-					for _, i := range idx {
-						found[i] = true
-					}
-					take(sj)
+				if _, ok := byID[sj.Job.ID]; ok {
+					hits = append(hits, sj)
 				}
 			}
+		}
+		// Jobs given by id are addressed by their score too, as
+		// gocraft/work's Client addresses them: read it.
+		hits, err := redisq.ReadScores(ctx, c, keys, set, hits)
+		if err != nil {
+			return nil, err
+		}
+		for _, sj := range hits {
+			for _, i := range byID[sj.Job.ID] {
+				found[i] = true
+			}
+			take(sj)
 		}
 	}
 	for i, ok := range found {

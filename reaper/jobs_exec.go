@@ -121,8 +121,8 @@ func (e *JobsExecutor) Execute(ctx context.Context, c redis.Conn, plan JobsPlan,
 	return res, err
 }
 
-// rescan takes a bulk plan's members from a new scan of the set, in
-// batches, each sorted by score.
+// rescan takes a bulk plan's members from a new walk of the set, in
+// batches, in the set's order.
 func (e *JobsExecutor) rescan(ctx context.Context, c redis.Conn, plan JobsPlan, p *callPipe) error {
 	s := redisq.NewSetScan(e.keys, plan.Target.Set, redisq.SetFilter{Job: plan.Target.Job}, max(e.batch, BulkScanCount))
 	var pending []JobItem
@@ -147,7 +147,6 @@ func (e *JobsExecutor) rescan(ctx context.Context, c redis.Conn, plan JobsPlan, 
 			pending = append(pending, it)
 		}
 		if len(pending) >= e.batch || (s.Progress().Done && len(pending) > 0) {
-			sortItems(pending)
 			if err := p.run(ctx, pending); err != nil {
 				return err
 			}

@@ -152,6 +152,50 @@ func TestJobsRequeueRefusals(t *testing.T) {
 	}
 }
 
+// A bulk plan takes the exact bytes it found, at whatever score they are
+// when its call runs (its walk reads no scores; the jobs it lists show
+// theirs), and reports those that left the set meanwhile.
+func TestJobsBulkTakesItsBytesAtAnyScore(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	keys := jobsNS(t, c, []string{"mail", "other"}, "mail")
+	for i := 0; i < 10; i++ {
+		jobsDo(t, c, "ZADD", "work:dead", 100+i, jobsDead(fmt.Sprintf("b%d", i), "mail"))
+		jobsDo(t, c, "ZADD", "work:dead", 100+i, jobsDead(fmt.Sprintf("o%d", i), "other"))
+	}
+	for _, action := range []JobsAction{JobsRequeue, JobsDelete} {
+		plan, err := PlanJobs(context.Background(), c, keys, action, JobsTarget{Set: model.SetDead, All: true, Job: "mail"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan.Total != 10 || len(plan.Items) != 10 || plan.Items[0].Job.ScoreText != "100" || plan.Items[9].Job.ScoreText != "109" {
+			t.Fatalf("%s plan: %d jobs, listed %d, first at %q", action, plan.Total, len(plan.Items), plan.Items[0].Job.ScoreText)
+		}
+		jobsDo(t, c, "ZREM", "work:dead", jobsDead("b3", "mail"))
+		jobsDo(t, c, "ZADD", "work:dead", "XX", 999, jobsDead("b7", "mail"))
+		res, err := NewJobsExecutor("work", 4).Execute(context.Background(), c, plan, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Done != 9 || res.GoneCount != 1 || res.Gone[0].Job.ID != "b3" || res.RescoredCount != 0 {
+			t.Fatalf("%s result %+v", action, res)
+		}
+		if n, _ := redis.Int(c.Do("ZCARD", "work:dead")); n != 10 {
+			t.Fatalf("%s: dead has %d members, want the 10 others", action, n)
+		}
+		var b strings.Builder
+		RenderJobsResult(&b, action, res)
+		if !strings.Contains(b.String(), "had left since the plan was made: b3\n") {
+			t.Fatalf("%s result text:\n%s", action, b.String())
+		}
+		// Again for the other action.
+		jobsDo(t, c, "DEL", "work:jobs:mail")
+		for i := 0; i < 10; i++ {
+			jobsDo(t, c, "ZADD", "work:dead", 100+i, jobsDead(fmt.Sprintf("b%d", i), "mail"))
+		}
+	}
+}
+
 func TestJobsBatchRecheckReportsWhatMoved(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()

@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/gomodule/redigo/redis"
 
@@ -177,23 +176,3 @@ func naturalLess(newestFirst bool) func(a, b model.SetJob) bool {
 	}
 }
 
-// bestN keeps the first n members in an order, of any number added.
-type bestN struct {
-	n    int
-	less func(a, b model.SetJob) bool
-	jobs []model.SetJob
-}
-
-func (b *bestN) add(sj model.SetJob) {
-	b.jobs = append(b.jobs, sj)
-	if len(b.jobs) >= 2*b.n+64 {
-		b.trim()
-	}
-}
-
-func (b *bestN) trim() {
-	sort.Slice(b.jobs, func(i, j int) bool { return b.less(b.jobs[i], b.jobs[j]) })
-	if len(b.jobs) > b.n {
-		b.jobs = append([]model.SetJob(nil), b.jobs[:b.n]...)
-	}
-}

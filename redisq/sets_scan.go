@@ -7,6 +7,8 @@ package redisq
 import (
 	"context"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -119,26 +121,46 @@ func (o ScanOptions) run(ctx context.Context, c redis.Conn, s *SetScan, each fun
 	return nil
 }
 
-// FilterSetPage scans a set for the members a filter selects and returns
-// one page of them in the page's order; Total is how many matched. It holds
-// at most about twice Offset+Limit members at a time.
+// FilterSetPage walks a set for the members a filter selects and returns
+// one page of them in the page's order; Total is how many matched. It
+// holds at most about twice Offset+Limit members at a time, and reads the
+// scores of the page's members only.
 func FilterSetPage(ctx context.Context, c redis.Conn, keys Keys, set model.SetName, f SetFilter, o PageOptions, so ScanOptions) (SetPage, error) {
 	page := SetPage{Set: set, Offset: max(o.Offset, 0)}
-	keep := &bestN{n: page.Offset + o.limit(), less: naturalLess(o.newestFirst(set))}
+	want := page.Offset + o.limit()
+	newest := o.newestFirst(set)
+	// The walk returns members in the set's order: a page from the start
+	// is its first matches, a page from the end its last ones.
+	var kept []model.SetJob
 	s := NewSetScan(keys, set, f, so.Count)
 	err := so.run(ctx, c, s, func(jobs []model.SetJob) {
 		for _, sj := range jobs {
-			keep.add(sj)
+			switch {
+			case !newest && len(kept) < want:
+				kept = append(kept, sj)
+			case newest:
+				kept = append(kept, sj)
+				if len(kept) >= 2*want+64 {
+					kept = slices.Clone(kept[len(kept)-want:])
+				}
+			}
 		}
 	})
 	if err != nil {
 		return page, err
 	}
-	keep.trim()
+	if len(kept) > want {
+		kept = kept[len(kept)-want:]
+	}
+	if kept, err = ReadScores(ctx, c, keys, set, kept); err != nil {
+		return page, err
+	}
+	less := naturalLess(newest)
+	sort.Slice(kept, func(i, j int) bool { return less(kept[i], kept[j]) })
 	page.Total = s.prog.Matched
 	page.Jobs = []model.SetJob{}
-	if page.Offset < len(keep.jobs) {
-		page.Jobs = keep.jobs[page.Offset:]
+	if page.Offset < len(kept) {
+		page.Jobs = kept[page.Offset:]
 	}
 	return page, nil
 }

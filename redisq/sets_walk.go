@@ -3,7 +3,7 @@ package redisq
 // This file owns the walk of a job set: ZRANGE by rank in score order, each
 // call re-reading the last member of the one before so that a set that
 // changed under the walk is noticed and the walk resumes from a member it
-// has seen. Scores are read only for the members a filter selects.
+// has seen; and the scores of the members a walk returned.
 
 import (
 	"bytes"
@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"strings"
 
 	"github.com/gomodule/redigo/redis"
 
@@ -20,7 +19,7 @@ import (
 
 // SetScan walks one job set by rank, count members a call, in score order
 // (ties by member bytes), returning the members a filter selects, each
-// once, with their scores.
+// once, without their scores (ReadScores reads those of the members kept).
 //
 // Each ZRANGE call after the first starts a little before the rank where
 // the previous call's last member was read (walkSlack members), and the
@@ -32,10 +31,10 @@ import (
 // sent ahead, looks up with ZRANK where the newest member it read that is
 // still in the set now is, and resumes there. So every member present for the
 // whole walk is returned, as with ZSCAN, at a fraction of ZSCAN's cost
-// inside Redis: ZRANGE without scores copies members only, and scores are
-// read (ZMSCORE, or ZSCORE per member where the server has no ZMSCORE) for
-// the members selected; a member gone by then is not returned. Members
-// added or removed during the walk may or may not be returned.
+// inside Redis: ZRANGE without scores copies members and formats no
+// number. Members added or removed during the walk may or may not be
+// returned. They come in the set's order but for those found again after
+// the walk looked its position up.
 //
 // It keeps an 8-byte hash per member returned, so a member re-read after
 // the walk resumed is returned once. Used by one goroutine at a time.
@@ -48,8 +47,6 @@ type SetScan struct {
 	// depth is how many ZRANGE calls may be in flight: 1, or 2 after
 	// ReadAhead.
 	depth int
-	// noMScore: the server has no ZMSCORE.
-	noMScore bool
 	// carded: ZCARD was sent.
 	carded bool
 
@@ -86,10 +83,7 @@ type walkCall struct {
 	gen  int
 	// asked is the members a ZRANGE asked for.
 	asked int
-	// jobs wait for their scores, asked with one ZMSCORE (mscore) or one
-	// ZSCORE each; replies is how many replies the call takes.
-	jobs    []model.SetJob
-	mscore  bool
+	// replies is how many replies the call takes.
 	replies int
 	// cands are the members a ZRANK lookup asked about, in order of
 	// preference; more are those still to ask about after them.
@@ -101,7 +95,6 @@ type walkKind int
 const (
 	callCard walkKind = iota
 	callRange
-	callScores
 	callRank
 )
 
@@ -134,10 +127,13 @@ const DefaultSetScanCount = 1000
 type SetScanProgress struct {
 	// Calls is the number of ZRANGE replies read so far; Seen the members
 	// they read (a member read again after the walk resumed counts again),
-	// Matched those the filter selected and returned.
+	// Matched those the filter selected, each counted once.
 	Calls   int
 	Seen    int64
 	Matched int64
+	// Lookups counts the times the walk looked its position up (ZRANK)
+	// because the set changed before it.
+	Lookups int
 	// Size is the set's size when the scan started (ZCARD).
 	Size int64
 	Done bool
@@ -178,7 +174,7 @@ func (s *SetScan) Drain(ctx context.Context, c redis.Conn) error {
 
 // Step reads the reply of at least one call (the first step also reads
 // ZCARD) and returns the new members the filter selects; it returns once a
-// ZRANGE reply's members are all dealt with.
+// ZRANGE reply's members are dealt with.
 func (s *SetScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, error) {
 	for !s.prog.Done {
 		if err := s.send(c); err != nil {
@@ -274,15 +270,13 @@ func (s *SetScan) receive(ctx context.Context, c redis.Conn, call walkCall) (job
 			return nil, false, nil
 		}
 		return s.members(c, call, members)
-	case callScores:
-		return s.scores(ctx, c, call)
 	default:
 		return nil, false, s.resume(ctx, c, call)
 	}
 }
 
 // members deals with one ZRANGE reply: it checks the reply starts where
-// the last one ended, selects members and asks for their scores.
+// the last one ended and selects members.
 func (s *SetScan) members(c redis.Conn, call walkCall, members [][]byte) ([]model.SetJob, bool, error) {
 	fresh := members
 	if s.last != nil {
@@ -339,77 +333,8 @@ func (s *SetScan) members(c redis.Conn, call walkCall, members [][]byte) ([]mode
 		s.seen[h] = struct{}{}
 		sel = append(sel, sj)
 	}
-	if len(sel) == 0 {
-		return nil, true, nil
-	}
-	return nil, false, s.askScores(c, sel)
-}
-
-// askScores sends the calls that read the scores of jobs.
-func (s *SetScan) askScores(c redis.Conn, jobs []model.SetJob) error {
-	if s.noMScore {
-		for _, sj := range jobs {
-			if err := c.Send("ZSCORE", s.key, sj.Raw); err != nil {
-				return fmt.Errorf("scan %s: %w", s.key, err)
-			}
-		}
-		s.queue = append(s.queue, walkCall{kind: callScores, jobs: jobs, replies: len(jobs)})
-		return s.flush(c)
-	}
-	args := make([]any, 0, len(jobs)+1)
-	args = append(args, s.key)
-	for _, sj := range jobs {
-		args = append(args, sj.Raw)
-	}
-	if err := s.call(c, walkCall{kind: callScores, jobs: jobs, mscore: true, replies: 1}, "ZMSCORE", args...); err != nil {
-		return err
-	}
-	return s.flush(c)
-}
-
-// scores reads the scores of a call's jobs and returns those still in the
-// set; done is false when they are asked for again.
-func (s *SetScan) scores(ctx context.Context, c redis.Conn, call walkCall) (_ []model.SetJob, done bool, _ error) {
-	texts := make([][]byte, len(call.jobs))
-	if call.mscore {
-		v, err := redis.Values(redis.ReceiveContext(c, ctx))
-		if isUnknownCommand(err) {
-			// A server older than ZMSCORE (Redis 6.2): one ZSCORE each.
-			s.noMScore = true
-			return nil, false, s.askScores(c, call.jobs)
-		}
-		if err != nil {
-			return nil, false, err
-		}
-		if len(v) != len(call.jobs) {
-			return nil, false, fmt.Errorf("unexpected reply: %d scores for %d members", len(v), len(call.jobs))
-		}
-		for i := range v {
-			texts[i], _ = v[i].([]byte)
-		}
-	} else {
-		for i := range call.jobs {
-			v, err := redis.ReceiveContext(c, ctx)
-			if err != nil {
-				// Read the rest, so that the connection stays in step.
-				for j := i + 1; j < len(call.jobs); j++ {
-					_, _ = redis.ReceiveContext(c, ctx)
-				}
-				return nil, false, err
-			}
-			texts[i], _ = v.([]byte)
-		}
-	}
-	out := make([]model.SetJob, 0, len(call.jobs))
-	for i, sj := range call.jobs {
-		if texts[i] == nil {
-			continue // gone from the set since the walk read it
-		}
-		sj.SetScore(string(texts[i]))
-		out = append(out, sj)
-	}
-	s.prog.Matched += int64(len(out))
-	return out, true, nil
+	s.prog.Matched += int64(len(sel))
+	return sel, true, nil
 }
 
 // resumeFrom lists the members the walk may resume from, newest first: the
@@ -429,6 +354,7 @@ func (s *SetScan) resumeFrom() [][]byte {
 // lookup asks with ZRANK where the first rankGroup of cands are now.
 func (s *SetScan) lookup(c redis.Conn, cands [][]byte) error {
 	s.anchoring = true
+	s.prog.Lookups++
 	n := min(len(cands), rankGroup)
 	if n == 0 {
 		s.restart()
@@ -495,8 +421,42 @@ func holds(m, needle []byte) bool {
 	return false
 }
 
-// isUnknownCommand reports a server that does not know the command sent.
-func isUnknownCommand(err error) bool {
-	var re redis.Error
-	return errors.As(err, &re) && strings.Contains(strings.ToLower(string(re)), "unknown command")
+// scoresPerRoundTrip bounds the ZSCORE calls ReadScores sends at once.
+const scoresPerRoundTrip = 1000
+
+// ReadScores gives the members a walk returned their scores (one ZSCORE
+// each, pipelined: every Redis version has it) and returns those still in
+// the set, in the same order.
+func ReadScores(ctx context.Context, c redis.Conn, keys Keys, set model.SetName, jobs []model.SetJob) ([]model.SetJob, error) {
+	key := SetKey(keys, set)
+	out := jobs[:0:0]
+	for len(jobs) > 0 {
+		n := min(len(jobs), scoresPerRoundTrip)
+		for _, sj := range jobs[:n] {
+			if err := c.Send("ZSCORE", key, sj.Raw); err != nil {
+				return nil, fmt.Errorf("read scores in %s: %w", key, err)
+			}
+		}
+		if err := c.Flush(); err != nil {
+			return nil, fmt.Errorf("read scores in %s: %w", key, err)
+		}
+		rs := make([]reply, n)
+		if err := receiveInto(ctx, c, rs); err != nil {
+			return nil, fmt.Errorf("read scores in %s: %w", key, err)
+		}
+		for i, r := range rs {
+			if r.err != nil {
+				return nil, fmt.Errorf("read scores in %s: %w", key, r.err)
+			}
+			text, ok := r.v.([]byte)
+			if !ok {
+				continue // gone from the set since the walk read it
+			}
+			sj := jobs[i]
+			sj.SetScore(string(text))
+			out = append(out, sj)
+		}
+		jobs = jobs[n:]
+	}
+	return out, nil
 }

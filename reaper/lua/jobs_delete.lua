@@ -1,11 +1,12 @@
 -- jobs_delete.lua: delete members of a job set, each only if it is still in
--- the set with the score the plan read, with its unique key where it holds
--- one, in one atomic step.
+-- the set (with the score the plan read, when it read one), with its unique
+-- key where it holds one, in one atomic step.
 --
 -- KEYS[1]    the job set
 -- KEYS[2..]  unique keys (<ns>:unique:<name>:<args>) of members of this call
 -- ARGV, five per member:
---   the member's exact bytes, its score as Redis wrote it,
+--   the member's exact bytes, its score as Redis wrote it ('' for a member
+--   of a bulk plan, which is taken at any score: its bytes are the job),
 --   the index in KEYS of its unique key (0: none),
 --   'a' to delete that key (a scheduled job holds it, as gocraft/work's
 --   DeleteScheduledJob assumes) or 'o' to delete it only if its value is a
@@ -37,7 +38,7 @@ for i = 1, #ARGV, 5 do
   local score = redis.call('ZSCORE', KEYS[1], member)
   if not score then
     codes[#codes + 1] = 'g'
-  elseif score ~= ARGV[i + 1] and tonumber(score) ~= tonumber(ARGV[i + 1]) then
+  elseif ARGV[i + 1] ~= '' and score ~= ARGV[i + 1] and tonumber(score) ~= tonumber(ARGV[i + 1]) then
     codes[#codes + 1] = 's'
   else
     redis.call('ZREM', KEYS[1], member)

@@ -1,11 +1,12 @@
 -- jobs_requeue.lua: move members of a job set onto their queues, each only
--- if it is still in the set with the score the plan read, in one atomic
--- step.
+-- if it is still in the set (with the score the plan read, when it read
+-- one), in one atomic step.
 --
 -- KEYS[1]    the job set (<ns>:retry, <ns>:scheduled or <ns>:dead)
 -- KEYS[2..]  the queues this call pushes onto (<ns>:jobs:<name>)
 -- ARGV, five per member:
---   the member's exact bytes, its score as Redis wrote it,
+--   the member's exact bytes, its score as Redis wrote it ('' for a member
+--   of a bulk plan, which is taken at any score: its bytes are the job),
 --   the new job's bytes before its `t` value, the bytes after it,
 --   the index in KEYS of its queue.
 --
@@ -47,7 +48,7 @@ for i = 1, #ARGV, 5 do
   local score = not taken[member] and redis.call('ZSCORE', KEYS[1], member)
   if not score then
     codes[#codes + 1] = 'g'
-  elseif score ~= ARGV[i + 1] and tonumber(score) ~= tonumber(ARGV[i + 1]) then
+  elseif ARGV[i + 1] ~= '' and score ~= ARGV[i + 1] and tonumber(score) ~= tonumber(ARGV[i + 1]) then
     codes[#codes + 1] = 's'
   else
     taken[member] = true
