@@ -175,4 +175,3 @@ func naturalLess(newestFirst bool) func(a, b model.SetJob) bool {
 		return (bytes.Compare(a.Raw, b.Raw) < 0) != newestFirst
 	}
 }
-
