@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -311,6 +312,8 @@ func (e *env) snapshot() {
 	}
 	var tProc, pairProc, tEmpty, tStart, tRawScan []time.Duration
 	var outBytes int
+	// Minor page faults of each process (the kernel's count), medians below.
+	var fProc, fEmpty, fStart []int64
 	for i := 0; i < sz.procRuns; i++ {
 		r := timeIt(t, "raw batch and SCAN walk", rawScan)
 		var out bytes.Buffer
@@ -321,6 +324,7 @@ func (e *env) snapshot() {
 			if err := cmd.Run(); err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 3) {
 				return err
 			}
+			fProc = append(fProc, minorFaults(cmd))
 			return nil
 		}))
 		r2 := timeIt(t, "raw batch and SCAN walk", rawScan)
@@ -330,13 +334,17 @@ func (e *env) snapshot() {
 		tEmpty = append(tEmpty, timeIt(t, "workq-tui snapshot --json (empty namespace)", func() error {
 			cmd := exec.Command(e.bin, "--redis", e.srv.Addr(), "--namespace", "empty", "snapshot", "--json")
 			cmd.Stdout = io.Discard
-			return cmd.Run()
+			err := cmd.Run()
+			fEmpty = append(fEmpty, minorFaults(cmd))
+			return err
 		}))
 		// Start-up alone: a command that reads nothing.
 		tStart = append(tStart, timeIt(t, "workq-tui version", func() error {
 			cmd := exec.Command(e.bin, "version")
 			cmd.Stdout = io.Discard
-			return cmd.Run()
+			err := cmd.Run()
+			fStart = append(fStart, minorFaults(cmd))
+			return err
 		}))
 		outBytes = out.Len()
 		if !bytes.Contains(out.Bytes(), []byte(`"orphans"`)) || bytes.Count(out.Bytes(), []byte(`"heartbeat_at"`)) != sz.pools {
@@ -369,12 +377,17 @@ func (e *env) snapshot() {
 			float64(cpuOurs[0])/float64(cpuRaw[0]), float64(cpuOurs[1])/float64(cpuRaw[1]),
 			ms(cpuOurs[0]/time.Duration(2*cpuRounds)), ms(cpuOurs[1]/time.Duration(2*cpuRounds)),
 			ms(cpuRaw[0]/time.Duration(2*cpuRounds)), ms(cpuRaw[1]/time.Duration(2*cpuRounds))))
+	fault := pageFaultCost(t)
+	faultTime := func(n int64) string { return ms(time.Duration(n) * fault) }
 	tb.atMost("1b", "`snapshot --json` process / raw batch + raw SCAN walk", ratioValue(median(pairProc)), 2,
-		fmt.Sprintf("median of %d paired runs; process %s (exec, connect, snapshot, orphan scan, %d KB JSON) vs %s (raw batch, and SCAN MATCH %s:jobs:*:inprogress COUNT %d on a second connection at the same time)",
-			len(pairProc), ms(mProc), outBytes>>10, ms(median(tRawScan)), snapNS, redisq.DefaultScanCount))
+		fmt.Sprintf("median of %d paired runs; process %s (exec, connect, snapshot, orphan scan, %d KB JSON; %d minor page faults, about %s at 1j's cost) vs %s (raw batch, and SCAN MATCH %s:jobs:*:inprogress COUNT %d on a second connection at the same time)",
+			len(pairProc), ms(mProc), outBytes>>10, medianInt(fProc), faultTime(medianInt(fProc)), ms(median(tRawScan)), snapNS, redisq.DefaultScanCount))
 	tb.info("1f", "`snapshot --json` on an empty namespace / raw batch", float64(median(tEmpty))/float64(mRaw),
-		fmt.Sprintf("%s: exec, Go start-up, connect and the orphan scan's walk of the whole keyspace, the floor under 1b on this machine; start-up alone (`workq-tui version`) %s",
-			ms(median(tEmpty)), ms(median(tStart))))
+		fmt.Sprintf("%s (%d page faults): exec, Go start-up, connect and the orphan scan's walk of the whole keyspace, the floor under 1b on this machine; start-up alone (`workq-tui version`) %s (%d page faults)",
+			ms(median(tEmpty)), medianInt(fEmpty), ms(median(tStart)), medianInt(fStart)))
+	tb.info("1j", "first touch of a fresh 4 KB page / raw batch", float64(fault)/float64(mRaw),
+		fmt.Sprintf("%s a page: anonymous memory mapped and written once a page, 64 MB, median of 3; what a process pays for each page of memory it touches first (its heap, its stacks, the pages of its binary)",
+			fault))
 	tb.info("1h", "orphan scan in process / raw batch", ratioValue(median(pairScan)),
 		fmt.Sprintf("median of %d paired runs; %s: SCAN over the whole keyspace, in 1b next to the snapshot on the one Redis thread, and in 1f", len(pairScan), ms(median(tScan))))
 	tb.atLeast("1c", "per-key loop / snapshot (speed-up)", ratioValue(median(pairLoop)), 20,
@@ -862,6 +875,46 @@ func (e *env) orphans() {
 // TestBenchSmoke runs the whole driver at tiny sizes: every line must be
 // produced. Goals are not checked (tiny sizes and -race say nothing about
 // speed).
+// minorFaults is the minor page faults of a process that ended.
+func minorFaults(cmd *exec.Cmd) int64 {
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		return ru.Minflt
+	}
+	return 0
+}
+
+// pageFaultCost is the time of one first touch of a fresh anonymous page:
+// 64 MB mapped and written once a page, median of three.
+func pageFaultCost(t *testing.T) time.Duration {
+	const size = 64 << 20
+	page := os.Getpagesize()
+	var runs []time.Duration
+	for i := 0; i < 3; i++ {
+		b, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t0 := time.Now()
+		for off := 0; off < size; off += page {
+			b[off] = 1
+		}
+		runs = append(runs, time.Since(t0)/time.Duration(size/page))
+		if err := syscall.Munmap(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return median(runs)
+}
+
+func medianInt(v []int64) int64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
 func TestBenchSmoke(t *testing.T) {
 	tb := runBench(t, smokeSizes)
 	var b strings.Builder
@@ -877,7 +930,7 @@ func TestBenchSmoke(t *testing.T) {
 			t.Errorf("line %s %q has ratio %v", l.id, l.what, l.ratio)
 		}
 	}
-	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "1h", "1i", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c", "5a", "5b", "5c", "5d", "5e", "5f", "5g", "5h", "5i", "6a", "6b", "6c", "6d", "6e", "6f"} {
+	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "1h", "1i", "1j", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c", "5a", "5b", "5c", "5d", "5e", "5f", "5g", "5h", "5i", "6a", "6b", "6c", "6d", "6e", "6f"} {
 		if !ids[id] {
 			t.Errorf("line %s missing from the table", id)
 		}
