@@ -293,9 +293,12 @@ type deadlineNetConn struct {
 	// interrupted is set when a cancelled context ended a read (see
 	// cancelConn): every read fails from then on.
 	interrupted atomic.Bool
-	// rbuf[rpos:] is read from the socket and not handed out yet.
+	// rbuf[rpos:] is read from the socket and not handed out yet; bulk:
+	// the last read filled what was asked, so the next reads go through
+	// rbuf.
 	rbuf []byte
 	rpos int
+	bulk bool
 }
 
 // readBufferSize is how much one read from the socket may take.
@@ -309,9 +312,12 @@ func (c *deadlineNetConn) deadline(asked int64) time.Time {
 	return dl
 }
 
-// Read hands out what the socket gave, reading it readBufferSize bytes at a
-// time: redigo reads through a 4 KB buffer, which would make a walk of a
-// big set (200 MB of members) one system call and one deadline per 4 KB.
+// Read hands out what the socket gave. redigo reads through a 4 KB buffer,
+// which would make a walk of a big set (200 MB of members) one system call
+// and one deadline per 4 KB: once a read fills redigo's buffer, more is
+// likely waiting, and the socket is read readBufferSize bytes at a time
+// until a read finds less than redigo asked for. Small replies are read
+// straight into redigo's buffer.
 func (c *deadlineNetConn) Read(p []byte) (int, error) {
 	if c.interrupted.Load() {
 		return 0, errInterrupted
@@ -329,13 +335,16 @@ func (c *deadlineNetConn) Read(p []byte) (int, error) {
 	if c.interrupted.Load() {
 		return 0, errInterrupted
 	}
-	if len(p) >= readBufferSize {
-		return c.Conn.Read(p)
+	if !c.bulk || len(p) >= readBufferSize {
+		n, err := c.Conn.Read(p)
+		c.bulk = n == len(p)
+		return n, err
 	}
 	if c.rbuf == nil {
 		c.rbuf = make([]byte, readBufferSize)
 	}
 	n, err := c.Conn.Read(c.rbuf[:readBufferSize])
+	c.bulk = n >= len(p)
 	c.rbuf, c.rpos = c.rbuf[:n], 0
 	m := copy(p, c.rbuf)
 	c.rpos = m
