@@ -131,8 +131,8 @@ type SetScanProgress struct {
 	Calls   int
 	Seen    int64
 	Matched int64
-	// Lookups counts the times the walk looked its position up (ZRANK)
-	// because the set changed before it.
+	// Lookups counts the ZRANK look-ups (of up to rankGroup members each)
+	// the walk made because the set changed before its position.
 	Lookups int
 	// Size is the set's size when the scan started (ZCARD).
 	Size int64
@@ -251,7 +251,8 @@ func (s *SetScan) flush(c redis.Conn) error {
 }
 
 // receive reads the reply of one call. done reports that a ZRANGE reply's
-// members are dealt with: jobs are those selected, with their scores.
+// members are dealt with: jobs are those selected. Its errors are wrapped
+// by Step.
 func (s *SetScan) receive(ctx context.Context, c redis.Conn, call walkCall) (jobs []model.SetJob, done bool, err error) {
 	switch call.kind {
 	case callCard:
@@ -277,11 +278,11 @@ func (s *SetScan) receive(ctx context.Context, c redis.Conn, call walkCall) (job
 
 // members deals with one ZRANGE reply: it checks the reply starts where
 // the last one ended and selects members.
-func (s *SetScan) members(c redis.Conn, call walkCall, members [][]byte) ([]model.SetJob, bool, error) {
-	fresh := members
+func (s *SetScan) members(c redis.Conn, call walkCall, got [][]byte) ([]model.SetJob, bool, error) {
+	fresh := got
 	if s.last != nil {
 		at := -1
-		for i, m := range members {
+		for i, m := range got {
 			if bytes.Equal(m, s.last) {
 				at = i
 				break
@@ -292,30 +293,30 @@ func (s *SetScan) members(c redis.Conn, call walkCall, members [][]byte) ([]mode
 			// drop what was asked ahead and find where to resume.
 			s.lost++
 			if s.lost > maxLost {
-				return nil, false, fmt.Errorf("%w: %d lookups in a row", ErrSetChurn, maxLost)
+				return nil, false, fmt.Errorf("%w (%d look-ups in a row)", ErrSetChurn, maxLost)
 			}
 			s.slack = min(2*s.slack, maxSlack)
 			s.gen++
 			return nil, false, s.lookup(c, s.resumeFrom())
 		}
-		fresh = members[at+1:]
+		fresh = got[at+1:]
 		s.lost, s.slack = 0, walkSlack
 	}
 	s.prog.Calls++
 	s.prog.Seen += int64(len(fresh))
-	if len(members) < call.asked {
+	if len(got) < call.asked {
 		s.ended = true
 		s.gen++
 	}
-	if len(members) > 0 {
+	if len(got) > 0 {
 		if s.last != nil {
 			s.ends = append(s.ends, s.last)
 			if len(s.ends) > maxEnds {
 				s.ends = s.ends[len(s.ends)-maxEnds:]
 			}
 		}
-		s.last = members[len(members)-1]
-		s.chunk = members
+		s.last = got[len(got)-1]
+		s.chunk = got
 	}
 	var sel []model.SetJob
 	for _, m := range fresh {
@@ -362,11 +363,11 @@ func (s *SetScan) lookup(c redis.Conn, cands [][]byte) error {
 	}
 	for _, m := range cands[:n] {
 		if err := c.Send("ZRANK", s.key, m); err != nil {
-			return fmt.Errorf("scan %s: %w", s.key, err)
+			return err
 		}
 	}
 	s.queue = append(s.queue, walkCall{kind: callRank, cands: cands[:n], more: cands[n:], replies: n})
-	return s.flush(c)
+	return c.Flush()
 }
 
 // resume reads a ZRANK lookup and resumes the walk at the first member

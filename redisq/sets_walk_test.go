@@ -3,6 +3,7 @@ package redisq
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand"
 	"strconv"
@@ -190,5 +191,60 @@ func TestHolds(t *testing.T) {
 		if got := holds([]byte(tt.m), []byte(`"mail"`)); got != tt.want || got != bytes.Contains([]byte(tt.m), []byte(`"mail"`)) {
 			t.Errorf("holds(%q) = %v, want %v", tt.m, got, tt.want)
 		}
+	}
+}
+
+// churnConn adds more members before the walk's position than one ZRANGE
+// call reads, right before each ZRANGE call is sent.
+type churnConn struct {
+	redis.Conn
+	t     *testing.T
+	w     redis.Conn
+	key   string
+	added int
+}
+
+func (c *churnConn) Send(cmd string, args ...any) error {
+	if cmd == "ZRANGE" {
+		zadd := []any{c.key}
+		for i := 0; i < 300; i++ {
+			c.added++
+			zadd = append(zadd, -c.added, fmt.Sprintf(`{"name":"new","id":"%d"}`, c.added))
+		}
+		setsDo(c.t, c.w, "ZADD", zadd...)
+	}
+	return c.Conn.Send(cmd, args...)
+}
+
+func (c *churnConn) DoContext(ctx context.Context, cmd string, args ...any) (any, error) {
+	return redis.DoContext(c.Conn, ctx, cmd, args...)
+}
+
+func (c *churnConn) ReceiveContext(ctx context.Context) (any, error) {
+	return redis.ReceiveContext(c.Conn, ctx)
+}
+
+// A set that changes before the walk's position faster than the walk can
+// look it up ends the walk with ErrSetChurn instead of holding it forever.
+func TestSetScanGivesUpOnChurn(t *testing.T) {
+	srv := redistest.Start(t)
+	c, w := srv.Dial(), srv.Dial()
+	for i := 0; i < 2000; i++ {
+		setsDo(t, w, "ZADD", "work:retry", i, fmt.Sprintf(`{"name":"a","id":"%d"}`, i))
+	}
+	s := NewSetScan(NewKeys("work"), model.SetRetry, SetFilter{}, 100)
+	cc := &churnConn{Conn: c, t: t, w: w, key: "work:retry"}
+	var err error
+	for steps := 0; err == nil && !s.Progress().Done && steps < 1000; steps++ {
+		_, err = s.Step(context.Background(), cc)
+	}
+	if !errors.Is(err, ErrSetChurn) || s.Progress().Lookups < maxLost {
+		t.Fatalf("walk ended with %v after %d look-ups, want ErrSetChurn", err, s.Progress().Lookups)
+	}
+	if err := s.Drain(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := redis.String(c.Do("ECHO", "in step")); err != nil || v != "in step" {
+		t.Fatalf("after the walk gave up: %q %v", v, err)
 	}
 }
