@@ -336,18 +336,6 @@ func (p *JobsPlan) scoreItems(ctx context.Context, c redis.Conn) error {
 	return nil
 }
 
-// sortItems orders items by score, ties by member bytes: the oldest go
-// first.
-func sortItems(items []JobItem) {
-	sort.Slice(items, func(i, j int) bool {
-		a, b := items[i].Job, items[j].Job
-		if a.Score != b.Score {
-			return a.Score < b.Score
-		}
-		return bytes.Compare(a.Raw, b.Raw) < 0
-	})
-}
-
 func (t JobsTarget) validate(action JobsAction) error {
 	switch action {
 	case JobsRequeue, JobsDelete:

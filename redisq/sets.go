@@ -150,21 +150,6 @@ func withScores(vals []any) ([][]byte, error) {
 	return pairs, nil
 }
 
-// parseWithScores reads a member, score, member, score... reply of a scan,
-// each member on its own (model.ParseSetJob), so that one kept keeps no
-// other's memory.
-func parseWithScores(set model.SetName, vals []any) ([]model.SetJob, error) {
-	pairs, err := withScores(vals)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]model.SetJob, 0, len(pairs)/2)
-	for i := 0; i < len(pairs); i += 2 {
-		out = append(out, model.ParseSetJob(set, pairs[i], string(pairs[i+1])))
-	}
-	return out, nil
-}
-
 // naturalLess orders members as a page lists them: by score, ties by member
 // bytes; newestFirst reverses both.
 func naturalLess(newestFirst bool) func(a, b model.SetJob) bool {
