@@ -223,7 +223,6 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 		for !s.Progress().Done {
 			jobs, err := s.Step(ctx, c)
 			if err != nil {
-				_ = s.Drain(ctx, c)
 				return plan, fmt.Errorf("plan %s: %w", action, err)
 			}
 			items := make([]JobItem, 0, len(jobs))

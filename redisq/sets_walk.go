@@ -151,8 +151,9 @@ func NewSetScan(keys Keys, set model.SetName, filter SetFilter, count int) *SetS
 
 // ReadAhead keeps a second ZRANGE call in flight while the members of one
 // are parsed, so that Redis and the caller work at the same time. The
-// caller must then either step the walk to its end or call Drain before
-// using the connection for anything else.
+// caller must then either step the walk to its end (or to an error, after
+// which Step has read what was in flight) or call Drain before using the
+// connection for anything else.
 func (s *SetScan) ReadAhead() { s.depth = 2 }
 
 // Progress is how far the walk has got.
@@ -188,6 +189,11 @@ func (s *SetScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, error
 		s.queue = s.queue[1:]
 		jobs, done, err := s.receive(ctx, c, call)
 		if err != nil {
+			// The calls still in flight are read, so that the connection
+			// stays in step (an error reply, such as a key of another
+			// type, leaves it usable).
+			_ = s.Drain(ctx, c)
+			s.prog.Done = true
 			return nil, fmt.Errorf("scan %s: %w", s.key, err)
 		}
 		if done {

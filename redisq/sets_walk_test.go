@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gomodule/redigo/redis"
@@ -246,5 +247,26 @@ func TestSetScanGivesUpOnChurn(t *testing.T) {
 	}
 	if v, err := redis.String(c.Do("ECHO", "in step")); err != nil || v != "in step" {
 		t.Fatalf("after the walk gave up: %q %v", v, err)
+	}
+}
+
+// A walk of a key of another type fails with Redis's error and leaves the
+// connection in step, with or without a call sent ahead.
+func TestSetScanWrongTypeLeavesTheConnectionInStep(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	setsDo(t, c, "SET", "work:dead", "x")
+	for _, ahead := range []bool{false, true} {
+		s := NewSetScan(NewKeys("work"), model.SetDead, SetFilter{}, 10)
+		if ahead {
+			s.ReadAhead()
+		}
+		_, err := s.Step(context.Background(), c)
+		if err == nil || !strings.Contains(err.Error(), "WRONGTYPE") || !s.Progress().Done {
+			t.Fatalf("ahead %v: %v, done %v", ahead, err, s.Progress().Done)
+		}
+		if v, err := redis.String(c.Do("ECHO", "in step")); err != nil || v != "in step" {
+			t.Fatalf("ahead %v: after the error: %q %v", ahead, v, err)
+		}
 	}
 }
