@@ -226,12 +226,15 @@ func (s *SetScan) send(c redis.Conn) error {
 	}
 	for ; inFlight < s.depth; inFlight++ {
 		// The member the walk got to, count new ones after it, and up to
-		// walkSlack before it.
+		// walkSlack before it; from the start of the set, count members.
 		start := max(s.next-s.slack, 0)
 		if s.last == nil {
 			start = s.next
 		}
 		stop := s.next + int64(s.count)
+		if s.last == nil && s.next == 0 {
+			stop--
+		}
 		if err := s.call(c, walkCall{kind: callRange, gen: s.gen, asked: int(stop - start + 1)}, "ZRANGE", s.key, start, stop); err != nil {
 			return err
 		}

@@ -150,8 +150,8 @@ func TestReadScores(t *testing.T) {
 		}
 		all = append(all, jobs...)
 	}
-	if len(all) != 2500 || all[0].ScoreText != "" {
-		t.Fatalf("walk returned %d members, the first with score %q", len(all), all[0].ScoreText)
+	if p := s.Progress(); len(all) != 2500 || all[0].ScoreText != "" || p.Seen != 2500 || p.Size != 2500 || p.Calls != 9 {
+		t.Fatalf("walk returned %d members, the first with score %q; progress %+v", len(all), all[0].ScoreText, p)
 	}
 	setsDo(t, c, "ZREM", "work:dead", all[7].Raw, all[2100].Raw)
 	got, err := ReadScores(context.Background(), ReadOnlyConn(c), keys, model.SetDead, all)
