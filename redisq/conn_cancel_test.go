@@ -14,6 +14,22 @@ import (
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
+// dialerConn is a connection of workq-tui's dialer with options o, closed
+// when the test ends.
+func dialerConn(t *testing.T, o redisq.Options) redis.Conn {
+	t.Helper()
+	d, err := redisq.NewDialer(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := d.Dial(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = conn.Close() })
+	return conn
+}
+
 // blockedRead sends BLPOP of a list nobody pushes to (Redis answers after
 // 30 s) and reads its reply with ctx in a goroutine; the error arrives on
 // the channel returned. It returns once Redis holds the client blocked.
@@ -100,15 +116,7 @@ func TestCancelEndsAReadWithoutAGoroutine(t *testing.T) {
 // at once.
 func TestCancellableReadsStillRead(t *testing.T) {
 	srv := redistest.Start(t)
-	d, err := redisq.NewDialer(redisq.Options{Address: srv.Addr(), Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := d.Dial(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialerConn(t, redisq.Options{Address: srv.Addr(), Timeout: 5 * time.Second})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	dctx, dcancel := context.WithTimeout(context.Background(), time.Minute)

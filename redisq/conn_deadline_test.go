@@ -173,15 +173,7 @@ func TestTimeoutBoundsEveryCall(t *testing.T) {
 	}
 	// Through a Redis that answers, calls of every kind work, with replies
 	// read well after the last deadline was set.
-	d, err := redisq.NewDialer(redisq.Options{Address: srv.Addr(), Timeout: timeout, ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := d.Dial(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := dialerConn(t, redisq.Options{Address: srv.Addr(), Timeout: timeout, ReadOnly: true})
 	for i := 0; i < 1000; i++ {
 		if err := conn.Send("LLEN", k.InProgress("a", "poolaa")); err != nil {
 			t.Fatal(err)
