@@ -323,13 +323,10 @@ func (p *JobsPlan) scoreItems(ctx context.Context, c redis.Conn) error {
 	if err != nil {
 		return err
 	}
-	at := map[string]model.SetJob{}
-	for _, sj := range scored {
-		at[string(sj.Raw)] = sj
-	}
-	for i, it := range p.Items {
-		if sj, ok := at[string(it.Job.Raw)]; ok {
-			p.Items[i].Job = sj
+	// scored is jobs in the same order, less those gone.
+	for i := range p.Items {
+		if len(scored) > 0 && bytes.Equal(scored[0].Raw, p.Items[i].Job.Raw) {
+			p.Items[i].Job, scored = scored[0], scored[1:]
 		}
 	}
 	return nil
