@@ -364,12 +364,12 @@ func (s *SetScan) resumeFrom() [][]byte {
 // lookup asks with ZRANK where the first rankGroup of cands are now.
 func (s *SetScan) lookup(c redis.Conn, cands [][]byte) error {
 	s.anchoring = true
-	s.prog.Lookups++
 	n := min(len(cands), rankGroup)
 	if n == 0 {
 		s.restart()
 		return nil
 	}
+	s.prog.Lookups++
 	for _, m := range cands[:n] {
 		if err := c.Send("ZRANK", s.key, m); err != nil {
 			return err
