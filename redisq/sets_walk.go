@@ -112,7 +112,7 @@ const (
 
 // ErrSetChurn is a walk that could not keep its place: members were added
 // or removed before its position faster than it could look it up.
-var ErrSetChurn = errors.New("the set changes faster than the walk can follow it; run again when it is quieter")
+var ErrSetChurn = errors.New("the set changed faster than it could be read; run again when it is quieter")
 
 // maxEnds bounds the members a walk keeps to resume from.
 const maxEnds = 256
@@ -302,7 +302,7 @@ func (s *SetScan) members(c redis.Conn, call walkCall, got [][]byte) ([]model.Se
 			// drop what was asked ahead and find where to resume.
 			s.lost++
 			if s.lost > maxLost {
-				return nil, false, fmt.Errorf("%w (%d look-ups in a row)", ErrSetChurn, maxLost)
+				return nil, false, fmt.Errorf("%w (jobs were added or removed ahead of the read %d times in a row)", ErrSetChurn, maxLost)
 			}
 			s.slack = min(2*s.slack, maxSlack)
 			s.gen++
