@@ -19,7 +19,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -381,10 +380,10 @@ func (e *env) snapshot() {
 	faultTime := func(n int64) string { return ms(time.Duration(n) * fault) }
 	tb.atMost("1b", "`snapshot --json` process / raw batch + raw SCAN walk", ratioValue(median(pairProc)), 2,
 		fmt.Sprintf("median of %d paired runs; process %s (exec, connect, snapshot, orphan scan, %d KB JSON; %d minor page faults, about %s at 1j's cost) vs %s (raw batch, and SCAN MATCH %s:jobs:*:inprogress COUNT %d on a second connection at the same time)",
-			len(pairProc), ms(mProc), outBytes>>10, medianInt(fProc), faultTime(medianInt(fProc)), ms(median(tRawScan)), snapNS, redisq.DefaultScanCount))
+			len(pairProc), ms(mProc), outBytes>>10, median(fProc), faultTime(median(fProc)), ms(median(tRawScan)), snapNS, redisq.DefaultScanCount))
 	tb.info("1f", "`snapshot --json` on an empty namespace / raw batch", float64(median(tEmpty))/float64(mRaw),
 		fmt.Sprintf("%s (%d page faults): exec, Go start-up, connect and the orphan scan's walk of the whole keyspace, the floor under 1b on this machine; start-up alone (`workq-tui version`) %s (%d page faults)",
-			ms(median(tEmpty)), medianInt(fEmpty), ms(median(tStart)), medianInt(fStart)))
+			ms(median(tEmpty)), median(fEmpty), ms(median(tStart)), median(fStart)))
 	tb.info("1j", "first touch of a fresh 4 KB page / raw batch", float64(fault)/float64(mRaw),
 		fmt.Sprintf("%s a page: anonymous memory mapped and written once a page, 64 MB, median of 3; what a process pays for each page of memory it touches first (its heap, its stacks, the pages of its binary)",
 			fault))
@@ -904,15 +903,6 @@ func pageFaultCost(t *testing.T) time.Duration {
 		}
 	}
 	return median(runs)
-}
-
-func medianInt(v []int64) int64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s[len(s)/2]
 }
 
 func TestBenchSmoke(t *testing.T) {

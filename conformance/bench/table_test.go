@@ -1,11 +1,12 @@
 package bench_test
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
-	"sort"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -108,12 +109,13 @@ func machine() string {
 		time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 }
 
-// median of durations (the samples are sorted in place).
-func median(d []time.Duration) time.Duration {
+// median of samples (durations, counts), which are sorted in place.
+func median[T cmp.Ordered](d []T) T {
 	if len(d) == 0 {
-		return 0
+		var zero T
+		return zero
 	}
-	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	slices.Sort(d)
 	return d[len(d)/2]
 }
 
