@@ -70,7 +70,12 @@ func RenderJobsPlan(w io.Writer, p JobsPlan) {
 func describeItem(it JobItem) string {
 	sj := it.Job
 	at := sj.ScoreText
-	if sj.Set != "" {
+	switch {
+	case sj.ScoreText == "":
+		// A bulk plan's walk read the job; it left the set before its score
+		// was read.
+		at = "gone since it was read"
+	case sj.Set != "":
 		at = sj.Set.ScoreField() + " " + scoreTime(sj)
 	}
 	if sj.Job == nil {

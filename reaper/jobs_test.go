@@ -196,6 +196,27 @@ func TestJobsBulkTakesItsBytesAtAnyScore(t *testing.T) {
 	}
 }
 
+// A job a bulk plan lists that left the set before its score was read is
+// listed as gone, not with a time it never had.
+func TestJobsBulkPlanListsAJobGoneBeforeItsScore(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	keys := jobsNS(t, c, []string{"mail"}, "mail")
+	jobsDo(t, c, "ZADD", "work:dead", 100, jobsDead("b1", "mail"))
+	p := JobsPlan{Action: JobsRequeue, Target: JobsTarget{Set: model.SetDead, All: true}, Total: 2, keys: keys}
+	for _, id := range []string{"b0", "b1"} {
+		p.Items = append(p.Items, JobItem{Job: model.ParseMember(model.SetDead, []byte(jobsDead(id, "mail")))})
+	}
+	if err := p.scoreItems(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	RenderJobsPlan(&b, p)
+	if !strings.Contains(b.String(), "b0  mail  gone since it was read") || !strings.Contains(b.String(), "b1  mail  died_at 1970-01-01T00:01:40Z") {
+		t.Fatalf("plan text:\n%s", b.String())
+	}
+}
+
 func TestJobsBatchRecheckReportsWhatMoved(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
