@@ -78,6 +78,7 @@ func commands() []command {
 		targetsCommand(),
 		exporterCommand(),
 		versionCommand(),
+		completionCommand(),
 	}
 }
 
@@ -102,6 +103,9 @@ func newFlagSet(cmd command) *flagSet {
 }
 
 func (e env) run(ctx context.Context, args []string) error {
+	if len(args) > 0 && args[0] == completeRequest {
+		return e.complete(ctx, args[1:])
+	}
 	cmds := commands()
 	// Every flag of every command: to tell a flag's value from the command
 	// name, and a flag of another command from one that does not exist.
