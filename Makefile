@@ -40,11 +40,13 @@ test: deps
 	exit $$rc
 
 # deps installs the binaries the tests run (a real redis-server; tmux for the
-# screen tests) when they are missing.
+# screen tests; zsh and fish for the completion tests) when they are missing.
 deps:
 	@missing=""; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
+	command -v zsh >/dev/null 2>&1 || missing="$$missing zsh"; \
+	command -v fish >/dev/null 2>&1 || missing="$$missing fish"; \
 	if [ -n "$$missing" ]; then \
 		if ! command -v apt-get >/dev/null 2>&1; then \
 			echo "missing:$$missing; install them (no apt-get on this machine)" >&2; exit 1; \
