@@ -1,6 +1,7 @@
 // Package config reads workq-tui's configuration file: named targets, each a
 // set of connection settings (the same as the connection flags), and merges
-// a target with the flags given on the command line.
+// a target with the flags given on the command line; and the screen's key
+// bindings and columns (screen.go).
 //
 // The file is TOML, read with github.com/pelletier/go-toml/v2: its parser
 // (package unstable) gives every key with its place in the file, so that
@@ -66,6 +67,14 @@ func (t *Target) Has(key string) bool { return t.set[key] }
 type File struct {
 	Path    string
 	targets map[string]*Target
+	// Bindings are the keys of the screen's actions the file's [keys]
+	// table gives (action name to keys, see Actions); an action it does
+	// not name keeps its default keys.
+	Bindings map[string][]string
+	// Columns are the visible columns of the views the file's
+	// [columns.VIEW] tables configure, in the order shown (see
+	// ViewColumns); a view it does not name shows its default columns.
+	Columns map[string][]string
 }
 
 // Names lists the targets in name order.

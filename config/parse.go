@@ -51,8 +51,16 @@ func Parse(name string, data []byte, perm fs.FileMode, home string) (*File, erro
 	p := &parser{name: name, home: home, lines: lines}
 	f := &File{Path: name, targets: map[string]*Target{}}
 	for _, k := range sortedKeys(doc) {
-		if k != "targets" {
-			p.add([]string{k}, "unknown key %q: the file holds [targets.NAME] tables", k)
+		switch k {
+		case "keys":
+			f.Bindings = p.bindings(doc[k])
+			continue
+		case "columns":
+			f.Columns = p.columns(doc[k])
+			continue
+		case "targets":
+		default:
+			p.add([]string{k}, "unknown key %q: the file holds [targets.NAME], [keys] and [columns.VIEW] tables", k)
 			continue
 		}
 		tables, ok := doc[k].(map[string]any)
