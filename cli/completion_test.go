@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gomodule/redigo/redis"
+
 	"github.com/workq-tui/workq-tui/internal/redistest"
 	"github.com/workq-tui/workq-tui/redisq"
 )
@@ -221,5 +223,44 @@ func TestCompletionScripts(t *testing.T) {
 	_, stderr, code := runCLI(t, input{}, "completion", "tcsh")
 	if code != ExitUsage || errorLines(stderr) != 1 || !strings.Contains(stderr, `unknown shell "tcsh"`) {
 		t.Errorf("completion tcsh: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestCompletionOnlyReads: every command the live completions send is one
+// the read-only guard lets through (Redis's own command counts say which
+// were sent).
+func TestCompletionOnlyReads(t *testing.T) {
+	srv := completionRedis(t)
+	r := "--redis=" + srv.Addr()
+	srv.Do("CONFIG", "RESETSTAT")
+	for _, words := range [][]string{
+		{"pause", r, ""}, {"reap", r, ""}, {"requeue", r, ""}, {"jobs", r, "dead", "delete", ""},
+		{"jobs", r, "queue", "mail", "delete", ""}, {"jobs", r, "retry", "--job", ""},
+	} {
+		if vals, _ := completeValues(t, input{}, words...); len(vals) == 0 && words[0] != "jobs" {
+			t.Errorf("%q completed nothing", words)
+		}
+	}
+	stats, err := redis.String(srv.Dial().Do("INFO", "commandstats"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sent := 0
+	for _, line := range strings.Split(stats, "\n") {
+		name, _, ok := strings.Cut(strings.TrimPrefix(line, "cmdstat_"), ":")
+		if !ok || !strings.HasPrefix(line, "cmdstat_") {
+			continue
+		}
+		name = strings.ToUpper(strings.SplitN(name, "|", 2)[0])
+		if name == "CONFIG" || name == "INFO" { // the test's own
+			continue
+		}
+		sent++
+		if !redisq.IsReadCommand(name) {
+			t.Errorf("completion sent %s, which the read-only guard refuses", name)
+		}
+	}
+	if sent == 0 {
+		t.Errorf("no command counted: %s", stats)
 	}
 }
