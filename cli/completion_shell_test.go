@@ -105,6 +105,17 @@ func TestShellCompletion(t *testing.T) {
 			}
 			reset()
 
+			// A word with ':' or '=' in it (bash splits its words there).
+			for _, tc := range []struct{ typed, want string }{
+				{"workq-tui -t local pause ns:", "pause ns:report"},
+				{"workq-tui --theme=da", "--theme=dark"},
+			} {
+				s.Keys("-l", tc.typed)
+				tab(1)
+				s.WaitText(10*time.Second, tc.want)
+				reset()
+			}
+
 			for _, down := range []string{closed, silent.Addr().String()} {
 				typed := "workq-tui --redis " + down + " pause "
 				s.Keys("-l", typed)

@@ -31,7 +31,9 @@ func completionRedis(t *testing.T) *redistest.Server {
 	srv.Do("SADD", k.KnownJobs(), "mail", "ns:report", "bad name", "evil\x1b]0;x\x07")
 	srv.Do("SADD", k.WorkerPools(), compDeadPool, compLivePool)
 	srv.Do("HSET", k.Heartbeat(compDeadPool), "heartbeat_at", now-3600, "job_names", "mail", "host", "web-1", "pid", 42)
-	srv.Do("HSET", k.Heartbeat(compLivePool), "heartbeat_at", now, "job_names", "mail", "host", "web-2", "pid", 43)
+	// The live pool's beat is an hour ahead, so that it stays alive
+	// through a long test without a pool beating.
+	srv.Do("HSET", k.Heartbeat(compLivePool), "heartbeat_at", now+3600, "job_names", "mail", "host", "web-2", "pid", 43)
 	srv.Do("RPUSH", k.InProgress("mail", compDeadPool), `{"name":"mail","id":"j1","t":1}`)
 	srv.Do("RPUSH", k.InProgress("mail", compLivePool), `{"name":"mail","id":"j2","t":1}`)
 	srv.Do("RPUSH", k.InProgress("mail", compOrphan), `{"name":"mail","id":"j3","t":1}`)
