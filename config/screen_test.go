@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
@@ -106,8 +107,8 @@ func TestScreenProblems(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Parse("c.toml", []byte(tt.doc), 0o600, "")
-			ps, ok := err.(Problems)
-			if !ok {
+			var ps Problems
+			if !errors.As(err, &ps) {
 				t.Fatalf("error %v (%T), want Problems", err, err)
 			}
 			if len(ps) != len(tt.want) {
