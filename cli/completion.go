@@ -19,7 +19,7 @@ package cli
 // every new command touches. Written here, the protocol reads the same
 // command table, flag sets and target merging as the commands themselves,
 // so a new command or flag completes without a line of completion code,
-// and a command's operands are one case in operandCompleter.
+// and a command's operands are one case in operandCandidates.
 //
 // The protocol: the script calls `workq-tui __complete WORD...` with the
 // words of the command line up to the cursor, the last one being the word
