@@ -34,7 +34,7 @@ func newDescs() descs {
 		latency:        d("workq_job_latency_seconds", "Redis time minus the enqueue time of the oldest queued job (0 when the queue is empty).", "job"),
 		jobInProgress:  d("workq_job_in_progress", "Jobs of the type in the in-progress lists of the pools in the pool set.", "job"),
 		lock:           d("workq_job_lock", "The job type's lock counter.", "job"),
-		lockInfoTotal:  d("workq_job_lock_info_total", "Sum of the job type's lock_info hash over pools.", "job"),
+		lockInfoTotal:  d("workq_job_lock_info_held", "Sum of the job type's lock_info hash over pools.", "job"),
 		maxConc:        d("workq_job_max_concurrency", "The job type's concurrency cap (0 = none).", "job"),
 		paused:         d("workq_job_paused", "1 when the job type is paused.", "job"),
 		drift:          d("workq_job_drift", "1 when lock, lock_info and the in-progress lists of the job type disagree.", "job"),
