@@ -73,7 +73,7 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 	progress := progressPrinter(e.stderr, strings.ToLower(verb)+"d")
 	res, execErr := x.Execute(ctx, conn, plan, reaper.JobsProgress(progress))
 	reaper.RenderJobsResult(e.stdout, op.action, res)
-	if err := log.record(op.title, jobsAuditTargets(op, c.all, c.job), res.Done, reaper.JobsAuditLine(plan, res), execErr); err != nil {
+	if err := log.record(reaper.JobsAuditAction(op.action), reaper.JobsAuditTargets(plan.Target), res.Done, reaper.JobsAuditLine(plan, res), execErr); err != nil {
 		if execErr != nil {
 			return fmt.Errorf("%s: %w", op.title, err)
 		}
@@ -110,22 +110,4 @@ func checkQueueDuplicates(p reaper.JobsPlan) error {
 		}
 	}
 	return nil
-}
-
-// jobsAuditTargets names what a write took, for the audit log.
-func jobsAuditTargets(op jobsOp, all bool, job string) []string {
-	var out []string
-	if op.set == "" {
-		out = append(out, "queue="+op.queue)
-	}
-	if all {
-		if job != "" {
-			return append(out, "all job="+job)
-		}
-		return append(out, "all")
-	}
-	for _, r := range op.refs {
-		out = append(out, r.String())
-	}
-	return out
 }
