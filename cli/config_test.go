@@ -133,6 +133,12 @@ func TestTargetDrivesEveryCommand(t *testing.T) {
 
 func TestFlagsOverrideTarget(t *testing.T) {
 	tt := startTwoTargets(t)
+	// Namespaces that are not empty, where the flags lead: beta on a's
+	// Redis, alpha in its database 1.
+	tt.a.Do("SADD", "beta:known_jobs", "mail")
+	ca := tt.a.Dial()
+	redistest.Do(t, ca, "SELECT", 1)
+	redistest.Do(t, ca, "SADD", "alpha:known_jobs", "mail")
 	cfg := "--config=" + tt.config
 	for _, tc := range []struct {
 		name      string
@@ -252,6 +258,11 @@ func TestConfigFileRefusals(t *testing.T) {
 
 func TestTargetPasswordSources(t *testing.T) {
 	srv := redistest.Start(t, "--requirepass", "s3cret-pw")
+	{ // a namespace that is not empty
+		c := srv.Dial()
+		redistest.Do(t, c, "AUTH", "s3cret-pw")
+		redistest.Do(t, c, "SADD", "work:known_jobs", "mail")
+	}
 	pw := filepath.Join(t.TempDir(), "pw")
 	if err := os.WriteFile(pw, []byte("s3cret-pw\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -298,6 +309,7 @@ password_file = "~/pw"
 
 func TestDefaultConfigPath(t *testing.T) {
 	srv := redistest.Start(t)
+	srv.Do("SADD", "work:known_jobs", "mail") // a namespace that is not empty
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "workq-tui"), 0o700); err != nil {
 		t.Fatal(err)

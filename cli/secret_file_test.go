@@ -21,6 +21,11 @@ var connections = regexp.MustCompile(`total_connections_received:(\d+)`)
 // contacted (the password never leaves a file that leaks it).
 func TestSecretFileReadableByOthersRefused(t *testing.T) {
 	srv := redistest.Start(t, "--requirepass", "s3cret-pw")
+	{ // a namespace that is not empty
+		c := srv.Dial()
+		redistest.Do(t, c, "AUTH", "s3cret-pw")
+		redistest.Do(t, c, "SADD", "work:known_jobs", "mail")
+	}
 	dir := t.TempDir()
 	pw := filepath.Join(dir, "pw")
 	if err := os.WriteFile(pw, []byte("s3cret-pw\n"), 0o600); err != nil {

@@ -28,7 +28,9 @@ func snapshotCommand() command {
 workers, orphaned in-progress lists and findings, as a table or (--json) as
 one JSON object. A job running longer than --long-after is a long_running
 finding. Exit status 3 when there are dead pools, lock drift or orphans
-(long-running jobs alone do not change it). It only reads.`,
+(long-running jobs alone do not change it); 1, with one line naming the
+namespaces the database holds, when the namespace holds no gocraft/work
+key at all (a typo in -n, most often). It only reads.`,
 		flags: func(fs *pflag.FlagSet) runner {
 			c := &snapshotCmd{}
 			c.target.addFlags(fs)
@@ -83,16 +85,33 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	widenPipe(e.stdout)
-	if c.json {
+	empty := emptyNamespaceError(snap)
+	switch {
+	case c.json:
 		err = writeSnapshotJSON(e.stdout, snap)
-	} else {
+	case empty == nil:
 		err = writeSnapshotTable(e.stdout, snap)
 	}
 	if err != nil {
 		return localErrorf("write snapshot: %w", err)
 	}
+	if empty != nil {
+		return empty
+	}
 	if snap.HasProblems() {
 		return errFindings
+	}
+	return nil
+}
+
+// emptyNamespaceError is the one-line error of a snapshot of an empty
+// namespace (a typo, or the default namespace on a Redis that uses
+// another): the finding, which names the namespaces found. nil otherwise.
+func emptyNamespaceError(snap *model.Snapshot) error {
+	for _, f := range snap.Findings {
+		if f.Kind == model.FindingEmptyNamespace {
+			return fmt.Errorf("namespace %s: %s", f.Subject, f.Detail)
+		}
 	}
 	return nil
 }
@@ -127,6 +146,14 @@ func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Dura
 	}
 	snap.Orphans = orph.Orphans
 	snap.Warnings = append(snap.Warnings, orph.Warnings...)
+	if model.EmptyNamespace(snap) {
+		// Most often a typo in the namespace: name the ones that exist.
+		search, err := cl.FindNamespaces(ctx)
+		if err != nil {
+			return nil, err
+		}
+		snap.Search = &search
+	}
 	snap.LongAfter = longAfter
 	snap.Findings = model.Findings(snap)
 	return snap, nil
@@ -144,6 +171,9 @@ type snapshotJSON struct {
 	Sets      model.SetCounts        `json:"sets"`
 	Orphans   []model.InProgressList `json:"orphans"`
 	Findings  []model.Finding        `json:"findings"`
+	// NamespaceSearch is null unless the namespace is empty: then the
+	// namespaces of the database that hold gocraft/work keys.
+	NamespaceSearch *model.NamespaceSearch `json:"namespace_search"`
 }
 
 type poolJSON struct {
@@ -274,6 +304,8 @@ func snapshotJSONWithoutWorkers(snap *model.Snapshot) snapshotJSON {
 		Sets:      snap.Sets,
 		Orphans:   snap.Orphans,
 		Findings:  snap.Findings,
+
+		NamespaceSearch: snap.Search,
 	}
 	if out.Orphans == nil {
 		out.Orphans = []model.InProgressList{}

@@ -81,7 +81,7 @@ func EmptyNamespaceFinding(namespace string, s NamespaceSearch) Finding {
 			more = fmt.Sprintf(" and %d more", len(names)-shown)
 			names = names[:shown]
 		}
-		detail += fmt.Sprintf("; %s on this database: %s%s",
+		detail += fmt.Sprintf("; %d %s on this database: %s%s", len(s.Namespaces),
 			pluralWord(len(s.Namespaces), "namespace holds them", "namespaces hold them"), strings.Join(names, ", "), more)
 		if s.Partial {
 			detail += " (searched part of the keyspace)"

@@ -11,7 +11,7 @@ func TestEmptyNamespaceFinding(t *testing.T) {
 	empty.Findings = Findings(empty)
 	f := empty.Findings
 	if len(f) != 1 || f[0].Kind != FindingEmptyNamespace || f[0].Subject != "inc33" ||
-		!strings.Contains(f[0].Detail, "namespaces hold them on this database: inc3, myapp") {
+		!strings.Contains(f[0].Detail, "2 namespaces hold them on this database: inc3, myapp") {
 		t.Fatalf("findings %+v", f)
 	}
 	if !empty.HasProblems() {
@@ -37,7 +37,7 @@ func TestEmptyNamespaceFinding(t *testing.T) {
 		want string
 	}{
 		{NamespaceSearch{}, "; no namespace on this database holds any"},
-		{NamespaceSearch{Namespaces: []string{"a"}}, "; namespace holds them on this database: a"},
+		{NamespaceSearch{Namespaces: []string{"a"}}, "; 1 namespace holds them on this database: a"},
 		{NamespaceSearch{Namespaces: []string{"a", "b", "c", "d", "e", "f", "g"}, Partial: true}, ": a, b, c, d, e and 2 more (searched part of the keyspace)"},
 		{NamespaceSearch{Skipped: "12000000 keys, more than 1000000"}, "; other namespaces not searched: 12000000 keys"},
 	} {
