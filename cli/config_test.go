@@ -90,9 +90,9 @@ func TestTargetDrivesEveryCommand(t *testing.T) {
 		code      int
 		want, not []string
 	}{
-		{"snapshot a", []string{cfg, "-t", "a", "snapshot"}, ExitFindings,
+		{"snapshot a", []string{cfg, "-t", "a", "snapshot", "--wide"}, ExitFindings,
 			[]string{"namespace alpha", poolA, "dead after 10s"}, []string{poolB}},
-		{"snapshot b takes its dead_after", []string{cfg, "--target", "b", "snapshot"}, ExitFindings,
+		{"snapshot b takes its dead_after", []string{cfg, "--target", "b", "snapshot", "--wide"}, ExitFindings,
 			[]string{"namespace beta", poolB, "dead after 1m"}, []string{poolA}},
 		{"snapshot --json b", []string{"snapshot", "--json", cfg, "--target=b"}, ExitFindings,
 			[]string{`"namespace": "beta"`, poolB}, []string{poolA}},
@@ -146,7 +146,7 @@ func TestFlagsOverrideTarget(t *testing.T) {
 		want, not string
 	}{
 		// The address of b with the namespace of a.
-		{"--redis", []string{cfg, "-t", "a", "--redis", tt.b.Addr(), "-n", "beta", "snapshot"}, poolB, poolA},
+		{"--redis", []string{cfg, "-t", "a", "--redis", tt.b.Addr(), "-n", "beta", "snapshot", "--wide"}, poolB, poolA},
 		{"--namespace", []string{cfg, "-t", "a", "-n", "beta", "snapshot"}, "namespace beta", poolA},
 		{"--dead-after", []string{cfg, "-t", "b", "--dead-after", "2s", "snapshot"}, "dead after 2s", "dead after 1m"},
 		{"--db", []string{cfg, "-t", "a", "--db", "1", "snapshot"}, "POOLS (0)", poolA},

@@ -160,7 +160,7 @@ func TestSnapshotTable(t *testing.T) {
 	srv.Do("ZADD", "app:dead", 1, "{}")
 	// An orphan, with an escape in its job name.
 	srv.Do("LPUSH", "app:jobs:ev\x1b]0;x\x07il:old9:inprogress", "{}")
-	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "--namespace", "app", "--read-only", "snapshot")
+	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "--namespace", "app", "--read-only", "snapshot", "--wide")
 	if code != ExitFindings {
 		t.Fatalf("exit %d, want 3; stderr %q", code, stderr)
 	}
@@ -172,7 +172,7 @@ func TestSnapshotTable(t *testing.T) {
 		`web-1\x1b[2J:11`, `ev\x1b]0;x\x07il`,
 		"dead_pool", "orphan",
 		"3 (email 2, resize 1)",
-		"\njob sets  retry 0   scheduled 2   dead 1\n",
+		"\n3 pools, 2 dead pools   job sets: retry 0   scheduled 2   dead jobs 1\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)

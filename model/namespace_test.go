@@ -63,3 +63,17 @@ func TestNamespaceOfKey(t *testing.T) {
 		t.Errorf("sorted %q", s.Namespaces)
 	}
 }
+
+func TestShortID(t *testing.T) {
+	for in, want := range map[string]string{
+		"bbb2b0f6a8f5c7e1d4a9c3e0": "bbb2b0f6a8f5…",
+		"bbb2b0f6a8f5":             "bbb2b0f6a8f5",
+		"bbb2b0f6a8f5c":            "bbb2b0f6a8f5…",
+		"p1":                       "p1",
+		"ééééééééééééé":            "éééééééééééé…",
+	} {
+		if got := ShortID(in); got != want {
+			t.Errorf("ShortID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
