@@ -1,6 +1,7 @@
 # workq-tui: build and test.
 #
-#   make test    install redis-server and tmux when missing (apt-get, Debian),
+#   make test    install redis-server, tmux and promtool (Debian's prometheus
+#                package) when missing (apt-get, Debian),
 #                check gofmt, go vet, golangci-lint, and go test -race in the
 #                root module and in the nested conformance module (real
 #                gocraft/work v0.5.1).
@@ -40,20 +41,29 @@ test: deps
 	exit $$rc
 
 # deps installs the binaries the tests run (a real redis-server; tmux for the
-# screen tests; zsh and fish for the completion tests) when they are missing.
+# screen tests; zsh and fish for the completion tests; promtool, which Debian
+# ships in its prometheus package, for the checks of the exporter's metrics
+# and of docs/alerts.yml) when they are missing. Only promtool is used: a
+# prometheus service the package starts (under systemd) is stopped and
+# disabled.
 deps:
 	@missing=""; \
 	command -v redis-server >/dev/null 2>&1 || missing="$$missing redis-server"; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
 	command -v zsh >/dev/null 2>&1 || missing="$$missing zsh"; \
 	command -v fish >/dev/null 2>&1 || missing="$$missing fish"; \
+	command -v promtool >/dev/null 2>&1 || missing="$$missing prometheus"; \
 	if [ -n "$$missing" ]; then \
 		if ! command -v apt-get >/dev/null 2>&1; then \
 			echo "missing:$$missing; install them (no apt-get on this machine)" >&2; exit 1; \
 		fi; \
 		echo "installing:$$missing"; \
 		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+		$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
+		case "$$missing" in *prometheus*) \
+			command -v systemctl >/dev/null 2>&1 && $(SUDO) systemctl disable --now prometheus >/dev/null 2>&1; \
+			command -v promtool >/dev/null 2>&1 || { echo "promtool still missing after installing prometheus" >&2; exit 1; };; \
+		esac; \
 	fi
 
 # fmt-check fails listing every file gofmt would change.

@@ -70,6 +70,8 @@ func TestErrorsNameAddressOnce(t *testing.T) {
 	}{
 		{"from redis", errorString("move jobs: NOPERM no"), "redis at 10.0.0.1:6379: move jobs: NOPERM no"},
 		{"already named", errorString("connect to redis at 10.0.0.1:6379: refused"), "connect to redis at 10.0.0.1:6379: refused"},
+		{"remote end of a network error", errorString("requeue work:dead: read tcp 10.0.0.9:5000->10.0.0.1:6379: read: connection reset by peer"),
+			"redis at 10.0.0.1:6379: requeue work:dead: read tcp 10.0.0.9:5000->10.0.0.1:6379: read: connection reset by peer"},
 		{"not connected yet", nil, ""},
 		{"operator said no", errAborted, "aborted: nothing changed"},
 		{"usage", usageErrorf("bad"), "bad"},

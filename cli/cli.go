@@ -133,6 +133,9 @@ func (e env) run(ctx context.Context, args []string) error {
 		if contains(used, "version") {
 			return printVersion(e)
 		}
+		if f := unknownFlagBefore(args, at, all); f != "" {
+			return &exitCodeError{code: ExitUsage, err: unknownFlag(f, all)}
+		}
 		return usageErrorf("unknown command %q", name)
 	}
 	fs := newFlagSet(*cmd)
@@ -147,7 +150,7 @@ func (e env) run(ctx context.Context, args []string) error {
 			err: fmt.Errorf("%s does not apply to %s", strings.Join(foreign, ", "), cmd.title())}
 	}
 	if err := fs.Parse(rest); err != nil {
-		return &exitCodeError{code: ExitUsage, help: cmd.name, err: err}
+		return &exitCodeError{code: ExitUsage, help: cmd.name, err: unknownFlagError(err, fs.FlagSet)}
 	}
 	switch {
 	case fs.help && cmd.name == "":

@@ -90,9 +90,9 @@ func TestTargetDrivesEveryCommand(t *testing.T) {
 		code      int
 		want, not []string
 	}{
-		{"snapshot a", []string{cfg, "-t", "a", "snapshot"}, ExitFindings,
+		{"snapshot a", []string{cfg, "-t", "a", "snapshot", "--wide"}, ExitFindings,
 			[]string{"namespace alpha", poolA, "dead after 10s"}, []string{poolB}},
-		{"snapshot b takes its dead_after", []string{cfg, "--target", "b", "snapshot"}, ExitFindings,
+		{"snapshot b takes its dead_after", []string{cfg, "--target", "b", "snapshot", "--wide"}, ExitFindings,
 			[]string{"namespace beta", poolB, "dead after 1m"}, []string{poolA}},
 		{"snapshot --json b", []string{"snapshot", "--json", cfg, "--target=b"}, ExitFindings,
 			[]string{`"namespace": "beta"`, poolB}, []string{poolA}},
@@ -133,6 +133,12 @@ func TestTargetDrivesEveryCommand(t *testing.T) {
 
 func TestFlagsOverrideTarget(t *testing.T) {
 	tt := startTwoTargets(t)
+	// Namespaces that are not empty, where the flags lead: beta on a's
+	// Redis, alpha in its database 1.
+	tt.a.Do("SADD", "beta:known_jobs", "mail")
+	ca := tt.a.Dial()
+	redistest.Do(t, ca, "SELECT", 1)
+	redistest.Do(t, ca, "SADD", "alpha:known_jobs", "mail")
 	cfg := "--config=" + tt.config
 	for _, tc := range []struct {
 		name      string
@@ -140,7 +146,7 @@ func TestFlagsOverrideTarget(t *testing.T) {
 		want, not string
 	}{
 		// The address of b with the namespace of a.
-		{"--redis", []string{cfg, "-t", "a", "--redis", tt.b.Addr(), "-n", "beta", "snapshot"}, poolB, poolA},
+		{"--redis", []string{cfg, "-t", "a", "--redis", tt.b.Addr(), "-n", "beta", "snapshot", "--wide"}, poolB, poolA},
 		{"--namespace", []string{cfg, "-t", "a", "-n", "beta", "snapshot"}, "namespace beta", poolA},
 		{"--dead-after", []string{cfg, "-t", "b", "--dead-after", "2s", "snapshot"}, "dead after 2s", "dead after 1m"},
 		{"--db", []string{cfg, "-t", "a", "--db", "1", "snapshot"}, "POOLS (0)", poolA},
@@ -252,6 +258,11 @@ func TestConfigFileRefusals(t *testing.T) {
 
 func TestTargetPasswordSources(t *testing.T) {
 	srv := redistest.Start(t, "--requirepass", "s3cret-pw")
+	{ // a namespace that is not empty
+		c := srv.Dial()
+		redistest.Do(t, c, "AUTH", "s3cret-pw")
+		redistest.Do(t, c, "SADD", "work:known_jobs", "mail")
+	}
 	pw := filepath.Join(t.TempDir(), "pw")
 	if err := os.WriteFile(pw, []byte("s3cret-pw\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -298,6 +309,7 @@ password_file = "~/pw"
 
 func TestDefaultConfigPath(t *testing.T) {
 	srv := redistest.Start(t)
+	srv.Do("SADD", "work:known_jobs", "mail") // a namespace that is not empty
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "workq-tui"), 0o700); err != nil {
 		t.Fatal(err)

@@ -60,7 +60,9 @@ func withAddress(err error, address string) error {
 	switch {
 	case err == nil, address == "", errors.As(err, &ec), errors.As(err, &le):
 		return err
-	case strings.Contains(err.Error(), address):
+	case strings.Contains(err.Error(), "redis at "+address):
+		// Named already. A network error that names the address as its
+		// remote end ("read tcp A->ADDR: connection reset") is not.
 		return err
 	}
 	return fmt.Errorf("redis at %s: %w", address, err)

@@ -348,7 +348,7 @@ func TestJobsWrites(t *testing.T) {
 	if len(lines) != 7 {
 		t.Fatalf("audit log has %d lines, want one per executed write (7):\n%s", len(lines), b)
 	}
-	for i, want := range []string{"action=\"jobs dead requeue\" targets=d1@1700000100 moved=1", "targets=\"all job=mail\" moved=2", "", "", "", "action=\"jobs queue delete\"", ""} {
+	for i, want := range []string{`action=jobs-requeue targets="set=dead,d1@1700000100" moved=1`, `targets="set=dead,all,job=mail" moved=2`, "", "", "", `action=jobs-delete targets="queue=mail,`, ""} {
 		if !strings.Contains(lines[i], want) {
 			t.Errorf("audit line %d: %s\nwant %q", i, lines[i], want)
 		}

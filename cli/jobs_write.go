@@ -5,6 +5,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -29,6 +30,14 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 		t.Force = false // a queue delete takes no force; --force is checked below
 	}
 	plan, err := reaper.PlanJobs(ctx, conn, keys, op.action, t)
+	if err != nil && c.write.dryRun && op.set != "" && !t.Force && errors.Is(err, reaper.ErrUnserved) {
+		// A dry run always shows its plan: here the one --force would run,
+		// saying that a run without it is refused.
+		t.Force = true
+		if plan, err = reaper.PlanJobs(ctx, conn, keys, op.action, t); err == nil {
+			unforcedWarnings(&plan)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", op.title, err)
 	}
@@ -64,7 +73,7 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 	progress := progressPrinter(e.stderr, strings.ToLower(verb)+"d")
 	res, execErr := x.Execute(ctx, conn, plan, reaper.JobsProgress(progress))
 	reaper.RenderJobsResult(e.stdout, op.action, res)
-	if err := log.record(op.title, jobsAuditTargets(op, c.all, c.job), res.Done, reaper.JobsAuditLine(plan, res), execErr); err != nil {
+	if err := log.record(reaper.JobsAuditAction(op.action), reaper.JobsAuditTargets(plan.Target), res.Done, reaper.JobsAuditLine(plan, res), execErr); err != nil {
 		if execErr != nil {
 			return fmt.Errorf("%s: %w", op.title, err)
 		}
@@ -74,6 +83,15 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 		return fmt.Errorf("%s: %s of %d not touched: they left or moved since the plan (see above)", op.title, jobsPlural(n, "job"), plan.Total)
 	}
 	return nil
+}
+
+// unforcedWarnings rewrites the warning of a plan made with --force for a
+// dry run without it: the jobs nobody serves are listed, and a run without
+// --force refuses them.
+func unforcedWarnings(p *reaper.JobsPlan) {
+	for i, w := range p.Warnings {
+		p.Warnings[i] = strings.Replace(w, "(--force given)", "(without --force the requeue is refused; --force pushes them anyway)", 1)
+	}
 }
 
 // checkQueueDuplicates refuses a queue delete whose id matches jobs with
@@ -92,22 +110,4 @@ func checkQueueDuplicates(p reaper.JobsPlan) error {
 		}
 	}
 	return nil
-}
-
-// jobsAuditTargets names what a write took, for the audit log.
-func jobsAuditTargets(op jobsOp, all bool, job string) []string {
-	var out []string
-	if op.set == "" {
-		out = append(out, "queue="+op.queue)
-	}
-	if all {
-		if job != "" {
-			return append(out, "all job="+job)
-		}
-		return append(out, "all")
-	}
-	for _, r := range op.refs {
-		out = append(out, r.String())
-	}
-	return out
 }

@@ -28,13 +28,16 @@ func snapshotCommand() command {
 workers, orphaned in-progress lists and findings, as a table or (--json) as
 one JSON object. A job running longer than --long-after is a long_running
 finding. Exit status 3 when there are dead pools, lock drift or orphans
-(long-running jobs alone do not change it). It only reads.`,
+(long-running jobs alone do not change it); 1, with one line naming the
+namespaces the database holds, when the namespace holds no gocraft/work
+key at all (a typo in -n, most often). It only reads.`,
 		flags: func(fs *pflag.FlagSet) runner {
 			c := &snapshotCmd{}
 			c.target.addFlags(fs)
 			addDeadAfter(fs, &c.deadAfter)
 			addLongAfter(fs, &c.longAfter)
 			fs.BoolVar(&c.json, "json", false, "print one JSON object")
+			fs.BoolVar(&c.wide, "wide", false, "print IDs and cells whole (the table fits 80 columns without it)")
 			return c
 		},
 	}
@@ -45,6 +48,7 @@ type snapshotCmd struct {
 	deadAfter time.Duration
 	longAfter time.Duration
 	json      bool
+	wide      bool
 }
 
 // addLongAfter adds --long-after: how long a job may run before it is
@@ -83,16 +87,33 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	widenPipe(e.stdout)
-	if c.json {
+	empty := emptyNamespaceError(snap)
+	switch {
+	case c.json:
 		err = writeSnapshotJSON(e.stdout, snap)
-	} else {
-		err = writeSnapshotTable(e.stdout, snap)
+	case empty == nil:
+		err = writeSnapshotTable(e.stdout, snap, c.wide)
 	}
 	if err != nil {
 		return localErrorf("write snapshot: %w", err)
 	}
+	if empty != nil {
+		return empty
+	}
 	if snap.HasProblems() {
 		return errFindings
+	}
+	return nil
+}
+
+// emptyNamespaceError is the one-line error of a snapshot of an empty
+// namespace (a typo, or the default namespace on a Redis that uses
+// another): the finding, which names the namespaces found. nil otherwise.
+func emptyNamespaceError(snap *model.Snapshot) error {
+	for _, f := range snap.Findings {
+		if f.Kind == model.FindingEmptyNamespace {
+			return fmt.Errorf("namespace %s: %s", f.Subject, f.Detail)
+		}
 	}
 	return nil
 }
@@ -127,6 +148,14 @@ func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Dura
 	}
 	snap.Orphans = orph.Orphans
 	snap.Warnings = append(snap.Warnings, orph.Warnings...)
+	if model.EmptyNamespace(snap) {
+		// Most often a typo in the namespace: name the ones that exist.
+		search, err := cl.FindNamespaces(ctx)
+		if err != nil {
+			return nil, err
+		}
+		snap.Search = &search
+	}
 	snap.LongAfter = longAfter
 	snap.Findings = model.Findings(snap)
 	return snap, nil
@@ -144,6 +173,9 @@ type snapshotJSON struct {
 	Sets      model.SetCounts        `json:"sets"`
 	Orphans   []model.InProgressList `json:"orphans"`
 	Findings  []model.Finding        `json:"findings"`
+	// NamespaceSearch is null unless the namespace is empty: then the
+	// namespaces of the database that hold gocraft/work keys.
+	NamespaceSearch *model.NamespaceSearch `json:"namespace_search"`
 }
 
 type poolJSON struct {
@@ -274,6 +306,8 @@ func snapshotJSONWithoutWorkers(snap *model.Snapshot) snapshotJSON {
 		Sets:      snap.Sets,
 		Orphans:   snap.Orphans,
 		Findings:  snap.Findings,
+
+		NamespaceSearch: snap.Search,
 	}
 	if out.Orphans == nil {
 		out.Orphans = []model.InProgressList{}
@@ -343,24 +377,39 @@ func writeSnapshotJSON(w io.Writer, snap *model.Snapshot) error {
 	return flush(b)
 }
 
-// writeSnapshotTable prints the snapshot for a person: pools, job types,
-// orphans, findings, after a summary of the namespace and its job sets. Every string from Redis goes through textsafe.Clean;
-// columns line up by display width.
-func writeSnapshotTable(w io.Writer, snap *model.Snapshot) error {
+// writeSnapshotTable prints the snapshot for a person: a summary of the
+// namespace and its job sets, the findings, then pools, job types, busy
+// workers and orphans. Without wide its lines fit 80 columns (IDs
+// shortened as the screen shortens them, long cells cut, details wrapped).
+// Every string from Redis goes through textsafe.Clean; columns line up by
+// display width.
+func writeSnapshotTable(w io.Writer, snap *model.Snapshot, wide bool) error {
 	c := textsafe.Clean
+	tc := newTableCells(wide)
 	bw := &errWriter{w: w}
+	deadPools := len(snap.DeadPools())
 	fmt.Fprintf(bw, "namespace %s   redis time %s   dead after %s\n",
 		c(snap.Namespace), snap.RedisTime.UTC().Format("2006-01-02 15:04:05 UTC"), model.FormatAge(snap.DeadAfter))
-	fmt.Fprintf(bw, "job sets  retry %d   scheduled %d   dead %d\n", snap.Sets.Retry, snap.Sets.Scheduled, snap.Sets.Dead)
+	// Dead pools and dead jobs are two things: each says which it counts.
+	fmt.Fprintf(bw, "%s, %s   job sets: retry %d   scheduled %d   dead jobs %d\n\n",
+		model.Plural(len(snap.Pools), "pool", "pools"), model.Plural(deadPools, "dead pool", "dead pools"),
+		snap.Sets.Retry, snap.Sets.Scheduled, snap.Sets.Dead)
+	writeFindings(bw, snap, tc)
 
 	fmt.Fprintf(bw, "\nPOOLS (%d)\n", len(snap.Pools))
 	if len(snap.Pools) > 0 {
 		t := table.New(2)
-		t.Row("STATUS", "ID", "HOST:PID", "BEAT", "JOBS", "IN PROGRESS", "LOCKS")
+		// 80 columns keep the totals of the pool's jobs and locks; --wide
+		// adds them per job type.
+		if wide {
+			t.Row("STATUS", "ID", "HOST:PID", "BEAT", "JOBS", "IN PROGRESS", "LOCKS")
+		} else {
+			t.Row("STATUS", "ID", "HOST:PID", "BEAT", "JOBS", "INPROG", "LOCKS")
+		}
 		for _, p := range snap.Pools {
 			host, beat, jobs := "-", "none", "-"
 			if hb := p.Heartbeat; hb != nil {
-				host = c(hb.Host) + ":" + strconv.FormatInt(hb.PID, 10)
+				host = textsafe.Cut(c(hb.Host)+":"+strconv.FormatInt(hb.PID, 10), tc.host)
 				switch {
 				case p.HeartbeatAge != nil:
 					beat = model.FormatAge(*p.HeartbeatAge)
@@ -370,11 +419,14 @@ func writeSnapshotTable(w io.Writer, snap *model.Snapshot) error {
 					beat = "bad time"
 				}
 				if len(hb.JobNames) > 0 {
-					jobs = textsafe.Cut(c(strings.Join(hb.JobNames, ",")), 40)
+					jobs = textsafe.Cut(c(strings.Join(hb.JobNames, ",")), tc.jobs)
 				}
 			}
-			t.Row(string(p.Status), c(p.ID), host, beat, jobs,
-				countsCell(p.InProgressTotal(), p.InProgress), countsCell(p.LocksHeld(), p.LockInfo))
+			inProgress, locks := strconv.FormatInt(p.InProgressTotal(), 10), strconv.FormatInt(p.LocksHeld(), 10)
+			if wide {
+				inProgress, locks = countsCell(p.InProgressTotal(), p.InProgress, tc.counts), countsCell(p.LocksHeld(), p.LockInfo, tc.counts)
+			}
+			t.Row(string(p.Status), tc.id(p.ID), host, beat, jobs, inProgress, locks)
 		}
 		_, _ = t.WriteTo(bw) // bw keeps the first error
 	}
@@ -399,25 +451,24 @@ func writeSnapshotTable(w io.Writer, snap *model.Snapshot) error {
 		_, _ = t.WriteTo(bw) // bw keeps the first error
 	}
 
-	writeWorkersTable(bw, snap)
+	writeWorkersTable(bw, snap, tc)
 
 	if len(snap.Orphans) > 0 {
 		fmt.Fprintf(bw, "\nORPHANED IN-PROGRESS LISTS (%d)\n", len(snap.Orphans))
 		t := table.New(2)
-		t.Row("JOB", "POOL", "JOBS", "KEY")
-		for _, o := range snap.Orphans {
-			t.Row(c(o.JobName), c(o.PoolID), strconv.FormatInt(o.Length, 10), c(o.Key))
+		// The key names the job and the pool, and is what requeue takes:
+		// 80 columns keep it whole and drop the two.
+		if wide {
+			t.Row("JOB", "POOL", "JOBS", "KEY")
+		} else {
+			t.Row("JOBS", "KEY")
 		}
-		_, _ = t.WriteTo(bw) // bw keeps the first error
-	}
-
-	fmt.Fprintf(bw, "\nFINDINGS (%d)\n", len(snap.Findings))
-	if len(snap.Findings) == 0 {
-		fmt.Fprintln(bw, "nothing wrong")
-	} else {
-		t := table.New(2)
-		for _, f := range snap.Findings {
-			t.Row(f.Kind, c(f.Subject), c(f.Detail))
+		for _, o := range snap.Orphans {
+			if wide {
+				t.Row(c(o.JobName), c(o.PoolID), strconv.FormatInt(o.Length, 10), c(o.Key))
+			} else {
+				t.Row(strconv.FormatInt(o.Length, 10), c(o.Key))
+			}
 		}
 		_, _ = t.WriteTo(bw) // bw keeps the first error
 	}
@@ -426,7 +477,7 @@ func writeSnapshotTable(w io.Writer, snap *model.Snapshot) error {
 
 // writeWorkersTable prints the busy workers, longest-running first, with
 // LONG past the snapshot's LongAfter and the workers of dead pools marked.
-func writeWorkersTable(w io.Writer, snap *model.Snapshot) {
+func writeWorkersTable(w io.Writer, snap *model.Snapshot, tc tableCells) {
 	c := textsafe.Clean
 	busy := model.BusyWorkers(snap.Workers)
 	fmt.Fprintf(w, "\nWORKERS (%d busy of %d)\n", len(busy), len(snap.Workers))
@@ -438,7 +489,13 @@ func writeWorkersTable(w io.Writer, snap *model.Snapshot) {
 		dead[id] = true
 	}
 	t := table.New(2)
-	t.Row("POOL", "WORKER", "JOB", "JOB ID", "RUNNING", "CHECKIN", "NOTE")
+	// 80 columns leave out the pool (the note marks a dead one) and the
+	// job's ID; --wide shows them.
+	if tc.wide {
+		t.Row("POOL", "WORKER", "JOB", "JOB ID", "RUNNING", "CHECKIN", "NOTE")
+	} else {
+		t.Row("WORKER", "JOB", "RUNNING", "CHECKIN", "NOTE")
+	}
 	for _, wk := range busy {
 		running := "?"
 		if wk.Running != nil {
@@ -446,7 +503,7 @@ func writeWorkersTable(w io.Writer, snap *model.Snapshot) {
 		}
 		checkin := "-"
 		if wk.HasCheckin {
-			checkin = textsafe.Cut(c(wk.Checkin), 40)
+			checkin = textsafe.Cut(c(wk.Checkin), tc.checkin)
 		}
 		var notes []string
 		if wk.LongRunning(snap.LongAfter) {
@@ -459,14 +516,18 @@ func writeWorkersTable(w io.Writer, snap *model.Snapshot) {
 		if len(notes) > 0 {
 			note = strings.Join(notes, ", ")
 		}
-		t.Row(c(wk.PoolID), c(wk.WorkerID), textsafe.Cut(c(wk.JobName), 30), c(wk.JobID), running, checkin, note)
+		if tc.wide {
+			t.Row(c(wk.PoolID), c(wk.WorkerID), textsafe.Cut(c(wk.JobName), tc.job), c(wk.JobID), running, checkin, note)
+		} else {
+			t.Row(tc.id(wk.WorkerID), textsafe.Cut(c(wk.JobName), tc.job), running, checkin, note)
+		}
 	}
 	_, _ = t.WriteTo(w) // the caller's errWriter keeps the first error
 }
 
 // countsCell is "3 (email 2, resize 1)", or "0". Zero entries (lock_info
 // fields gocraft/work leaves at 0) are left out.
-func countsCell(total int64, per map[string]int64) string {
+func countsCell(total int64, per map[string]int64, cut int) string {
 	names := make([]string, 0, len(per))
 	for n, v := range per {
 		if v != 0 {
@@ -481,7 +542,7 @@ func countsCell(total int64, per map[string]int64) string {
 	for _, n := range names {
 		parts = append(parts, fmt.Sprintf("%s %d", textsafe.Clean(n), per[n]))
 	}
-	return fmt.Sprintf("%d (%s)", total, textsafe.Cut(strings.Join(parts, ", "), 50))
+	return fmt.Sprintf("%d (%s)", total, textsafe.Cut(strings.Join(parts, ", "), cut))
 }
 
 func yesNo(b bool, yes string) string {

@@ -45,7 +45,7 @@ func encodeSnapshotJSON(b []byte, v snapshotJSON, workers []model.Worker, flush 
 		name string
 		v    any
 		js   []byte
-	}{{name: "job_types", v: v.JobTypes}, {name: "sets", v: v.Sets}, {name: "orphans", v: v.Orphans}, {name: "findings", v: v.Findings}}
+	}{{name: "job_types", v: v.JobTypes}, {name: "sets", v: v.Sets}, {name: "orphans", v: v.Orphans}, {name: "findings", v: v.Findings}, {name: "namespace_search", v: v.NamespaceSearch}}
 	for i := range parts {
 		js, err := json.MarshalIndent(parts[i].v, "  ", "  ")
 		if err != nil {

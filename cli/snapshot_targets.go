@@ -56,7 +56,7 @@ func (c *snapshotCmd) runTargets(ctx context.Context, e env) error {
 	if c.json {
 		err = writeTargetsJSON(e.stdout, results)
 	} else {
-		err = writeTargetsTable(e.stdout, results)
+		err = writeTargetsTable(e.stdout, results, c.wide)
 	}
 	if err != nil {
 		return localErrorf("write snapshot: %w", err)
@@ -128,7 +128,7 @@ func writeTargetsJSON(w io.Writer, results []targetSnapshot) error {
 
 // writeTargetsTable prints one section per target, headed by its name:
 // the table of `snapshot`, or the error.
-func writeTargetsTable(w io.Writer, results []targetSnapshot) error {
+func writeTargetsTable(w io.Writer, results []targetSnapshot, wide bool) error {
 	bw := &errWriter{w: w}
 	for i, r := range results {
 		if i > 0 {
@@ -139,7 +139,7 @@ func writeTargetsTable(w io.Writer, results []targetSnapshot) error {
 			fmt.Fprintf(bw, "error: %s\n", textsafe.Clean(r.err.Error()))
 			continue
 		}
-		if err := writeSnapshotTable(bw, r.snap); err != nil {
+		if err := writeSnapshotTable(bw, r.snap, wide); err != nil {
 			return err
 		}
 	}

@@ -121,7 +121,7 @@ password_env = "NOPW_PASSWORD"
 		}
 	})
 	t.Run("text: one section per target", func(t *testing.T) {
-		stdout, _, code := runCLI(t, input{}, "--config", cfg, "snapshot", "-t", "a", "-t", "down", "-t", "b")
+		stdout, _, code := runCLI(t, input{}, "--config", cfg, "snapshot", "--wide", "-t", "a", "-t", "down", "-t", "b")
 		if code != ExitError {
 			t.Fatalf("exit %d", code)
 		}

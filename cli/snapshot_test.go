@@ -63,7 +63,7 @@ func TestSnapshotJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
 		t.Fatalf("not one JSON object: %v\n%s", err, out)
 	}
-	assertKeys(t, "top", raw, "namespace", "redis_time", "pools", "job_types", "workers", "sets", "orphans", "findings")
+	assertKeys(t, "top", raw, "namespace", "redis_time", "pools", "job_types", "workers", "sets", "orphans", "findings", "namespace_search")
 	if sets, ok := raw["sets"].(map[string]any); !ok {
 		t.Errorf("sets = %#v, want an object", raw["sets"])
 	} else {
@@ -160,7 +160,7 @@ func TestSnapshotTable(t *testing.T) {
 	srv.Do("ZADD", "app:dead", 1, "{}")
 	// An orphan, with an escape in its job name.
 	srv.Do("LPUSH", "app:jobs:ev\x1b]0;x\x07il:old9:inprogress", "{}")
-	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "--namespace", "app", "--read-only", "snapshot")
+	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "--namespace", "app", "--read-only", "snapshot", "--wide")
 	if code != ExitFindings {
 		t.Fatalf("exit %d, want 3; stderr %q", code, stderr)
 	}
@@ -172,7 +172,7 @@ func TestSnapshotTable(t *testing.T) {
 		`web-1\x1b[2J:11`, `ev\x1b]0;x\x07il`,
 		"dead_pool", "orphan",
 		"3 (email 2, resize 1)",
-		"\njob sets  retry 0   scheduled 2   dead 1\n",
+		"\n3 pools, 2 dead pools   job sets: retry 0   scheduled 2   dead jobs 1\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
@@ -203,13 +203,16 @@ func TestSnapshotHealthyExitsZero(t *testing.T) {
 	if !strings.Contains(out, "nothing wrong") {
 		t.Errorf("output:\n%s", out)
 	}
-	// Empty namespace: empty arrays, exit 0.
+	// Empty namespace: empty arrays, the empty_namespace finding, exit 1.
 	out, _, code = runCLI(t, input{}, "--redis", srv.Addr(), "-n", "empty", "snapshot", "--json")
 	var got map[string]any
-	if err := json.Unmarshal([]byte(out), &got); err != nil || code != 0 {
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != ExitError {
 		t.Fatalf("exit %d, %v\n%s", code, err, out)
 	}
-	for _, k := range []string{"pools", "job_types", "orphans", "findings"} {
+	if f, ok := got["findings"].([]any); !ok || len(f) != 1 || f[0].(map[string]any)["kind"] != "empty_namespace" {
+		t.Errorf("findings = %#v, want one empty_namespace", got["findings"])
+	}
+	for _, k := range []string{"pools", "job_types", "orphans"} {
 		if a, ok := got[k].([]any); !ok || len(a) != 0 {
 			t.Errorf("%s = %#v, want []", k, got[k])
 		}
@@ -218,6 +221,11 @@ func TestSnapshotHealthyExitsZero(t *testing.T) {
 
 func TestSnapshotErrorsAndUsage(t *testing.T) {
 	srv := redistest.Start(t, "--requirepass", "s3cret-pw")
+	{ // a namespace that is not empty
+		c := srv.Dial()
+		redistest.Do(t, c, "AUTH", "s3cret-pw")
+		redistest.Do(t, c, "SADD", "work:known_jobs", "mail")
+	}
 	pwFile := filepath.Join(t.TempDir(), "pw")
 	if err := os.WriteFile(pwFile, []byte("s3cret-pw\n"), 0o600); err != nil {
 		t.Fatal(err)

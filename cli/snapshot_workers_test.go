@@ -121,13 +121,13 @@ func TestSnapshotWorkersJSON(t *testing.T) {
 func TestSnapshotWorkersTable(t *testing.T) {
 	srv := redistest.Start(t)
 	workersNamespace(t, srv, "wt", true)
-	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "-n", "wt", "snapshot")
+	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "-n", "wt", "snapshot", "--wide")
 	if code != ExitFindings {
 		t.Fatalf("exit %d, want 3 (a dead pool); stderr %q", code, stderr)
 	}
 	_, section, _ := strings.Cut(out, "\nWORKERS (4 busy of 5)\n")
 	section, _, _ = strings.Cut(section, "\n\n")
-	lines := strings.Split(section, "\n")
+	lines := strings.Split(strings.TrimSuffix(section, "\n"), "\n")
 	if len(lines) != 5 {
 		t.Fatalf("WORKERS section:\n%s\nwhole output:\n%s", section, out)
 	}

@@ -2,8 +2,6 @@ package config
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/workq-tui/workq-tui/redisq"
 )
@@ -74,11 +72,11 @@ const DefaultPasswordEnv = "REDIS_PASSWORD"
 func (s Settings) Password(getenv func(string) string) (string, error) {
 	switch {
 	case s.PasswordFile != "":
-		b, err := os.ReadFile(s.PasswordFile)
+		pw, err := ReadSecretFile(s.PasswordFile)
 		if err != nil {
 			return "", fmt.Errorf("read password file: %w", err)
 		}
-		return strings.TrimRight(string(b), "\r\n"), nil
+		return pw, nil
 	case s.PasswordEnv != "":
 		v := getenv(s.PasswordEnv)
 		if v == "" {

@@ -74,7 +74,7 @@ func Parse(name string, data []byte, perm fs.FileMode, home string) (*File, erro
 			}
 		}
 	}
-	if len(p.problems) == 0 && perm&0o044 != 0 {
+	if len(p.problems) == 0 && othersCanRead(perm) {
 		for _, t := range f.Targets() {
 			key := ""
 			for _, k := range []string{"password_file", "password_env", "sentinel_password_file", "sentinel_password_env"} {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -187,11 +186,11 @@ func mergeSentinel(out *Settings, t *Target, changed func(string) bool) {
 func (s Settings) SentinelPassword(getenv func(string) string) (string, error) {
 	switch {
 	case s.SentinelPasswordFile != "":
-		b, err := os.ReadFile(s.SentinelPasswordFile)
+		pw, err := ReadSecretFile(s.SentinelPasswordFile)
 		if err != nil {
 			return "", fmt.Errorf("read sentinel password file: %w", err)
 		}
-		return strings.TrimRight(string(b), "\r\n"), nil
+		return pw, nil
 	case s.SentinelPasswordEnv != "":
 		v := getenv(s.SentinelPasswordEnv)
 		if v == "" {

@@ -17,7 +17,7 @@ type descs struct {
 	up, pools, heartbeatAge, poolInProgress, poolsTruncated              *prometheus.Desc
 	queued, latency, jobInProgress, lock, lockInfoTotal, maxConc, paused *prometheus.Desc
 	drift, orphanedLists, orphanedJobs, readDuration, readErrors         *prometheus.Desc
-	setJobs, busyWorkers, longRunning                                    *prometheus.Desc
+	setJobs, busyWorkers, longRunning, namespaceEmpty                    *prometheus.Desc
 }
 
 func newDescs() descs {
@@ -34,13 +34,14 @@ func newDescs() descs {
 		latency:        d("workq_job_latency_seconds", "Redis time minus the enqueue time of the oldest queued job (0 when the queue is empty).", "job"),
 		jobInProgress:  d("workq_job_in_progress", "Jobs of the type in the in-progress lists of the pools in the pool set.", "job"),
 		lock:           d("workq_job_lock", "The job type's lock counter.", "job"),
-		lockInfoTotal:  d("workq_job_lock_info_total", "Sum of the job type's lock_info hash over pools.", "job"),
+		lockInfoTotal:  d("workq_job_lock_info_held", "Sum of the job type's lock_info hash over pools.", "job"),
 		maxConc:        d("workq_job_max_concurrency", "The job type's concurrency cap (0 = none).", "job"),
 		paused:         d("workq_job_paused", "1 when the job type is paused.", "job"),
 		drift:          d("workq_job_drift", "1 when lock, lock_info and the in-progress lists of the job type disagree.", "job"),
 		setJobs:        d("workq_set_jobs", "Jobs in the namespace's retry, scheduled or dead sorted set.", "set"),
 		busyWorkers:    d("workq_busy_workers", "Workers of the namespace's pools with a job (an observation hash), as snapshot lists them."),
 		longRunning:    d("workq_long_running_jobs", "Busy workers whose job has run longer than the exporter's long-after."),
+		namespaceEmpty: d("workq_namespace_empty", "1 when the namespace holds no gocraft/work key at all (no pools, job types, set jobs or orphans): most often a wrong namespace."),
 		orphanedLists:  d("workq_orphaned_lists", "Non-empty in-progress lists of pools not in the pool set, from the last orphan scan."),
 		orphanedJobs:   d("workq_orphaned_jobs", "Jobs in those lists."),
 		readDuration:   d("workq_read_duration_seconds", "How long the last read of the target took."),
@@ -57,7 +58,7 @@ func (c collector) Describe(ch chan<- *prometheus.Desc) {
 	d := c.e.descs
 	for _, x := range []*prometheus.Desc{d.up, d.pools, d.heartbeatAge, d.poolInProgress, d.poolsTruncated,
 		d.queued, d.latency, d.jobInProgress, d.lock, d.lockInfoTotal, d.maxConc, d.paused, d.drift,
-		d.setJobs, d.busyWorkers, d.longRunning, d.orphanedLists, d.orphanedJobs, d.readDuration, d.readErrors} {
+		d.setJobs, d.busyWorkers, d.longRunning, d.namespaceEmpty, d.orphanedLists, d.orphanedJobs, d.readDuration, d.readErrors} {
 		ch <- x
 	}
 }
@@ -168,6 +169,8 @@ func (e *Exporter) emit(ch chan<- prometheus.Metric, name, namespace string, v v
 			long++
 		}
 	}
+	// The snapshot's orphans are the orphan scan's (v.orphans).
+	s.send(d.namespaceEmpty, gauge, boolValue(model.EmptyNamespace(snap) && len(v.orphans) == 0))
 	s.send(d.busyWorkers, gauge, float64(busy))
 	s.send(d.longRunning, gauge, float64(long))
 	for _, p := range pools {

@@ -156,11 +156,14 @@ func poolLess(a, b *Pool) bool {
 	return a.ID < b.ID
 }
 
-// Findings lists what an operator should look at, in a stable order: dead
-// pools, late pools, drifted job types, orphans, long-running jobs (longest
+// Findings lists what an operator should look at, in a stable order: an
+// empty namespace (when snap.Search is set), dead pools, late pools, drifted job types, orphans, long-running jobs (longest
 // first), then warnings.
 func Findings(snap *Snapshot) []Finding {
 	var out []Finding
+	if snap.Search != nil && EmptyNamespace(snap) {
+		out = append(out, EmptyNamespaceFinding(snap.Namespace, *snap.Search))
+	}
 	for _, p := range snap.Pools {
 		if p.Status != StatusDead {
 			continue

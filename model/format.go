@@ -41,3 +41,23 @@ func Plural[N ~int | ~int64](n N, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
+
+// ShortIDLen is how many characters of an ID ShortID keeps.
+const ShortIDLen = 12
+
+// ShortID shortens a long ID (a pool's 24 hex characters, a worker's, a
+// job's) to its first ShortIDLen characters and "…", which tells one pool
+// from another in practice and leaves room for the columns that matter.
+func ShortID(id string) string {
+	n := 0
+	for i := range id {
+		if n == ShortIDLen {
+			if i < len(id) {
+				return id[:i] + "…"
+			}
+			break
+		}
+		n++
+	}
+	return id
+}

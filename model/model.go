@@ -152,6 +152,11 @@ type Snapshot struct {
 	Sets SetCounts `json:"sets"`
 	// Warnings about the namespace as a whole (a set of the wrong type, ...).
 	Warnings []string `json:"warnings,omitempty"`
+	// Search is the look for namespaces that hold gocraft/work keys on
+	// the database, made by a reader that found this one empty (see
+	// EmptyNamespace); nil when none was made. With it, Findings reports
+	// the empty namespace.
+	Search *NamespaceSearch `json:"-"`
 }
 
 // SetCounts are the sizes (ZCARD) of the three job sets.
@@ -205,12 +210,12 @@ func (s *Snapshot) DeadPools() []string {
 	return ids
 }
 
-// HasProblems reports whether the snapshot has dead pools, drift or orphans:
-// what makes `workq-tui snapshot` exit 3.
+// HasProblems reports whether the snapshot has dead pools, drift, orphans
+// or an empty namespace: what makes `workq-tui snapshot` exit non-zero.
 func (s *Snapshot) HasProblems() bool {
 	for _, f := range s.Findings {
 		switch f.Kind {
-		case FindingDeadPool, FindingDrift, FindingOrphan:
+		case FindingDeadPool, FindingDrift, FindingOrphan, FindingEmptyNamespace:
 			return true
 		}
 	}

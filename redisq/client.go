@@ -48,7 +48,9 @@ func (c *Client) Close() error {
 
 // wrap makes sure an error names the Redis it came from.
 func (c *Client) wrap(err error) error {
-	if err == nil || c.where == "" || strings.Contains(err.Error(), c.where) {
+	// A network error that names the address as its remote end ("read tcp
+	// A->ADDR: connection reset") does not say it is Redis's.
+	if err == nil || c.where == "" || strings.Contains(err.Error(), "redis at "+c.where) {
 		return err
 	}
 	return fmt.Errorf("redis at %s: %w", c.where, err)

@@ -121,7 +121,7 @@ func (s *snapshotJSON) series(target string) exportertest.Series {
 		}
 		out[k("workq_job_in_progress", "job", j.Name)] = float64(j.InProgress)
 		out[k("workq_job_lock", "job", j.Name)] = float64(j.Lock)
-		out[k("workq_job_lock_info_total", "job", j.Name)] = float64(j.LockInfoTotal)
+		out[k("workq_job_lock_info_held", "job", j.Name)] = float64(j.LockInfoTotal)
 		out[k("workq_job_max_concurrency", "job", j.Name)] = float64(j.MaxConcurrency)
 		out[k("workq_job_paused", "job", j.Name)] = b[j.Paused]
 		out[k("workq_job_drift", "job", j.Name)] = b[j.Drift]

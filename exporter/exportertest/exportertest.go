@@ -121,7 +121,7 @@ func (s Series) Target(name string) Series {
 func SnapshotNames() []string {
 	return []string{"workq_pools", "workq_pool_heartbeat_age_seconds", "workq_pool_in_progress",
 		"workq_pools_truncated", "workq_job_queued", "workq_job_latency_seconds", "workq_job_in_progress",
-		"workq_job_lock", "workq_job_lock_info_total", "workq_job_max_concurrency", "workq_job_paused",
+		"workq_job_lock", "workq_job_lock_info_held", "workq_job_max_concurrency", "workq_job_paused",
 		"workq_job_drift", "workq_set_jobs", "workq_busy_workers", "workq_long_running_jobs"}
 }
 
@@ -184,7 +184,7 @@ func Want(target string, snap *model.Snapshot) Series {
 		}
 		out[k("workq_job_in_progress", "job", j.Name)] = float64(j.InProgress)
 		out[k("workq_job_lock", "job", j.Name)] = float64(j.Lock)
-		out[k("workq_job_lock_info_total", "job", j.Name)] = float64(j.LockInfoTotal)
+		out[k("workq_job_lock_info_held", "job", j.Name)] = float64(j.LockInfoTotal)
 		out[k("workq_job_max_concurrency", "job", j.Name)] = float64(j.MaxConcurrency)
 		out[k("workq_job_paused", "job", j.Name)] = b(j.Paused)
 		out[k("workq_job_drift", "job", j.Name)] = b(j.Drift)
