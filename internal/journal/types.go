@@ -70,6 +70,12 @@ type Item struct {
 	// lengths before; Fields a hash's fields before (lock_info).
 	Lists  map[string]int64  `json:"lists,omitempty"`
 	Fields map[string]string `json:"fields,omitempty"`
+	// Undo is, in an undo's journal, what the item puts back: the Op of
+	// the action it undoes.
+	Undo string `json:"undo,omitempty"`
+	// Deadline is, in an undo's journal, when the unique or pause key put
+	// back expires: Redis's clock in milliseconds (0: never).
+	Deadline int64 `json:"deadline,omitempty"`
 }
 
 // Key is a key's value before a call: Exists false for a key that was not
