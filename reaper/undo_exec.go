@@ -12,6 +12,8 @@ import (
 	_ "embed"
 	"fmt"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/gomodule/redigo/redis"
 
@@ -252,19 +254,46 @@ func (u *Undoer) callArgs(plan UndoPlan, call []UndoItem) (*redis.Script, []any,
 	return script, args, in
 }
 
-// DescribeUndoItem names an item for the operator: its key, or its set or
-// queue, bytes and score.
+// DescribeUndoItem names an item for the operator: where it was, its
+// score and bytes (cut short), where it went, and its unique or pause key
+// as it was before.
 func DescribeUndoItem(it journal.Item) string {
-	where := it.Set
-	if where == "" {
-		where = it.Queue
+	var b strings.Builder
+	switch {
+	case it.Key != nil:
+		b.WriteString(it.Key.Name)
+		b.WriteString(describeKey(*it.Key))
+		return b.String()
+	case it.Set != "":
+		b.WriteString(it.Set)
+		if it.Score != "" {
+			b.WriteString(" @" + it.Score)
+		}
+	default:
+		b.WriteString(it.Queue)
 	}
-	if it.Key != nil {
-		return it.Key.Name
+	b.WriteString(" " + strconv.Quote(truncateBytes(it.Old, 60)))
+	if it.Set != "" && it.Queue != "" {
+		b.WriteString(" -> " + it.Queue)
 	}
-	s := where + " " + strconv.Quote(truncateBytes(it.Old, 60))
-	if it.Score != "" {
-		s += " @" + it.Score
+	if it.Count > 1 {
+		fmt.Fprintf(&b, " (%d copies)", it.Count)
 	}
-	return s
+	if u := it.Unique; u != nil {
+		b.WriteString(", unique key " + u.Name + describeKey(*u))
+	}
+	return b.String()
+}
+
+// describeKey is a key's state before: absent, or its value and TTL.
+func describeKey(k journal.Key) string {
+	switch {
+	case !k.Exists:
+		return " (absent before)"
+	case k.Value == nil && k.PTTL == 0:
+		return " (not a string)"
+	case k.PTTL > 0:
+		return fmt.Sprintf(" (was %s, %s to live)", strconv.Quote(truncateBytes(k.Value, 40)), time.Duration(k.PTTL)*time.Millisecond)
+	}
+	return fmt.Sprintf(" (was %s, no expiry)", strconv.Quote(truncateBytes(k.Value, 40)))
 }

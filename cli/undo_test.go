@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
+)
+
+// undoState is a namespace with a served job type and dead and retry jobs,
+// some unique.
+func undoState(t *testing.T, c redis.Conn) {
+	t.Helper()
+	now, err := redis.Int64s(c.Do("TIME"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]any{
+		{"SADD", "work:known_jobs", "mail"},
+		{"SADD", "work:worker_pools", "p1"},
+		{"HSET", "work:worker_pools:p1", "job_names", "mail", "heartbeat_at", now[0]},
+	} {
+		redistest.Do(t, c, cmd[0].(string), cmd[1:]...)
+	}
+	for i := 0; i < 40; i++ {
+		redistest.Do(t, c, "ZADD", "work:dead", 1700000000+i, fmt.Sprintf(`{"name":"mail","id":"d%02d","t":1,"args":{"to":"a\u001b[31m"},"fails":4,"err":"x","failed_at":1700000000}`, i))
+		key := fmt.Sprintf("work:unique:mail:r%02d", i)
+		job := fmt.Sprintf(`{"name":"mail","id":"r%02d","t":1,"args":{},"unique":true,"unique_key":%q,"fails":1}`, i, key)
+		redistest.Do(t, c, "ZADD", "work:retry", 1700000000+i, job)
+		redistest.Do(t, c, "SET", key, job, "EX", 3600)
+	}
+}
+
+var journalIDRe = regexp.MustCompile(`journal=(\d{8}-\d{6}-\d{3})`)
+
+// A requeue and a delete from the command line, each journalled and named
+// on its audit line; history lists them; undo (dry run, refused under
+// --read-only, then for real) puts each back, and history says so.
+func TestUndoCommand(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	undoState(t, c)
+	addr := "--redis=" + srv.Addr()
+	auditPath := filepath.Join(t.TempDir(), "state", "audit.log")
+	al := "--audit-log=" + auditPath
+	before := redistest.Dump(t, c, "work:*")
+
+	if out, stderr, code := runCLI(t, input{}, addr, al, "jobs", "dead", "requeue", "--all", "--yes", "--batch", "7"); code != 0 {
+		t.Fatalf("requeue: exit %d: %s\n%s", code, stderr, out)
+	}
+	if out, stderr, code := runCLI(t, input{}, addr, al, "jobs", "retry", "delete", "--all", "--yes"); code != 0 {
+		t.Fatalf("delete: exit %d: %s\n%s", code, stderr, out)
+	}
+	lines := auditLines(t, auditPath)
+	var ids []string
+	for _, l := range lines {
+		m := journalIDRe.FindStringSubmatch(l)
+		if m == nil {
+			t.Fatalf("audit line without its journal: %s", l)
+		}
+		ids = append(ids, m[1])
+	}
+	if len(ids) != 2 {
+		t.Fatalf("audit lines %q", lines)
+	}
+	journalDir := filepath.Join(filepath.Dir(auditPath), "journal")
+	for _, id := range ids {
+		fi, err := os.Stat(filepath.Join(journalDir, id+".wqj"))
+		if err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("journal of %s: %v %v", id, err, fi)
+		}
+	}
+
+	out, stderr, code := runCLI(t, input{}, addr, al, "history")
+	if code != 0 || !strings.Contains(out, ids[0]) || !strings.Contains(out, "jobs dead requeue") || !strings.Contains(out, "jobs retry delete") {
+		t.Fatalf("history: exit %d: %s\n%s", code, stderr, out)
+	}
+	out, _, code = runCLI(t, input{}, addr, al, "history", "--json")
+	var rows []historyRow
+	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 2 || rows[0].Done != 40 || rows[1].Items != 40 || rows[0].State != "done" {
+		t.Fatalf("history --json: exit %d: %s", code, out)
+	}
+	out, _, code = runCLI(t, input{}, addr, al, "history", ids[0])
+	if code != 0 || !strings.Contains(out, "work:dead @1700000000") || strings.Contains(out, "\x1b") {
+		t.Fatalf("history %s: exit %d:\n%s", ids[0], code, out)
+	}
+
+	// Refused under --read-only before connecting; a dry run changes nothing.
+	if _, stderr, code := runCLI(t, input{}, "--redis=127.0.0.1:1", "--read-only", al, "undo", "--yes"); code != 1 || !strings.Contains(stderr, "refused with --read-only") {
+		t.Fatalf("read-only undo: exit %d: %s", code, stderr)
+	}
+	afterWrites := redistest.Dump(t, c, "work:*")
+	out, _, code = runCLI(t, input{}, addr, al, "undo", "--dry-run")
+	if code != 0 || !strings.Contains(out, "Undo of action "+ids[1]) || !strings.Contains(out, "to put back: 40") || !strings.Contains(out, "Dry run") {
+		t.Fatalf("undo --dry-run: exit %d:\n%s", code, out)
+	}
+	if !reflect.DeepEqual(redistest.Dump(t, c, "work:*"), afterWrites) {
+		t.Fatal("undo --dry-run changed Redis")
+	}
+	if _, stderr, code := runCLI(t, input{tty: true, stdin: "n\n"}, addr, al, "undo"); code != 1 || !strings.Contains(stderr, "aborted") {
+		t.Fatalf("undo answered no: exit %d: %s", code, stderr)
+	}
+	// The last action (the delete), then the requeue by its ID.
+	out, stderr, code = runCLI(t, input{}, addr, al, "undo", "--yes")
+	if code != 0 || !strings.Contains(out, "put back 40") || !strings.Contains(out, "40 unique keys put back") {
+		t.Fatalf("undo: exit %d: %s\n%s", code, stderr, out)
+	}
+	out, stderr, code = runCLI(t, input{}, addr, al, "undo", "--yes", ids[0])
+	if code != 0 || !strings.Contains(out, "put back 40") {
+		t.Fatalf("undo %s: exit %d: %s\n%s", ids[0], code, stderr, out)
+	}
+	if got := redistest.Dump(t, c, "work:*"); !reflect.DeepEqual(got, before) {
+		t.Fatalf("after both undos the namespace differs:\n%v\nwant\n%v", got, before)
+	}
+	lines = auditLines(t, auditPath)
+	if len(lines) != 4 || !strings.Contains(lines[3], "action=undo targets="+ids[0]) || !journalIDRe.MatchString(lines[3]) {
+		t.Fatalf("audit lines after the undos: %q", lines)
+	}
+	undoID := journalIDRe.FindStringSubmatch(lines[3])[1]
+	out, _, _ = runCLI(t, input{}, addr, al, "history")
+	if !strings.Contains(out, "undone by "+undoID) || !strings.Contains(out, "undo of "+ids[0]) {
+		t.Fatalf("history after the undos:\n%s", out)
+	}
+	// Again: everything is back already; an undo of an undo is refused.
+	out, stderr, code = runCLI(t, input{}, addr, al, "undo", "--yes", ids[0])
+	if code != 0 || !strings.Contains(out, "40 already back") {
+		t.Fatalf("undo again: exit %d: %s\n%s", code, stderr, out)
+	}
+	_, stderr, code = runCLI(t, input{}, addr, al, "undo", "--yes", undoID)
+	if code != 1 || !strings.Contains(stderr, "is an undo of "+ids[0]) || errorLines(stderr) != 1 {
+		t.Fatalf("undo of an undo: exit %d: %q", code, stderr)
+	}
+	if got := redistest.Dump(t, c, "work:*"); !reflect.DeepEqual(got, before) {
+		t.Fatal("a repeated undo changed the namespace")
+	}
+}
+
+// history and undo of an action of another Redis or namespace refuse it
+// with one line; a journal cut short or edited is read up to its last
+// whole record, and says so.
+func TestUndoOtherTargetAndDamagedJournal(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	undoState(t, c)
+	addr := "--redis=" + srv.Addr()
+	auditPath := filepath.Join(t.TempDir(), "audit.log")
+	al := "--audit-log=" + auditPath
+	if out, stderr, code := runCLI(t, input{}, addr, al, "jobs", "dead", "requeue", "--all", "--yes", "--batch", "4"); code != 0 {
+		t.Fatalf("requeue: exit %d: %s\n%s", code, stderr, out)
+	}
+	id := journalIDRe.FindStringSubmatch(auditLines(t, auditPath)[0])[1]
+	before := redistest.Dump(t, c, "*")
+	for _, args := range [][]string{
+		{addr, al, "--namespace", "other", "history", id},
+		{addr, al, "--namespace", "other", "undo", "--yes", id},
+		{"--redis=127.0.0.1:1", al, "history", id},
+		{"--redis=127.0.0.1:1", al, "undo", "--yes", id},
+	} {
+		_, stderr, code := runCLI(t, input{}, args...)
+		if code != 1 || !strings.Contains(stderr, "ran on another target") || errorLines(stderr) != 1 {
+			t.Fatalf("%q: exit %d: %q", args, code, stderr)
+		}
+	}
+	if out, _, code := runCLI(t, input{}, addr, al, "--namespace", "other", "history"); code != 0 || strings.Contains(out, id) {
+		t.Fatalf("history of namespace other lists %s:\n%s", id, out)
+	}
+	if !reflect.DeepEqual(redistest.Dump(t, c, "*"), before) {
+		t.Fatal("a refused undo changed Redis")
+	}
+
+	// Cut the journal in the middle of its last records.
+	path := filepath.Join(filepath.Dir(auditPath), "journal", id+".wqj")
+	full, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, full[:len(full)*2/3], 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, stderr, code := runCLI(t, input{}, addr, al, "history", id)
+	if code != 0 || !strings.Contains(stderr, "read up to record") || !strings.Contains(out, "journal damaged") {
+		t.Fatalf("history of a cut journal: exit %d: %s\n%s", code, stderr, out)
+	}
+	// What the whole records hold goes back; the rest stays queued.
+	out, stderr, code = runCLI(t, input{}, addr, al, "undo", "--yes", id)
+	if code != 0 || !strings.Contains(stderr, "read up to record") || !strings.Contains(out, "The journal is damaged") {
+		t.Fatalf("undo of a cut journal: exit %d: %s\n%s", code, stderr, out)
+	}
+	back, _ := redis.Int(c.Do("ZCARD", "work:dead"))
+	queued, _ := redis.Int(c.Do("LLEN", "work:jobs:mail"))
+	if back == 0 || back == 40 || back+queued != 40 {
+		t.Fatalf("after the undo of a cut journal: %d dead, %d queued", back, queued)
+	}
+	// A byte edited by hand in the header: no record can be trusted.
+	full[12] ^= 1
+	if err := os.WriteFile(path, full, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = runCLI(t, input{}, addr, al, "history", id)
+	if code != 1 || !strings.Contains(stderr, "no readable header") || errorLines(stderr) != 1 {
+		t.Fatalf("history of an edited header: exit %d: %q", code, stderr)
+	}
+}
