@@ -54,7 +54,7 @@ func (l *auditLog) startJournal(op, command string, targets []string, undoOf str
 // endJournal closes an action's journal with its outcome and names it on
 // out. It returns execErr, joined with the journal's own failure.
 func endJournal(out io.Writer, w *journal.Writer, done int64, result string, execErr error) error {
-	fmt.Fprintf(out, "Journal: action %s (`workq-tui history %s` shows it, `workq-tui undo %s` puts it back).\n", w.ID(), w.ID(), w.ID())
+	fmt.Fprintf(out, "Journal: action %s (`workq-tui history %s` shows it).\n", w.ID(), w.ID())
 	e := journal.End{Done: done, Result: result}
 	if execErr != nil {
 		e.Error = execErr.Error()
@@ -145,4 +145,46 @@ func pauseJournalled(ctx context.Context, e env, log *auditLog, conns redisq.Con
 	defer c.Close()
 	res, execErr := reaper.ExecutePauseJournal(ctx, c, plan, w)
 	return res, endJournal(e.stdout, w, int64(res.Changed()), "", execErr)
+}
+
+// repairJournal is the journal of a reap, orphan requeue or lock repair:
+// the values before, on record though undo refuses them.
+type repairJournal struct {
+	out io.Writer
+	w   *journal.Writer
+	seq int
+}
+
+// startRepairJournal starts the journal of a repair and writes the values
+// before of what it touches, read on a connection of conns.
+func startRepairJournal(ctx context.Context, e env, log *auditLog, conns redisq.Conns, namespace, op, command string, targets []string, scope reaper.RepairScope) (*repairJournal, error) {
+	w, err := log.startJournal(op, command, targets, "")
+	if err != nil {
+		return nil, err
+	}
+	c, err := conns.GetContext(ctx)
+	if err != nil {
+		return nil, endJournal(e.stdout, w, 0, "", fmt.Errorf("%s: nothing changed: %w", command, err))
+	}
+	defer c.Close()
+	seq, err := reaper.JournalRepair(ctx, c, redisq.NewKeys(namespace), w, scope)
+	if err != nil {
+		return nil, endJournal(e.stdout, w, 0, "", fmt.Errorf("%s: nothing changed: %w", command, err))
+	}
+	return &repairJournal{out: e.stdout, w: w, seq: seq}, nil
+}
+
+// finish records the repair's outcome and closes its journal; it returns
+// execErr, joined with the journal's own failure.
+func (r *repairJournal) finish(done int64, result string, execErr error) error {
+	c := journal.Commit{Statuses: []string{result}}
+	if execErr != nil {
+		c.Error = execErr.Error()
+	}
+	err := r.w.Commit(r.seq, c)
+	execErr = endJournal(r.out, r.w, done, result, execErr)
+	if err != nil && execErr == nil {
+		return localErrorf("done, but the journal was not written: %w", err)
+	}
+	return execErr
 }
