@@ -141,7 +141,7 @@ func TestUndoRequeueMovedOn(t *testing.T) {
 	}
 	_, res := undoAction(t, c, d, a)
 	if res.Restored != 45 || res.MovedOn != 5 || len(res.MovedOnItems) != 5 {
-		t.Fatalf("undo: %+v", res)
+		t.Fatalf("undo: %d put back, %d moved on (%d listed)", res.Restored, res.MovedOn, len(res.MovedOnItems))
 	}
 	if n := undoInt(t, c, "LLEN", "work:jobs:mail"); n != 0 {
 		t.Fatalf("queue holds %d", n)
@@ -200,7 +200,7 @@ func TestUndoRequeueWithoutCommits(t *testing.T) {
 	}
 	uplan, res := undoAction(t, c, d, a)
 	if uplan.Maybe != 50 || uplan.NotFound != 0 || res.Restored != 100 {
-		t.Fatalf("undo plan: %d maybe, %d not found; result %+v", uplan.Maybe, uplan.NotFound, res)
+		t.Fatalf("undo plan: %d maybe, %d not found; %d put back, %d moved on", uplan.Maybe, uplan.NotFound, res.Restored, res.MovedOn)
 	}
 	dumpEqual(t, "after undo", redistest.Dump(t, c, "work:*"), before)
 }
