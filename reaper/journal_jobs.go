@@ -30,12 +30,19 @@ type JournalWriter interface {
 type JobsJournal struct {
 	w    JournalWriter
 	read redis.Conn
+	// zmscore is whether Redis has ZMSCORE (6.2 and later).
+	zmscore bool
 }
 
 // NewJobsJournal returns a journal writing to w and reading on read (not
 // the executor's connection).
 func NewJobsJournal(w JournalWriter, read redis.Conn) *JobsJournal {
-	return &JobsJournal{w: w, read: read}
+	j := &JobsJournal{w: w, read: read}
+	// COMMAND INFO answers a nil entry for a command Redis does not have.
+	if v, err := redis.Values(read.Do("COMMAND", "INFO", "ZMSCORE")); err == nil && len(v) == 1 && v[0] != nil {
+		j.zmscore = true
+	}
+	return j
 }
 
 // WithJournal makes the executor journal every script call to j; nil
@@ -69,13 +76,30 @@ func (j *JobsJournal) score(ctx context.Context, plan *JobsPlan, items []JobItem
 	if err := send("TIME"); err != nil {
 		return nil, b, fmt.Errorf("journal: %w", err)
 	}
+	// The scores in one ZMSCORE (Redis 6.2 and later), else one ZSCORE
+	// each.
+	var scoreless []int
+	zargs := []any{setKey}
 	for i, it := range items {
 		if plan.Target.Set != "" && it.Job.ScoreText == "" {
-			if err := send("ZSCORE", setKey, it.Job.Raw); err != nil {
+			scoreless = append(scoreless, i)
+			zargs = append(zargs, it.Job.Raw)
+		}
+	}
+	multi := len(scoreless) > 0 && j.zmscore
+	if multi {
+		if err := send("ZMSCORE", zargs...); err != nil {
+			return nil, b, fmt.Errorf("journal: %w", err)
+		}
+	} else {
+		for _, i := range scoreless {
+			if err := send("ZSCORE", setKey, items[i].Job.Raw); err != nil {
 				return nil, b, fmt.Errorf("journal: %w", err)
 			}
 			reads = append(reads, read{item: i})
 		}
+	}
+	for i, it := range items {
 		if plan.Action == JobsDelete && it.UniqueKey != "" && b.unique[it.UniqueKey] == nil {
 			b.unique[it.UniqueKey] = &journal.Key{Name: it.UniqueKey}
 			if err := send("GET", it.UniqueKey); err != nil {
@@ -99,6 +123,19 @@ func (j *JobsJournal) score(ctx context.Context, plan *JobsPlan, items []JobItem
 	out := make([]JobItem, 0, len(items))
 	gone := map[int]bool{}
 	scores := map[int]string{}
+	if multi {
+		vals, err := redis.Values(recv())
+		if err != nil || len(vals) != len(scoreless) {
+			return nil, b, fmt.Errorf("journal: read the scores in %s: %v", setKey, errOr(err, errors.New("bad reply")))
+		}
+		for k, v := range vals {
+			if v == nil {
+				gone[scoreless[k]] = true
+			} else if s, err := redis.String(v, nil); err == nil {
+				scores[scoreless[k]] = s
+			}
+		}
+	}
 	for _, r := range reads {
 		if r.unique == "" {
 			s, err := redis.String(recv())
@@ -178,9 +215,15 @@ func (j *JobsJournal) commit(seq int, reply any, callErr error) error {
 	if callErr != nil {
 		c.Error = callErr.Error()
 	} else if vals, err := redis.Values(reply, nil); err == nil && len(vals) >= 2 {
-		c.Codes, _ = redis.String(vals[1], nil)
-		if len(vals) >= 3 {
-			c.Now, _ = redis.String(vals[2], nil)
+		// A reply other than ok (a key of the wrong type) wrote nothing:
+		// no codes, so no member counts as changed.
+		if status, _ := redis.String(vals[0], nil); status == "ok" {
+			c.Codes, _ = redis.String(vals[1], nil)
+			if len(vals) >= 3 {
+				c.Now, _ = redis.String(vals[2], nil)
+			}
+		} else {
+			c.Statuses = []string{status}
 		}
 	}
 	if err := j.w.Commit(seq, c); err != nil {
