@@ -200,11 +200,11 @@ func (u *Undoer) callArgs(plan UndoPlan, call []UndoItem) (*redis.Script, []any,
 				q = len(keys)
 				index[it.Item.Queue] = q
 			}
-			new := it.Item.New
-			if new == nil {
-				new = []byte{}
+			pushed := it.Item.New
+			if pushed == nil {
+				pushed = []byte{}
 			}
-			argv = append(argv, new, it.Item.Old, it.Item.Score, q)
+			argv = append(argv, pushed, it.Item.Old, it.Item.Score, q)
 		}
 	case journal.OpDelete:
 		script = u.del

@@ -15,8 +15,7 @@ import (
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
-// undoJournal is a journal directory of a test and the header of the
-// actions it records.
+// undoJournal is a journal directory of a test's own.
 func undoJournal(t *testing.T) journal.Dir {
 	t.Helper()
 	return journal.Dir{Path: t.TempDir()}
@@ -154,7 +153,7 @@ func TestUndoRequeueMovedOn(t *testing.T) {
 	}
 }
 
-// recordingWriter drops the commit records of some calls, as a process
+// droppingWriter drops the commit records of some calls, as a process
 // killed with those calls in flight leaves its journal.
 type droppingWriter struct {
 	w    *journal.Writer
