@@ -209,3 +209,87 @@ func TestUndoOtherTargetAndDamagedJournal(t *testing.T) {
 		t.Fatalf("history of an edited header: exit %d: %q", code, stderr)
 	}
 }
+
+// A reap, an orphan requeue and a lock repair put their values before on
+// record (history shows the locks, lock_info and list lengths), and undo
+// refuses each with its reason on one line, changing nothing.
+func TestUndoRefusesRepairs(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	now := redistest.Time(t, c).Unix()
+	const dead = "deaddeaddeaddeaddeaddead"
+	for _, cmd := range [][]any{
+		{"SADD", "work:known_jobs", "mail", "sms"},
+		{"SADD", "work:worker_pools", dead},
+		{"HSET", "work:worker_pools:" + dead, "heartbeat_at", now - 120, "job_names", "mail"},
+		{"RPUSH", "work:jobs:mail:" + dead + ":inprogress", "j1", "j2", "j3"},
+		{"SET", "work:jobs:mail:lock", 3},
+		{"HSET", "work:jobs:mail:lock_info", dead, 3},
+		{"RPUSH", "work:jobs:sms:gonegonegonegonegonegone:inprogress", "s1"},
+		{"SET", "work:jobs:sms:lock", 9},
+	} {
+		redistest.Do(t, c, cmd[0].(string), cmd[1:]...)
+	}
+	addr := "--redis=" + srv.Addr()
+	auditPath := filepath.Join(t.TempDir(), "audit.log")
+	al := "--audit-log=" + auditPath
+	for _, args := range [][]string{
+		{"reap", dead, "--yes"},
+		{"requeue", "work:jobs:sms:gonegonegonegonegonegone:inprogress", "--yes"},
+		{"repair-locks", "sms", "--yes"},
+	} {
+		if out, stderr, code := runCLI(t, input{}, append([]string{addr, al}, args...)...); code != 0 {
+			t.Fatalf("%v: exit %d: %s\n%s", args, code, stderr, out)
+		}
+	}
+	lines := auditLines(t, auditPath)
+	if len(lines) != 3 {
+		t.Fatalf("audit lines %q", lines)
+	}
+	reapID := journalIDRe.FindStringSubmatch(lines[0])[1]
+	out, _, code := runCLI(t, input{}, addr, al, "history", reapID, "--json")
+	var a struct {
+		Calls []struct {
+			Intent struct {
+				Items []struct {
+					Key    *struct{ Name string } `json:"key"`
+					Fields map[string]string      `json:"fields"`
+					Lists  map[string]int64       `json:"lists"`
+				} `json:"items"`
+			} `json:"intent"`
+			Commit *struct {
+				Statuses []string `json:"statuses"`
+			} `json:"commit"`
+		} `json:"calls"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &a) != nil || len(a.Calls) != 1 || a.Calls[0].Commit == nil {
+		t.Fatalf("history of the reap: exit %d:\n%s", code, out)
+	}
+	var lock, lists bool
+	for _, it := range a.Calls[0].Intent.Items {
+		if it.Key != nil && it.Key.Name == "work:jobs:mail:lock" && it.Fields[dead] == "3" {
+			lock = true
+		}
+		if it.Lists["work:jobs:mail:"+dead+":inprogress"] == 3 {
+			lists = true
+		}
+	}
+	if !lock || !lists {
+		t.Fatalf("the reap's journal lacks the lock and lock_info (%v) or the list lengths (%v) before:\n%s", lock, lists, out)
+	}
+	before := redistest.Dump(t, c, "*")
+	for i, want := range []string{"repaired broken state", "repaired broken state", "repaired broken state"} {
+		id := journalIDRe.FindStringSubmatch(lines[i])[1]
+		_, stderr, code := runCLI(t, input{}, addr, al, "undo", "--yes", id)
+		if code != 1 || !strings.Contains(stderr, want) || errorLines(stderr) != 1 {
+			t.Fatalf("undo of %s: exit %d: %q", id, code, stderr)
+		}
+	}
+	// Without an ID: the last action, the lock repair, refused too.
+	if _, stderr, code := runCLI(t, input{}, addr, al, "undo", "--yes"); code != 1 || !strings.Contains(stderr, "repair-locks") {
+		t.Fatalf("undo of the last action: exit %d: %q", code, stderr)
+	}
+	if !reflect.DeepEqual(redistest.Dump(t, c, "*"), before) {
+		t.Fatal("a refused undo changed Redis")
+	}
+}

@@ -19,23 +19,23 @@ var ErrNoHeader = errors.New("journal file has no readable header")
 
 // Action is one action's journal as read back.
 type Action struct {
-	Header Header
-	Calls  []Call
+	Header Header `json:"header"`
+	Calls  []Call `json:"calls"`
 	// End is nil for an action that did not reach its end (killed, or
 	// still running).
-	End *End
+	End *End `json:"end"`
 	// Damage says where reading stopped early, "" for a file read to its
 	// end.
-	Damage string
-	Size   int64
+	Damage string `json:"damage,omitempty"`
+	Size   int64  `json:"size"`
 }
 
 // Call is one script call: what it was to change and, when its reply was
 // read, what it reported. A call without Commit may or may not have run.
 type Call struct {
-	Seq    int
-	Intent Intent
-	Commit *Commit
+	Seq    int     `json:"seq"`
+	Intent Intent  `json:"intent"`
+	Commit *Commit `json:"commit"`
 }
 
 type fileInfo struct {
