@@ -370,3 +370,48 @@ func undoString(t *testing.T, c redis.Conn, cmd string, args ...any) string {
 	}
 	return s
 }
+
+// A bulk delete whose replies were never read for every other call: its
+// jobs come back, and the unique keys those calls would have deleted with
+// them (the key named the job) come back too.
+func TestUndoDeleteWithoutCommits(t *testing.T) {
+	srv := redistest.Start(t)
+	c, read := srv.Dial(), srv.Dial()
+	jobsNS(t, c, []string{"mail"}, "mail")
+	for i := 0; i < 60; i++ {
+		id := fmt.Sprintf("u%03d", i)
+		key := "work:unique:mail:" + id
+		job := fmt.Sprintf(`{"name":"mail","id":%q,"t":1,"args":{"n":%d},"unique":true,"unique_key":%q,"fails":1}`, id, i, key)
+		jobsDo(t, c, "ZADD", "work:retry", 1700000000+i, job)
+		if i%2 == 0 {
+			jobsDo(t, c, "SET", key, job, "EX", 3600)
+		} else {
+			jobsDo(t, c, "SET", key, "1", "EX", 3600) // a newer copy's: never deleted
+		}
+	}
+	before := redistest.Dump(t, c, "work:*")
+	d := undoJournal(t)
+	plan, err := PlanJobs(context.Background(), c, redisq.NewKeys("work"), JobsDelete, JobsTarget{Set: model.SetRetry, All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := d.Create(journal.Header{Address: srv.Addr(), Namespace: "work", Op: journal.OpDelete})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dw := droppingWriter{w: w, drop: func(seq int) bool { return seq%2 == 1 }}
+	res, err := NewJobsExecutor("work", 8).WithJournal(NewJobsJournal(dw, read)).Execute(context.Background(), c, plan, nil)
+	if err != nil || res.Done != 60 || res.UniqueDeleted != 30 {
+		t.Fatalf("delete: %d, %d unique keys: %v", res.Done, res.UniqueDeleted, err)
+	}
+	w.Close()
+	a, err := d.Read(w.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	uplan, ures := undoAction(t, c, d, a)
+	if uplan.Maybe == 0 || ures.Restored != 60 || ures.UniqueRestored != 30 || ures.UniqueHeld != 0 {
+		t.Fatalf("undo: %d maybe; %d put back, %d unique keys, %d held", uplan.Maybe, ures.Restored, ures.UniqueRestored, ures.UniqueHeld)
+	}
+	dumpEqual(t, "after undo", redistest.Dump(t, c, "work:*"), before)
+}
