@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,7 +13,10 @@ import (
 
 	"github.com/gomodule/redigo/redis"
 
+	"github.com/workq-tui/workq-tui/internal/audit"
 	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
 )
 
 // undoState is a namespace with a served job type and dead and retry jobs,
@@ -291,5 +295,51 @@ func TestUndoRefusesRepairs(t *testing.T) {
 	}
 	if !reflect.DeepEqual(redistest.Dump(t, c, "*"), before) {
 		t.Fatal("a refused undo changed Redis")
+	}
+}
+
+// The screen's job actions and pauses go to the same journal: `undo`
+// from the command line puts them back.
+func TestUndoScreenActions(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	undoState(t, c)
+	before := redistest.Dump(t, c, "work:*")
+	auditPath := filepath.Join(t.TempDir(), "audit.log")
+	sj := newScreenJournal(&audit.File{Path: auditPath, User: "ops"}, &target{namespace: "work", endpoint: srv.Addr()})
+	pool := srv.Pool()
+	defer pool.Close()
+	ctx := context.Background()
+	jobs := screenJobsJournalled(pool, "work", 5, sj)
+	plan, err := jobs.PlanJobs(ctx, reaper.JobsRequeue, reaper.JobsTarget{Set: model.SetDead, All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res, err := jobs.ExecuteJobs(ctx, plan, nil); err != nil || res.Done != 40 {
+		t.Fatalf("requeue from the screen: %d, %v", res.Done, err)
+	}
+	pplan := reaper.PausePlan{Namespace: "work", Pause: true, Jobs: []reaper.PauseJob{{Name: "mail", Key: "work:jobs:mail:paused"}}}
+	if _, err := screenPauser(pool, sj).Pause(ctx, pplan); err != nil {
+		t.Fatal(err)
+	}
+	addr, al := "--redis="+srv.Addr(), "--audit-log="+auditPath
+	out, _, code := runCLI(t, input{}, addr, al, "history")
+	if code != 0 || !strings.Contains(out, "screen jobs dead requeue") || !strings.Contains(out, "screen pause") {
+		t.Fatalf("history: exit %d:\n%s", code, out)
+	}
+	// The last action, the pause; then the requeue by its ID.
+	if out, stderr, code := runCLI(t, input{}, addr, al, "undo", "--yes"); code != 0 || !strings.Contains(out, "Undo of action") || !strings.Contains(out, "screen pause") {
+		t.Fatalf("undo: exit %d: %s\n%s", code, stderr, out)
+	}
+	out, _, _ = runCLI(t, input{}, addr, al, "history", "--json")
+	var rows []historyRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 3 {
+		t.Fatalf("history --json: %v\n%s", err, out)
+	}
+	if out, stderr, code := runCLI(t, input{}, addr, al, "undo", "--yes", rows[0].ID); code != 0 || !strings.Contains(out, "put back 40") {
+		t.Fatalf("undo %s: exit %d: %s\n%s", rows[0].ID, code, stderr, out)
+	}
+	if got := redistest.Dump(t, c, "work:*"); !reflect.DeepEqual(got, before) {
+		t.Fatal("after undoing the screen's actions the namespace differs")
 	}
 }
