@@ -95,7 +95,7 @@ test-conformance:
 # table there. Ratios only, no absolute-time assertions. The Go
 # benchmarks (go test -bench) still run on their own.
 bench:
-	$(GO) test -tags bench -run '^TestReapBench100k$$' -count=1 -v ./reaper
+	$(GO) test -tags bench -run '^(TestReapBench100k|TestJobsRequeueJournalBench)$$' -count=1 -v ./reaper
 	cd conformance && $(GO) test -tags bench -run '^TestBenchTable$$' -count=1 -timeout 10m -v ./bench/
 
 # stress: the long versions of the reliability tests (reliability/,
@@ -105,10 +105,11 @@ bench:
 # 4 dead pools x 3,000 jobs under three reapers, ~60 keys on a read-only
 # screen, 10 SIGKILLs over a 50,000-job requeue) up to 40 SIGKILLs over
 # 100,000 jobs, 6 restarts, 10 rounds, 8 pools x 20,000 jobs, 3,000 keys,
-# 40 SIGKILLs over 200,000 jobs.
+# 40 SIGKILLs over 200,000 jobs; a journalled requeue and its undo, each
+# killed once per round, 10 rounds of 3,000 jobs up to 40 of 20,000.
 stress:
 	WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run 'Killed|Restarts|TwoReapProcesses|ReadOnlyModel' ./reliability/
-	WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run '^TestJobsBulkRequeueKilled$$' ./reaper/
+	WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run '^(TestJobsBulkRequeueKilled|TestUndoKilled)$$' ./reaper/
 	cd conformance && WORKQ_STRESS=1 $(GO) test -count=1 -timeout 30m -v -run 'TwoOfOurs' ./reliability/
 
 # fuzz: every fuzz target, found by grepping each package's test files for

@@ -15,19 +15,28 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/workq-tui/workq-tui/internal/audit"
+	"github.com/workq-tui/workq-tui/internal/journal"
 )
 
 // auditFlag is --audit-log, declared by every command that writes.
-type auditFlag struct{ path string }
+type auditFlag struct {
+	path       string
+	journalMax int64
+}
 
 func (a *auditFlag) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&a.path, "audit-log", "", "append one line per executed write to `FILE` (default: the user's state directory)")
+	fs.Int64Var(&a.journalMax, "journal-max", journal.DefaultMax, "keep the journals of the last actions (in the directory journal beside the audit log) within `BYTES`, dropping the oldest")
 }
 
 // auditLog is where an executed write records its one line.
 type auditLog struct {
 	file   *audit.File
 	target *target // the address and namespace of the line
+	// journal is the directory of the actions' journals (journal.go);
+	// journalID the ID of this action's, once started.
+	journal   journal.Dir
+	journalID string
 }
 
 // open resolves the audit log of a write that may run: --audit-log, else
@@ -48,7 +57,8 @@ func (a auditFlag) open(e env, t *target, dryRun bool) (*auditLog, error) {
 		}
 		path = p
 	}
-	return &auditLog{file: &audit.File{Path: path, User: osUser(e.getenv)}, target: t}, nil
+	return &auditLog{file: &audit.File{Path: path, User: osUser(e.getenv)}, target: t,
+		journal: journal.Dir{Path: journal.DirBeside(path), Max: a.journalMax}}, nil
 }
 
 // ready makes sure the line can be written, creating the file (and its
@@ -74,7 +84,7 @@ func (l *auditLog) ready() error {
 // the error. It returns execErr, joined with the audit log's own failure.
 func (l *auditLog) record(action string, targets []string, moved int64, result string, execErr error) error {
 	entry := audit.Entry{Time: time.Now(), Address: l.target.address(), Namespace: l.target.namespace,
-		Action: action, Targets: targets, Moved: moved, Result: result}
+		Action: action, Targets: targets, Moved: moved, Result: result, Journal: l.journalID}
 	if execErr != nil {
 		entry.Result = "error: " + execErr.Error()
 		if result != "" {

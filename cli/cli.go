@@ -75,6 +75,8 @@ func commands() []command {
 		repairLocksCommand(),
 		pauseCommand(),
 		unpauseCommand(),
+		historyCommand(),
+		undoCommand(),
 		targetsCommand(),
 		exporterCommand(),
 		versionCommand(),

@@ -19,7 +19,7 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 	if err != nil {
 		return err
 	}
-	conn, done, err := c.dial(ctx)
+	conn, second, done, err := c.dialPair(ctx)
 	if err != nil {
 		return err
 	}
@@ -69,9 +69,13 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 	if err := log.ready(); err != nil {
 		return err
 	}
-	x := reaper.NewJobsExecutor(c.namespace, c.batch)
+	jw, x, err := startJobsJournal(log, op, c.all, c.job, second, reaper.NewJobsExecutor(c.namespace, c.batch))
+	if err != nil {
+		return err
+	}
 	progress := progressPrinter(e.stderr, strings.ToLower(verb)+"d")
 	res, execErr := x.Execute(ctx, conn, plan, reaper.JobsProgress(progress))
+	execErr = endJournal(e.stdout, jw, res.Done, reaper.JobsAuditLine(plan, res), execErr)
 	reaper.RenderJobsResult(e.stdout, op.action, res)
 	if err := log.record(reaper.JobsAuditAction(op.action), reaper.JobsAuditTargets(plan.Target), res.Done, reaper.JobsAuditLine(plan, res), execErr); err != nil {
 		if execErr != nil {

@@ -142,7 +142,7 @@ func (c *pauseCmd) run(ctx context.Context, e env, args []string) error {
 	// The whole plan goes to the script, the job types already in the
 	// state asked for too: it re-checks every key, and one of the wrong
 	// type refuses the whole change.
-	res, execErr := reaper.NewPauser(pool).Pause(ctx, plan)
+	res, execErr := pauseJournalled(ctx, e, log, pool, plan)
 	fmt.Fprintln(e.stdout)
 	reaper.RenderPauseResult(e.stdout, res)
 	result := resultText(func(w io.Writer) { reaper.RenderPauseResult(w, res) })

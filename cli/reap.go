@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/workq-tui/workq-tui/internal/journal"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
@@ -117,15 +118,20 @@ func (c *reapCmd) run(ctx context.Context, e env, args []string) error {
 	if err := log.ready(); err != nil {
 		return err
 	}
-	r := reaper.NewReaper(pool, c.namespace, c.batch)
-	res, err := r.Reap(ctx, plan, progressPrinter(e.stderr, "requeued"))
-	fmt.Fprintln(e.stdout)
-	reaper.RenderReapResult(e.stdout, res)
 	ids := make([]string, len(plan.Pools))
 	for i, pp := range plan.Pools {
 		ids[i] = pp.PoolID
 	}
+	jr, err := startRepairJournal(ctx, e, log, pool, c.namespace, journal.OpReap, "reap", ids, reaper.ReapScope(plan, redisq.NewKeys(c.namespace)))
+	if err != nil {
+		return err
+	}
+	r := reaper.NewReaper(pool, c.namespace, c.batch)
+	res, err := r.Reap(ctx, plan, progressPrinter(e.stderr, "requeued"))
 	result := resultText(func(w io.Writer) { reaper.RenderReapResult(w, res) })
+	err = jr.finish(res.TotalMoved(), result, err)
+	fmt.Fprintln(e.stdout)
+	reaper.RenderReapResult(e.stdout, res)
 	if err := log.record("reap", ids, res.TotalMoved(), result, err); err != nil {
 		return err // "reap pool ID: ..." for each pool that failed
 	}

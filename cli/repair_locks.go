@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/workq-tui/workq-tui/internal/journal"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
 )
@@ -84,12 +85,17 @@ func (c *repairLocksCmd) run(ctx context.Context, e env, args []string) error {
 	if err := log.ready(); err != nil {
 		return err
 	}
-	res, err := r.RepairLocks(ctx, todo)
-	reaper.RenderLockRepairResult(e.stdout, res)
 	names := make([]string, len(todo.Jobs))
 	for i, j := range todo.Jobs {
 		names[i] = j.JobName
 	}
+	jr, err := startRepairJournal(ctx, e, log, redisq.OneConn(conn), c.namespace, journal.OpRepairLocks, "repair-locks", names, reaper.LockRepairScope(todo))
+	if err != nil {
+		return err
+	}
+	res, err := r.RepairLocks(ctx, todo)
 	result := resultText(func(w io.Writer) { reaper.RenderLockRepairResult(w, res) })
+	err = jr.finish(0, result, err)
+	reaper.RenderLockRepairResult(e.stdout, res)
 	return log.record("repair-locks", names, 0, result, err)
 }

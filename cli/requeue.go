@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/workq-tui/workq-tui/internal/journal"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
 )
@@ -80,13 +81,18 @@ func (c *requeueCmd) run(ctx context.Context, e env, args []string) error {
 	if err := log.ready(); err != nil {
 		return err
 	}
-	res, err := r.Requeue(ctx, plan, progressPrinter(e.stderr, "requeued"))
-	reaper.RenderRequeueResult(e.stdout, res)
 	lists := make([]string, len(plan.Lists))
 	for i, l := range plan.Lists {
 		lists[i] = l.Key
 	}
+	jr, err := startRepairJournal(ctx, e, log, redisq.OneConn(conn), c.namespace, journal.OpOrphans, "requeue", lists, reaper.RequeueScope(plan))
+	if err != nil {
+		return err
+	}
+	res, err := r.Requeue(ctx, plan, progressPrinter(e.stderr, "requeued"))
 	result := resultText(func(w io.Writer) { reaper.RenderRequeueResult(w, res) })
+	err = jr.finish(res.TotalMoved(), result, err)
+	reaper.RenderRequeueResult(e.stdout, res)
 	if err := log.record("requeue", lists, res.TotalMoved(), result, err); err != nil {
 		return err
 	}

@@ -223,8 +223,9 @@ func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipg
 		opts.Audit = auditor
 		repairer := reaper.NewReaper(pool, t.namespace, c.batch)
 		opts.Requeuer, opts.LockRepairer = repairer, repairer
-		opts.Pauser = reaper.NewPauser(pool)
-		opts.Jobs = ScreenJobs(pool, t.namespace, c.batch)
+		sj := newScreenJournal(auditor, t)
+		opts.Pauser = screenPauser(pool, sj)
+		opts.Jobs = screenJobsJournalled(pool, t.namespace, c.batch, sj)
 	}
 	return opts, done, nil
 }

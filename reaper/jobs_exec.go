@@ -64,6 +64,7 @@ type JobsExecutor struct {
 	batch int
 
 	requeue, del, queueDel *redis.Script
+	journal                *JobsJournal // nil: none (journal_jobs.go)
 }
 
 // NewJobsExecutor returns an executor; batch is the most members per script
@@ -202,6 +203,7 @@ type callPipe struct {
 type sentCall struct {
 	items []JobItem
 	at    time.Time
+	seq   int // its journal record
 }
 
 // callsAhead is how many script calls an execution keeps in flight.
@@ -211,7 +213,11 @@ const callsAhead = 2
 func (p *callPipe) run(ctx context.Context, items []JobItem) error {
 	for len(items) > 0 {
 		n := batchLen(items, p.e.batch)
-		script, args, sent, skipped := p.e.callArgs(p.plan, items[:n])
+		batch, seen, err := p.journalRead(ctx, items[:n])
+		if err != nil {
+			return err
+		}
+		script, args, sent, skipped := p.e.callArgs(p.plan, batch)
 		for r, k := range skipped {
 			p.res.Skipped[r] += k
 		}
@@ -227,13 +233,17 @@ func (p *callPipe) run(ctx context.Context, items []JobItem) error {
 			return fmt.Errorf("%s: stopped after %d jobs: %w", p.plan.Action, p.res.Done, errors.Join(err, werr))
 		}
 		if script != nil {
+			seq, err := p.journalIntent(sent, seen)
+			if err != nil {
+				return err
+			}
 			if err := script.Send(p.c, args...); err != nil {
 				return fmt.Errorf("%s %s: %w", p.plan.Action, args[1], err)
 			}
 			if err := p.c.Flush(); err != nil {
 				return fmt.Errorf("%s %s: %w", p.plan.Action, args[1], err)
 			}
-			p.inFlight = append(p.inFlight, sentCall{items: sent, at: time.Now()})
+			p.inFlight = append(p.inFlight, sentCall{items: sent, at: time.Now(), seq: seq})
 		}
 		items = items[n:]
 	}
@@ -273,6 +283,9 @@ func (p *callPipe) waitOne(ctx context.Context) error {
 		err = p.e.record(*p.plan, call.items, reply, p.res)
 	} else {
 		err = fmt.Errorf("%s %s: %w", p.plan.Action, setKey, err)
+	}
+	if jerr := p.journalCommit(call.seq, reply, err); err == nil {
+		err = jerr
 	}
 	if err != nil {
 		_ = p.wait(ctx)
@@ -443,6 +456,10 @@ func (e *JobsExecutor) queueDelete(ctx context.Context, c redis.Conn, plan JobsP
 		}
 		nkeys := len(args)
 		args = append(args, it.Job.Raw)
+		seq, err := e.journalQueueIntent(ctx, it)
+		if err != nil {
+			return err
+		}
 		start := time.Now()
 		reply, err := redis.Values(scriptDo(ctx, c, e.queueDel, nkeys, args))
 		res.Calls++
@@ -460,6 +477,9 @@ func (e *JobsExecutor) queueDelete(ctx context.Context, c redis.Conn, plan JobsP
 		}
 		if _, err := redis.Scan(reply, &status, &removed, &unique); err != nil || status != "ok" {
 			return fmt.Errorf("delete from %s: unexpected script reply %v", it.QueueKey, reply)
+		}
+		if err := e.journalQueueCommit(seq, removed, unique); err != nil {
+			return err
 		}
 		if removed == 0 {
 			res.GoneCount++

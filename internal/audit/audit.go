@@ -26,6 +26,9 @@ type Entry struct {
 	Targets   []string
 	Moved     int64
 	Result    string
+	// Journal is the ID of the action's journal ("" for none), which
+	// `history` shows and `undo` puts back.
+	Journal string
 }
 
 // File appends one line per entry to a file, creating it (and its
@@ -39,7 +42,7 @@ type File struct {
 
 // Record appends e as one line:
 //
-//	2026-11-29T15:30:00Z user=ops redis=localhost:6379 namespace=work action=reap targets=id1,id2 moved=14 result="reaped 2 pools, ..."
+//	2026-11-29T15:30:00Z user=ops redis=localhost:6379 namespace=work action=reap targets=id1,id2 moved=14 result="reaped 2 pools, ..." journal=20261129-153000-001
 func (f *File) Record(e Entry) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -83,6 +86,9 @@ func Format(user string, e Entry) string {
 		"moved="+strconv.FormatInt(e.Moved, 10),
 		"result="+value(e.Result),
 	)
+	if e.Journal != "" {
+		fields = append(fields, "journal="+value(e.Journal))
+	}
 	return strings.Join(fields, " ") + "\n"
 }
 

@@ -21,9 +21,11 @@
 -- removed from the set, so a write refused half-way (out of memory) can
 -- leave a job in both places but never in neither.
 --
--- Returns {'ok', codes} with one character per member: 'm' moved, 'g' gone
--- from the set (or named twice in this call: moved once), 's' still there at
--- another score (left alone); or {'wrongtype', key} with nothing written.
+-- Returns {'ok', codes, now} with one character per member: 'm' moved, 'g'
+-- gone from the set (or named twice in this call: moved once), 's' still
+-- there at another score (left alone), and the `t` written (the journal
+-- records it: the exact bytes pushed); or {'wrongtype', key} with nothing
+-- written.
 
 if redis.replicate_commands then
   redis.replicate_commands()
@@ -77,4 +79,4 @@ for q = 2, #KEYS do
   end
 end
 each('ZREM', KEYS[1], moved)
-return {'ok', table.concat(codes)}
+return {'ok', table.concat(codes), now}

@@ -1,0 +1,147 @@
+package cli
+
+// This file owns the undo command: read an action's journal, plan its
+// reverse, show it, confirm, put back what is still where the action left
+// it, show the result, one audit line.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/pflag"
+
+	"github.com/workq-tui/workq-tui/internal/journal"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/reaper"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+func undoCommand() command {
+	return command{
+		name:    "undo",
+		args:    "[ACTION_ID]",
+		summary: "put back what a write changed (the last one of this target and namespace by default)",
+		help: `Put back what an action changed, from its journal (` + "`workq-tui history`" + ` lists
+them; without ACTION_ID the last action of this Redis and namespace that is
+not itself an undo). Each item goes back only if it is still where the
+action left it, checked in the script that moves it: a requeued job still in
+its queue with the exact bytes it was pushed with goes back into its set at
+its old score with its old bytes; a deleted job comes back, with its unique
+key when the key is absent and its time to live has not run out; a pause is
+lifted, an unpause put back. Items that moved on (taken by a worker, changed
+since) are counted, listed and left alone. Running undo again finishes an
+undo that was stopped, and changes nothing once all is back. Reaps, orphan
+requeues and lock repairs are refused (they repaired broken state), and so
+is the undo of an undo (run the action again instead).`,
+		flags: func(fs *pflag.FlagSet) runner {
+			c := &undoCmd{}
+			c.target.addFlags(fs)
+			c.write.addFlags(fs)
+			fs.IntVar(&c.batch, "batch", reaper.DefaultBatch, "put back at most `N` items per atomic script call")
+			c.audit.addFlags(fs)
+			return c
+		},
+	}
+}
+
+type undoCmd struct {
+	target
+	write writeFlags
+	audit auditFlag
+	batch int
+}
+
+func (c *undoCmd) run(ctx context.Context, e env, args []string) error {
+	if err := c.check(e); err != nil {
+		return err
+	}
+	if len(args) > 1 {
+		return usageErrorf("undo takes at most one ACTION_ID")
+	}
+	if c.batch < 1 {
+		return usageErrorf("--batch must be at least 1")
+	}
+	log, err := beginWrite(e, &c.target, "undo", c.write, c.audit)
+	if err != nil {
+		return err
+	}
+	dir, err := c.audit.journalDir(e)
+	if err != nil {
+		return err
+	}
+	d, stop, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	a, err := c.pick(dir, args)
+	if err != nil {
+		return err
+	}
+	if a.Damage != "" {
+		fmt.Fprintf(e.stderr, "warning: journal %s: %s\n", textsafe.Clean(a.Header.ID), textsafe.Clean(a.Damage))
+	}
+	conn, err := d.Dial(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	plan, err := reaper.PlanUndo(ctx, conn, redisq.NewKeys(c.namespace), a)
+	if errors.Is(err, reaper.ErrUndoRefused) {
+		return localErrorf("undo refused: %s", textsafe.Clean(err.Error()))
+	}
+	if err != nil {
+		return fmt.Errorf("undo %s: %w", textsafe.Clean(a.Header.ID), err)
+	}
+	reaper.RenderUndoPlan(e.stdout, plan)
+	if c.write.dryRun {
+		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
+		return nil
+	}
+	if len(plan.Items) == 0 {
+		return nil
+	}
+	question := fmt.Sprintf("Undo action %s (%s): put back %s?", textsafe.Clean(a.Header.ID), textsafe.Clean(a.Header.Command), jobsPlural(int64(len(plan.Items)), "item"))
+	if err := c.write.confirm(e, question, "undo"); err != nil {
+		return err
+	}
+	if err := log.ready(); err != nil {
+		return err
+	}
+	w, err := log.startJournal(journal.OpUndo, "undo "+a.Header.ID, []string{a.Header.ID}, a.Header.ID)
+	if err != nil {
+		return err
+	}
+	progress := progressPrinter(e.stderr, "put back")
+	res, execErr := reaper.NewUndoer(c.batch).Execute(ctx, conn, plan, w, reaper.UndoProgress(progress))
+	result := resultText(func(w io.Writer) { reaper.RenderUndoResult(w, res) })
+	execErr = endJournal(e.stdout, w, res.Restored, result, execErr)
+	reaper.RenderUndoResult(e.stdout, res)
+	if err := log.record("undo", []string{a.Header.ID}, res.Restored, result, execErr); err != nil {
+		return err
+	}
+	if res.MovedOn > 0 {
+		return localErrorf("undo %s: %s of %d not put back: they moved on since the action (see above)", textsafe.Clean(a.Header.ID), jobsPlural(res.MovedOn, "item"), len(plan.Items))
+	}
+	return nil
+}
+
+// pick reads the action to undo: the one given, else the last of this
+// target and namespace that is not an undo.
+func (c *undoCmd) pick(dir journal.Dir, args []string) (*journal.Action, error) {
+	if len(args) == 1 {
+		return readAction(dir, args[0], &c.target)
+	}
+	acts, _, err := dir.List()
+	if err != nil {
+		return nil, localErrorf("undo: %w", err)
+	}
+	for i := len(acts) - 1; i >= 0; i-- {
+		if sameTarget(acts[i], &c.target) && acts[i].Header.Op != journal.OpUndo {
+			return acts[i], nil
+		}
+	}
+	return nil, localErrorf("undo: no action of namespace %s on %s in the journal %s", textsafe.Clean(c.namespace), textsafe.Clean(c.address()), textsafe.Clean(dir.Path))
+}

@@ -1,0 +1,102 @@
+// Package journal is the record of what each executed write changed, kept
+// so that it can be put back: one file per action, in the user's state
+// directory beside the audit log, readable by its owner only (it holds the
+// jobs' bytes, arguments included).
+//
+// A file is a sequence of records, each a 4-byte big-endian length, a
+// 4-byte CRC-32C of the payload and the payload (one JSON object). A
+// record is appended with one write, so a process killed at any point
+// leaves a file whose whole records all read back; a cut or altered record
+// ends the reading there, and the reader says so.
+package journal
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+)
+
+// Record kinds.
+const (
+	// KindHeader is the first record: the action and where it ran.
+	KindHeader = "header"
+	// KindIntent is written before a script call is sent: what the call
+	// will change, with the values before.
+	KindIntent = "intent"
+	// KindCommit is written after the call's reply is read: what the
+	// script reported.
+	KindCommit = "commit"
+	// KindEnd is the last record of an action that ran to its end.
+	KindEnd = "end"
+)
+
+// Record is one record of a file. Which fields are set depends on Kind.
+type Record struct {
+	Kind string `json:"k"`
+	// Header
+	Header *Header `json:"header,omitempty"`
+	// Intent and commit: Seq numbers the call within the action.
+	Seq    int     `json:"seq,omitempty"`
+	Intent *Intent `json:"intent,omitempty"`
+	Commit *Commit `json:"commit,omitempty"`
+	// End
+	End *End `json:"end,omitempty"`
+}
+
+// maxRecord bounds one record's payload: a script call moves at most a
+// few thousand members of at most 32 KB of bytes in all, or a few large
+// ones; anything longer than this is a damaged length.
+const maxRecord = 256 << 20
+
+var crcTable = crc32.MakeTable(crc32.Castagnoli)
+
+// encode is a record as written: length, checksum, payload.
+func encode(r Record) ([]byte, error) {
+	payload, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("encode journal record: %w", err)
+	}
+	if len(payload) > maxRecord {
+		return nil, fmt.Errorf("encode journal record: %d bytes, more than %d", len(payload), maxRecord)
+	}
+	out := make([]byte, 8, 8+len(payload))
+	binary.BigEndian.PutUint32(out[0:4], uint32(len(payload)))
+	binary.BigEndian.PutUint32(out[4:8], crc32.Checksum(payload, crcTable))
+	return append(out, payload...), nil
+}
+
+// errDamaged: a record is cut short, or its checksum or JSON is wrong.
+var errDamaged = errors.New("damaged record")
+
+// decode reads the next record of r; io.EOF at a clean end, errDamaged
+// (wrapped) for a record that is cut or altered.
+func decode(r io.Reader) (Record, int, error) {
+	var head [8]byte
+	n, err := io.ReadFull(r, head[:])
+	if err == io.EOF {
+		return Record{}, 0, io.EOF
+	}
+	if err != nil {
+		return Record{}, n, fmt.Errorf("%w: cut short in its length", errDamaged)
+	}
+	size := binary.BigEndian.Uint32(head[0:4])
+	if size > maxRecord {
+		return Record{}, n, fmt.Errorf("%w: length %d", errDamaged, size)
+	}
+	payload := make([]byte, size)
+	m, err := io.ReadFull(r, payload)
+	if err != nil {
+		return Record{}, n + m, fmt.Errorf("%w: cut short (%d of %d bytes)", errDamaged, m, size)
+	}
+	if crc32.Checksum(payload, crcTable) != binary.BigEndian.Uint32(head[4:8]) {
+		return Record{}, n + m, fmt.Errorf("%w: checksum does not match", errDamaged)
+	}
+	var rec Record
+	if err := json.Unmarshal(payload, &rec); err != nil {
+		return Record{}, n + m, fmt.Errorf("%w: %v", errDamaged, err)
+	}
+	return rec, n + m, nil
+}
