@@ -69,7 +69,7 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 	if err := log.ready(); err != nil {
 		return err
 	}
-	jw, x, err := startJobsJournal(log, op, c.all, c.job, second, reaper.NewJobsExecutor(c.namespace, c.batch))
+	jw, x, err := startJobsJournal(log, op, reaper.JobsAuditTargets(plan.Target), second, reaper.NewJobsExecutor(c.namespace, c.batch))
 	if err != nil {
 		return err
 	}

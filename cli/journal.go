@@ -108,7 +108,7 @@ func (t *target) dialPair(ctx context.Context) (redis.Conn, func() (redis.Conn, 
 
 // startJobsJournal starts the journal of a job action and gives the
 // executor the journal, reading on a second connection.
-func startJobsJournal(log *auditLog, op jobsOp, all bool, job string, second func() (redis.Conn, error), x *reaper.JobsExecutor) (*journal.Writer, *reaper.JobsExecutor, error) {
+func startJobsJournal(log *auditLog, op jobsOp, targets []string, second func() (redis.Conn, error), x *reaper.JobsExecutor) (*journal.Writer, *reaper.JobsExecutor, error) {
 	read, err := second()
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: nothing changed: %w", op.title, err)
@@ -120,7 +120,7 @@ func startJobsJournal(log *auditLog, op jobsOp, all bool, job string, second fun
 	case op.set == "":
 		jop = journal.OpQueueDelete
 	}
-	w, err := log.startJournal(jop, op.title, jobsAuditTargets(op, all, job), "")
+	w, err := log.startJournal(jop, op.title, targets, "")
 	if err != nil {
 		return nil, nil, err
 	}
