@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/reaper"
@@ -25,10 +26,18 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 	defer done()
 	keys := redisq.NewKeys(c.namespace)
 	t := reaper.JobsTarget{Set: op.set, Queue: op.queue, Refs: op.refs, All: c.all, Job: c.job, Force: c.force}
+	if !c.query.Empty() {
+		t.Query = c.query
+	}
 	if op.set == "" {
 		t.Force = false // a queue delete takes no force; --force is checked below
 	}
 	plan, err := reaper.PlanJobs(ctx, conn, keys, op.action, t)
+	if err != nil && plan.Refused != nil && c.write.dryRun {
+		// The write would be refused; the dry run shows what it matched.
+		reaper.RenderJobsPlan(e.stdout, plan)
+		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", op.title, err)
 	}
@@ -61,10 +70,17 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 		return err
 	}
 	x := reaper.NewJobsExecutor(c.namespace, c.batch)
-	progress := progressPrinter(e.stderr, strings.ToLower(verb)+"d")
-	res, execErr := x.Execute(ctx, conn, plan, reaper.JobsProgress(progress))
+	progress := reaper.JobsProgress(progressPrinter(e.stderr, strings.ToLower(verb)+"d"))
+	if c.rate > 0 {
+		x.SetRate(c.rate)
+		progress = rateProgress(e.stderr, strings.ToLower(verb)+"d", time.Now)
+	}
+	res, execErr := x.Execute(ctx, conn, plan, progress)
 	reaper.RenderJobsResult(e.stdout, op.action, res)
-	if err := log.record(op.title, jobsAuditTargets(op, c.all, c.job), res.Done, reaper.JobsAuditLine(plan, res), execErr); err != nil {
+	if execErr != nil && ctx.Err() != nil {
+		reportStopped(e.stdout, op.title, plan, res)
+	}
+	if err := log.record(op.title, jobsAuditTargets(op, c.all, c.job, c.query.Text), res.Done, reaper.JobsAuditLine(plan, res), execErr); err != nil {
 		if execErr != nil {
 			return fmt.Errorf("%s: %w", op.title, err)
 		}
@@ -95,16 +111,21 @@ func checkQueueDuplicates(p reaper.JobsPlan) error {
 }
 
 // jobsAuditTargets names what a write took, for the audit log.
-func jobsAuditTargets(op jobsOp, all bool, job string) []string {
+func jobsAuditTargets(op jobsOp, all bool, job, where string) []string {
 	var out []string
 	if op.set == "" {
 		out = append(out, "queue="+op.queue)
 	}
 	if all {
 		if job != "" {
-			return append(out, "all job="+job)
+			out = append(out, "all job="+job)
+		} else {
+			out = append(out, "all")
 		}
-		return append(out, "all")
+		if where != "" {
+			out = append(out, "where="+where)
+		}
+		return out
 	}
 	for _, r := range op.refs {
 		out = append(out, r.String())

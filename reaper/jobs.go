@@ -81,6 +81,9 @@ type JobsTarget struct {
 	Refs []JobRef
 	All  bool
 	Job  string
+	// Query, with All, takes only the members it matches (time terms read
+	// only their score range).
+	Query *model.Query
 	// Force requeues jobs whose name no pool serves.
 	Force bool
 }
@@ -128,6 +131,13 @@ type JobsPlan struct {
 	// Warnings are for the operator (periodic jobs coming back, unique
 	// keys, ...).
 	Warnings []string
+	// Matched counts a bulk plan's members by error and the scores they
+	// span (bulk_summary.go).
+	Matched BulkSummary
+	// Refused is the error that stops the write (a job name no live pool
+	// serves, or not in known_jobs) when the plan was still built in full,
+	// so that a dry run can show it; PlanJobs returns it too.
+	Refused error
 
 	known, served map[string]bool
 	queues        map[string]string
@@ -179,14 +189,15 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 	if plan.served, err = jobsServed(ctx, c, keys, now); err != nil {
 		return plan, err
 	}
-	if action == JobsRequeue && target.All && target.Job != "" {
+	if name := target.jobName(); action == JobsRequeue && target.All && name != "" {
 		switch {
-		case !plan.known[target.Job]:
-			return plan, fmt.Errorf("requeue %s jobs of %q: %w", target.Set, target.Job, ErrUnknownJobName)
-		case !plan.served[target.Job] && !target.Force:
-			return plan, fmt.Errorf("requeue %s jobs of %q: %w (they would wait forever; --force pushes them anyway)", target.Set, target.Job, ErrUnserved)
+		case !plan.known[name]:
+			plan.Refused = fmt.Errorf("requeue %s jobs of %q: %w", target.Set, name, ErrUnknownJobName)
+		case !plan.served[name] && !target.Force:
+			plan.Refused = fmt.Errorf("requeue %s jobs of %q: %w (they would wait forever; --force pushes them anyway)", target.Set, name, ErrUnserved)
 		}
 	}
+	plan.Matched = newBulkSummary()
 	unserved := map[string]bool{}
 	periodic := 0
 	add := func(it JobItem, sample bool) {
@@ -216,7 +227,7 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 	case target.All:
 		plan.everyKept = true
 		skipped := map[string]int64{}
-		s := redisq.NewSetScan(keys, target.Set, redisq.SetFilter{Job: target.Job}, BulkScanCount)
+		s := redisq.NewSetWalk(keys, target.Set, target.filter(), BulkScanCount)
 		// Redis scans the next step while this one is parsed.
 		s.ReadAhead()
 		for !s.Progress().Done {
@@ -226,6 +237,7 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 			}
 			items := make([]JobItem, 0, len(jobs))
 			for _, sj := range jobs {
+				plan.Matched.add(sj)
 				it, err := plan.item(sj)
 				if err != nil {
 					skipped[skipReason(err)]++
@@ -237,8 +249,12 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 			plan.keep(items)
 		}
 		plan.joinKept()
-		// The walk reads no scores; the jobs the plan lists show theirs.
+		// A walk of the whole set reads no scores; the jobs the plan lists
+		// show theirs, and the first and last jobs bound the span.
 		if err := plan.scoreItems(ctx, c); err != nil {
+			return plan, fmt.Errorf("plan %s: %w", action, err)
+		}
+		if err := plan.Matched.readSpan(ctx, c, keys, target.Set); err != nil {
 			return plan, fmt.Errorf("plan %s: %w", action, err)
 		}
 		for r, n := range skipped {
@@ -275,7 +291,25 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 		}
 		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%d periodic job(s): the next periodic pass (every 2-2.5 min) writes them into scheduled again while their fire time is within 4 min, so what is %s may come back", periodic, what))
 	}
-	return plan, nil
+	return plan, plan.Refused
+}
+
+// Serves reports whether a live pool serves a job name (a bulk plan's
+// counts show it per name).
+func (p JobsPlan) Serves(name string) bool { return p.served[name] }
+
+// jobName is the one job name a bulk target takes, from Job or an exact
+// job: term of its query; "" when it takes several.
+func (t JobsTarget) jobName() string {
+	if t.Job != "" {
+		return t.Job
+	}
+	return t.Query.JobName()
+}
+
+// filter is what a bulk target's walk selects.
+func (t JobsTarget) filter() redisq.SetFilter {
+	return redisq.SetFilter{Job: t.Job, Query: t.Query}
 }
 
 // keep holds items for the execution, until the plan's bytes pass
@@ -350,8 +384,8 @@ func (t JobsTarget) validate(action JobsAction) error {
 	if t.All == (len(t.Refs) > 0) {
 		return fmt.Errorf("%w: give job ids or all, not both or neither", ErrBadTarget)
 	}
-	if t.Job != "" && !t.All {
-		return fmt.Errorf("%w: a job type filter goes with all", ErrBadTarget)
+	if (t.Job != "" || !t.Query.Empty()) && !t.All {
+		return fmt.Errorf("%w: a job type filter or a query goes with all", ErrBadTarget)
 	}
 	for _, r := range t.Refs {
 		if r.ID == "" && r.Raw == nil {
