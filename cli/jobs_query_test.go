@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"os"
 	"reflect"
 	"strings"
 	"sync"
@@ -138,7 +139,11 @@ func TestJobsWhere(t *testing.T) {
 		t.Fatal("a dry run changed Redis")
 	}
 	t.Run("requeue", func(t *testing.T) {
-		run(0, "jobs", "dead", "requeue", "--all", "--yes", "--audit-log", t.TempDir()+"/a.log", "--where", window+" job:charge_card")
+		log := t.TempDir() + "/a.log"
+		run(0, "jobs", "dead", "requeue", "--all", "--yes", "--audit-log", log, "--where", window+" job:charge_card")
+		if b, err := os.ReadFile(log); err != nil || !strings.Contains(string(b), `where=\"`+window+` job:charge_card\"`) {
+			t.Fatalf("audit line does not name the query: %q %v", b, err)
+		}
 		n, _ := redis.Int(c.Do("LLEN", "work:jobs:charge_card"))
 		d, _ := redis.Int(c.Do("ZCARD", "work:dead"))
 		if n != 30 || d != 21 {

@@ -173,6 +173,9 @@ func JobsAuditLine(p JobsPlan, r JobsResult) string {
 		if p.Target.Job != "" {
 			scope += " job=" + textsafe.Clean(p.Target.Job)
 		}
+		if !p.Target.Query.Empty() {
+			scope += " where=" + strconv.Quote(textsafe.Clean(p.Target.Query.Text))
+		}
 	}
 	return fmt.Sprintf("jobs %s namespace=%s %s %s force=%v planned=%d done=%d gone=%d rescored=%d unique_deleted=%d",
 		p.Action, textsafe.Clean(p.Namespace), where, scope, p.Target.Force, p.Total, r.Done, r.GoneCount, r.RescoredCount, r.UniqueDeleted)
