@@ -71,6 +71,7 @@ func commands() []command {
 		snapshotCommand(),
 		reapCommand(),
 		jobsCommand(),
+		findCommand(),
 		requeueCommand(),
 		repairLocksCommand(),
 		pauseCommand(),

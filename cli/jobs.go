@@ -26,28 +26,39 @@ func jobsCommand() command {
 		help: `List the jobs of a job set (SET is retry, scheduled or dead), count them by
 job type and error, requeue or delete them, or delete a job from a queue.
 
-  jobs SET [--job NAME] [--error TEXT] [--limit N] [--offset N] [--json]
+  jobs SET [--where QUERY] [--job NAME] [--error TEXT] [--limit N]
+         [--offset N] [--json]
       A page in the set's order: retry and scheduled soonest first, dead
-      most recent death first. --job and --error walk the set in steps,
-      never loading it at once. A member that is not JSON is listed raw.
-  jobs SET --summary [--job NAME] [--error TEXT] [--json]
+      most recent death first. A filter walks the set in steps, never
+      loading it at once; since:/until: read only that range of scores. A
+      member that is not JSON is listed raw.
+  jobs SET --summary [--where QUERY] [--job NAME] [--error TEXT] [--json]
       Count the set's jobs by job type and by error (numbers and hex IDs
-      folded), scanning the whole set; progress on stderr.
-  jobs SET requeue (ID... | --all [--job NAME]) [--force]
+      folded), scanning the whole set (or the time range); progress on
+      stderr.
+  jobs SET requeue (ID... | --all [--where QUERY] [--job NAME]
+         [--error TEXT]) [--force] [--rate N]
       Push jobs onto their queues with t = now (the back of the line). Dead
       jobs lose fails, err and failed_at, as gocraft/work's RetryDeadJob
       does; retry and scheduled jobs keep them ("run now"). Names not in
       known_jobs are refused; names no live pool serves need --force.
-  jobs SET delete (ID... | --all [--job NAME])
+      --rate N pushes at most N jobs a second; ctrl-c stops after the call
+      in flight and says what moved and what is left.
+  jobs SET delete (ID... | --all [--where QUERY] [--job NAME] [--error TEXT])
       Delete jobs, with the unique key of a unique job (for retry and dead
       only if the key still names that job).
-  jobs queue JOB [--limit N] [--offset N] [--json]
+  jobs queue JOB [--where QUERY] [--limit N] [--offset N] [--json]
       List a page of the queue of job type JOB in the order its jobs will
       run (the next one first), with enqueue time, id and arguments.
   jobs queue JOB delete ID... [--force]
       Remove a job from the queue of job type JOB (every copy of its exact
       bytes), with its unique key. An ID found more than once in the queue
       with different bytes needs --force.
+
+QUERY is terms that must all match, such as
+  'job:charge_card err:"gateway timeout" since:03:10 until:03:40'
+  'args.order_id:ord_289316'   'err~^dial tcp' 'fails>=3 since:2h'
+(see docs/jobs.md). --job NAME and --error TEXT are job:NAME and err:TEXT.
 
 A job is given as ID (every member of the set with that id) or ID@SCORE
 (only at that score, as gocraft/work's Client addresses it). Every write
@@ -59,7 +70,9 @@ appends one line to the audit log.`,
 			c := &jobsCmd{fs: fs}
 			c.target.addFlags(fs)
 			fs.StringVar(&c.job, "job", "", "only jobs of this job `NAME` (listing, summary, --all)")
-			fs.StringVar(&c.errText, "error", "", "only jobs whose err contains `TEXT`, ignoring case (listing, summary)")
+			fs.StringVar(&c.errText, "error", "", "only jobs whose err contains `TEXT`, ignoring case (listing, summary, --all)")
+			fs.StringVar(&c.where, "where", "", "only jobs matching `QUERY` (listing, summary, --all, queue listing)")
+			fs.IntVar(&c.rate, "rate", 0, "requeue at most `N` jobs a second (requeue --all)")
 			fs.IntVar(&c.limit, "limit", 20, "jobs per page (listing)")
 			fs.IntVar(&c.offset, "offset", 0, "jobs skipped before the page (listing)")
 			fs.BoolVar(&c.json, "json", false, "print JSON (listing, summary)")
@@ -79,6 +92,9 @@ type jobsCmd struct {
 	fs      *pflag.FlagSet
 	job     string
 	errText string
+	where   string
+	rate    int
+	query   *model.Query
 	limit   int
 	offset  int
 	json    bool
@@ -104,7 +120,7 @@ type jobsOp struct {
 
 // Which flags each form takes, besides the connection flags.
 var (
-	jobsListFlags  = []string{"job", "error", "limit", "offset", "json", "summary"}
+	jobsListFlags  = []string{"job", "error", "where", "limit", "offset", "json", "summary"}
 	jobsWriteFlags = []string{"dry-run", "yes", "batch", "audit-log"}
 )
 
@@ -119,8 +135,11 @@ func (c *jobsCmd) run(ctx context.Context, e env, args []string) error {
 	if err := c.checkFlags(op); err != nil {
 		return err
 	}
+	if c.query, err = parseWhere(c.where, c.errText); err != nil {
+		return err
+	}
 	if op.action == "" && op.queue != "" {
-		return listQueue(ctx, e, &c.target, op.queue, queueListFlags{limit: c.limit, offset: c.offset, json: c.json})
+		return listQueue(ctx, e, &c.target, op.queue, queueListFlags{limit: c.limit, offset: c.offset, json: c.json, query: c.query})
 	}
 	if op.action == "" {
 		return c.list(ctx, e, op)
@@ -237,7 +256,7 @@ func (c *jobsCmd) checkFlags(op jobsOp) error {
 	allowed := map[string]bool{}
 	switch {
 	case op.action == "" && op.queue != "":
-		allowed["limit"], allowed["offset"], allowed["json"] = true, true, true
+		allowed["limit"], allowed["offset"], allowed["json"], allowed["where"] = true, true, true, true
 	case op.action == "":
 		for _, f := range jobsListFlags {
 			allowed[f] = true
@@ -245,9 +264,9 @@ func (c *jobsCmd) checkFlags(op jobsOp) error {
 	case op.set == "":
 		allowed["force"] = true
 	default:
-		allowed["job"], allowed["all"] = true, true
+		allowed["job"], allowed["all"], allowed["error"], allowed["where"] = true, true, true, true
 		if op.action == reaper.JobsRequeue {
-			allowed["force"] = true
+			allowed["force"], allowed["rate"] = true, true
 		}
 	}
 	if op.action != "" {
@@ -256,7 +275,7 @@ func (c *jobsCmd) checkFlags(op jobsOp) error {
 		}
 	}
 	var foreign []string
-	for _, f := range append(append(append([]string{}, jobsListFlags...), jobsWriteFlags...), "all", "force") {
+	for _, f := range append(append(append([]string{}, jobsListFlags...), jobsWriteFlags...), "all", "force", "rate") {
 		if c.fs.Changed(f) && !allowed[f] && !contains(foreign, "--"+f) {
 			foreign = append(foreign, "--"+f)
 		}
@@ -282,8 +301,10 @@ func (c *jobsCmd) checkFlags(op jobsOp) error {
 				errs = append(errs, usageErrorf("%s takes job IDs or --all, not both", op.title))
 			case !c.all && len(op.refs) == 0:
 				errs = append(errs, usageErrorf("%s needs job IDs (ID or ID@SCORE) or --all", op.title))
-			case c.job != "" && !c.all:
-				errs = append(errs, usageErrorf("--job goes with --all"))
+			case (c.job != "" || c.errText != "" || c.where != "") && !c.all:
+				errs = append(errs, usageErrorf("--job, --error and --where go with --all"))
+			case c.fs.Changed("rate") && (c.rate < 1 || !c.all):
+				errs = append(errs, usageErrorf("--rate takes a number of jobs a second of 1 or more, with --all"))
 			case c.fs.Changed("job") && c.job == "":
 				errs = append(errs, usageErrorf("--job must not be empty"))
 			}

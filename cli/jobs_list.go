@@ -26,6 +26,9 @@ func (c *jobsCmd) list(ctx context.Context, e env, op jobsOp) error {
 	defer done()
 	keys := redisq.NewKeys(c.namespace)
 	filter := redisq.SetFilter{Job: c.job, Error: c.errText}
+	if !c.query.Empty() {
+		filter.Query = c.query
+	}
 	if c.summary {
 		so := redisq.ScanOptions{Progress: scanProgressPrinter(e.stderr)}
 		sum, err := redisq.SummarizeSet(ctx, conn, keys, op.set, filter, so)

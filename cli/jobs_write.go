@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/reaper"
@@ -26,6 +27,9 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 	defer done()
 	keys := redisq.NewKeys(c.namespace)
 	t := reaper.JobsTarget{Set: op.set, Queue: op.queue, Refs: op.refs, All: c.all, Job: c.job, Force: c.force}
+	if !c.query.Empty() {
+		t.Query = c.query
+	}
 	if op.set == "" {
 		t.Force = false // a queue delete takes no force; --force is checked below
 	}
@@ -37,6 +41,11 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 		if plan, err = reaper.PlanJobs(ctx, conn, keys, op.action, t); err == nil {
 			unforcedWarnings(&plan)
 		}
+	}
+	if err != nil && plan.Refused != nil && c.write.dryRun {
+		// The write would be refused; the dry run shows what it matched.
+		reaper.RenderJobsPlan(e.stdout, plan)
+		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", op.title, err)
@@ -69,14 +78,22 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 	if err := log.ready(); err != nil {
 		return err
 	}
-	jw, x, err := startJobsJournal(log, op, reaper.JobsAuditTargets(plan.Target), second, reaper.NewJobsExecutor(c.namespace, c.batch))
+	x := reaper.NewJobsExecutor(c.namespace, c.batch)
+	progress := reaper.JobsProgress(progressPrinter(e.stderr, strings.ToLower(verb)+"d"))
+	if c.rate > 0 {
+		x.SetRate(c.rate)
+		progress = rateProgress(e.stderr, strings.ToLower(verb)+"d", time.Now)
+	}
+	jw, x, err := startJobsJournal(log, op, reaper.JobsAuditTargets(plan.Target), second, x)
 	if err != nil {
 		return err
 	}
-	progress := progressPrinter(e.stderr, strings.ToLower(verb)+"d")
-	res, execErr := x.Execute(ctx, conn, plan, reaper.JobsProgress(progress))
+	res, execErr := x.Execute(ctx, conn, plan, progress)
 	execErr = endJournal(e.stdout, jw, res.Done, reaper.JobsAuditLine(plan, res), execErr)
 	reaper.RenderJobsResult(e.stdout, op.action, res)
+	if execErr != nil && ctx.Err() != nil {
+		reportStopped(e.stdout, op.title, plan, res)
+	}
 	if err := log.record(reaper.JobsAuditAction(op.action), reaper.JobsAuditTargets(plan.Target), res.Done, reaper.JobsAuditLine(plan, res), execErr); err != nil {
 		if execErr != nil {
 			return fmt.Errorf("%s: %w", op.title, err)

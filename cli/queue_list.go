@@ -17,6 +17,7 @@ import (
 
 	"github.com/workq-tui/workq-tui/internal/table"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -25,6 +26,9 @@ type queueListFlags struct {
 	limit  int
 	offset int
 	json   bool
+	// query, when not empty, lists only the jobs it matches, walking the
+	// whole queue in steps.
+	query *model.Query
 }
 
 func (f *queueListFlags) addFlags(fs *pflag.FlagSet) {
@@ -61,7 +65,12 @@ func listQueue(ctx context.Context, e env, t *target, job string, f queueListFla
 		return err
 	}
 	defer done()
-	page, err := redisq.ReadQueuePage(ctx, conn, redisq.NewKeys(t.namespace), job, f.offset, f.limit)
+	var page redisq.QueuePage
+	if f.query.Empty() {
+		page, err = redisq.ReadQueuePage(ctx, conn, redisq.NewKeys(t.namespace), job, f.offset, f.limit)
+	} else {
+		page, err = redisq.FilterQueuePage(ctx, conn, redisq.NewKeys(t.namespace), job, f.query, f.offset, f.limit)
+	}
 	if errors.Is(err, redisq.ErrBadPage) {
 		return usageErrorf("%v", err)
 	}

@@ -128,6 +128,7 @@ func New(conn redis.Conn, opts Options) *Sim {
 	}
 	sort.Strings(s.scenario.JobNames)
 	s.build()
+	s.at(s.now, func() error { return s.seedDeadHistory(opts.Seed) })
 	return s
 }
 

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -82,6 +81,9 @@ type JobsTarget struct {
 	Refs []JobRef
 	All  bool
 	Job  string
+	// Query, with All, takes only the members it matches (time terms read
+	// only their score range).
+	Query *model.Query
 	// Force requeues jobs whose name no pool serves.
 	Force bool
 }
@@ -129,6 +131,13 @@ type JobsPlan struct {
 	// Warnings are for the operator (periodic jobs coming back, unique
 	// keys, ...).
 	Warnings []string
+	// Matched counts a bulk plan's members by error and the scores they
+	// span (bulk_summary.go).
+	Matched BulkSummary
+	// Refused is the error that stops the write (a job name no live pool
+	// serves, or not in known_jobs) when the plan was still built in full,
+	// so that a dry run can show it; PlanJobs returns it too.
+	Refused error
 
 	known, served map[string]bool
 	queues        map[string]string
@@ -180,14 +189,15 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 	if plan.served, err = jobsServed(ctx, c, keys, now); err != nil {
 		return plan, err
 	}
-	if action == JobsRequeue && target.All && target.Job != "" {
+	if name := target.jobName(); action == JobsRequeue && target.All && name != "" {
 		switch {
-		case !plan.known[target.Job]:
-			return plan, fmt.Errorf("requeue %s jobs of %q: %w", target.Set, target.Job, ErrUnknownJobName)
-		case !plan.served[target.Job] && !target.Force:
-			return plan, fmt.Errorf("requeue %s jobs of %q: %w (they would wait forever; --force pushes them anyway)", target.Set, target.Job, ErrUnserved)
+		case !plan.known[name]:
+			plan.Refused = fmt.Errorf("requeue %s jobs of %q: %w", target.Set, name, ErrUnknownJobName)
+		case !plan.served[name] && !target.Force:
+			plan.Refused = fmt.Errorf("requeue %s jobs of %q: %w (they would wait forever; --force pushes them anyway)", target.Set, name, ErrUnserved)
 		}
 	}
+	plan.Matched = newBulkSummary()
 	unserved := map[string]bool{}
 	periodic := 0
 	add := func(it JobItem, sample bool) {
@@ -217,7 +227,7 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 	case target.All:
 		plan.everyKept = true
 		skipped := map[string]int64{}
-		s := redisq.NewSetScan(keys, target.Set, redisq.SetFilter{Job: target.Job}, BulkScanCount)
+		s := redisq.NewSetWalk(keys, target.Set, target.filter(), BulkScanCount)
 		// Redis scans the next step while this one is parsed.
 		s.ReadAhead()
 		for !s.Progress().Done {
@@ -227,6 +237,7 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 			}
 			items := make([]JobItem, 0, len(jobs))
 			for _, sj := range jobs {
+				plan.Matched.add(sj)
 				it, err := plan.item(sj)
 				if err != nil {
 					skipped[skipReason(err)]++
@@ -238,8 +249,12 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 			plan.keep(items)
 		}
 		plan.joinKept()
-		// The walk reads no scores; the jobs the plan lists show theirs.
+		// A walk of the whole set reads no scores; the jobs the plan lists
+		// show theirs, and the first and last jobs bound the span.
 		if err := plan.scoreItems(ctx, c); err != nil {
+			return plan, fmt.Errorf("plan %s: %w", action, err)
+		}
+		if err := plan.Matched.readSpan(ctx, c, keys, target.Set); err != nil {
 			return plan, fmt.Errorf("plan %s: %w", action, err)
 		}
 		for r, n := range skipped {
@@ -276,7 +291,25 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 		}
 		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%d periodic job(s): the next periodic pass (every 2-2.5 min) writes them into scheduled again while their fire time is within 4 min, so what is %s may come back", periodic, what))
 	}
-	return plan, nil
+	return plan, plan.Refused
+}
+
+// Serves reports whether a live pool serves a job name (a bulk plan's
+// counts show it per name).
+func (p JobsPlan) Serves(name string) bool { return p.served[name] }
+
+// jobName is the one job name a bulk target takes, from Job or an exact
+// job: term of its query; "" when it takes several.
+func (t JobsTarget) jobName() string {
+	if t.Job != "" {
+		return t.Job
+	}
+	return t.Query.JobName()
+}
+
+// filter is what a bulk target's walk selects.
+func (t JobsTarget) filter() redisq.SetFilter {
+	return redisq.SetFilter{Job: t.Job, Query: t.Query}
 }
 
 // keep holds items for the execution, until the plan's bytes pass
@@ -351,8 +384,8 @@ func (t JobsTarget) validate(action JobsAction) error {
 	if t.All == (len(t.Refs) > 0) {
 		return fmt.Errorf("%w: give job ids or all, not both or neither", ErrBadTarget)
 	}
-	if t.Job != "" && !t.All {
-		return fmt.Errorf("%w: a job type filter goes with all", ErrBadTarget)
+	if (t.Job != "" || !t.Query.Empty()) && !t.All {
+		return fmt.Errorf("%w: a job type filter or a query goes with all", ErrBadTarget)
 	}
 	for _, r := range t.Refs {
 		if r.ID == "" && r.Raw == nil {
@@ -459,217 +492,4 @@ func truncateBytes(b []byte, n int) string {
 		return string(b[:n]) + "..."
 	}
 	return string(b)
-}
-
-// findRefs finds the members of a set that refs address. Refs with a score
-// are read with ZRANGEBYSCORE at that score; the others by one walk of the
-// set (redisq.SetScan, looking for the id when there is one). A ref that finds nothing fails
-// with ErrJobNotFound. Every member with a ref's id (at its score) is
-// taken, as gocraft/work's Client takes them.
-func findRefs(ctx context.Context, c redis.Conn, keys redisq.Keys, set model.SetName, refs []JobRef) ([]model.SetJob, error) {
-	key := redisq.SetKey(keys, set)
-	var out []model.SetJob
-	seen := map[string]bool{}
-	found := make([]bool, len(refs))
-	take := func(sj model.SetJob) {
-		if !seen[string(sj.Raw)] {
-			seen[string(sj.Raw)] = true
-			out = append(out, sj)
-		}
-	}
-	byID := map[string][]int{}
-	for i, r := range refs {
-		if r.Score == "" {
-			byID[r.ID] = append(byID[r.ID], i)
-			continue
-		}
-		vals, err := redis.Values(redis.DoContext(c, ctx, "ZRANGEBYSCORE", key, r.Score, r.Score, "WITHSCORES"))
-		if err != nil {
-			return nil, fmt.Errorf("find %s in %s: %w", r, key, err)
-		}
-		for k := 0; k+1 < len(vals); k += 2 {
-			raw, _ := vals[k].([]byte)
-			score, _ := vals[k+1].([]byte)
-			sj := model.ParseSetJob(set, raw, string(score))
-			if (r.Raw != nil && bytes.Equal(raw, r.Raw)) || (r.Raw == nil && sj.Job != nil && sj.Job.ID == r.ID) {
-				found[i] = true
-				take(sj)
-			}
-		}
-	}
-	if len(byID) > 0 {
-		f := redisq.SetFilter{}
-		if len(byID) == 1 {
-			for id := range byID {
-				f.ID = id
-			}
-		}
-		s := redisq.NewSetScan(keys, set, f, BulkScanCount)
-		var hits []model.SetJob
-		for !s.Progress().Done {
-			jobs, err := s.Step(ctx, c)
-			if err != nil {
-				return nil, err
-			}
-			for _, sj := range jobs {
-				if sj.Job == nil {
-					continue
-				}
-				if _, ok := byID[sj.Job.ID]; ok {
-					hits = append(hits, sj)
-				}
-			}
-		}
-		// Jobs given by id are addressed by their score too, as
-		// gocraft/work's Client addresses them: read it.
-		hits, err := redisq.ReadScores(ctx, c, keys, set, hits)
-		if err != nil {
-			return nil, err
-		}
-		for _, sj := range hits {
-			for _, i := range byID[sj.Job.ID] {
-				found[i] = true
-			}
-			take(sj)
-		}
-	}
-	for i, ok := range found {
-		if !ok {
-			return nil, fmt.Errorf("%s: %w in %s", refs[i], ErrJobNotFound, key)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score < out[j].Score
-		}
-		return bytes.Compare(out[i].Raw, out[j].Raw) < 0
-	})
-	return out, nil
-}
-
-// jobsKnown reads <ns>:known_jobs.
-func jobsKnown(ctx context.Context, c redis.Conn, keys redisq.Keys) (map[string]bool, error) {
-	names, err := redis.Strings(redis.DoContext(c, ctx, "SMEMBERS", keys.KnownJobs()))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", keys.KnownJobs(), err)
-	}
-	out := make(map[string]bool, len(names))
-	for _, n := range names {
-		out[n] = true
-	}
-	return out, nil
-}
-
-// jobsServed reads the job names that the heartbeats of the pools in
-// <ns>:worker_pools list, in one pipeline, counting only pools whose
-// heartbeat is not dead by upstream's rule (model.Classify with the default
-// cut-off, against Redis's clock now): a job pushed for a dead pool waits
-// as long as one pushed for no pool.
-func jobsServed(ctx context.Context, c redis.Conn, keys redisq.Keys, now time.Time) (map[string]bool, error) {
-	pools, err := redis.Strings(redis.DoContext(c, ctx, "SMEMBERS", keys.WorkerPools()))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", keys.WorkerPools(), err)
-	}
-	out := map[string]bool{}
-	for _, p := range pools {
-		if err := c.Send("HMGET", keys.Heartbeat(p), "job_names", "heartbeat_at"); err != nil {
-			return nil, fmt.Errorf("read heartbeats: %w", err)
-		}
-	}
-	if err := c.Flush(); err != nil {
-		return nil, fmt.Errorf("read heartbeats: %w", err)
-	}
-	var first error
-	for range pools {
-		v, err := redis.Strings(redis.ReceiveContext(c, ctx))
-		if err != nil || len(v) != 2 {
-			if first == nil {
-				first = fmt.Errorf("read heartbeats: %w", errOr(err, errors.New("unexpected reply")))
-			}
-			continue
-		}
-		at, perr := strconv.ParseInt(v[1], 10, 64)
-		hb := &model.Heartbeat{HeartbeatAt: at, HeartbeatAtMissing: v[1] == "", HeartbeatAtMalformed: v[1] != "" && perr != nil}
-		if model.Classify(hb, now, model.DefaultDeadAfter) == model.StatusDead {
-			continue
-		}
-		for _, n := range strings.Split(v[0], ",") {
-			if n != "" {
-				out[n] = true
-			}
-		}
-	}
-	return out, first
-}
-
-// queueChunk is how many queue items one LRANGE reads while looking for
-// jobs by id.
-const queueChunk = 1000
-
-// planQueueDelete finds jobs in a queue by id, walking it in chunks.
-func planQueueDelete(ctx context.Context, c redis.Conn, keys redisq.Keys, t JobsTarget) ([]JobItem, error) {
-	key := keys.Queue(t.Queue)
-	want := map[string]bool{}
-	for _, r := range t.Refs {
-		if r.Raw != nil {
-			want["\x00raw"+string(r.Raw)] = true
-			continue
-		}
-		want[r.ID] = true
-	}
-	found := map[string]bool{}
-	var items []JobItem
-	seen := map[string]bool{}
-	for start := 0; ; start += queueChunk {
-		raws, err := redis.ByteSlices(redis.DoContext(c, ctx, "LRANGE", key, start, start+queueChunk-1))
-		if err != nil {
-			return nil, fmt.Errorf("read %s: %w", key, err)
-		}
-		for _, raw := range raws {
-			j, _ := model.ParseJobFields(raw)
-			var hit string
-			switch {
-			case want["\x00raw"+string(raw)]:
-				hit = "\x00raw" + string(raw)
-			case j != nil && want[j.ID]:
-				hit = j.ID
-			default:
-				continue
-			}
-			found[hit] = true
-			if seen[string(raw)] {
-				continue
-			}
-			seen[string(raw)] = true
-			it := JobItem{Job: model.SetJob{Raw: raw, Job: j}, QueueKey: key}
-			if j != nil {
-				if uk, ok, err := j.UniqueKeyIn(keys.Prefix()); err == nil && ok {
-					it.UniqueKey, it.UniqueMode = uk, 'a'
-				}
-			}
-			items = append(items, it)
-		}
-		if len(raws) < queueChunk {
-			break
-		}
-	}
-	for _, r := range t.Refs {
-		k := r.ID
-		if r.Raw != nil {
-			k = "\x00raw" + string(r.Raw)
-		}
-		if !found[k] {
-			return nil, fmt.Errorf("%s: %w in %s", r, ErrJobNotFound, key)
-		}
-	}
-	return items, nil
-}
-
-// errOr is err, or alt when err is nil: a reply of the wrong shape is an
-// error even when redigo returned none.
-func errOr(err, alt error) error {
-	if err != nil {
-		return err
-	}
-	return alt
 }

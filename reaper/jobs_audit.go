@@ -15,7 +15,7 @@ const JobsAuditRefs = 20
 
 // JobsAuditTargets names what a job action takes, for the audit line's
 // targets: "set=dead" (or "queue=NAME" for a queue delete), then "all" and
-// "job=NAME" for a bulk action, or the jobs one by one (JobRef.String).
+// "job=NAME" and "where=QUERY" for a bulk action, or the jobs one by one (JobRef.String).
 // Values go into the line as they are: the audit log quotes what needs it.
 func JobsAuditTargets(t JobsTarget) []string {
 	out := []string{"set=" + string(t.Set)}
@@ -26,6 +26,9 @@ func JobsAuditTargets(t JobsTarget) []string {
 		out = append(out, "all")
 		if t.Job != "" {
 			out = append(out, "job="+t.Job)
+		}
+		if !t.Query.Empty() {
+			out = append(out, "where="+t.Query.Text)
 		}
 		return out
 	}

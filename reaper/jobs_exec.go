@@ -62,6 +62,8 @@ type JobsProgress func(done, total int64)
 type JobsExecutor struct {
 	keys  redisq.Keys
 	batch int
+	// rate bounds the jobs sent a second (jobs_rate.go); 0: no bound.
+	rate int
 
 	requeue, del, queueDel *redis.Script
 	journal                *JobsJournal // nil: none (journal_jobs.go)
@@ -100,7 +102,7 @@ func (e *JobsExecutor) Execute(ctx context.Context, c redis.Conn, plan JobsPlan,
 		err := e.queueDelete(ctx, c, plan, &res, progress)
 		return res, err
 	}
-	p := &callPipe{e: e, c: c, plan: &plan, res: &res, progress: progress}
+	p := &callPipe{e: e, c: c, plan: &plan, res: &res, progress: progress, pace: pacer{rate: e.rate}}
 	var err error
 	switch {
 	case !plan.Target.All:
@@ -125,7 +127,7 @@ func (e *JobsExecutor) Execute(ctx context.Context, c redis.Conn, plan JobsPlan,
 // rescan takes a bulk plan's members from a new walk of the set, in
 // batches, in the set's order.
 func (e *JobsExecutor) rescan(ctx context.Context, c redis.Conn, plan JobsPlan, p *callPipe) error {
-	s := redisq.NewSetScan(e.keys, plan.Target.Set, redisq.SetFilter{Job: plan.Target.Job}, max(e.batch, BulkScanCount))
+	s := redisq.NewSetWalk(e.keys, plan.Target.Set, plan.Target.filter(), max(e.batch, BulkScanCount))
 	var pending []JobItem
 	for !s.Progress().Done {
 		// The scan shares the connection: no script call stays in flight.
@@ -197,6 +199,7 @@ type callPipe struct {
 
 	// inFlight are the calls sent and not read yet, oldest first.
 	inFlight []sentCall
+	pace     pacer
 }
 
 // sentCall is a script call sent: its members and when it was sent.
@@ -233,6 +236,10 @@ func (p *callPipe) run(ctx context.Context, items []JobItem) error {
 			return fmt.Errorf("%s: stopped after %d jobs: %w", p.plan.Action, p.res.Done, errors.Join(err, werr))
 		}
 		if script != nil {
+			if err := p.pace.wait(ctx, len(sent)); err != nil {
+				werr := p.wait(ctx)
+				return fmt.Errorf("%s: stopped after %d jobs: %w", p.plan.Action, p.res.Done, errors.Join(err, werr))
+			}
 			seq, err := p.journalIntent(sent, seen)
 			if err != nil {
 				return err

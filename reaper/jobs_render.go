@@ -36,21 +36,30 @@ func RenderJobsPlan(w io.Writer, p JobsPlan) {
 		if p.Target.Job != "" {
 			scope = "every " + textsafe.Clean(p.Target.Job) + " job"
 		}
+		if !p.Target.Query.Empty() {
+			scope += " matching " + textsafe.Clean(p.Target.Query.Text)
+		}
 	}
 	fmt.Fprintf(w, "Plan for namespace %s (Redis time %s): %s, %s in %s.\n",
 		textsafe.Clean(p.Namespace), p.RedisTime.UTC().Format(time.RFC3339), what, scope, where)
+	bulk := p.Target.All && p.Matched.Sum != nil && p.Matched.Sum.Members > 0
+	if bulk {
+		renderBulkSummary(w, p)
+	}
 	if p.Total == 0 {
 		fmt.Fprintln(w, "Nothing to do.")
 	} else {
-		tb := textable.New(2)
-		tb.Row("  job name", "jobs")
-		for _, c := range model.Sorted(p.ByName) {
-			tb.Row("  "+textsafe.Clean(c.Key), strconv.FormatInt(c.N, 10))
+		if !bulk {
+			tb := textable.New(2)
+			tb.Row("  job name", "jobs")
+			for _, c := range model.Sorted(p.ByName) {
+				tb.Row("  "+textsafe.Clean(c.Key), strconv.FormatInt(c.N, 10))
+			}
+			if n := p.Total - sumCounts(p.ByName); n > 0 {
+				tb.Row("  (not JSON)", strconv.FormatInt(n, 10))
+			}
+			_, _ = tb.WriteTo(w)
 		}
-		if n := p.Total - sumCounts(p.ByName); n > 0 {
-			tb.Row("  (not JSON)", strconv.FormatInt(n, 10))
-		}
-		_, _ = tb.WriteTo(w)
 		if len(p.Items) > 0 {
 			fmt.Fprintln(w, "First jobs:")
 			for _, it := range p.Items[:min(len(p.Items), SampleSize)] {
@@ -163,6 +172,9 @@ func JobsAuditLine(p JobsPlan, r JobsResult) string {
 		scope = "all"
 		if p.Target.Job != "" {
 			scope += " job=" + textsafe.Clean(p.Target.Job)
+		}
+		if !p.Target.Query.Empty() {
+			scope += " where=" + strconv.Quote(textsafe.Clean(p.Target.Query.Text))
 		}
 	}
 	return fmt.Sprintf("jobs %s namespace=%s %s %s force=%v planned=%d done=%d gone=%d rescored=%d unique_deleted=%d",

@@ -26,10 +26,13 @@ type SetFilter struct {
 	Error string
 	// ID is an exact job id.
 	ID string
+	// Query, when not nil, is a query every member selected matches. Its
+	// time terms are matched by the walk that reads scores (RangeScan).
+	Query *model.Query
 }
 
 // Empty reports whether the filter selects every member.
-func (f SetFilter) Empty() bool { return f.Job == "" && f.Error == "" && f.ID == "" }
+func (f SetFilter) Empty() bool { return f.Job == "" && f.Error == "" && f.ID == "" && f.Query.Empty() }
 
 // Match reports whether a member is selected. A member that is not a job is
 // selected only by the empty filter.
@@ -49,7 +52,7 @@ func (f SetFilter) Match(sj model.SetJob) bool {
 	if f.Error != "" && !strings.Contains(strings.ToLower(sj.Job.LastErr), strings.ToLower(f.Error)) {
 		return false
 	}
-	return true
+	return f.Query.MatchFields(sj.Job)
 }
 
 // needle is text every member the filter selects holds, so that a walk
@@ -59,11 +62,18 @@ func (f SetFilter) Match(sj model.SetJob) bool {
 // escaped (gocraft/work's two encoders, Go's and Lua's cjson, write every
 // other character as itself). It only narrows: Match decides.
 func (f SetFilter) needle() []byte {
+	id, job := f.ID, f.Job
+	if id == "" {
+		id = f.Query.ID()
+	}
+	if job == "" {
+		job = f.Query.JobName()
+	}
 	switch {
-	case f.ID != "" && literalInJSON(f.ID):
-		return []byte(`"` + f.ID + `"`)
-	case f.Job != "" && literalInJSON(f.Job):
-		return []byte(`"` + f.Job + `"`)
+	case id != "" && literalInJSON(id):
+		return []byte(`"` + id + `"`)
+	case job != "" && literalInJSON(job):
+		return []byte(`"` + job + `"`)
 	}
 	return nil
 }
@@ -93,10 +103,10 @@ type ScanOptions struct {
 }
 
 // run steps a scan to its end, handing each step's members to each.
-func (o ScanOptions) run(ctx context.Context, c redis.Conn, s *SetScan, each func([]model.SetJob)) error {
-	for !s.prog.Done {
+func (o ScanOptions) run(ctx context.Context, c redis.Conn, s SetWalk, key string, each func([]model.SetJob)) error {
+	for !s.Progress().Done {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("scan %s: %w", s.key, err)
+			return fmt.Errorf("scan %s: %w", key, err)
 		}
 		start := time.Now()
 		jobs, err := s.Step(ctx, c)
@@ -106,14 +116,14 @@ func (o ScanOptions) run(ctx context.Context, c redis.Conn, s *SetScan, each fun
 		took := time.Since(start)
 		each(jobs)
 		if o.Progress != nil {
-			o.Progress(s.prog)
+			o.Progress(s.Progress())
 		}
-		if o.Paced && !s.prog.Done {
+		if o.Paced && !s.Progress().Done {
 			t := time.NewTimer(model.ScanPause(took))
 			select {
 			case <-ctx.Done():
 				t.Stop()
-				return fmt.Errorf("scan %s: %w", s.key, ctx.Err())
+				return fmt.Errorf("scan %s: %w", key, ctx.Err())
 			case <-t.C:
 			}
 		}
@@ -132,8 +142,8 @@ func FilterSetPage(ctx context.Context, c redis.Conn, keys Keys, set model.SetNa
 	// The walk returns members in the set's order: a page from the start
 	// is its first matches, a page from the end its last ones.
 	var kept []model.SetJob
-	s := NewSetScan(keys, set, f, so.Count)
-	err := so.run(ctx, c, s, func(jobs []model.SetJob) {
+	s := NewSetWalk(keys, set, f, so.Count)
+	err := so.run(ctx, c, s, SetKey(keys, set), func(jobs []model.SetJob) {
 		for _, sj := range jobs {
 			switch {
 			case !newest && len(kept) < want:
@@ -157,7 +167,7 @@ func FilterSetPage(ctx context.Context, c redis.Conn, keys Keys, set model.SetNa
 	}
 	less := naturalLess(newest)
 	sort.Slice(kept, func(i, j int) bool { return less(kept[i], kept[j]) })
-	page.Total = s.prog.Matched
+	page.Total = s.Progress().Matched
 	page.Jobs = []model.SetJob{}
 	if page.Offset < len(kept) {
 		page.Jobs = kept[page.Offset:]
@@ -169,8 +179,8 @@ func FilterSetPage(ctx context.Context, c redis.Conn, keys Keys, set model.SetNa
 // normalised error (model.NormalizeError), scanning the whole set.
 func SummarizeSet(ctx context.Context, c redis.Conn, keys Keys, set model.SetName, f SetFilter, so ScanOptions) (*model.SetSummary, error) {
 	sum := model.NewSetSummary(set)
-	s := NewSetScan(keys, set, f, so.Count)
-	err := so.run(ctx, c, s, func(jobs []model.SetJob) {
+	s := NewSetWalk(keys, set, f, so.Count)
+	err := so.run(ctx, c, s, SetKey(keys, set), func(jobs []model.SetJob) {
 		for _, sj := range jobs {
 			sum.Add(sj)
 		}

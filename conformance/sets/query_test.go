@@ -1,0 +1,158 @@
+package sets_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gocraft/work"
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/conformance/gcstate"
+	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+// A real pool fails three waves of jobs, seconds apart, into the dead set.
+// A query selects exactly the jobs an equal filter over Client.DeadJobs
+// pages selects (the window of the middle wave's deaths; err~, args.PATH:,
+// fails>=); a bulk requeue by the window moves exactly those jobs, and the
+// same pool, now succeeding, runs each of them once.
+func TestQueryMatchesUpstreamDeadJobs(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	rp := gcstate.RedisPool(t, srv.Addr())
+	var failing atomic.Bool
+	failing.Store(true)
+	var mu sync.Mutex
+	runs := map[string]int{}
+	wp := work.NewWorkerPool(ctxType{}, 4, "q", rp)
+	wp.JobWithOptions("charge", work.JobOptions{MaxFails: 1}, func(j *work.Job) error {
+		if failing.Load() {
+			return fmt.Errorf("wave %v: gateway timeout", j.Args["wave"])
+		}
+		mu.Lock()
+		runs[j.ID]++
+		mu.Unlock()
+		return nil
+	})
+	wp.Start()
+	defer wp.Stop()
+	enq := work.NewEnqueuer("q", rp)
+	const perWave = 12
+	for wave := 1; wave <= 3; wave++ {
+		for i := 0; i < perWave; i++ {
+			if _, err := enq.Enqueue("charge", work.Q{"wave": wave, "n": i, "order": fmt.Sprintf("ord_%d_%d", wave, i)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		gcstate.WaitFor(t, 20*time.Second, fmt.Sprintf("wave %d dead", wave), func() (bool, error) {
+			n, err := redis.Int(c.Do("ZCARD", "q:dead"))
+			return n == wave*perWave, err
+		})
+		time.Sleep(2100 * time.Millisecond)
+	}
+	client := work.NewClient("q", rp)
+	var up []*work.DeadJob
+	for page := uint(1); ; page++ {
+		js, _, err := client.DeadJobs(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(js) == 0 {
+			break
+		}
+		up = append(up, js...)
+	}
+	lo, hi := int64(1<<62), int64(0)
+	for _, j := range up {
+		if j.Args["wave"] == float64(2) {
+			lo, hi = min(lo, j.DiedAt), max(hi, j.DiedAt)
+		}
+	}
+	keys := redisq.NewKeys("q")
+	ctx := context.Background()
+	window := fmt.Sprintf("since:%s until:%s", time.Unix(lo, 0).UTC().Format(time.RFC3339), time.Unix(hi, 0).UTC().Format(time.RFC3339))
+	ids := func(text string) []string {
+		q, err := model.ParseQuery(text, model.QueryClock{Now: time.Now()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := redisq.FilterSetPage(ctx, c, keys, model.SetDead, redisq.SetFilter{Query: q}, redisq.PageOptions{Limit: 1000}, redisq.ScanOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, sj := range p.Jobs {
+			out = append(out, sj.Job.ID)
+		}
+		sort.Strings(out)
+		return out
+	}
+	upIDs := func(keep func(*work.DeadJob) bool) []string {
+		var out []string
+		for _, j := range up {
+			if keep(j) {
+				out = append(out, j.ID)
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
+	for _, tc := range []struct {
+		query string
+		keep  func(*work.DeadJob) bool
+	}{
+		{window, func(j *work.DeadJob) bool { return j.DiedAt >= lo && j.DiedAt <= hi }},
+		{`err~"^wave [13]:"`, func(j *work.DeadJob) bool { return j.Args["wave"] != float64(2) }},
+		{`err:"GATEWAY timeout" args.n:3`, func(j *work.DeadJob) bool { return j.Args["n"] == float64(3) }},
+		{`args.order:ord_3_7 fails>=1`, func(j *work.DeadJob) bool { return j.Args["order"] == "ord_3_7" && j.Fails >= 1 }},
+		{`fails>=2`, func(j *work.DeadJob) bool { return j.Fails >= 2 }},
+	} {
+		got, want := ids(tc.query), upIDs(tc.keep)
+		if fmt.Sprint(got) != fmt.Sprint(want) || (tc.query == window && len(want) < perWave) {
+			t.Fatalf("%s: ours %v, upstream %v", tc.query, got, want)
+		}
+	}
+	// Requeue the window; the pool now succeeds and runs each job once.
+	q, _ := model.ParseQuery(window, model.QueryClock{Now: time.Now()})
+	plan, err := reaper.PlanJobs(ctx, c, keys, reaper.JobsRequeue, reaper.JobsTarget{Set: model.SetDead, All: true, Query: q})
+	if err != nil && !errors.Is(err, reaper.ErrUnserved) {
+		t.Fatal(err)
+	}
+	want := upIDs(func(j *work.DeadJob) bool { return j.DiedAt >= lo && j.DiedAt <= hi })
+	if wave2 := upIDs(func(j *work.DeadJob) bool { return j.Args["wave"] == float64(2) }); fmt.Sprint(want) != fmt.Sprint(wave2) {
+		t.Fatalf("the window holds %v, the middle wave is %v", want, wave2)
+	}
+	if plan.Total != int64(len(want)) {
+		t.Fatalf("plan takes %d, the window holds %d", plan.Total, len(want))
+	}
+	failing.Store(false)
+	res, err := reaper.NewJobsExecutor("q", 5).Execute(ctx, c, plan, nil)
+	if err != nil || res.Done != int64(len(want)) {
+		t.Fatalf("execute: %+v %v", res, err)
+	}
+	gcstate.WaitFor(t, 30*time.Second, "every requeued job run", func() (bool, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(runs) == len(want), nil
+	})
+	time.Sleep(500 * time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	for _, id := range want {
+		if runs[id] != 1 {
+			t.Fatalf("job %s ran %d times", id, runs[id])
+		}
+	}
+	if n, _ := redis.Int(c.Do("ZCARD", "q:dead")); n != len(up)-len(want) || len(runs) != len(want) {
+		t.Fatalf("dead %d, ran %d; want %d and %d", n, len(runs), len(up)-len(want), len(want))
+	}
+}

@@ -1,0 +1,208 @@
+package redisq
+
+// This file owns the walk of one score range of a job set: the members a
+// query with time terms can select lie in it (model.Query.ScoreRange), so
+// the walk reads only that range, ZRANGEBYSCORE ... LIMIT in steps, never
+// the whole set.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"hash/maphash"
+	"strconv"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// SetWalk walks a job set in steps for the members a filter selects:
+// SetScan over the whole set, RangeScan over a score range.
+type SetWalk interface {
+	// Step returns the next members selected (maybe none) and how far the
+	// walk has got; Progress().Done ends it.
+	Step(ctx context.Context, c redis.Conn) ([]model.SetJob, error)
+	Progress() SetScanProgress
+	// ReadAhead lets the walk keep a call in flight while the caller works
+	// (see SetScan.ReadAhead).
+	ReadAhead()
+}
+
+// NewSetWalk starts the walk a filter needs: a RangeScan when its query
+// bounds the set's time, else a SetScan of the whole set.
+func NewSetWalk(keys Keys, set model.SetName, f SetFilter, count int) SetWalk {
+	if f.Query.HasTime() {
+		lo, hi := f.Query.ScoreRange(set)
+		return NewRangeScan(keys, set, f, lo, hi, count)
+	}
+	return NewSetScan(keys, set, f, count)
+}
+
+// RangeScan walks the members of a set whose score lies in [lo, hi], in
+// score order (ties by member bytes), count members a call, returning those
+// the filter (and its query, time terms included) selects, each once, with
+// their scores.
+//
+// Each call after the first starts at the score of the last member read,
+// at the offset among the members of that score where that member was, so
+// that the reply starts with it. When it does not (members of that score
+// before it were removed in between), the call is made again from the
+// first member of that score: no member present for the whole walk is
+// missed. Members added or moved during the walk may or may not be
+// returned.
+type RangeScan struct {
+	key    string
+	set    model.SetName
+	filter SetFilter
+	needle []byte
+	count  int
+	lo, hi string
+
+	// The position: the last member read, its score, and how many members
+	// of that score the walk read up to and including it (tie).
+	started   bool
+	lastScore float64
+	lastText  string
+	last      []byte
+	tie       int
+
+	seed maphash.Seed
+	seen map[uint64]struct{}
+	prog SetScanProgress
+}
+
+// NewRangeScan starts a walk of the scores lo to hi (as ZRANGEBYSCORE takes
+// them: "-inf", "+inf", a number, "(" for an open bound).
+func NewRangeScan(keys Keys, set model.SetName, f SetFilter, lo, hi string, count int) *RangeScan {
+	if count <= 0 {
+		count = DefaultSetScanCount
+	}
+	return &RangeScan{key: SetKey(keys, set), set: set, filter: f, needle: f.needle(), count: count, lo: lo, hi: hi,
+		seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}}
+}
+
+// ReadAhead does nothing: each call starts where the one before ended.
+func (s *RangeScan) ReadAhead() {}
+
+// Progress is how far the walk has got; Size is the members in the range
+// when it started (ZCOUNT).
+func (s *RangeScan) Progress() SetScanProgress { return s.prog }
+
+// Step reads the next members of the range.
+func (s *RangeScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, error) {
+	if s.prog.Done {
+		return nil, nil
+	}
+	if !s.started {
+		n, err := redis.Int64(redis.DoContext(c, ctx, "ZCOUNT", s.key, s.lo, s.hi))
+		if err != nil {
+			s.prog.Done = true
+			return nil, fmt.Errorf("scan %s: %w", s.key, err)
+		}
+		s.prog.Size = n
+	}
+	got, asked, err := s.read(ctx, c, false)
+	if err == nil && s.started && !s.startsAtPosition(got) {
+		got, asked, err = s.read(ctx, c, true)
+		s.recount(got)
+	}
+	if err != nil {
+		s.prog.Done = true
+		return nil, fmt.Errorf("scan %s: %w", s.key, err)
+	}
+	s.prog.Calls++
+	if len(got)/2 < asked {
+		s.prog.Done = true
+	}
+	var sel []model.SetJob
+	for i := 0; i+1 < len(got); i += 2 {
+		m, text := got[i], string(got[i+1])
+		score, perr := strconv.ParseFloat(text, 64)
+		if perr != nil {
+			return nil, fmt.Errorf("scan %s: score %q is not a number", s.key, text)
+		}
+		if s.started && !s.after(score, m) {
+			continue
+		}
+		s.advance(score, text, m)
+		s.prog.Seen++
+		if s.needle != nil && !holds(m, s.needle) {
+			continue
+		}
+		sj := model.ParseSetJob(s.set, m, text)
+		if !s.filter.Match(sj) || !s.filter.Query.MatchSetJob(sj) {
+			continue
+		}
+		h := maphash.Bytes(s.seed, m)
+		if _, dup := s.seen[h]; dup {
+			continue
+		}
+		s.seen[h] = struct{}{}
+		sel = append(sel, sj)
+	}
+	s.started = true
+	s.prog.Matched += int64(len(sel))
+	return sel, nil
+}
+
+// read sends one ZRANGEBYSCORE from the walk's position; again starts at
+// the first member of the position's score.
+func (s *RangeScan) read(ctx context.Context, c redis.Conn, again bool) ([][]byte, int, error) {
+	lo, off, n := s.lo, 0, s.count
+	if s.started {
+		lo = s.lastText
+		off = s.tie - 1
+		if again {
+			off, n = 0, s.tie+s.count
+		}
+	}
+	got, err := redis.ByteSlices(redis.DoContext(c, ctx, "ZRANGEBYSCORE", s.key, lo, s.hi, "WITHSCORES", "LIMIT", off, n))
+	return got, n, err
+}
+
+// startsAtPosition reports whether a reply starts at or before the member
+// the walk got to, so that none between was skipped.
+func (s *RangeScan) startsAtPosition(got [][]byte) bool {
+	if len(got) < 2 {
+		return s.tie <= 1
+	}
+	score, err := strconv.ParseFloat(string(got[1]), 64)
+	if err != nil {
+		return true // reported by Step
+	}
+	return !s.after(score, got[0])
+}
+
+// after reports whether a member lies after the walk's position.
+func (s *RangeScan) after(score float64, m []byte) bool {
+	if score != s.lastScore {
+		return score > s.lastScore
+	}
+	return bytes.Compare(m, s.last) > 0
+}
+
+// advance moves the position to a member read.
+func (s *RangeScan) advance(score float64, text string, m []byte) {
+	if s.last != nil && score == s.lastScore {
+		s.tie++
+	} else {
+		s.tie = 1
+	}
+	s.lastScore, s.lastText, s.last = score, text, m
+}
+
+// recount sets tie from a reply that starts at the first member of the
+// position's score: the members of that score up to the position.
+func (s *RangeScan) recount(got [][]byte) {
+	s.tie = 0
+	for i := 0; i+1 < len(got); i += 2 {
+		score, err := strconv.ParseFloat(string(got[i+1]), 64)
+		if err != nil || s.after(score, got[i]) {
+			break
+		}
+		if score == s.lastScore {
+			s.tie++
+		}
+	}
+}
