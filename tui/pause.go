@@ -28,8 +28,8 @@ const (
 // pauseTarget is the job type p acts on: the one under the cursor of the
 // Job types view (not in a pool's detail or a queue).
 func (m Model) pauseTarget() (model.JobType, bool) {
-	jt := m.focused().selected().jobType
-	if m.inDetail || m.inQueue || jt == nil {
+	jt := m.top().selected().jobType
+	if jt == nil {
 		return model.JobType{}, false
 	}
 	return *jt, true

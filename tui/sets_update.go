@@ -128,7 +128,7 @@ func (m Model) withSets(v setsView) Model {
 
 // setsFocused reports whether the Jobs view is the one on screen.
 func (m Model) setsFocused() bool {
-	return !m.inDetail && !m.inQueue && m.setsTab() == m.tab
+	return !m.opened() && m.setsTab() == m.tab
 }
 
 // updateSets takes the messages and keys of the Jobs view; ok is false for

@@ -31,8 +31,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // view that uses the workers' observations, which the regular poll reads
 // only then.
 func (m Model) showsWorkers() bool {
-	_, ok := m.focused().(workersView)
-	return ok && !m.hidden && !m.inDetail && !m.inQueue
+	switch m.top().(type) {
+	case workersView, argsView:
+		return !m.hidden
+	}
+	return false
 }
 
 // workersShown polls at once when the Workers view has just come on show
@@ -84,12 +87,8 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.startSweep()
 	case clockMsg:
 		return m, m.clockCmd()
-	case peekMsg:
-		m.detail = m.detail.setPeek(msg)
-		return m, nil
-	case queuePageMsg:
-		m.queue = m.queue.setPage(msg)
-		return m, nil
+	case peekMsg, queuePageMsg:
+		return m.eachOpen(msg)
 	case actionProgressMsg:
 		if m.running != nil && m.running.seq == msg.seq {
 			m.running.moved, m.running.total = msg.moved, msg.total
@@ -156,9 +155,11 @@ func (m Model) pollFunc() pollFunc {
 		return m.opts.Source.Snapshot
 	}
 	req := redisq.PollRequest{JobTypes: m.sweep.driftJobs(), Workers: m.showsWorkers()}
-	if m.inDetail {
-		if p, ok := m.detail.current(); ok {
-			req.Open = p.ID
+	for _, v := range m.stack {
+		if d, ok := v.(detailView); ok {
+			if p, ok := d.current(); ok {
+				req.Open = p.ID
+			}
 		}
 	}
 	p := m.opts.Poller
@@ -237,13 +238,7 @@ func (m Model) setSnap(snap *model.Snapshot) Model {
 	for i, v := range m.tabs {
 		m.tabs[i] = v.setSnapshot(snap, m.history)
 	}
-	if m.inDetail {
-		m.detail = m.detail.setSnapshot(snap)
-	}
-	if m.inQueue {
-		m.queue = m.queue.setSnapshot(snap)
-	}
-	return m
+	return m.setOpenSnapshot(snap)
 }
 
 // slowWait is the wait before the next poll after one that took took: the
@@ -380,7 +375,7 @@ func adjustSnapshot(snap *model.Snapshot, longAfter time.Duration, drift map[str
 // applies: actions never in read-only mode or without a reaper, x only on
 // a dead pool, X only when there is one.
 func (m Model) activeKeys() keyMap {
-	k := m.focused().keys(m.keys)
+	k := m.top().keys(m.keys)
 	acts := m.actionsAvailable()
 	p, ok := m.selectedPool()
 	k.ReapOne.SetEnabled(acts && ok && p.Status == model.StatusDead)
@@ -391,20 +386,10 @@ func (m Model) activeKeys() keyMap {
 	_, drifted := m.selectedDriftedJob()
 	k.RepairLocks.SetEnabled(writes && m.opts.LockRepairer != nil && drifted)
 	k.ScanOrphans.SetEnabled(m.opts.Scanner != nil)
-	if m.inDetail {
-		k.Enter.SetEnabled(false)
+	if !m.opened() {
+		k.Back.SetEnabled(m.currentFilter() != "")
 	}
-	opened := false // a view's own pane (a worker's arguments)
-	if o, ok := m.focused().(interface{ isOpen() bool }); ok {
-		opened = o.isOpen()
-	}
-	k.Back.SetEnabled(m.inDetail || m.currentFilter() != "" || opened)
-	k.Filter.SetEnabled(!m.inDetail)
-	k = m.pauseKeys(k)
-	if m.inQueue {
-		k = m.queue.keys(k)
-	}
-	return k
+	return m.pauseKeys(k)
 }
 
 // focused is the view of the focused tab.
@@ -420,10 +405,7 @@ func (m Model) setFocused(v view) Model {
 
 // selectedPool is the pool under the cursor (or shown in the detail view).
 func (m Model) selectedPool() (model.Pool, bool) {
-	if m.inDetail {
-		return m.detail.current()
-	}
-	if p := m.focused().selected().pool; p != nil {
+	if p := m.top().selected().pool; p != nil {
 		return *p, true
 	}
 	return model.Pool{}, false
@@ -455,21 +437,15 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.help.ShowAll = !m.help.ShowAll
 		return m, nil
 	case key.Matches(msg, k.Refresh):
-		var peek tea.Cmd
-		if m.inDetail {
-			m, peek = m.startPeek()
-		}
-		if m.inQueue {
-			m, peek = m.loadQueuePage(m.queue.offset)
-		}
+		m, load := m.eachOpen(loadMsg{})
 		m, cmd := m.refresh()
-		return m, tea.Batch(cmd, peek)
+		return m, tea.Batch(cmd, load)
 	case key.Matches(msg, k.NextView), key.Matches(msg, k.PrevView):
 		step := 1
 		if key.Matches(msg, k.PrevView) {
 			step = len(m.tabs) - 1
 		}
-		m.inDetail, m.inQueue = false, false
+		m.stack = nil
 		m.tab = (m.tab + step) % len(m.tabs)
 		return m, nil
 	case key.Matches(msg, k.Filter):
@@ -496,32 +472,16 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if hint := m.repairHint(msg); hint != "" {
 		return m.setStatus(hint, false)
 	}
-	if m.inQueue {
-		return m.onQueueKey(msg, k)
-	}
-	if m.inDetail {
-		if key.Matches(msg, k.Back) {
-			m.inDetail = false
-			return m, nil
-		}
-		m.detail = m.detail.navigate(msg, k)
-		return m, nil
-	}
 	if key.Matches(msg, k.Back) {
-		if b, ok := m.focused().(backer); ok {
-			if v, handled := b.back(); handled {
-				return m.setFocused(v), nil
-			}
+		if m.opened() {
+			return m.pop(), nil
 		}
 		return m.setFilter(""), nil
 	}
 	if key.Matches(msg, k.Enter) {
-		if en, ok := m.focused().(enterer); ok {
-			return m.setFocused(en.enter()), nil
-		}
-		return m.openDetail()
+		return m.openSelected()
 	}
-	return m.setFocused(m.focused().navigate(msg, k)), nil
+	return m.updateTop(msg)
 }
 
 // disabledHint explains an action key that does nothing here, except in
@@ -569,31 +529,6 @@ func (m Model) onFilterKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	}
 	m.filter = m.filter.update(msg)
 	return m.setFilter(m.filter.Value()), nil
-}
-
-func (m Model) openDetail() (Model, tea.Cmd) {
-	if jt := m.focused().selected().jobType; jt != nil {
-		return m.openQueue(*jt)
-	}
-	p := m.focused().selected().pool
-	if p == nil {
-		return m, nil
-	}
-	m.inDetail = true
-	m.detail = newDetail(p.ID, m.snap)
-	return m.startPeek()
-}
-
-// startPeek reads the detail pool's first in-progress jobs.
-func (m Model) startPeek() (Model, tea.Cmd) {
-	p, ok := m.detail.current()
-	if !ok || m.opts.Peeker == nil {
-		m.detail = m.detail.peekUnavailable(m.opts.Peeker == nil)
-		return m, nil
-	}
-	m.peekSeq++
-	m.detail = m.detail.startPeek(m.peekSeq)
-	return m, peekCmd(m.opts.Peeker, p.ID, inProgressJobNames(p), PeekLimit, m.peekSeq, m.opts.FetchTimeout)
 }
 
 // openAction plans an action from the last snapshot and opens the confirm
@@ -659,10 +594,7 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 		isErr = true
 	}
 	m, clear := m.setStatus(text, isErr)
-	var peek tea.Cmd
-	if m.inDetail {
-		m, peek = m.startPeek()
-	}
+	m, load := m.eachOpen(loadMsg{})
 	m, fetch := m.refresh()
 	var rescan tea.Cmd
 	if len(msg.outcome.emptied) > 0 {
@@ -672,7 +604,7 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 		// What the running or last scan found is out of date.
 		m, rescan = m.restartScan()
 	}
-	return m, tea.Batch(clear, fetch, peek, rescan)
+	return m, tea.Batch(clear, fetch, load, rescan)
 }
 
 // dropOrphans takes lists a requeue emptied out of the Orphans view.
@@ -718,7 +650,9 @@ func (m Model) relayout() Model {
 	for i, v := range m.tabs {
 		m.tabs[i] = v.setSize(m.width, body)
 	}
-	m.detail = m.detail.setSize(m.width, body)
-	m.queue = m.queue.setSize(m.width, body)
+	m.stack = append([]view(nil), m.stack...)
+	for i, v := range m.stack {
+		m.stack[i] = v.setSize(m.width, body)
+	}
 	return m
 }
