@@ -35,12 +35,9 @@ func (m Model) pauseTarget() (model.JobType, bool) {
 	return *jt, true
 }
 
-// pauseKeys enables p where it applies (never in read-only mode, where
-// there is no Pauser either) and names what it will do.
-func (m Model) pauseKeys(k keyMap) keyMap {
-	jt, ok := m.pauseTarget()
-	k.TogglePause.SetEnabled(!m.opts.ReadOnly && m.opts.Pauser != nil && ok)
-	if ok && jt.Paused {
+// pauseLabel names what p will do: pause, or unpause a paused job type.
+func (m Model) pauseLabel(k keyMap) keyMap {
+	if jt, ok := m.pauseTarget(); ok && jt.Paused {
 		k.TogglePause.SetHelp("p", "unpause")
 	} else {
 		k.TogglePause.SetHelp("p", "pause")

@@ -86,7 +86,7 @@ func openSendEmailQueue(t *testing.T, o Options, w, h int) Model {
 	if jt := m.focused().selected().jobType; jt == nil || jt.Name != "send_email" {
 		t.Fatalf("selected %+v", jt)
 	}
-	if !m.activeKeys().Enter.Enabled() {
+	if !m.keyMap().Enter.Enabled() {
 		t.Fatal("enter not enabled on a job type")
 	}
 	return press(t, m, "enter")
@@ -105,7 +105,7 @@ func TestQueueViewPages(t *testing.T) {
 	}
 	checkScreen(t, view, 100, 30)
 
-	k := m.activeKeys()
+	k := m.keyMap()
 	if k.PageUp.Enabled() || !k.PageDown.Enabled() || !k.Back.Enabled() || k.Filter.Enabled() || k.Enter.Enabled() {
 		t.Errorf("keys on the first page: pgup %v pgdn %v esc %v / %v enter %v", k.PageUp.Enabled(), k.PageDown.Enabled(), k.Back.Enabled(), k.Filter.Enabled(), k.Enter.Enabled())
 	}
@@ -115,7 +115,7 @@ func TestQueueViewPages(t *testing.T) {
 		t.Errorf("third page header:\n%s", m.View())
 	}
 	// The last page: pgdn reads nothing.
-	if m.activeKeys().PageDown.Enabled() {
+	if m.keyMap().PageDown.Enabled() {
 		t.Error("pgdn enabled on the last page")
 	}
 	m = press(t, m, "pgdown")

@@ -217,7 +217,7 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		return m.onKey(msg)
 	}
-	k := m.activeKeys()
+	k := m.keyMap()
 	switch {
 	case key.Matches(msg, k.SetsRequeue):
 		return m.openSetsAction(actionJobsRequeue, v)

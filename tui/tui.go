@@ -356,8 +356,3 @@ func (m Model) firstSweep() tea.Cmd {
 func (m Model) clockCmd() tea.Cmd {
 	return m.after(time.Second, func(time.Time) tea.Msg { return clockMsg{} })
 }
-
-// actionsAvailable reports whether actions can run at all.
-func (m Model) actionsAvailable() bool {
-	return !m.opts.ReadOnly && m.opts.Reaper != nil && m.opts.Planner != nil
-}

@@ -9,7 +9,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/audit"
-	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
@@ -251,27 +250,6 @@ func slowWait(interval, took time.Duration) time.Duration {
 	return min(took*10, interval*10)
 }
 
-// activeKeys is the key map with each binding enabled only where it
-// applies: actions never in read-only mode or without a reaper, x only on
-// a dead pool, X only when there is one.
-func (m Model) activeKeys() keyMap {
-	k := m.top().keys(m.keys)
-	acts := m.actionsAvailable()
-	p, ok := m.selectedPool()
-	k.ReapOne.SetEnabled(acts && ok && p.Status == model.StatusDead)
-	k.ReapAll.SetEnabled(acts && m.snap != nil && m.counts.dead > 0)
-	writes := !m.opts.ReadOnly
-	_, canRequeue := m.requeueTargets()
-	k.Requeue.SetEnabled(writes && m.opts.Requeuer != nil && canRequeue)
-	_, drifted := m.selectedDriftedJob()
-	k.RepairLocks.SetEnabled(writes && m.opts.LockRepairer != nil && drifted)
-	k.ScanOrphans.SetEnabled(m.opts.Scanner != nil)
-	if !m.opened() {
-		k.Back.SetEnabled(m.currentFilter() != "")
-	}
-	return m.pauseKeys(k)
-}
-
 // focused is the view of the focused tab.
 func (m Model) focused() view { return m.tabs[m.tab] }
 
@@ -305,7 +283,7 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m.filtering {
 		return m.onFilterKey(msg)
 	}
-	k := m.activeKeys()
+	k := m.keyMap()
 	switch {
 	case key.Matches(msg, k.Quit):
 		if m.running != nil {
@@ -332,25 +310,9 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.filtering = true
 		m.filter = m.filter.set(m.currentFilter())
 		return m, nil
-	case key.Matches(msg, k.ReapOne):
-		p, _ := m.selectedPool()
-		return m.openAction(actionReap, reaper.Targets{PoolIDs: []string{p.ID}})
-	case key.Matches(msg, k.ReapAll):
-		return m.openAction(actionReap, reaper.Targets{AllDead: true})
-	case key.Matches(msg, k.Requeue):
-		return m.openAction(actionRequeue, reaper.Targets{})
-	case key.Matches(msg, k.RepairLocks):
-		return m.openAction(actionRepairLocks, reaper.Targets{})
-	case key.Matches(msg, k.TogglePause):
-		return m.openAction(m.togglePause(), reaper.Targets{})
-	case key.Matches(msg, k.ScanOrphans):
-		return m.startScan() // nothing while a scan runs
 	}
-	if hint := m.disabledHint(msg); hint != "" {
-		return m.setStatus(hint, false)
-	}
-	if hint := m.repairHint(msg); hint != "" {
-		return m.setStatus(hint, false)
+	if m, cmd, ok := m.onActionKey(msg); ok {
+		return m, cmd
 	}
 	if key.Matches(msg, k.Back) {
 		if m.opened() {
@@ -362,39 +324,6 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.openSelected()
 	}
 	return m.updateTop(msg)
-}
-
-// disabledHint explains an action key that does nothing here, except in
-// read-only mode, where the actions are simply not there.
-func (m Model) disabledHint(msg tea.KeyMsg) string {
-	if !m.actionsAvailable() {
-		return ""
-	}
-	switch {
-	case key.Matches(msg, m.keys.ReapOne):
-		if p, ok := m.selectedPool(); ok {
-			return fmt.Sprintf("x reaps a dead pool; %s is %s", textsafe.Clean(shortID(p.ID)), p.Status)
-		}
-		return "x reaps the selected dead pool: select one in the pools view"
-	case key.Matches(msg, m.keys.ReapAll):
-		return "no dead pool to reap"
-	}
-	return ""
-}
-
-// repairHint explains R or L where they do not apply (never in read-only
-// mode, where they are not there).
-func (m Model) repairHint(msg tea.KeyMsg) string {
-	if m.opts.ReadOnly {
-		return ""
-	}
-	switch {
-	case m.opts.Requeuer != nil && key.Matches(msg, m.keys.Requeue):
-		return "R requeues the selected orphan (Orphans view) or a dead pool's lists (its detail view)"
-	case m.opts.LockRepairer != nil && key.Matches(msg, m.keys.RepairLocks):
-		return "L repairs the locks of a job type marked DRIFT: select one in the Job types view"
-	}
-	return ""
 }
 
 func (m Model) onFilterKey(msg tea.KeyMsg) (Model, tea.Cmd) {

@@ -329,7 +329,7 @@ func (m Model) renderFooter() string {
 	case m.filtering:
 		helpText = m.help.View(filterKeys{})
 	default:
-		helpText = m.help.View(m.activeKeys())
+		helpText = m.help.View(m.keyMap())
 	}
 	return fitLine(status, m.width) + "\n" + fitBlock(helpText, m.width, height(helpText))
 }
