@@ -81,6 +81,7 @@ func (f Fleet) show(i int) (Fleet, tea.Cmd) {
 	for c := range f.children {
 		if hidden := c != i; f.children[c].hidden != hidden {
 			next, cmd := f.children[c].setHidden(hidden)
+			next = next.relayout()
 			f.children[c] = &next
 			cmds = append(cmds, tagCmd(c, cmd))
 		}

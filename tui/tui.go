@@ -192,6 +192,8 @@ type Model struct {
 	lay   layout
 
 	width, height int
+	// header and footer are the frame's, rendered by relayout.
+	header, footer string
 
 	// Polling. gen is the current generation: a poll result or a tick of an
 	// older one is dropped. inFlight is set while a poll runs; there is

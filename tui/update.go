@@ -449,11 +449,14 @@ func (m Model) setStatus(text string, isErr bool) (Model, tea.Cmd) {
 	return m, m.after(m.opts.StatusTTL, func(time.Time) tea.Msg { return statusClearMsg{id: id} })
 }
 
-// relayout measures header and footer and gives each view its size.
+// relayout renders the header and the footer of the next frame, measures
+// them and gives each view its size; View draws the body between them.
+// They are rendered once per frame, here, after every message.
 func (m Model) relayout() Model {
 	now := m.opts.Now()
 	m.help.Width = m.width
-	m.lay = computeLayout(m.width, m.height, height(m.renderHeader(now)), height(m.renderFooter()))
+	m.header, m.footer = m.renderHeader(now), m.renderFooter()
+	m.lay = computeLayout(m.width, m.height, height(m.header), height(m.footer))
 	body := max(m.lay.body, 1)
 	m.tabs = append([]view(nil), m.tabs...)
 	for i, v := range m.tabs {

@@ -14,10 +14,11 @@ import (
 
 // View is the whole screen: header, body, footer, exactly the window's
 // height, no line wider than the window.
+//
+// The header and the footer are those relayout rendered at the end of the
+// last Update.
 func (m Model) View() string {
-	now := m.opts.Now()
-	header := m.renderHeader(now)
-	footer := m.renderFooter()
+	header, footer := m.header, m.footer
 	if m.lay.tooSmall {
 		msg := fmt.Sprintf("terminal too small (%dx%d): workq-tui needs 80x24", m.width, m.height)
 		return fitBlock(msg, m.width, max(m.height, 1))
