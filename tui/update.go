@@ -61,9 +61,6 @@ func (m Model) setHidden(hidden bool) (Model, tea.Cmd) {
 }
 
 func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
-	if mm, cmd, ok := m.updateSets(msg); ok {
-		return mm, cmd
-	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -92,7 +89,12 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, waitActionCmd(msg.ch)
 	case actionDoneMsg:
+		if m.running != nil && m.running.seq == msg.seq && isSetsAction(m.running.kind) {
+			return m.onSetsActionDone(msg)
+		}
 		return m.onActionDone(msg)
+	case setsPageMsg, setsScanStepMsg, setsScanWakeMsg, setsPlanMsg:
+		return m.updateSets(msg)
 	case scanStepMsg:
 		return m.onScanStep(msg)
 	case scanWakeMsg:
@@ -120,20 +122,31 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 // not confirm what the operator has not seen. A paste is text, not keys:
 // it goes to the filter whole.
 func (m Model) onKeys(msg tea.KeyMsg) (Model, tea.Cmd) {
-	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste {
-		return m.onKey(msg)
+	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste || m.filtering || m.dialog != nil {
+		// A burst typed into the filter is text; one that arrives while a
+		// dialog is on screen matches none of its keys and does nothing.
+		return m.oneKey(msg)
 	}
 	var cmds []tea.Cmd
 	for _, r := range msg.Runes {
 		hadDialog := m.dialog != nil
 		var cmd tea.Cmd
-		m, cmd = m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+		m, cmd = m.oneKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
 		cmds = append(cmds, cmd)
 		if m.dialog != nil && !hadDialog {
 			break
 		}
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// oneKey is one key press: the Jobs view's keys first when the screen
+// has one (onSetsKey hands the others to onKey).
+func (m Model) oneKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if _, ok := m.setsView(); ok {
+		return m.onSetsKey(msg)
+	}
+	return m.onKey(msg)
 }
 
 // startFetch starts a poll of the current generation. Callers make sure no
