@@ -32,7 +32,7 @@ func (m Model) requeueTargets() ([]string, bool) {
 	if o := m.top().selected().orphan; o != nil {
 		return []string{o.Key}, true
 	}
-	if _, inDetail := m.top().(detailView); !inDetail {
+	if _, ok := m.top().(detailView); !ok {
 		return nil, false
 	}
 	p, ok := m.selectedPool()
