@@ -218,11 +218,11 @@ func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipg
 	if !t.redis.ReadOnly {
 		pool := d.Pool()
 		closers = append(closers, func() { pool.Close() })
-		opts.Reaper = reaper.NewReaper(pool, t.namespace, c.batch)
+		// One reaper reaps, requeues and repairs the locks.
+		r := reaper.NewReaper(pool, t.namespace, c.batch)
+		opts.Reaper, opts.Requeuer, opts.LockRepairer = r, r, r
 		opts.Planner = reaper.NewPlan
 		opts.Audit = auditor
-		repairer := reaper.NewReaper(pool, t.namespace, c.batch)
-		opts.Requeuer, opts.LockRepairer = repairer, repairer
 		sj := newScreenJournal(auditor, t)
 		opts.Pauser = screenPauser(pool, sj)
 		opts.Jobs = screenJobsJournalled(pool, t.namespace, c.batch, sj)

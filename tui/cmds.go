@@ -47,8 +47,8 @@ func sweepCmd(s Sweeper, gen uint64, timeout time.Duration, now func() time.Time
 }
 
 // peekCmd reads up to limit in-progress jobs of a pool, job type by job
-// type in the order given.
-func peekCmd(p Peeker, poolID string, jobNames []string, limit int, seq int, timeout time.Duration) tea.Cmd {
+// type in the order given, for the detail view view.
+func peekCmd(p Peeker, poolID string, jobNames []string, limit int, view, seq int, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
@@ -59,7 +59,7 @@ func peekCmd(p Peeker, poolID string, jobNames []string, limit int, seq int, tim
 			}
 			payloads, err := p.PeekInProgress(ctx, poolID, name, limit-len(out))
 			if err != nil {
-				return peekMsg{poolID: poolID, seq: seq, jobs: out, err: err}
+				return peekMsg{view: view, poolID: poolID, seq: seq, jobs: out, err: err}
 			}
 			for _, pl := range payloads {
 				out = append(out, peekedJob{jobName: name, payload: pl})
@@ -68,7 +68,7 @@ func peekCmd(p Peeker, poolID string, jobNames []string, limit int, seq int, tim
 		if len(out) > limit {
 			out = out[:limit]
 		}
-		return peekMsg{poolID: poolID, seq: seq, jobs: out}
+		return peekMsg{view: view, poolID: poolID, seq: seq, jobs: out}
 	}
 }
 

@@ -17,8 +17,15 @@ import (
 
 // detailView is one pool: per job type its in-progress length and
 // lock_info entry, then its first in-progress jobs, in a scrollable
-// viewport. It follows the pool across polls by ID.
+// viewport. It is pushed by enter on a pool and follows the pool across
+// polls by ID; it reads the jobs itself (peek) when it opens, on r and
+// after an action.
 type detailView struct {
+	// id tells this view's reads from those of an earlier one.
+	id        int
+	km        keyMap
+	peeker    Peeker
+	timeout   time.Duration
 	poolID    string
 	pool      model.Pool
 	gone      bool // the pool is no longer in the snapshot (reaped)
@@ -34,12 +41,18 @@ type detailView struct {
 	width, height int
 }
 
-func newDetail(poolID string, s *model.Snapshot) detailView {
-	d := detailView{poolID: poolID, vp: viewport.New(0, 0)}
-	return d.setSnapshot(s)
+// newDetail shows pool poolID of s; p reads its jobs (none without it).
+func newDetail(id int, poolID string, s *model.Snapshot, k keyMap, p Peeker, timeout time.Duration) detailView {
+	d := detailView{id: id, km: k, peeker: p, timeout: timeout, poolID: poolID, vp: viewport.New(0, 0)}
+	return d.follow(s)
 }
 
-func (d detailView) setSnapshot(s *model.Snapshot) detailView {
+// title follows the tab's name: "Pools › detail".
+func (detailView) title() string { return "detail" }
+
+func (d detailView) setSnapshot(s *model.Snapshot, _ queueHistory) view { return d.follow(s) }
+
+func (d detailView) follow(s *model.Snapshot) detailView {
 	if s == nil {
 		return d
 	}
@@ -52,6 +65,43 @@ func (d detailView) setSnapshot(s *model.Snapshot) detailView {
 	return d.refresh()
 }
 
+func (d detailView) setOrphans([]model.InProgressList) view { return d }
+func (detailView) filterText() string                       { return "" }
+func (d detailView) setFilter(string) view                  { return d }
+
+// selected is the pool shown, unless it is gone: x reaps it, R requeues
+// its lists.
+func (d detailView) selected() selection {
+	if p, ok := d.current(); ok {
+		return selection{pool: &p}
+	}
+	return selection{}
+}
+
+// keys: nothing to enter or filter here; esc goes back.
+func (detailView) keys(k keyMap) keyMap {
+	k.Enter.SetEnabled(false)
+	k.Filter.SetEnabled(false)
+	k.Back.SetEnabled(true)
+	return k
+}
+
+func (d detailView) update(msg tea.Msg) (view, tea.Cmd) {
+	switch msg := msg.(type) {
+	case loadMsg:
+		return d.startPeek()
+	case peekMsg:
+		if msg.view != d.id || msg.poolID != d.poolID || msg.seq != d.peekSeq {
+			return d, nil // an older peek, or another pool's
+		}
+		d.loading, d.jobs, d.peekErr = false, msg.jobs, msg.err
+		return d.refresh(), nil
+	case tea.KeyMsg:
+		return d.navigate(msg, d.km), nil
+	}
+	return d, nil
+}
+
 // current is the pool shown, unless it is gone.
 func (d detailView) current() (model.Pool, bool) {
 	if d.poolID == "" || d.gone {
@@ -60,26 +110,20 @@ func (d detailView) current() (model.Pool, bool) {
 	return d.pool, true
 }
 
-func (d detailView) startPeek(seq int) detailView {
-	d.peekSeq, d.loading, d.peekErr = seq, true, nil
-	return d.refresh()
-}
-
-func (d detailView) peekUnavailable(noPeeker bool) detailView {
-	d.unavailable = noPeeker
-	d.loading = false
-	return d.refresh()
-}
-
-func (d detailView) setPeek(msg peekMsg) detailView {
-	if msg.poolID != d.poolID || msg.seq != d.peekSeq {
-		return d // an older peek, or another pool's
+// startPeek reads the pool's first in-progress jobs.
+func (d detailView) startPeek() (detailView, tea.Cmd) {
+	p, ok := d.current()
+	if !ok || d.peeker == nil {
+		d.unavailable = d.peeker == nil
+		d.loading = false
+		return d.refresh(), nil
 	}
-	d.loading, d.jobs, d.peekErr = false, msg.jobs, msg.err
-	return d.refresh()
+	d.peekSeq++
+	d.loading, d.peekErr = true, nil
+	return d.refresh(), peekCmd(d.peeker, p.ID, inProgressJobNames(p), PeekLimit, d.id, d.peekSeq, d.timeout)
 }
 
-func (d detailView) setSize(w, h int) detailView {
+func (d detailView) setSize(w, h int) view {
 	if d.width == w && d.height == h {
 		return d
 	}
@@ -114,7 +158,7 @@ func (d detailView) navigate(msg tea.KeyMsg, k keyMap) detailView {
 	return d
 }
 
-func (d detailView) view() string {
+func (d detailView) render(renderContext) string {
 	return fitBlock(d.vp.View(), d.width, d.height)
 }
 

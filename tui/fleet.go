@@ -187,6 +187,12 @@ func (f Fleet) update(msg tea.Msg) (Fleet, tea.Cmd) {
 		}
 		return f.toChild(msg.i, msg.msg)
 	case fleetClockMsg:
+		if f.open >= 0 {
+			// The screen shown draws its header's ages again.
+			next := f.children[f.open].relayout()
+			f.children = slices.Clone(f.children)
+			f.children[f.open] = &next
+		}
 		return f, f.clockCmd()
 	case statusClearMsg:
 		if msg.id == f.statusID {

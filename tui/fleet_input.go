@@ -63,7 +63,7 @@ func (f Fleet) onChildKey(msg tea.KeyMsg) (Fleet, tea.Cmd) {
 	c := f.children[f.open]
 	if c.dialog == nil && !c.filtering {
 		switch {
-		case key.Matches(msg, f.keys.Back) && !c.inDetail && c.currentFilter() == "":
+		case key.Matches(msg, f.keys.Back) && !c.opened() && c.currentFilter() == "":
 			return f.show(-1)
 		case key.Matches(msg, f.keys.Quit):
 			return f.quit()
@@ -81,6 +81,7 @@ func (f Fleet) show(i int) (Fleet, tea.Cmd) {
 	for c := range f.children {
 		if hidden := c != i; f.children[c].hidden != hidden {
 			next, cmd := f.children[c].setHidden(hidden)
+			next = next.relayout()
 			f.children[c] = &next
 			cmds = append(cmds, tagCmd(c, cmd))
 		}

@@ -278,3 +278,19 @@ func keyMsg(s string) tea.KeyMsg {
 }
 
 var errRefused = errors.New("dial tcp 127.0.0.1:6379: connect: connection refused")
+
+// openPool moves the cursor of the Pools view to pool id and presses
+// enter.
+func openPool(t *testing.T, m Model, id string) Model {
+	t.Helper()
+	m = toView(t, m, "Pools")
+	m = press(t, m, "g")
+	for i := 0; i < 100; i++ {
+		if p := m.top().selected().pool; p != nil && p.ID == id {
+			return press(t, m, "enter")
+		}
+		m = press(t, m, "j")
+	}
+	t.Fatalf("no pool %s in the Pools view", id)
+	return m
+}

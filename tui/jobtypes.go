@@ -61,6 +61,8 @@ func sparkline(vals []int64, width int) string {
 
 // jobTypesView lists the job types with their queues and locks.
 type jobTypesView struct {
+	// km is the key map the view navigates with.
+	km           keyMap
 	types        []model.JobType
 	history      queueHistory
 	rows         []int
@@ -145,6 +147,14 @@ func (v jobTypesView) current() (model.JobType, bool) {
 		return model.JobType{}, false
 	}
 	return v.types[v.rows[v.list.cursor]], true
+}
+
+// update moves the cursor on a navigation key; it reads nothing.
+func (v jobTypesView) update(msg tea.Msg) (view, tea.Cmd) {
+	if km, ok := msg.(tea.KeyMsg); ok {
+		return v.navigate(km, v.km), nil
+	}
+	return v, nil
 }
 
 func (v jobTypesView) navigate(msg tea.KeyMsg, k keyMap) view {

@@ -12,8 +12,8 @@ type keyMap struct {
 	Enter, Back                             key.Binding
 	Filter, Refresh, Help, Quit             key.Binding
 
-	// Actions: each has a case in the root's onKey, where it applies in
-	// activeKeys, and an entry in ShortHelp/FullHelp.
+	// Actions: each has an entry in the actions table (bindings.go) and
+	// in ShortHelp/FullHelp.
 	ReapOne, ReapAll key.Binding
 	// Requeue (R) and RepairLocks (L) are writes; ScanOrphans (o) is a
 	// read and stays in read-only mode.

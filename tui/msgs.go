@@ -40,6 +40,7 @@ type clockMsg struct{}
 
 // peekMsg carries the in-progress jobs of a pool for the detail view.
 type peekMsg struct {
+	view   int // the detail view that asked
 	poolID string
 	seq    int
 	jobs   []peekedJob

@@ -35,6 +35,8 @@ type scanStatus struct {
 // `<ns>:worker_pools`, as the last finished scan found them. The cursor
 // follows a key across scans.
 type orphansView struct {
+	// km is the key map the view navigates with.
+	km          keyMap
 	orphans     []model.InProgressList
 	rows        []int
 	filter      string
@@ -114,6 +116,14 @@ func (v orphansView) current() (model.InProgressList, bool) {
 		return model.InProgressList{}, false
 	}
 	return v.orphans[v.rows[v.list.cursor]], true
+}
+
+// update moves the cursor on a navigation key; it reads nothing.
+func (v orphansView) update(msg tea.Msg) (view, tea.Cmd) {
+	if km, ok := msg.(tea.KeyMsg); ok {
+		return v.navigate(km, v.km), nil
+	}
+	return v, nil
 }
 
 func (v orphansView) navigate(msg tea.KeyMsg, k keyMap) view {

@@ -54,9 +54,9 @@ func TestGoldenOrphansRender(t *testing.T) {
 
 func TestOrphansViewCursorFollowsKey(t *testing.T) {
 	o := orphanFixture()
-	var v view = orphansView{}
+	var v view = orphansView{km: defaultKeyMap()}
 	v = v.setSize(80, 7).setOrphans(o)
-	v = v.navigate(keyMsg("j"), defaultKeyMap())
+	v, _ = v.update(keyMsg("j"))
 	if got := v.selected().orphan; got.Key != o[1].Key {
 		t.Fatalf("selected %q, want %q", got.Key, o[1].Key)
 	}

@@ -28,19 +28,16 @@ const (
 // pauseTarget is the job type p acts on: the one under the cursor of the
 // Job types view (not in a pool's detail or a queue).
 func (m Model) pauseTarget() (model.JobType, bool) {
-	jt := m.focused().selected().jobType
-	if m.inDetail || m.inQueue || jt == nil {
+	jt := m.top().selected().jobType
+	if jt == nil {
 		return model.JobType{}, false
 	}
 	return *jt, true
 }
 
-// pauseKeys enables p where it applies (never in read-only mode, where
-// there is no Pauser either) and names what it will do.
-func (m Model) pauseKeys(k keyMap) keyMap {
-	jt, ok := m.pauseTarget()
-	k.TogglePause.SetEnabled(!m.opts.ReadOnly && m.opts.Pauser != nil && ok)
-	if ok && jt.Paused {
+// pauseLabel names what p will do: pause, or unpause a paused job type.
+func (m Model) pauseLabel(k keyMap) keyMap {
+	if jt, ok := m.pauseTarget(); ok && jt.Paused {
 		k.TogglePause.SetHelp("p", "unpause")
 	} else {
 		k.TogglePause.SetHelp("p", "pause")

@@ -81,7 +81,7 @@ func TestPauseConfirmed(t *testing.T) {
 	}}
 	o, d, p := pauseOptions(src)
 	m := selectJobType(t, newTest(t, o, 100, 30), "send_email")
-	k := m.activeKeys()
+	k := m.keyMap()
 	if !k.TogglePause.Enabled() || k.TogglePause.Help().Desc != "pause" {
 		t.Fatalf("p: enabled %v, help %q", k.TogglePause.Enabled(), k.TogglePause.Help().Desc)
 	}
@@ -123,7 +123,7 @@ func TestPauseConfirmed(t *testing.T) {
 		t.Errorf("header does not count 2 paused:\n%s", m.View())
 	}
 	// Now p unpauses it.
-	if h := m.activeKeys().TogglePause.Help().Desc; h != "unpause" {
+	if h := m.keyMap().TogglePause.Help().Desc; h != "unpause" {
 		t.Errorf("p help %q, want unpause", h)
 	}
 }
@@ -173,7 +173,7 @@ func TestPauseAbsentWhereItDoesNotApply(t *testing.T) {
 			if tc.inQueue {
 				m = press(t, m, "enter")
 			}
-			if m.activeKeys().TogglePause.Enabled() {
+			if m.keyMap().TogglePause.Enabled() {
 				t.Fatal("p enabled")
 			}
 			if strings.Contains(m.View(), "p pause") {

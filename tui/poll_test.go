@@ -160,8 +160,7 @@ func TestDriftShownIsTheSweeps(t *testing.T) {
 	}
 	// The next poll reads every list of the drifted job type, and the
 	// pool open in the detail view.
-	m.inDetail = true
-	m.detail = newDetail("fedcba9876543210fedcba98", m.snap)
+	m = openPool(t, m, "fedcba9876543210fedcba98")
 	m, _ = pollOnce(t, m)
 	last := p.reqs[len(p.reqs)-1]
 	if last.Open != "fedcba9876543210fedcba98" || len(last.JobTypes) != 1 || last.JobTypes[0] != "report" {

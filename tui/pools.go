@@ -14,6 +14,8 @@ import (
 // poolsView is the list of pools: dead first, then by heartbeat age (the
 // snapshot's order). The cursor follows a pool ID across polls.
 type poolsView struct {
+	// km is the key map the view navigates with.
+	km         keyMap
 	pools      []model.Pool
 	redisTime  time.Time
 	rows       []int // indices into pools that pass the filter
@@ -102,6 +104,14 @@ func (v poolsView) current() (model.Pool, bool) {
 		return model.Pool{}, false
 	}
 	return v.pools[v.rows[v.list.cursor]], true
+}
+
+// update moves the cursor on a navigation key; it reads nothing.
+func (v poolsView) update(msg tea.Msg) (view, tea.Cmd) {
+	if km, ok := msg.(tea.KeyMsg); ok {
+		return v.navigate(km, v.km), nil
+	}
+	return v, nil
 }
 
 func (v poolsView) navigate(msg tea.KeyMsg, k keyMap) view {

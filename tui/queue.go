@@ -31,6 +31,7 @@ const QueuePageSize = redisq.DefaultQueuePage
 
 // queuePageMsg carries a page of the open queue view.
 type queuePageMsg struct {
+	view int // the queue view that asked
 	job  string
 	seq  int
 	page redisq.QueuePage
@@ -38,18 +39,24 @@ type queuePageMsg struct {
 }
 
 // queuePageCmd reads one page: one call of the reader, never more.
-func queuePageCmd(r QueueReader, job string, offset, limit, seq int, timeout time.Duration) tea.Cmd {
+func queuePageCmd(r QueueReader, view int, job string, offset, limit, seq int, timeout time.Duration) tea.Cmd {
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		page, err := r.QueuePage(ctx, job, offset, limit)
-		return queuePageMsg{job: job, seq: seq, page: page, err: err}
+		return queuePageMsg{view: view, job: job, seq: seq, page: page, err: err}
 	}
 }
 
-// queueView is one job type's queue. It follows the job type across polls
-// by name (for its header) and holds the last page read.
+// queueView is one job type's queue, pushed by enter on a job type. It
+// follows the job type across polls by name (for its header) and holds the
+// last page read; it reads the page again on r and after an action.
 type queueView struct {
+	// id tells this view's reads from those of an earlier one.
+	id        int
+	km        keyMap
+	reader    QueueReader
+	timeout   time.Duration
 	job       string
 	jt        model.JobType
 	gone      bool // the job type is no longer in the snapshot
@@ -67,12 +74,47 @@ type queueView struct {
 	width, height int
 }
 
-func newQueueView(job string, s *model.Snapshot) queueView {
-	q := queueView{job: job, vp: viewport.New(0, 0)}
-	return q.setSnapshot(s)
+func newQueueView(id int, job string, s *model.Snapshot, k keyMap, r QueueReader, timeout time.Duration) queueView {
+	q := queueView{id: id, km: k, reader: r, timeout: timeout, job: job, vp: viewport.New(0, 0)}
+	return q.follow(s)
 }
 
-func (q queueView) setSnapshot(s *model.Snapshot) queueView {
+// title is empty: the tab stays "Job types".
+func (queueView) title() string { return "" }
+
+func (q queueView) setSnapshot(s *model.Snapshot, _ queueHistory) view { return q.follow(s) }
+
+func (q queueView) setOrphans([]model.InProgressList) view { return q }
+func (queueView) filterText() string                       { return "" }
+func (q queueView) setFilter(string) view                  { return q }
+func (queueView) selected() selection                      { return selection{} }
+
+func (q queueView) update(msg tea.Msg) (view, tea.Cmd) {
+	switch msg := msg.(type) {
+	case loadMsg:
+		return q.load(q.offset)
+	case queuePageMsg:
+		return q.setPage(msg), nil
+	case tea.KeyMsg:
+		k := q.keys(q.km)
+		switch {
+		case key.Matches(msg, k.PageDown):
+			return q.load(q.page.Offset + len(q.page.Jobs))
+		case key.Matches(msg, k.PageUp):
+			return q.load(max(q.offset-QueuePageSize, 0))
+		}
+		return q.scroll(msg, k), nil
+	}
+	return q, nil
+}
+
+// load reads the page that starts at offset.
+func (q queueView) load(offset int) (queueView, tea.Cmd) {
+	q = q.startLoad(offset, q.seq+1)
+	return q, queuePageCmd(q.reader, q.id, q.job, offset, QueuePageSize, q.seq, q.timeout)
+}
+
+func (q queueView) follow(s *model.Snapshot) queueView {
 	if s == nil {
 		return q
 	}
@@ -92,7 +134,7 @@ func (q queueView) startLoad(offset, seq int) queueView {
 }
 
 func (q queueView) setPage(msg queuePageMsg) queueView {
-	if msg.job != q.job || msg.seq != q.seq {
+	if msg.view != q.id || msg.job != q.job || msg.seq != q.seq {
 		return q // an older read, or another queue's
 	}
 	q.loading = false
@@ -109,7 +151,7 @@ func (q queueView) setPage(msg queuePageMsg) queueView {
 // queueHeaderLines is how many lines of the body the header takes.
 const queueHeaderLines = 2
 
-func (q queueView) setSize(w, h int) queueView {
+func (q queueView) setSize(w, h int) view {
 	if q.width == w && q.height == h {
 		return q
 	}
@@ -154,9 +196,9 @@ func (q queueView) scroll(msg tea.KeyMsg, k keyMap) queueView {
 	return q
 }
 
-// view draws the header and the page: exactly the view's height.
-func (q queueView) view(st styles) string {
-	head := renderQueueHeader(q, q.width, st)
+// render draws the header and the page: exactly the view's height.
+func (q queueView) render(c renderContext) string {
+	head := renderQueueHeader(q, q.width, c.st)
 	return fitBlock(head+"\n"+q.vp.View(), q.width, q.height)
 }
 
@@ -215,36 +257,4 @@ func renderQueueJobs(page redisq.QueuePage, job string, redisTime time.Time, wid
 		lines[i] = fitLine(l, width)
 	}
 	return strings.Join(lines, "\n")
-}
-
-// openQueue shows a job type's queue and reads its first page.
-func (m Model) openQueue(jt model.JobType) (Model, tea.Cmd) {
-	if m.opts.Queue == nil {
-		return m.setStatus("queue contents are not available here", true)
-	}
-	m.inQueue = true
-	m.queue = newQueueView(jt.Name, m.snap).setSize(m.width, max(m.lay.body, 1))
-	return m.loadQueuePage(0)
-}
-
-// loadQueuePage reads the page of the open queue that starts at offset.
-func (m Model) loadQueuePage(offset int) (Model, tea.Cmd) {
-	m.queueSeq++
-	m.queue = m.queue.startLoad(offset, m.queueSeq)
-	return m, queuePageCmd(m.opts.Queue, m.queue.job, offset, QueuePageSize, m.queueSeq, m.opts.FetchTimeout)
-}
-
-// onQueueKey is a key in the queue view that the root did not take.
-func (m Model) onQueueKey(msg tea.KeyMsg, k keyMap) (Model, tea.Cmd) {
-	switch {
-	case key.Matches(msg, k.Back):
-		m.inQueue = false
-		return m, nil
-	case key.Matches(msg, k.PageDown):
-		return m.loadQueuePage(m.queue.page.Offset + len(m.queue.page.Jobs))
-	case key.Matches(msg, k.PageUp):
-		return m.loadQueuePage(max(m.queue.offset-QueuePageSize, 0))
-	}
-	m.queue = m.queue.scroll(msg, k)
-	return m, nil
 }

@@ -86,7 +86,7 @@ func openSendEmailQueue(t *testing.T, o Options, w, h int) Model {
 	if jt := m.focused().selected().jobType; jt == nil || jt.Name != "send_email" {
 		t.Fatalf("selected %+v", jt)
 	}
-	if !m.activeKeys().Enter.Enabled() {
+	if !m.keyMap().Enter.Enabled() {
 		t.Fatal("enter not enabled on a job type")
 	}
 	return press(t, m, "enter")
@@ -97,9 +97,6 @@ func TestQueueViewPages(t *testing.T) {
 	o, _ := testOptions(staticSource(fixture()))
 	o.Queue = q
 	m := openSendEmailQueue(t, o, 100, 30)
-	if !m.inQueue || !m.queue.loaded || m.queue.page.Offset != 0 || len(m.queue.page.Jobs) != QueuePageSize {
-		t.Fatalf("enter: inQueue %v, page %+v", m.inQueue, m.queue.page)
-	}
 	view := m.View()
 	for _, want := range []string{"queue send_email  length 1234  latency 45s  paused no  lock/max 9/10", "jobs #1–#20 of 45 in run order", "#1 send_email  id b1c2d3e4f5a6b7c8d9e0f1a2", `"to": "ops@example.com\u001b[2J"`, `"who": "\u202eevil\u009b31m"`, `#2 send_email: not a JSON job`} {
 		if !strings.Contains(view, want) {
@@ -108,26 +105,23 @@ func TestQueueViewPages(t *testing.T) {
 	}
 	checkScreen(t, view, 100, 30)
 
-	k := m.activeKeys()
+	k := m.keyMap()
 	if k.PageUp.Enabled() || !k.PageDown.Enabled() || !k.Back.Enabled() || k.Filter.Enabled() || k.Enter.Enabled() {
 		t.Errorf("keys on the first page: pgup %v pgdn %v esc %v / %v enter %v", k.PageUp.Enabled(), k.PageDown.Enabled(), k.Back.Enabled(), k.Filter.Enabled(), k.Enter.Enabled())
 	}
 	m = press(t, m, "pgdown")
 	m = press(t, m, "pgdown")
-	if m.queue.page.Offset != 40 || len(m.queue.page.Jobs) != 5 || m.queue.page.Jobs[0].ID != "job40" {
-		t.Fatalf("third page: %+v", m.queue.page)
-	}
-	if !strings.Contains(m.View(), "jobs #41–#45 of 45") {
+	if view := m.View(); !strings.Contains(view, "jobs #41–#45 of 45") || !strings.Contains(view, "#41 send_email  id job40") {
 		t.Errorf("third page header:\n%s", m.View())
 	}
 	// The last page: pgdn reads nothing.
-	if m.activeKeys().PageDown.Enabled() {
+	if m.keyMap().PageDown.Enabled() {
 		t.Error("pgdn enabled on the last page")
 	}
 	m = press(t, m, "pgdown")
 	m = press(t, m, "pgup")
-	if m.queue.page.Offset != 20 {
-		t.Errorf("pgup: offset %d", m.queue.page.Offset)
+	if !strings.Contains(m.View(), "jobs #21–#40 of 45") {
+		t.Errorf("pgup:\n%s", m.View())
 	}
 	m = press(t, m, "r")
 	want := []string{"send_email 0 20", "send_email 20 20", "send_email 40 20", "send_email 20 20", "send_email 20 20"}
@@ -135,8 +129,8 @@ func TestQueueViewPages(t *testing.T) {
 		t.Errorf("reads %q, want %q", got, want)
 	}
 	m = press(t, m, "esc")
-	if m.inQueue || m.focused().title() != "Job types" || m.focused().selected().jobType.Name != "send_email" {
-		t.Errorf("esc: inQueue %v, view %s", m.inQueue, m.focused().title())
+	if view := m.View(); strings.Contains(view, "queue send_email") || !strings.Contains(view, "[Job types]") || m.focused().selected().jobType.Name != "send_email" {
+		t.Errorf("esc did not go back to the job types:\n%s", view)
 	}
 }
 
@@ -157,8 +151,8 @@ func TestQueuePageOfOldReadDropped(t *testing.T) {
 		m = step(t, m, msg)
 	}
 	m = step(t, m, old)
-	if m.queue.page.Offset != 20 || m.queue.loading {
-		t.Errorf("page %d, loading %v", m.queue.page.Offset, m.queue.loading)
+	if view := m.View(); !strings.Contains(view, "jobs #21–#40 of 45") || strings.Contains(view, "reading…") {
+		t.Errorf("the older page is shown, or the newer one is still read:\n%s", view)
 	}
 }
 
@@ -166,8 +160,8 @@ func TestQueueWithoutReader(t *testing.T) {
 	o, _ := testOptions(staticSource(fixture()))
 	m := toView(t, newTest(t, o, 100, 30), "Job types")
 	m = press(t, m, "enter")
-	if m.inQueue || !strings.Contains(m.status.text, "not available") {
-		t.Errorf("inQueue %v, status %q", m.inQueue, m.status.text)
+	if view := m.View(); strings.Contains(view, "queue send_email") || !strings.Contains(view, "queue contents are not available here") {
+		t.Errorf("enter without a queue reader:\n%s", view)
 	}
 }
 
@@ -199,7 +193,7 @@ func TestGoldenQueue(t *testing.T) {
 
 func TestRenderQueueHeader(t *testing.T) {
 	st := newStyles(asciiRenderer(), defaultTheme())
-	base := newQueueView("send_email", fixture())
+	base := newQueueView(1, "send_email", fixture(), defaultKeyMap(), nil, 0)
 	tests := []struct {
 		name string
 		q    func(q queueView) queueView
@@ -208,15 +202,15 @@ func TestRenderQueueHeader(t *testing.T) {
 		{"loading", func(q queueView) queueView { return q.startLoad(0, 1) }, []string{"length 1234  latency 45s  paused no  lock/max 9/10", "reading the queue…"}},
 		{"error", func(q queueView) queueView {
 			q = q.startLoad(0, 1)
-			return q.setPage(queuePageMsg{job: "send_email", seq: 1, err: fmt.Errorf("read queue \x1b[2J: WRONGTYPE")})
+			return q.setPage(queuePageMsg{view: 1, job: "send_email", seq: 1, err: fmt.Errorf("read queue \x1b[2J: WRONGTYPE")})
 		}, []string{`could not read the queue: read queue \x1b[2J: WRONGTYPE`}},
 		{"empty", func(q queueView) queueView {
 			q = q.startLoad(0, 1)
-			return q.setPage(queuePageMsg{job: "send_email", seq: 1, page: redisq.QueuePage{}})
+			return q.setPage(queuePageMsg{view: 1, job: "send_email", seq: 1, page: redisq.QueuePage{}})
 		}, []string{"the queue is empty"}},
 		{"past the end", func(q queueView) queueView {
 			q = q.startLoad(40, 1)
-			return q.setPage(queuePageMsg{job: "send_email", seq: 1, page: redisq.QueuePage{Offset: 40, Length: 12}})
+			return q.setPage(queuePageMsg{view: 1, job: "send_email", seq: 1, page: redisq.QueuePage{Offset: 40, Length: 12}})
 		}, []string{"nothing at #41: the queue holds 12 now"}},
 		{"another queue's page", func(q queueView) queueView {
 			q = q.startLoad(0, 1)
@@ -225,12 +219,12 @@ func TestRenderQueueHeader(t *testing.T) {
 		{"paused", func(q queueView) queueView {
 			s := fixture()
 			s.JobTypes[2].Paused = true
-			return q.setSnapshot(s)
+			return q.follow(s)
 		}, []string{"paused PAUSED"}},
 		{"gone", func(q queueView) queueView {
 			s := fixture()
 			s.JobTypes = s.JobTypes[:2]
-			return q.setSnapshot(s)
+			return q.follow(s)
 		}, []string{"queue send_email  no longer a job type of the namespace"}},
 	}
 	for _, tc := range tests {

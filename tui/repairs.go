@@ -29,10 +29,10 @@ const (
 // detail view (which has no job-type cursor, so R takes all of the pool's
 // lists; in the pools list x, the reap, is the key for a dead pool).
 func (m Model) requeueTargets() ([]string, bool) {
-	if o := m.focused().selected().orphan; o != nil && !m.inDetail {
+	if o := m.top().selected().orphan; o != nil {
 		return []string{o.Key}, true
 	}
-	if !m.inDetail {
+	if _, ok := m.top().(detailView); !ok {
 		return nil, false
 	}
 	p, ok := m.selectedPool()
@@ -48,8 +48,8 @@ func (m Model) requeueTargets() ([]string, bool) {
 
 // selectedDriftedJob is the job type under the cursor when it has DRIFT.
 func (m Model) selectedDriftedJob() (model.JobType, bool) {
-	jt := m.focused().selected().jobType
-	if m.inDetail || jt == nil || !jt.Drift {
+	jt := m.top().selected().jobType
+	if jt == nil || !jt.Drift {
 		return model.JobType{}, false
 	}
 	return *jt, true

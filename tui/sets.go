@@ -54,6 +54,8 @@ var jobSets = [...]model.SetName{model.SetRetry, model.SetScheduled, model.SetDe
 // setsView is the Jobs view. It is a value like every view; the summary it
 // holds is filled by the root's Update only, one scan step at a time.
 type setsView struct {
+	// km is the key map the view navigates with.
+	km  keyMap
 	set model.SetName
 	// reverse reads the set against its natural order (oldest death first
 	// for dead, latest first for retry and scheduled).
@@ -110,7 +112,9 @@ type setsSummary struct {
 
 // newSetsView opens on the dead set, the one an incident is about; writes
 // enables R and D.
-func newSetsView(writes bool) setsView { return setsView{set: model.SetDead, writes: writes} }
+func newSetsView(writes bool, k keyMap) setsView {
+	return setsView{km: k, set: model.SetDead, writes: writes}
+}
 
 // memberKey names one member: its set, score and bytes.
 func memberKey(sj model.SetJob) string {
@@ -169,6 +173,15 @@ func (v setsView) filterText() string {
 func (v setsView) setFilter(f string) view {
 	v.typed = f
 	return v
+}
+
+// update moves the cursor on a navigation key; its reads are the root's
+// (sets_update.go).
+func (v setsView) update(msg tea.Msg) (view, tea.Cmd) {
+	if km, ok := msg.(tea.KeyMsg); ok {
+		return v.navigate(km, v.km), nil
+	}
+	return v, nil
 }
 
 func (v setsView) navigate(msg tea.KeyMsg, k keyMap) view {

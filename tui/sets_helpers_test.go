@@ -234,9 +234,8 @@ func setsOptions(f *fakeSets) (Options, testDeps) {
 	return o, d
 }
 
-// drive applies messages the way the root's Update does once it hands
-// every message to updateSets first, runs each command and applies what it
-// returns, until nothing is left. Timers deliver at once, except the
+// drive applies messages through the root's Update, runs each command and
+// applies what it returns, until nothing is left. Timers deliver at once, except the
 // polls' and the clock's, which would never end.
 func drive(t *testing.T, m Model, msgs ...tea.Msg) Model {
 	t.Helper()
@@ -261,11 +260,8 @@ func drive(t *testing.T, m Model, msgs ...tea.Msg) Model {
 	return m
 }
 
-// sendSets is one message through updateSets, then the root's Update.
+// sendSets is one message through the root's Update.
 func sendSets(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	if mm, cmd, ok := m.updateSets(msg); ok {
-		return mm.relayout(), cmd
-	}
 	next, cmd := m.Update(msg)
 	return next.(Model), cmd
 }

@@ -436,7 +436,7 @@ func TestSetsKeysDoNotClash(t *testing.T) {
 	check := func(where string, m Model) {
 		t.Helper()
 		owner := map[string]string{}
-		for _, col := range m.activeKeys().FullHelp() {
+		for _, col := range m.keyMap().FullHelp() {
 			for _, b := range col {
 				if !b.Enabled() {
 					continue

@@ -2,8 +2,8 @@ package tui
 
 // This file routes the Jobs view's keys and messages: its page reads, its
 // summary scan (paced like the orphan scan, one step at a time) and the
-// refresh after one of its actions. The root's Update gives every message
-// to updateSets first.
+// refresh after one of its actions. The root's Update routes them here
+// (updateSets, onSetsActionDone) and each key to onSetsKey.
 
 import (
 	"context"
@@ -128,67 +128,42 @@ func (m Model) withSets(v setsView) Model {
 
 // setsFocused reports whether the Jobs view is the one on screen.
 func (m Model) setsFocused() bool {
-	return !m.inDetail && !m.inQueue && m.setsTab() == m.tab
+	return !m.opened() && m.setsTab() == m.tab
 }
 
-// updateSets takes the messages and keys of the Jobs view; ok is false for
-// the others, which the root's Update handles. The root's Update calls it
-// before anything else.
-func (m Model) updateSets(msg tea.Msg) (Model, tea.Cmd, bool) {
+// updateSets takes the Jobs view's own messages: its page reads, its
+// summary scan and its plans. The root's Update routes them here.
+func (m Model) updateSets(msg tea.Msg) (Model, tea.Cmd) {
 	v, has := m.setsView()
 	if !has {
-		return m, nil, false
+		return m, nil
 	}
 	switch msg := msg.(type) {
 	case setsPageMsg:
-		mm, cmd := m.onSetsPage(v, msg)
-		return mm, cmd, true
+		return m.onSetsPage(v, msg)
 	case setsScanStepMsg:
-		mm, cmd := m.onSetsScanStep(v, msg)
-		return mm, cmd, true
+		return m.onSetsScanStep(v, msg)
 	case setsScanWakeMsg:
-		mm, cmd := m.onSetsScanWake(v, msg)
-		return mm, cmd, true
+		return m.onSetsScanWake(v, msg)
 	case setsPlanMsg:
-		mm, cmd := m.onSetsPlan(msg)
-		return mm, cmd, true
-	case actionDoneMsg:
-		if m.running == nil || m.running.seq != msg.seq || !isSetsAction(m.running.kind) {
-			return m, nil, false
-		}
-		mm, cmd := m.onActionDone(msg)
-		v, _ = mm.setsView()
-		v.marked = nil
-		v.summary.done = false // what it counted has changed
-		mm, load := mm.setsLoad(v, v.offset, true)
-		var scan tea.Cmd
-		if v.showSummary {
-			mm, scan = mm.startSetsSummary()
-		}
-		return mm, tea.Batch(cmd, load, scan), true
-	case tea.KeyMsg:
-		return m.onSetsKeys(v, msg)
+		return m.onSetsPlan(msg)
 	}
-	return m, nil, false
+	return m, nil
 }
 
-// onSetsKeys takes a burst of runes one key at a time, as onKeys does.
-func (m Model) onSetsKeys(v setsView, msg tea.KeyMsg) (Model, tea.Cmd, bool) {
-	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.filtering && m.dialog == nil {
-		var cmds []tea.Cmd
-		for _, r := range msg.Runes {
-			hadDialog := m.dialog != nil
-			var cmd tea.Cmd
-			m, cmd = m.onSetsKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
-			cmds = append(cmds, cmd)
-			if m.dialog != nil && !hadDialog {
-				break
-			}
-		}
-		return m, tea.Batch(cmds...), true
+// onSetsActionDone is the end of a requeue or delete of the Jobs view: the
+// root's, then the view reads its page (and its summary) again.
+func (m Model) onSetsActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
+	m, cmd := m.onActionDone(msg)
+	v, _ := m.setsView()
+	v.marked = nil
+	v.summary.done = false // what it counted has changed
+	m, load := m.setsLoad(v, v.offset, true)
+	var scan tea.Cmd
+	if v.showSummary {
+		m, scan = m.startSetsSummary()
 	}
-	mm, cmd := m.onSetsKey(msg)
-	return mm, cmd, true
+	return m, tea.Batch(cmd, load, scan)
 }
 
 // onSetsKey is one key: the Jobs view's own keys when it is focused, else
@@ -217,7 +192,7 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		return m.onKey(msg)
 	}
-	k := m.activeKeys()
+	k := m.keyMap()
 	switch {
 	case key.Matches(msg, k.SetsRequeue):
 		return m.openSetsAction(actionJobsRequeue, v)

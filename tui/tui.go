@@ -192,6 +192,8 @@ type Model struct {
 	lay   layout
 
 	width, height int
+	// header and footer are the frame's, rendered by relayout.
+	header, footer string
 
 	// Polling. gen is the current generation: a poll result or a tick of an
 	// older one is dropped. inFlight is set while a poll runs; there is
@@ -212,10 +214,12 @@ type Model struct {
 	sweep sweepState
 
 	// tabs are the views tab cycles through; tab is the focused one.
-	// detail is the pool opened from a view, shown over it while inDetail.
-	tabs   []view
-	tab    int
-	detail detailView
+	// stack holds the views pushed on it (see stack.go), the last on top;
+	// views counts the views pushed, to tell their reads apart.
+	tabs  []view
+	tab   int
+	stack []view
+	views int
 	// hidden is set while a fleet shows its own view over this screen:
 	// nothing of it is on show (see showsWorkers).
 	hidden bool
@@ -227,13 +231,6 @@ type Model struct {
 	orphanList   []model.InProgressList
 	scanGen      uint64
 	scanStepping bool
-	inDetail     bool
-
-	// queue is the job type's queue opened from the Job types view, shown
-	// over it while inQueue; queueSeq tags its page reads.
-	queue    queueView
-	inQueue  bool
-	queueSeq int
 
 	filtering bool
 	filter    filterInput
@@ -241,7 +238,6 @@ type Model struct {
 	dialog    *confirmDialog
 	running   *runningAction
 	actionSeq int
-	peekSeq   int
 
 	status   statusLine
 	statusID int
@@ -304,9 +300,10 @@ func New(o Options) Model {
 		o.Renderer = lipgloss.NewRenderer(os.Stdout)
 		o.Renderer.SetHasDarkBackground(true)
 	}
-	tabs := []view{poolsView{}, jobTypesView{}, orphansView{}, workersView{}}
+	keys := defaultKeyMap()
+	tabs := []view{poolsView{km: keys}, jobTypesView{km: keys}, orphansView{km: keys}, workersView{km: keys}}
 	if o.Sets != nil {
-		tabs = append(tabs, newSetsView(!o.ReadOnly && o.Jobs != nil))
+		tabs = append(tabs, newSetsView(!o.ReadOnly && o.Jobs != nil, keys))
 	}
 	st := newStyles(o.Renderer, defaultTheme())
 	h := help.New()
@@ -316,7 +313,7 @@ func New(o Options) Model {
 		inFlight:  true, // Init polls at once
 		opts:      o,
 		st:        st,
-		keys:      defaultKeyMap(),
+		keys:      keys,
 		help:      h,
 		after:     tea.Tick,
 		tabs:      tabs,
@@ -360,9 +357,4 @@ func (m Model) firstSweep() tea.Cmd {
 
 func (m Model) clockCmd() tea.Cmd {
 	return m.after(time.Second, func(time.Time) tea.Msg { return clockMsg{} })
-}
-
-// actionsAvailable reports whether actions can run at all.
-func (m Model) actionsAvailable() bool {
-	return !m.opts.ReadOnly && m.opts.Reaper != nil && m.opts.Planner != nil
 }

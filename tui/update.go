@@ -3,15 +3,12 @@ package tui
 import (
 	"context"
 	"fmt"
-	"slices"
-	"sort"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/audit"
-	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
@@ -31,8 +28,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // view that uses the workers' observations, which the regular poll reads
 // only then.
 func (m Model) showsWorkers() bool {
-	_, ok := m.focused().(workersView)
-	return ok && !m.hidden && !m.inDetail && !m.inQueue
+	switch m.top().(type) {
+	case workersView, argsView:
+		return !m.hidden
+	}
+	return false
 }
 
 // workersShown polls at once when the Workers view has just come on show
@@ -61,9 +61,6 @@ func (m Model) setHidden(hidden bool) (Model, tea.Cmd) {
 }
 
 func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
-	if mm, cmd, ok := m.updateSets(msg); ok {
-		return mm, cmd
-	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -84,19 +81,20 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.startSweep()
 	case clockMsg:
 		return m, m.clockCmd()
-	case peekMsg:
-		m.detail = m.detail.setPeek(msg)
-		return m, nil
-	case queuePageMsg:
-		m.queue = m.queue.setPage(msg)
-		return m, nil
+	case peekMsg, queuePageMsg:
+		return m.eachOpen(msg)
 	case actionProgressMsg:
 		if m.running != nil && m.running.seq == msg.seq {
 			m.running.moved, m.running.total = msg.moved, msg.total
 		}
 		return m, waitActionCmd(msg.ch)
 	case actionDoneMsg:
+		if m.running != nil && m.running.seq == msg.seq && isSetsAction(m.running.kind) {
+			return m.onSetsActionDone(msg)
+		}
 		return m.onActionDone(msg)
+	case setsPageMsg, setsScanStepMsg, setsScanWakeMsg, setsPlanMsg:
+		return m.updateSets(msg)
 	case scanStepMsg:
 		return m.onScanStep(msg)
 	case scanWakeMsg:
@@ -124,20 +122,31 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 // not confirm what the operator has not seen. A paste is text, not keys:
 // it goes to the filter whole.
 func (m Model) onKeys(msg tea.KeyMsg) (Model, tea.Cmd) {
-	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste {
-		return m.onKey(msg)
+	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste || m.filtering || m.dialog != nil {
+		// A burst typed into the filter is text; one that arrives while a
+		// dialog is on screen matches none of its keys and does nothing.
+		return m.oneKey(msg)
 	}
 	var cmds []tea.Cmd
 	for _, r := range msg.Runes {
 		hadDialog := m.dialog != nil
 		var cmd tea.Cmd
-		m, cmd = m.onKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+		m, cmd = m.oneKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
 		cmds = append(cmds, cmd)
 		if m.dialog != nil && !hadDialog {
 			break
 		}
 	}
 	return m, tea.Batch(cmds...)
+}
+
+// oneKey is one key press: the Jobs view's keys first when the screen
+// has one (onSetsKey hands the others to onKey).
+func (m Model) oneKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if _, ok := m.setsView(); ok {
+		return m.onSetsKey(msg)
+	}
+	return m.onKey(msg)
 }
 
 // startFetch starts a poll of the current generation. Callers make sure no
@@ -156,9 +165,11 @@ func (m Model) pollFunc() pollFunc {
 		return m.opts.Source.Snapshot
 	}
 	req := redisq.PollRequest{JobTypes: m.sweep.driftJobs(), Workers: m.showsWorkers()}
-	if m.inDetail {
-		if p, ok := m.detail.current(); ok {
-			req.Open = p.ID
+	for _, v := range m.stack {
+		if d, ok := v.(detailView); ok {
+			if p, ok := d.current(); ok {
+				req.Open = p.ID
+			}
 		}
 	}
 	p := m.opts.Poller
@@ -237,13 +248,7 @@ func (m Model) setSnap(snap *model.Snapshot) Model {
 	for i, v := range m.tabs {
 		m.tabs[i] = v.setSnapshot(snap, m.history)
 	}
-	if m.inDetail {
-		m.detail = m.detail.setSnapshot(snap)
-	}
-	if m.inQueue {
-		m.queue = m.queue.setSnapshot(snap)
-	}
-	return m
+	return m.setOpenSnapshot(snap)
 }
 
 // slowWait is the wait before the next poll after one that took took: the
@@ -256,155 +261,6 @@ func slowWait(interval, took time.Duration) time.Duration {
 		return interval
 	}
 	return min(took*10, interval*10)
-}
-
-// sweepState is the state of the full sweeps: at most one runs; again is
-// set when r asked for one while one ran. drift holds the drift findings
-// of the last sweep by job type; at is when it ended (the screen's clock).
-type sweepState struct {
-	enabled, running, again bool
-	gen                     uint64
-	drift                   map[string]model.Finding
-	at                      time.Time
-	err                     error
-}
-
-// driftJobs are the job types the last sweep found drifted, sorted.
-func (s sweepState) driftJobs() []string {
-	out := make([]string, 0, len(s.drift))
-	for job := range s.drift {
-		out = append(out, job)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// startSweep starts a sweep of a new generation, or asks for one more when
-// one runs.
-func (m Model) startSweep() (Model, tea.Cmd) {
-	if !m.sweep.enabled {
-		return m, nil
-	}
-	if m.sweep.running {
-		m.sweep.again = true
-		return m, nil
-	}
-	m.sweep.gen++
-	m.sweep.running, m.sweep.again = true, false
-	return m, sweepCmd(m.opts.Sweeper, m.sweep.gen, m.opts.SweepTimeout, m.opts.Now)
-}
-
-// onSweep keeps a sweep's drift, shows it on the current snapshot, and
-// arms the next sweep.
-func (m Model) onSweep(msg sweepMsg) (Model, tea.Cmd) {
-	if msg.gen != m.sweep.gen {
-		return m, nil
-	}
-	m.sweep.running = false
-	m.sweep.err = msg.err
-	if msg.err == nil {
-		drift := map[string]model.Finding{}
-		for _, f := range msg.snap.Findings {
-			if f.Kind == model.FindingDrift {
-				drift[f.Subject] = f
-			}
-		}
-		m.sweep.drift, m.sweep.at = drift, msg.at
-		if m.snap != nil {
-			m = m.setSnap(m.adjusted(m.snap))
-		}
-	}
-	if m.sweep.again {
-		return m.startSweep()
-	}
-	gen := m.sweep.gen
-	return m, m.after(m.opts.SweepInterval, func(time.Time) tea.Msg { return sweepTickMsg{gen: gen} })
-}
-
-// adjusted is a poll's snapshot as the screen shows it: its long-running
-// cut-off the screen's (Options.LongAfter) and, when the screen sweeps,
-// its drift the last sweep's.
-func (m Model) adjusted(snap *model.Snapshot) *model.Snapshot {
-	var drift map[string]model.Finding
-	if m.sweep.enabled {
-		drift = m.sweep.drift
-		if drift == nil {
-			drift = map[string]model.Finding{}
-		}
-	}
-	return adjustSnapshot(snap, m.opts.LongAfter, drift)
-}
-
-// adjustSnapshot is snap with the cut-off longAfter (when positive) and,
-// unless drift is nil, the job types and the drift findings a sweep
-// confirmed, nothing else: snap itself when that changes nothing, else a
-// copy. The findings are listed again only when the cut-off or a job
-// type's drift changes: at thousands of pools and workers listing them is
-// most of a poll's cost on screen.
-func adjustSnapshot(snap *model.Snapshot, longAfter time.Duration, drift map[string]model.Finding) *model.Snapshot {
-	out := *snap
-	changed := false
-	if longAfter > 0 && out.LongAfter != longAfter {
-		out.LongAfter, changed = longAfter, true
-	}
-	if drift != nil {
-		cloned := false
-		for i := range out.JobTypes {
-			if _, d := drift[out.JobTypes[i].Name]; d != out.JobTypes[i].Drift {
-				if !cloned {
-					out.JobTypes, cloned = slices.Clone(snap.JobTypes), true
-				}
-				out.JobTypes[i].Drift, changed = d, true
-			}
-		}
-	}
-	if changed {
-		out.Findings = model.Findings(&out)
-	}
-	findingsCopied := changed
-	for i, f := range out.Findings {
-		if sf, ok := drift[f.Subject]; ok && f.Kind == model.FindingDrift && sf != f {
-			if !findingsCopied {
-				out.Findings, findingsCopied = slices.Clone(out.Findings), true
-			}
-			out.Findings[i], changed = sf, true
-		}
-	}
-	if !changed {
-		return snap
-	}
-	return &out
-}
-
-// activeKeys is the key map with each binding enabled only where it
-// applies: actions never in read-only mode or without a reaper, x only on
-// a dead pool, X only when there is one.
-func (m Model) activeKeys() keyMap {
-	k := m.focused().keys(m.keys)
-	acts := m.actionsAvailable()
-	p, ok := m.selectedPool()
-	k.ReapOne.SetEnabled(acts && ok && p.Status == model.StatusDead)
-	k.ReapAll.SetEnabled(acts && m.snap != nil && m.counts.dead > 0)
-	writes := !m.opts.ReadOnly
-	_, canRequeue := m.requeueTargets()
-	k.Requeue.SetEnabled(writes && m.opts.Requeuer != nil && canRequeue)
-	_, drifted := m.selectedDriftedJob()
-	k.RepairLocks.SetEnabled(writes && m.opts.LockRepairer != nil && drifted)
-	k.ScanOrphans.SetEnabled(m.opts.Scanner != nil)
-	if m.inDetail {
-		k.Enter.SetEnabled(false)
-	}
-	opened := false // a view's own pane (a worker's arguments)
-	if o, ok := m.focused().(interface{ isOpen() bool }); ok {
-		opened = o.isOpen()
-	}
-	k.Back.SetEnabled(m.inDetail || m.currentFilter() != "" || opened)
-	k.Filter.SetEnabled(!m.inDetail)
-	k = m.pauseKeys(k)
-	if m.inQueue {
-		k = m.queue.keys(k)
-	}
-	return k
 }
 
 // focused is the view of the focused tab.
@@ -420,10 +276,7 @@ func (m Model) setFocused(v view) Model {
 
 // selectedPool is the pool under the cursor (or shown in the detail view).
 func (m Model) selectedPool() (model.Pool, bool) {
-	if m.inDetail {
-		return m.detail.current()
-	}
-	if p := m.focused().selected().pool; p != nil {
+	if p := m.top().selected().pool; p != nil {
 		return *p, true
 	}
 	return model.Pool{}, false
@@ -443,7 +296,7 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m.filtering {
 		return m.onFilterKey(msg)
 	}
-	k := m.activeKeys()
+	k := m.keyMap()
 	switch {
 	case key.Matches(msg, k.Quit):
 		if m.running != nil {
@@ -455,106 +308,35 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.help.ShowAll = !m.help.ShowAll
 		return m, nil
 	case key.Matches(msg, k.Refresh):
-		var peek tea.Cmd
-		if m.inDetail {
-			m, peek = m.startPeek()
-		}
-		if m.inQueue {
-			m, peek = m.loadQueuePage(m.queue.offset)
-		}
+		m, load := m.eachOpen(loadMsg{})
 		m, cmd := m.refresh()
-		return m, tea.Batch(cmd, peek)
+		return m, tea.Batch(cmd, load)
 	case key.Matches(msg, k.NextView), key.Matches(msg, k.PrevView):
 		step := 1
 		if key.Matches(msg, k.PrevView) {
 			step = len(m.tabs) - 1
 		}
-		m.inDetail, m.inQueue = false, false
+		m.stack = nil
 		m.tab = (m.tab + step) % len(m.tabs)
 		return m, nil
 	case key.Matches(msg, k.Filter):
 		m.filtering = true
 		m.filter = m.filter.set(m.currentFilter())
 		return m, nil
-	case key.Matches(msg, k.ReapOne):
-		p, _ := m.selectedPool()
-		return m.openAction(actionReap, reaper.Targets{PoolIDs: []string{p.ID}})
-	case key.Matches(msg, k.ReapAll):
-		return m.openAction(actionReap, reaper.Targets{AllDead: true})
-	case key.Matches(msg, k.Requeue):
-		return m.openAction(actionRequeue, reaper.Targets{})
-	case key.Matches(msg, k.RepairLocks):
-		return m.openAction(actionRepairLocks, reaper.Targets{})
-	case key.Matches(msg, k.TogglePause):
-		return m.openAction(m.togglePause(), reaper.Targets{})
-	case key.Matches(msg, k.ScanOrphans):
-		return m.startScan() // nothing while a scan runs
 	}
-	if hint := m.disabledHint(msg); hint != "" {
-		return m.setStatus(hint, false)
-	}
-	if hint := m.repairHint(msg); hint != "" {
-		return m.setStatus(hint, false)
-	}
-	if m.inQueue {
-		return m.onQueueKey(msg, k)
-	}
-	if m.inDetail {
-		if key.Matches(msg, k.Back) {
-			m.inDetail = false
-			return m, nil
-		}
-		m.detail = m.detail.navigate(msg, k)
-		return m, nil
+	if m, cmd, ok := m.onActionKey(msg); ok {
+		return m, cmd
 	}
 	if key.Matches(msg, k.Back) {
-		if b, ok := m.focused().(backer); ok {
-			if v, handled := b.back(); handled {
-				return m.setFocused(v), nil
-			}
+		if m.opened() {
+			return m.pop(), nil
 		}
 		return m.setFilter(""), nil
 	}
 	if key.Matches(msg, k.Enter) {
-		if en, ok := m.focused().(enterer); ok {
-			return m.setFocused(en.enter()), nil
-		}
-		return m.openDetail()
+		return m.openSelected()
 	}
-	return m.setFocused(m.focused().navigate(msg, k)), nil
-}
-
-// disabledHint explains an action key that does nothing here, except in
-// read-only mode, where the actions are simply not there.
-func (m Model) disabledHint(msg tea.KeyMsg) string {
-	if !m.actionsAvailable() {
-		return ""
-	}
-	switch {
-	case key.Matches(msg, m.keys.ReapOne):
-		if p, ok := m.selectedPool(); ok {
-			return fmt.Sprintf("x reaps a dead pool; %s is %s", textsafe.Clean(shortID(p.ID)), p.Status)
-		}
-		return "x reaps the selected dead pool: select one in the pools view"
-	case key.Matches(msg, m.keys.ReapAll):
-		return "no dead pool to reap"
-	}
-	return ""
-}
-
-// repairHint explains R or L where they do not apply (never in read-only
-// mode, where they are not there).
-func (m Model) repairHint(msg tea.KeyMsg) string {
-	if m.opts.ReadOnly {
-		return ""
-	}
-	switch {
-	case m.opts.Requeuer != nil && key.Matches(msg, m.keys.Requeue):
-		return "R requeues the selected orphan (Orphans view) or a dead pool's lists (its detail view)"
-	case m.opts.LockRepairer != nil && key.Matches(msg, m.keys.RepairLocks):
-		return "L repairs the locks of a job type marked DRIFT: select one in the Job types view"
-	}
-	return ""
+	return m.updateTop(msg)
 }
 
 func (m Model) onFilterKey(msg tea.KeyMsg) (Model, tea.Cmd) {
@@ -569,31 +351,6 @@ func (m Model) onFilterKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	}
 	m.filter = m.filter.update(msg)
 	return m.setFilter(m.filter.Value()), nil
-}
-
-func (m Model) openDetail() (Model, tea.Cmd) {
-	if jt := m.focused().selected().jobType; jt != nil {
-		return m.openQueue(*jt)
-	}
-	p := m.focused().selected().pool
-	if p == nil {
-		return m, nil
-	}
-	m.inDetail = true
-	m.detail = newDetail(p.ID, m.snap)
-	return m.startPeek()
-}
-
-// startPeek reads the detail pool's first in-progress jobs.
-func (m Model) startPeek() (Model, tea.Cmd) {
-	p, ok := m.detail.current()
-	if !ok || m.opts.Peeker == nil {
-		m.detail = m.detail.peekUnavailable(m.opts.Peeker == nil)
-		return m, nil
-	}
-	m.peekSeq++
-	m.detail = m.detail.startPeek(m.peekSeq)
-	return m, peekCmd(m.opts.Peeker, p.ID, inProgressJobNames(p), PeekLimit, m.peekSeq, m.opts.FetchTimeout)
 }
 
 // openAction plans an action from the last snapshot and opens the confirm
@@ -659,10 +416,7 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 		isErr = true
 	}
 	m, clear := m.setStatus(text, isErr)
-	var peek tea.Cmd
-	if m.inDetail {
-		m, peek = m.startPeek()
-	}
+	m, load := m.eachOpen(loadMsg{})
 	m, fetch := m.refresh()
 	var rescan tea.Cmd
 	if len(msg.outcome.emptied) > 0 {
@@ -672,7 +426,7 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 		// What the running or last scan found is out of date.
 		m, rescan = m.restartScan()
 	}
-	return m, tea.Batch(clear, fetch, peek, rescan)
+	return m, tea.Batch(clear, fetch, load, rescan)
 }
 
 // dropOrphans takes lists a requeue emptied out of the Orphans view.
@@ -708,17 +462,22 @@ func (m Model) setStatus(text string, isErr bool) (Model, tea.Cmd) {
 	return m, m.after(m.opts.StatusTTL, func(time.Time) tea.Msg { return statusClearMsg{id: id} })
 }
 
-// relayout measures header and footer and gives each view its size.
+// relayout renders the header and the footer of the next frame, measures
+// them and gives each view its size; View draws the body between them.
+// They are rendered once per frame, here, after every message.
 func (m Model) relayout() Model {
 	now := m.opts.Now()
 	m.help.Width = m.width
-	m.lay = computeLayout(m.width, m.height, height(m.renderHeader(now)), height(m.renderFooter()))
+	m.header, m.footer = m.renderHeader(now), m.renderFooter()
+	m.lay = computeLayout(m.width, m.height, height(m.header), height(m.footer))
 	body := max(m.lay.body, 1)
 	m.tabs = append([]view(nil), m.tabs...)
 	for i, v := range m.tabs {
 		m.tabs[i] = v.setSize(m.width, body)
 	}
-	m.detail = m.detail.setSize(m.width, body)
-	m.queue = m.queue.setSize(m.width, body)
+	m.stack = append([]view(nil), m.stack...)
+	for i, v := range m.stack {
+		m.stack[i] = v.setSize(m.width, body)
+	}
 	return m
 }

@@ -367,8 +367,9 @@ func TestReadOnlyHidesAndDisablesActions(t *testing.T) {
 	for _, k := range []string{"x", "X", "y"} {
 		var cmd tea.Cmd
 		m, cmd = stepCmd(m, keyMsg(k))
-		if m.dialog != nil || m.running != nil || m.status.text != "" {
-			t.Fatalf("%s in read-only: dialog %v, running %v, status %q", k, m.dialog != nil, m.running != nil, m.status.text)
+		view := m.View()
+		if strings.Contains(view, "y: run it") || m.running != nil || !strings.Contains(view, "read-only: reap is disabled") {
+			t.Fatalf("%s in read-only: a dialog, an action running, or no read-only hint:\n%s", k, view)
 		}
 		m, _ = deliver(t, m, cmd)
 	}
@@ -427,13 +428,19 @@ func TestDetailPeekAndBack(t *testing.T) {
 	m := newTest(t, o, 100, 40)
 	m = step(t, m, keyMsg("j"))
 	m, cmd := stepCmd(m, keyMsg("enter"))
-	if !m.inDetail {
-		t.Fatal("enter did not open the detail")
+	if !strings.Contains(m.View(), "[Pools › detail]") {
+		t.Fatalf("enter did not open the detail:\n%s", m.View())
 	}
 	if !strings.Contains(m.View(), "loading") {
 		t.Fatal("no loading note before the peek returns")
 	}
-	m, _ = deliver(t, m, cmd)
+	var first peekMsg
+	for _, msg := range runCmd(cmd) {
+		if p, ok := msg.(peekMsg); ok {
+			first = p
+		}
+		m = step(t, m, msg)
+	}
 	v := m.View()
 	for _, want := range []string{"#1 resize_image", `"template": "welcome"`, `\u001b[2Jevil`, `not json \x1b]0;title\x07`} {
 		if !strings.Contains(v, want) {
@@ -443,14 +450,17 @@ func TestDetailPeekAndBack(t *testing.T) {
 	if strings.ContainsRune(v, '\x1b') || strings.ContainsRune(v, '\x07') {
 		t.Error("a control character reached the screen")
 	}
-	// An old peek (another sequence) is ignored.
-	m = step(t, m, peekMsg{poolID: m.detail.poolID, seq: m.detail.peekSeq - 1})
-	if len(m.detail.jobs) == 0 {
+	// r peeks again; the first peek, arriving after it with nothing in
+	// it, is ignored.
+	m = press(t, m, "r")
+	first.jobs = nil
+	m = step(t, m, first)
+	if !strings.Contains(m.View(), "#1 resize_image") {
 		t.Fatal("an old peek result replaced the current one")
 	}
 	m = step(t, m, keyMsg("esc"))
-	if m.inDetail {
-		t.Fatal("esc did not go back")
+	if v := m.View(); strings.Contains(v, "› detail") || !strings.Contains(v, "[Pools]") {
+		t.Fatalf("esc did not go back:\n%s", v)
 	}
 }
 

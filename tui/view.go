@@ -14,10 +14,11 @@ import (
 
 // View is the whole screen: header, body, footer, exactly the window's
 // height, no line wider than the window.
+//
+// The header and the footer are those relayout rendered at the end of the
+// last Update.
 func (m Model) View() string {
-	now := m.opts.Now()
-	header := m.renderHeader(now)
-	footer := m.renderFooter()
+	header, footer := m.header, m.footer
 	if m.lay.tooSmall {
 		msg := fmt.Sprintf("terminal too small (%dx%d): workq-tui needs 80x24", m.width, m.height)
 		return fitBlock(msg, m.width, max(m.height, 1))
@@ -37,13 +38,7 @@ func (m Model) renderBody() string {
 		}
 		return fitBlock("\n  "+text, w, h)
 	}
-	if m.inDetail {
-		return m.detail.view()
-	}
-	if m.inQueue {
-		return m.queue.view(m.st)
-	}
-	return m.focused().render(renderContext{st: m.st, now: m.opts.Now(), fetchedAt: m.fetchedAt, scan: m.scan})
+	return m.top().render(renderContext{st: m.st, now: m.opts.Now(), fetchedAt: m.fetchedAt, scan: m.scan})
 }
 
 // renderHeader is the header: what the screen is connected to, how fresh
@@ -67,12 +62,21 @@ func (m Model) renderHeader(now time.Time) string {
 		retryAt:   m.retryAt,
 		tabs:      m.tabs,
 		tab:       m.tab,
-		inDetail:  m.inDetail,
+		crumb:     m.crumb(),
 		scan:      m.scan,
 		orphans:   len(m.orphanList),
 		slowEvery: slowEvery(m.pollEvery, m.opts.Interval),
 		sweep:     m.sweep,
 	}, now, m.width, m.st)
+}
+
+// crumb is the title of the view on top of the focused tab, "" when
+// none is pushed or it has none.
+func (m Model) crumb() string {
+	if !m.opened() {
+		return ""
+	}
+	return m.top().title()
 }
 
 // slowEvery is the wait between polls when Redis is slow (longer than the
@@ -97,9 +101,10 @@ type headerData struct {
 	retryAt            time.Time
 	tabs               []view
 	tab                int
-	inDetail           bool
-	scan               scanStatus
-	orphans            int
+	// crumb is the title of the view pushed on the focused tab, if any.
+	crumb   string
+	scan    scanStatus
+	orphans int
 	// follow is where Sentinel has the screen read, when following.
 	follow    Following
 	following bool
@@ -175,8 +180,8 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	for i, v := range d.tabs {
 		t := v.title()
 		if i == d.tab {
-			if d.inDetail {
-				t += " › detail"
+			if d.crumb != "" {
+				t += " › " + d.crumb
 			}
 			activeTab = st.tabActive.Render("[" + t + "]")
 			tabs = append(tabs, activeTab)
@@ -315,7 +320,7 @@ func (m Model) renderFooter() string {
 		status = s.Render(oneLine(m.status.text))
 	case notice != "":
 		status = m.st.warn.Render(notice)
-	case m.currentFilter() != "" && !m.inDetail:
+	case m.currentFilter() != "" && !m.opened():
 		status = m.st.faint.Render("filter: " + textsafe.Clean(m.currentFilter()) + "  (esc clears)")
 	}
 	var helpText string
@@ -325,7 +330,7 @@ func (m Model) renderFooter() string {
 	case m.filtering:
 		helpText = m.help.View(filterKeys{})
 	default:
-		helpText = m.help.View(m.activeKeys())
+		helpText = m.help.View(m.keyMap())
 	}
 	return fitLine(status, m.width) + "\n" + fitBlock(helpText, m.width, height(helpText))
 }

@@ -8,15 +8,25 @@ import (
 	"github.com/workq-tui/workq-tui/model"
 )
 
-// view is one tab of the screen. A view owns its rows, cursor and filter,
-// knows its size, its own key bindings and how to draw itself; the root
-// model only routes to it. Views are values: every method returns the view
-// changed, and the root stores it back in its slot. A new view is a file
-// with a type that implements this, and one entry in New's tabs.
+// view is one layer of the screen: a tab, or what is pushed on it (a
+// pool's detail, a queue, a worker's arguments; see stack.go). A view owns
+// its rows, cursor and filter, its reads, its size, its own key bindings
+// and how to draw itself; the root keeps what is global (polls, sweeps,
+// scans, the dialog, the running action, the status line, the layout).
+// Views are values: every method returns the view changed, and the root
+// stores it back in its slot. A new tab is a file with a type that
+// implements this and one entry in New's tabs; a new pushed view is a file
+// and one place that pushes it.
 type view interface {
-	// title is the name on the view's tab.
+	// title is the name on the view's tab; a pushed view's, when not
+	// empty, follows the tab's after a "›".
 	title() string
-	// setSnapshot gives the view a new snapshot and the queue history.
+	// update takes a key the root did not take (only the view on top gets
+	// keys), the results of the view's own reads, and loadMsg. It returns
+	// the view changed and its command, like a bubbletea model.
+	update(msg tea.Msg) (view, tea.Cmd)
+	// setSnapshot gives the view a new snapshot and the queue history. A
+	// pushed view returns nil when what it shows is gone: it closes.
 	setSnapshot(s *model.Snapshot, h queueHistory) view
 	// setOrphans gives the view the orphans the last scan found.
 	setOrphans(o []model.InProgressList) view
@@ -24,10 +34,8 @@ type view interface {
 	setSize(width, height int) view
 	filterText() string
 	setFilter(f string) view
-	// navigate applies a key the root did not take (up, down, ...).
-	navigate(msg tea.KeyMsg, k keyMap) view
-	// selected is what is under the cursor, for the actions and the
-	// detail view.
+	// selected is what is under the cursor, for the actions and for
+	// what enter opens.
 	selected() selection
 	// keys enables the view's own bindings (enter on a pool, ...) in the
 	// key map the root built.
@@ -37,20 +45,12 @@ type view interface {
 	render(c renderContext) string
 }
 
-// enterer is a view that opens something of its own on enter (the Workers
-// view opens the selected job's arguments) instead of the pool detail or
-// the queue the root opens.
-type enterer interface{ enter() view }
-
-// backer is a view that closes what it opened on esc; handled is false when
-// nothing was open, and esc then clears the filter.
-type backer interface{ back() (view, bool) }
-
 // selection is what is under a view's cursor: at most one of these is set.
 type selection struct {
 	pool    *model.Pool
 	jobType *model.JobType
 	orphan  *model.InProgressList
+	worker  *model.Worker
 }
 
 // renderContext is what a view draws with besides its own state.

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
@@ -12,18 +11,19 @@ import (
 )
 
 // workersView lists the busy workers, longest-running first, with the
-// arguments of the selected worker's job below the list; enter gives the
-// arguments the whole body and esc goes back. A job running longer than
+// arguments of the selected worker's job below the list; enter opens the
+// arguments over the whole body (argsView). A job running longer than
 // the snapshot's LongAfter is marked LONG, a worker of a dead pool DEAD
 // (its observation outlives the pool until it expires). The cursor follows
-// a worker ID across polls; the arguments close when that worker's job
-// ends.
+// a worker ID across polls.
 //
 // The regular poll reads the workers only while this view is shown (the
 // screen asks for them), so the view owns the last workers read: a
 // snapshot without them (Workers nil) leaves them as they are, and the
 // view then says how old they are.
 type workersView struct {
+	// km is the key map the view navigates with.
+	km        keyMap
 	busy      []model.Worker
 	dead      map[string]bool
 	longAfter time.Duration
@@ -35,12 +35,9 @@ type workersView struct {
 	filter         string
 	list           listState
 	selectedID     string
-	// expanded: the arguments take the whole body, scrolled by argsTop.
-	expanded bool
-	argsTop  int
-	width    int
-	body     int // the body's height
-	height   int // list rows, without the column titles
+	width          int
+	body           int // the body's height
+	height         int // list rows, without the column titles
 }
 
 func (workersView) title() string { return "Workers" }
@@ -112,34 +109,19 @@ func (v workersView) resize() workersView {
 
 func (v workersView) keys(k keyMap) keyMap {
 	_, ok := v.current()
-	k.Enter.SetEnabled(ok && !v.expanded)
+	k.Enter.SetEnabled(ok)
 	k.Enter.SetHelp("enter", "arguments")
 	return k
 }
 
-// selected is empty: the actions (reap, requeue, ...) belong to the views
-// of pools and job types.
-func (workersView) selected() selection { return selection{} }
-
-// enter gives the selected job's arguments the whole body.
-func (v workersView) enter() view {
-	if _, ok := v.current(); ok {
-		v.expanded, v.argsTop = true, 0
+// selected is the worker under the cursor, whose arguments enter opens;
+// the actions (reap, requeue, ...) belong to the views of pools and job
+// types.
+func (v workersView) selected() selection {
+	if w, ok := v.current(); ok {
+		return selection{worker: &w}
 	}
-	return v
-}
-
-// isOpen reports whether the arguments have the whole body (esc closes
-// them).
-func (v workersView) isOpen() bool { return v.expanded }
-
-// back leaves the arguments; handled is false when they were not open.
-func (v workersView) back() (view, bool) {
-	if !v.expanded {
-		return v, false
-	}
-	v.expanded = false
-	return v, true
+	return selection{}
 }
 
 // refilter recomputes the rows and puts the cursor back on the selected
@@ -154,17 +136,13 @@ func (v workersView) refilter() workersView {
 		}
 	}
 	v.rows = rows
-	found := false
 	if v.selectedID != "" {
 		for i, r := range rows {
 			if v.busy[r].WorkerID == v.selectedID {
-				v.list.cursor, found = i, true
+				v.list.cursor = i
 				break
 			}
 		}
-	}
-	if !found {
-		v.expanded = false // the job whose arguments were open has ended
 	}
 	v.list = v.list.clamp(len(rows), v.height)
 	v.selectedID = ""
@@ -186,22 +164,15 @@ func (v workersView) current() (model.Worker, bool) {
 	return v.busy[v.rows[v.list.cursor]], true
 }
 
-func (v workersView) navigate(msg tea.KeyMsg, k keyMap) view {
-	if v.expanded {
-		switch {
-		case key.Matches(msg, k.Up):
-			v.argsTop = max(v.argsTop-1, 0)
-		case key.Matches(msg, k.Down):
-			v.argsTop++
-		case key.Matches(msg, k.PageUp):
-			v.argsTop = max(v.argsTop-max(v.body-2, 1), 0)
-		case key.Matches(msg, k.PageDown):
-			v.argsTop += max(v.body-2, 1)
-		case key.Matches(msg, k.Top):
-			v.argsTop = 0
-		}
-		return v
+// update moves the cursor on a navigation key; it reads nothing.
+func (v workersView) update(msg tea.Msg) (view, tea.Cmd) {
+	if km, ok := msg.(tea.KeyMsg); ok {
+		return v.navigate(km, v.km), nil
 	}
+	return v, nil
+}
+
+func (v workersView) navigate(msg tea.KeyMsg, k keyMap) view {
 	l, ok := v.list.navigate(msg, k, len(v.rows), v.height)
 	if !ok {
 		return v
@@ -218,12 +189,6 @@ func (v workersView) render(c renderContext) string {
 	note := ""
 	if v.stale() {
 		note = c.st.warn.Render(fitLine("workers as of "+model.FormatAge(v.staleAge(c.now, c.fetchedAt))+" ago: reading them again…", v.width)) + "\n"
-	}
-	if v.expanded {
-		if note != "" {
-			return fitBlock(note+renderWorkerArgs(w, v.argsTop, v.width, v.body-1, c.st), v.width, v.body)
-		}
-		return renderWorkerArgs(w, v.argsTop, v.width, v.body, c.st)
 	}
 	list := note + renderWorkers(v.busy, v.read, v.rows, v.list, v.dead, v.longAfter, v.width, v.height, c.st)
 	pane := argsPaneHeight(v.body)

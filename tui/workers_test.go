@@ -77,13 +77,12 @@ func TestGoldenWorkers(t *testing.T) {
 func TestGoldenWorkerArgs(t *testing.T) {
 	o, _ := testOptions(staticSource(workersFixture()))
 	m := newTest(t, o, 80, 24)
-	i := workersTab(t, m)
-	m.tab = i
-	m = step(t, m, keyMsg("j")) // the 42-minute job
-	if !m.activeKeys().Enter.Enabled() {
+	m = toView(t, m, "Workers")
+	m = press(t, m, "j") // the 42-minute job
+	if !strings.Contains(m.View(), "enter arguments") {
 		t.Fatal("enter is not offered on a busy worker")
 	}
-	m.tabs[i] = m.tabs[i].(workersView).enter()
+	m = press(t, m, "enter")
 	view := m.View()
 	checkScreen(t, view, 80, 24)
 	for _, want := range []string{"ARGUMENTS of send_email 9b1e0c2d3f4a5b6c7d8e9f00", `"template": "welcome_v2",`, `    "a",`} {
@@ -92,12 +91,12 @@ func TestGoldenWorkerArgs(t *testing.T) {
 		}
 	}
 	golden.RequireEqual(t, []byte(view))
-	v, handled := m.tabs[i].(workersView).back()
-	if !handled || v.(workersView).expanded {
-		t.Error("back did not leave the arguments")
+	m = press(t, m, "esc")
+	if v := m.View(); strings.Contains(v, "esc back") || !strings.Contains(v, "RUNNING") {
+		t.Errorf("esc did not go back to the list:\n%s", v)
 	}
-	if _, handled := v.(workersView).back(); handled {
-		t.Error("back on the list claims to have done something")
+	if m = press(t, m, "esc"); !strings.Contains(m.View(), "[Workers]") {
+		t.Errorf("esc on the list left the Workers view:\n%s", m.View())
 	}
 }
 
@@ -105,9 +104,10 @@ func TestGoldenWorkerArgs(t *testing.T) {
 // went idle leaves the list and closes its arguments.
 func TestWorkersViewFollowsWorker(t *testing.T) {
 	s := workersFixture()
-	var v view = workersView{}
+	var v view = workersView{km: defaultKeyMap()}
 	v = v.setSize(80, 20).setSnapshot(s, queueHistory{})
-	v = v.navigate(keyMsg("j"), defaultKeyMap()).navigate(keyMsg("j"), defaultKeyMap())
+	v, _ = v.update(keyMsg("j"))
+	v, _ = v.update(keyMsg("j"))
 	w, _ := v.(workersView).current()
 	if w.WorkerID != "17c3d4e5f6a7b8c9d0e1f2a3" {
 		t.Fatalf("third row is %s", w.WorkerID)
@@ -119,13 +119,13 @@ func TestWorkersViewFollowsWorker(t *testing.T) {
 	if w, _ := v.(workersView).current(); w.WorkerID != "17c3d4e5f6a7b8c9d0e1f2a3" {
 		t.Errorf("cursor moved to %s", w.WorkerID)
 	}
-	v = v.(workersView).enter()
+	w, _ = v.(workersView).current()
+	var args view = newArgsView(w, s2.RedisTime, s2.RedisTime, defaultKeyMap())
 	s3 := workersFixture()
 	s3.Workers = s3.Workers[:1] // only the first job still runs
 	v = v.setSnapshot(s3, queueHistory{})
-	if v.(workersView).expanded {
-		w, _ := v.(workersView).current()
-		t.Errorf("the arguments stay open on %s after the job of 17c3d4e5f6a7b8c9d0e1f2a3 ended", w.WorkerID)
+	if args = args.setSnapshot(s3, queueHistory{}); args != nil {
+		t.Errorf("the arguments stay open after the job of 17c3d4e5f6a7b8c9d0e1f2a3 ended")
 	}
 	v = v.setFilter("report")
 	if got := len(v.(workersView).rows); got != 0 {
@@ -153,26 +153,24 @@ func TestPrettyArgs(t *testing.T) {
 func TestWorkersEnterOpensArguments(t *testing.T) {
 	o, _ := testOptions(staticSource(workersFixture()))
 	m := newTest(t, o, 80, 24)
-	i := workersTab(t, m)
-	for m.tab != i {
-		m = step(t, m, keyMsg("tab"))
-	}
-	if m.activeKeys().Back.Enabled() {
+	m = toView(t, m, "Workers")
+	if strings.Contains(m.View(), "esc back") {
 		t.Fatal("esc offered before anything is open")
 	}
-	m = step(t, m, keyMsg("enter"))
-	if !m.tabs[i].(workersView).expanded {
-		t.Fatal("enter did not open the arguments")
+	m = press(t, m, "enter")
+	v := m.View()
+	if !strings.Contains(v, "ARGUMENTS of") || strings.Contains(v, "RUNNING") {
+		t.Fatalf("enter did not open the arguments:\n%s", v)
 	}
-	if !m.activeKeys().Back.Enabled() {
+	if !strings.Contains(v, "esc back") {
 		t.Error("esc not offered while the arguments are open")
 	}
-	m = step(t, m, keyMsg("esc"))
-	if m.tabs[i].(workersView).expanded {
-		t.Error("esc did not close the arguments")
-	}
-	if m.inDetail {
+	if strings.Contains(v, "› detail") {
 		t.Error("enter on a worker opened the pool detail")
+	}
+	m = press(t, m, "esc")
+	if v := m.View(); !strings.Contains(v, "RUNNING") || strings.Contains(v, "esc back") {
+		t.Errorf("esc did not close the arguments:\n%s", v)
 	}
 }
 

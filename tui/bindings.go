@@ -1,0 +1,177 @@
+package tui
+
+// This file is the table of the screen's action keys: for each, the
+// binding it answers to, whether it writes, why it does nothing here and
+// what it does. The table drives the keys (onKey), the footer and the help
+// (a key with a reason is disabled there) and the hint shown when a
+// disabled key is pressed. A new action is one entry here.
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
+)
+
+// actionBinding is one action key.
+type actionBinding struct {
+	// binding is the action's binding in a key map.
+	binding func(k *keyMap) *key.Binding
+	// name is the action in the read-only hint.
+	name string
+	// write actions are refused in read-only mode.
+	write bool
+	// disabledReason says why the action does nothing here; "" when it
+	// applies. The read-only rule is checked before it.
+	disabledReason func(m Model) string
+	// run opens the action's dialog (or starts it, for a read).
+	run func(m Model) (Model, tea.Cmd)
+}
+
+// actionBindings is the table, in the order onKey tries it.
+func actionBindings() []actionBinding {
+	return []actionBinding{
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.ReapOne },
+			name:    "reap", write: true,
+			disabledReason: func(m Model) string {
+				if r := m.reapUnavailable(); r != "" {
+					return r
+				}
+				p, ok := m.selectedPool()
+				switch {
+				case !ok:
+					return "x reaps the selected dead pool: select one in the pools view"
+				case p.Status != model.StatusDead:
+					return fmt.Sprintf("x reaps a dead pool; %s is %s", textsafe.Clean(shortID(p.ID)), p.Status)
+				}
+				return ""
+			},
+			run: func(m Model) (Model, tea.Cmd) {
+				p, _ := m.selectedPool()
+				return m.openAction(actionReap, reaper.Targets{PoolIDs: []string{p.ID}})
+			},
+		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.ReapAll },
+			name:    "reap", write: true,
+			disabledReason: func(m Model) string {
+				if r := m.reapUnavailable(); r != "" {
+					return r
+				}
+				if m.snap == nil || m.counts.dead == 0 {
+					return "no dead pool to reap"
+				}
+				return ""
+			},
+			run: func(m Model) (Model, tea.Cmd) {
+				return m.openAction(actionReap, reaper.Targets{AllDead: true})
+			},
+		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.Requeue },
+			name:    "requeue", write: true,
+			disabledReason: func(m Model) string {
+				if m.opts.Requeuer == nil {
+					return "requeue is not available here"
+				}
+				if _, ok := m.requeueTargets(); !ok {
+					return "R requeues the selected orphan (Orphans view) or a dead pool's lists (its detail view)"
+				}
+				return ""
+			},
+			run: func(m Model) (Model, tea.Cmd) { return m.openAction(actionRequeue, reaper.Targets{}) },
+		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.RepairLocks },
+			name:    "repair locks", write: true,
+			disabledReason: func(m Model) string {
+				if m.opts.LockRepairer == nil {
+					return "repair locks is not available here"
+				}
+				if _, ok := m.selectedDriftedJob(); !ok {
+					return "L repairs the locks of a job type marked DRIFT: select one in the Job types view"
+				}
+				return ""
+			},
+			run: func(m Model) (Model, tea.Cmd) { return m.openAction(actionRepairLocks, reaper.Targets{}) },
+		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.TogglePause },
+			name:    "pause", write: true,
+			disabledReason: func(m Model) string {
+				if m.opts.Pauser == nil {
+					return "pause is not available here"
+				}
+				if _, ok := m.pauseTarget(); !ok {
+					return "p pauses or unpauses the selected job type: select one in the Job types view"
+				}
+				return ""
+			},
+			run: func(m Model) (Model, tea.Cmd) { return m.openAction(m.togglePause(), reaper.Targets{}) },
+		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.ScanOrphans },
+			name:    "the orphan scan",
+			disabledReason: func(m Model) string {
+				if m.opts.Scanner == nil {
+					return "the orphan scan is not available here"
+				}
+				return ""
+			},
+			// Nothing while a scan runs.
+			run: func(m Model) (Model, tea.Cmd) { return m.startScan() },
+		},
+	}
+}
+
+// reason is why b does nothing here, the read-only rule first.
+func (b actionBinding) reason(m Model) string {
+	if b.write && m.opts.ReadOnly {
+		return "read-only: " + b.name + " is disabled"
+	}
+	return b.disabledReason(m)
+}
+
+// reapUnavailable is why no reap can run at all, "" when one can.
+func (m Model) reapUnavailable() string {
+	if m.opts.Reaper == nil || m.opts.Planner == nil {
+		return "reap is not available here"
+	}
+	return ""
+}
+
+// keyMap is the key map as it applies here: the view's own bindings, each
+// action enabled only where its reason is empty, esc where it goes back or
+// clears the filter. The footer, the help and onKey all read it.
+func (m Model) keyMap() keyMap {
+	k := m.top().keys(m.keys)
+	for _, b := range actionBindings() {
+		b.binding(&k).SetEnabled(b.reason(m) == "")
+	}
+	if !m.opened() {
+		k.Back.SetEnabled(m.currentFilter() != "")
+	}
+	return m.pauseLabel(k)
+}
+
+// onActionKey runs the action msg is the key of, or shows why it does
+// nothing here; ok is false when msg is no action's key.
+func (m Model) onActionKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
+	for _, b := range actionBindings() {
+		if !key.Matches(msg, *b.binding(&m.keys)) {
+			continue
+		}
+		if r := b.reason(m); r != "" {
+			mm, cmd := m.setStatus(r, false)
+			return mm, cmd, true
+		}
+		mm, cmd := b.run(m)
+		return mm, cmd, true
+	}
+	return m, nil, false
+}
