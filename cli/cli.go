@@ -69,6 +69,7 @@ func commands() []command {
 	return []command{
 		screenCommand(),
 		snapshotCommand(),
+		explainCommand(),
 		reapCommand(),
 		jobsCommand(),
 		requeueCommand(),
