@@ -36,7 +36,7 @@ func TestExplainCommand(t *testing.T) {
 	srv.Do("SET", k.Prefix()+"unique:notify:{\"user\":1}\n", "1", "EX", 3600)
 	addr := "--redis=" + srv.Addr()
 
-	out, errOut, code := runCLI(t, input{}, "explain", addr, "send_email")
+	out, errOut, code := runCLI(t, input{}, "explain", addr, "--read-only", "send_email")
 	if code != ExitOK || !strings.HasPrefix(out, "send_email: send_email is running normally\n") {
 		t.Fatalf("running type: exit %d, out %q, err %q", code, out, errOut)
 	}
