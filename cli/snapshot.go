@@ -28,13 +28,17 @@ func snapshotCommand() command {
 workers, orphaned in-progress lists and findings, as a table or (--json) as
 one JSON object. A job running longer than --long-after is a long_running
 finding. Exit status 3 when there are dead pools, lock drift or orphans
-(long-running jobs alone do not change it). It only reads.`,
+(long-running jobs alone do not change it). Redis health findings (an
+eviction policy other than noeviction, memory above 90% of maxmemory,
+changes not on disk, a replica down or behind, a large dead set) are
+warnings that change it only with --strict. It only reads.`,
 		flags: func(fs *pflag.FlagSet) runner {
 			c := &snapshotCmd{}
 			c.target.addFlags(fs)
 			addDeadAfter(fs, &c.deadAfter)
 			addLongAfter(fs, &c.longAfter)
 			fs.BoolVar(&c.json, "json", false, "print one JSON object")
+			fs.BoolVar(&c.strict, "strict", false, "exit 3 on Redis health findings too")
 			return c
 		},
 	}
@@ -45,6 +49,7 @@ type snapshotCmd struct {
 	deadAfter time.Duration
 	longAfter time.Duration
 	json      bool
+	strict    bool
 }
 
 // addLongAfter adds --long-after: how long a job may run before it is
@@ -91,7 +96,7 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return localErrorf("write snapshot: %w", err)
 	}
-	if snap.HasProblems() {
+	if snap.HasProblems() || c.strict && snap.HasHealthFindings() {
 		return errFindings
 	}
 	return nil
@@ -118,6 +123,9 @@ func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Dura
 		orph, orphErr = cl.ScanOrphans(ctx, redisq.DefaultScanCount, nil)
 	}()
 	snap, err := cl.Snapshot(ctx)
+	if err == nil {
+		snap.Health, err = cl.Health(ctx)
+	}
 	<-scanned
 	if err != nil {
 		return nil, err

@@ -158,7 +158,7 @@ func poolLess(a, b *Pool) bool {
 
 // Findings lists what an operator should look at, in a stable order: dead
 // pools, late pools, drifted job types, orphans, long-running jobs (longest
-// first), then warnings.
+// first), Redis health, then warnings.
 func Findings(snap *Snapshot) []Finding {
 	var out []Finding
 	for _, p := range snap.Pools {
@@ -199,6 +199,7 @@ func Findings(snap *Snapshot) []Finding {
 					w.JobName, w.JobID, w.PoolID, FormatAge(*w.Running), FormatAge(snap.LongAfter))})
 		}
 	}
+	out = append(out, HealthFindings(snap.Health, "redis", snap.RedisTime)...)
 	for _, w := range snap.Warnings {
 		out = append(out, Finding{Kind: FindingWarning, Subject: snap.Namespace, Detail: w})
 	}

@@ -152,6 +152,9 @@ type Snapshot struct {
 	Sets SetCounts `json:"sets"`
 	// Warnings about the namespace as a whole (a set of the wrong type, ...).
 	Warnings []string `json:"warnings,omitempty"`
+	// Health is what Redis says of its own safety for the queue (see
+	// HealthFindings); nil when it was not read.
+	Health *RedisHealth `json:"-"`
 }
 
 // SetCounts are the sizes (ZCARD) of the three job sets.
@@ -203,6 +206,12 @@ func (s *Snapshot) DeadPools() []string {
 		}
 	}
 	return ids
+}
+
+// HasHealthFindings reports whether the snapshot has a Redis health
+// finding: what makes `workq-tui snapshot --strict` exit 3.
+func (s *Snapshot) HasHealthFindings() bool {
+	return len(HealthFindings(s.Health, "", s.RedisTime)) > 0
 }
 
 // HasProblems reports whether the snapshot has dead pools, drift or orphans:
