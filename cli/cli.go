@@ -70,6 +70,7 @@ func commands() []command {
 		screenCommand(),
 		snapshotCommand(),
 		explainCommand(),
+		timelineCommand(),
 		reapCommand(),
 		jobsCommand(),
 		requeueCommand(),
