@@ -69,6 +69,8 @@ func commands() []command {
 	return []command{
 		screenCommand(),
 		snapshotCommand(),
+		explainCommand(),
+		timelineCommand(),
 		reapCommand(),
 		jobsCommand(),
 		findCommand(),

@@ -30,7 +30,10 @@ one JSON object. A job running longer than --long-after is a long_running
 finding. Exit status 3 when there are dead pools, lock drift or orphans
 (long-running jobs alone do not change it); 1, with one line naming the
 namespaces the database holds, when the namespace holds no gocraft/work
-key at all (a typo in -n, most often). It only reads.`,
+key at all (a typo in -n, most often). Redis health findings (an
+eviction policy other than noeviction, memory above 90% of maxmemory,
+changes not on disk, a replica down or behind, a large dead set) are
+warnings that change it only with --strict. It only reads.`,
 		flags: func(fs *pflag.FlagSet) runner {
 			c := &snapshotCmd{}
 			c.target.addFlags(fs)
@@ -38,6 +41,7 @@ key at all (a typo in -n, most often). It only reads.`,
 			addLongAfter(fs, &c.longAfter)
 			fs.BoolVar(&c.json, "json", false, "print one JSON object")
 			fs.BoolVar(&c.wide, "wide", false, "print IDs and cells whole (the table fits 80 columns without it)")
+			fs.BoolVar(&c.strict, "strict", false, "exit 3 on Redis health findings too")
 			return c
 		},
 	}
@@ -49,6 +53,7 @@ type snapshotCmd struct {
 	longAfter time.Duration
 	json      bool
 	wide      bool
+	strict    bool
 }
 
 // addLongAfter adds --long-after: how long a job may run before it is
@@ -100,7 +105,7 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 	if empty != nil {
 		return empty
 	}
-	if snap.HasProblems() {
+	if snap.HasProblems() || c.strict && snap.HasHealthFindings() {
 		return errFindings
 	}
 	return nil
@@ -139,6 +144,9 @@ func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Dura
 		orph, orphErr = cl.ScanOrphans(ctx, redisq.DefaultScanCount, nil)
 	}()
 	snap, err := cl.Snapshot(ctx)
+	if err == nil {
+		snap.Health, err = cl.Health(ctx)
+	}
 	<-scanned
 	if err != nil {
 		return nil, err

@@ -18,6 +18,7 @@ type descs struct {
 	queued, latency, jobInProgress, lock, lockInfoTotal, maxConc, paused *prometheus.Desc
 	drift, orphanedLists, orphanedJobs, readDuration, readErrors         *prometheus.Desc
 	setJobs, busyWorkers, longRunning, namespaceEmpty                    *prometheus.Desc
+	health                                                               healthDescs
 }
 
 func newDescs() descs {
@@ -25,6 +26,7 @@ func newDescs() descs {
 		return prometheus.NewDesc(name, help, append([]string{"target", "namespace"}, extra...), nil)
 	}
 	return descs{
+		health:         newHealthDescs(d),
 		up:             d("workq_up", "1 when the last read of the target succeeded and none is overdue, else 0."),
 		pools:          d("workq_pools", "Worker pools in the namespace's pool set, by heartbeat status.", "status"),
 		heartbeatAge:   d("workq_pool_heartbeat_age_seconds", "Redis time minus the pool's last heartbeat.", "pool", "host"),
@@ -59,6 +61,9 @@ func (c collector) Describe(ch chan<- *prometheus.Desc) {
 	for _, x := range []*prometheus.Desc{d.up, d.pools, d.heartbeatAge, d.poolInProgress, d.poolsTruncated,
 		d.queued, d.latency, d.jobInProgress, d.lock, d.lockInfoTotal, d.maxConc, d.paused, d.drift,
 		d.setJobs, d.busyWorkers, d.longRunning, d.namespaceEmpty, d.orphanedLists, d.orphanedJobs, d.readDuration, d.readErrors} {
+		ch <- x
+	}
+	for _, x := range d.health.all() {
 		ch <- x
 	}
 }
@@ -173,6 +178,7 @@ func (e *Exporter) emit(ch chan<- prometheus.Metric, name, namespace string, v v
 	s.send(d.namespaceEmpty, gauge, boolValue(model.EmptyNamespace(snap) && len(v.orphans) == 0))
 	s.send(d.busyWorkers, gauge, float64(busy))
 	s.send(d.longRunning, gauge, float64(long))
+	d.health.emit(s, snap)
 	for _, p := range pools {
 		id := label(p.ID)
 		if p.HeartbeatAge != nil {

@@ -57,9 +57,13 @@ func (r *RedisSource) Read(ctx context.Context) (*model.Snapshot, error) {
 	}
 	defer conn.Close()
 	snap, err := redisq.ReadSnapshot(ctx, conn, r.namespace, r.deadAfter)
+	if err == nil {
+		snap.Health, err = redisq.ReadHealth(ctx, conn, redisq.NewKeys(r.namespace))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s at %s: %w", r.namespace, r.dialer.Endpoint(), err)
 	}
+	snap.Findings = model.Findings(snap)
 	return snap, nil
 }
 

@@ -257,3 +257,38 @@ func TestRedisSourceIsReadOnly(t *testing.T) {
 		t.Error("a write through the source reached Redis")
 	}
 }
+
+// The health series: an allkeys-lru Redis shows an eviction-policy finding
+// and its policy; a Redis whose user may not run INFO shows readable 0 and
+// still every snapshot series.
+func TestExporterHealthSeries(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	buildState(t, c)
+	srv.Do("CONFIG", "SET", "maxmemory-policy", "allkeys-lru")
+	e, err := exporter.New([]exporter.Target{redisTarget(t, "prod", srv.Addr(), 5*time.Second)},
+		exporter.Options{MinInterval: 15 * time.Second, ScanInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(e.Handler())
+	defer func() { hs.Close(); e.Close() }()
+	got := exportertest.Scrape(t, hs.URL+"/metrics")
+	key := func(name string, extra ...string) string {
+		return exportertest.Key(name, append([]string{"target", "prod", "namespace", ns}, extra...)...)
+	}
+	for k, want := range map[string]float64{
+		key("workq_redis_health_readable"):                                  1,
+		key("workq_redis_health_findings", "kind", "redis_eviction_policy"): 1,
+		key("workq_redis_health_findings", "kind", "redis_not_persisted"):   0,
+		key("workq_redis_maxmemory_policy", "policy", "allkeys-lru"):        1,
+		key("workq_redis_aof_enabled"):                                      1,
+	} {
+		if v, ok := got[k]; !ok || v != want {
+			t.Errorf("%s = %v (present %v), want %v", k, v, ok, want)
+		}
+	}
+	if got[key("workq_dead_oldest_age_seconds")] < 30 {
+		t.Errorf("dead oldest age %v, want at least 30 (the oldest death is 30 s old)", got[key("workq_dead_oldest_age_seconds")])
+	}
+}

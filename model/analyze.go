@@ -157,8 +157,9 @@ func poolLess(a, b *Pool) bool {
 }
 
 // Findings lists what an operator should look at, in a stable order: an
-// empty namespace (when snap.Search is set), dead pools, late pools, drifted job types, orphans, long-running jobs (longest
-// first), then warnings.
+// empty namespace (when snap.Search is set), dead pools, late pools,
+// drifted job types, orphans, long-running jobs (longest first), Redis
+// health, then warnings.
 func Findings(snap *Snapshot) []Finding {
 	var out []Finding
 	if snap.Search != nil && EmptyNamespace(snap) {
@@ -202,6 +203,7 @@ func Findings(snap *Snapshot) []Finding {
 					w.JobName, w.JobID, w.PoolID, FormatAge(*w.Running), FormatAge(snap.LongAfter))})
 		}
 	}
+	out = append(out, HealthFindings(snap.Health, "redis", snap.RedisTime)...)
 	for _, w := range snap.Warnings {
 		out = append(out, Finding{Kind: FindingWarning, Subject: snap.Namespace, Detail: w})
 	}

@@ -157,6 +157,9 @@ type Snapshot struct {
 	// EmptyNamespace); nil when none was made. With it, Findings reports
 	// the empty namespace.
 	Search *NamespaceSearch `json:"-"`
+	// Health is what Redis says of its own safety for the queue (see
+	// HealthFindings); nil when it was not read.
+	Health *RedisHealth `json:"-"`
 }
 
 // SetCounts are the sizes (ZCARD) of the three job sets.
@@ -208,6 +211,12 @@ func (s *Snapshot) DeadPools() []string {
 		}
 	}
 	return ids
+}
+
+// HasHealthFindings reports whether the snapshot has a Redis health
+// finding: what makes `workq-tui snapshot --strict` exit 3.
+func (s *Snapshot) HasHealthFindings() bool {
+	return len(HealthFindings(s.Health, "", s.RedisTime)) > 0
 }
 
 // HasProblems reports whether the snapshot has dead pools, drift, orphans

@@ -280,30 +280,6 @@ func nearestKey(key string) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b (bytes).
-func editDistance(a, b string) int {
-	if len(a) > 64 {
-		return 64
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
 // parseQueryTime reads an RFC 3339 time, a clock time of today (15:04 or
 // 15:04:05 in the clock's zone) or an age before now (90s, 90m, 2h, 3d, or
 // any Go duration such as 1h30m).

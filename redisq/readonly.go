@@ -18,7 +18,7 @@ var readAllow = map[string]bool{
 	"HGET": true, "HMGET": true, "HGETALL": true, "HLEN": true, "HKEYS": true, "HVALS": true, "HEXISTS": true, "HSCAN": true,
 	"LLEN": true, "LINDEX": true, "LRANGE": true,
 	"SMEMBERS": true, "SCARD": true, "SISMEMBER": true, "SSCAN": true,
-	"ZCARD": true, "ZRANGE": true, "ZRANK": true, "ZRANGEBYSCORE": true, "ZCOUNT": true, "ZSCORE": true, "ZSCAN": true,
+	"ZCARD": true, "ZRANGE": true, "ZRANK": true, "ZRANGEBYSCORE": true, "ZREVRANGEBYSCORE": true, "ZCOUNT": true, "ZSCORE": true, "ZSCAN": true,
 	"SCAN": true, "TIME": true, "PING": true, "DBSIZE": true,
 	// What a Sentinel deployment is checked with: a node's role, and the
 	// replication offsets of a replica's lag.

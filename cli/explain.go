@@ -1,0 +1,345 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+func explainCommand() command {
+	return command{
+		name:    "explain",
+		args:    "JOB... | --pool POOL_ID...",
+		summary: "say why job types JOB... are not running, with the command that fixes it; exit 3 on a cause",
+		help: `Read the namespace once and tell, for each job type, whether it is running
+normally or why not: a verdict in one line, the evidence under it, and the
+command that fixes each cause. The checks, in order, all reported when
+several hold: an unknown name (with close names), paused, no live pool
+serving it, a lock at max_concurrency (held by dead pools, drifted, or
+saturated by running jobs), the serving pools' workers busy with other job
+types, jobs held in dead pools' or orphaned in-progress lists, an empty
+queue while jobs wait in retry, unique keys blocking new enqueues, and
+recent deaths with their top error. With --pool, or for an argument that is
+a pool ID, it tells why a pool is late or dead instead. Exit status 3 when
+a cause was found. It only reads.`,
+		flags: func(fs *pflag.FlagSet) runner {
+			c := &explainCmd{fs: fs}
+			c.target.addFlags(fs)
+			addDeadAfter(fs, &c.deadAfter)
+			addLongAfter(fs, &c.longAfter)
+			fs.BoolVar(&c.pool, "pool", false, "the arguments are worker pool IDs")
+			fs.BoolVar(&c.json, "json", false, "print one JSON object")
+			return c
+		},
+	}
+}
+
+type explainCmd struct {
+	target
+	fs        *pflag.FlagSet
+	deadAfter time.Duration
+	longAfter time.Duration
+	pool      bool
+	json      bool
+}
+
+// explainRead is what one explain read: the snapshot with its orphans,
+// the set facts and each job type's unique keys.
+type explainRead struct {
+	snap   *model.Snapshot
+	facts  model.ExplainFacts
+	unique map[string][]model.UniqueKey
+}
+
+func (c *explainCmd) run(ctx context.Context, e env, args []string) error {
+	if len(args) == 0 {
+		return usageErrorf("explain needs a job type name (or --pool and a pool ID)")
+	}
+	for _, a := range args {
+		if a == "" {
+			return usageErrorf("explain: an empty name")
+		}
+	}
+	if err := checkLongAfter(c.longAfter); err != nil {
+		return err
+	}
+	if err := c.check(e); err != nil {
+		return err
+	}
+	if err := checkDeadAfter(c.deadAfter); err != nil {
+		return err
+	}
+	rd, err := c.read(ctx, args)
+	if err != nil {
+		return err
+	}
+	var jobs []model.Explanation
+	var pools []model.PoolExplanation
+	cause := false
+	for _, a := range args {
+		if c.isPool(rd.snap, a) {
+			pe := model.ExplainPool(rd.snap, a)
+			cause = cause || !pe.Running
+			pools = append(pools, pe)
+			continue
+		}
+		f := rd.facts
+		f.Unique, f.UniqueScanned = rd.unique[a], true
+		x := model.Explain(rd.snap, f, a)
+		cause = cause || !x.Running
+		jobs = append(jobs, x)
+	}
+	widenPipe(e.stdout)
+	if c.json {
+		err = writeExplainJSON(e.stdout, rd.snap, jobs, pools, c.fixPrefix())
+	} else {
+		err = writeExplainText(e.stdout, jobs, pools, c.fixPrefix())
+	}
+	if err != nil {
+		return localErrorf("write explanation: %w", err)
+	}
+	if cause {
+		return errFindings
+	}
+	return nil
+}
+
+// isPool tells whether an argument names a pool: always with --pool;
+// otherwise when it is a pool of the set and no job type's name.
+func (c *explainCmd) isPool(snap *model.Snapshot, a string) bool {
+	if c.pool {
+		return true
+	}
+	if _, ok := snap.Pool(a); !ok {
+		return false
+	}
+	for _, n := range model.JobNames(snap) {
+		if n == a {
+			return false
+		}
+	}
+	return true
+}
+
+// read takes the snapshot (three round trips, a fourth only to confirm
+// drift) while the orphan scan and the unique keys' scan walk the keyspace
+// on connections of their own; then one round trip for the retry,
+// scheduled and dead sets, dated by the snapshot's Redis time.
+func (c *explainCmd) read(ctx context.Context, args []string) (*explainRead, error) {
+	d, stop, err := c.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	cl := redisq.NewDialerClient(d, c.namespace, c.deadAfter)
+	defer cl.Close()
+	rd := &explainRead{unique: map[string][]model.UniqueKey{}}
+	var orph redisq.OrphanResult
+	var mu sync.Mutex
+	var scanErr error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var err error
+		orph, err = cl.ScanOrphans(ctx, redisq.DefaultScanCount, nil)
+		if err != nil {
+			mu.Lock()
+			scanErr = err
+			mu.Unlock()
+		}
+	}()
+	if !c.pool {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, a := range args {
+				u, err := cl.UniqueKeys(ctx, a, redisq.DefaultScanCount)
+				mu.Lock()
+				if err != nil && scanErr == nil {
+					scanErr = err
+				}
+				rd.unique[a] = u
+				mu.Unlock()
+				if err != nil {
+					return
+				}
+			}
+		}()
+	}
+	snap, err := cl.Snapshot(ctx)
+	if err == nil && !c.pool {
+		rd.facts, err = cl.ExplainFacts(ctx, snap.RedisTime)
+	}
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	if scanErr != nil {
+		return nil, scanErr
+	}
+	snap.Orphans = orph.Orphans
+	snap.Warnings = append(snap.Warnings, orph.Warnings...)
+	snap.LongAfter = c.longAfter
+	model.AnalyzeWorkers(snap.Workers, snap.RedisTime)
+	snap.Findings = model.Findings(snap)
+	rd.snap = snap
+	return rd, nil
+}
+
+// explainOwnFlag reports whether a flag is explain's own, one the fix
+// commands do not take (or, like --read-only, would refuse).
+func explainOwnFlag(name string) bool {
+	switch name {
+	case "json", "pool", "long-after", "dead-after", "read-only", "demo", "demo-seed", "help", "version":
+		return true
+	}
+	return false
+}
+
+// fixPrefix is "workq-tui" and the connection flags the command line gave,
+// so that a fix command runs against the same Redis and namespace.
+func (c *explainCmd) fixPrefix() string {
+	parts := []string{"workq-tui"}
+	c.fs.Visit(func(f *pflag.Flag) {
+		if explainOwnFlag(f.Name) {
+			return
+		}
+		if f.Value.Type() == "bool" {
+			parts = append(parts, "--"+f.Name)
+			return
+		}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			for _, v := range sv.GetSlice() {
+				parts = append(parts, "--"+f.Name, shellWord(v))
+			}
+			return
+		}
+		parts = append(parts, "--"+f.Name, shellWord(f.Value.String()))
+	})
+	return strings.Join(parts, " ")
+}
+
+// fixLine is a cause's fix as a command line, "" when it has none.
+func fixLine(prefix string, fix []string) string {
+	if len(fix) == 0 {
+		return ""
+	}
+	words := make([]string, len(fix))
+	for i, w := range fix {
+		words[i] = shellWord(w)
+	}
+	return prefix + " " + strings.Join(words, " ")
+}
+
+// shellWord quotes s for a POSIX shell when it holds anything but plain
+// characters.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@=,+") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func writeExplainText(w io.Writer, jobs []model.Explanation, pools []model.PoolExplanation, prefix string) error {
+	var b strings.Builder
+	one := func(subject, verdict string, facts []string, causes []model.Cause) {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s: %s\n", textsafe.Clean(subject), textsafe.Clean(verdict))
+		for _, f := range facts {
+			fmt.Fprintf(&b, "  %s\n", textsafe.Clean(f))
+		}
+		for i, c := range causes {
+			if len(causes) > 1 || c.Verdict != verdict {
+				fmt.Fprintf(&b, "  %d. %s\n", i+1, textsafe.Clean(c.Verdict))
+			}
+			for _, ev := range c.Evidence {
+				fmt.Fprintf(&b, "     %s\n", textsafe.Clean(ev))
+			}
+			if l := fixLine(prefix, c.Fix); l != "" {
+				fmt.Fprintf(&b, "     fix: %s\n", textsafe.Clean(l))
+			}
+			if c.FixText != "" {
+				fmt.Fprintf(&b, "     %s\n", textsafe.Clean(c.FixText))
+			}
+		}
+	}
+	for _, x := range jobs {
+		one(x.Job, x.Verdict, x.Facts, x.Causes)
+	}
+	for _, p := range pools {
+		one("pool "+p.PoolID, p.Verdict, p.Facts, p.Causes)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// The JSON shape of `explain --json`; docs/explain.md describes it.
+type explainJSON struct {
+	Namespace string            `json:"namespace"`
+	RedisTime int64             `json:"redis_time"`
+	Jobs      []explanationJSON `json:"jobs"`
+	Pools     []explanationJSON `json:"pools"`
+}
+
+type explanationJSON struct {
+	Subject string      `json:"subject"`
+	Running bool        `json:"running"`
+	Verdict string      `json:"verdict"`
+	Facts   []string    `json:"facts"`
+	Causes  []causeJSON `json:"causes"`
+}
+
+type causeJSON struct {
+	Kind     string   `json:"kind"`
+	Verdict  string   `json:"verdict"`
+	Evidence []string `json:"evidence"`
+	// Fix is the command line that fixes the cause, null when none does;
+	// FixArgs its words after the program name and connection flags.
+	Fix     *string  `json:"fix"`
+	FixArgs []string `json:"fix_args"`
+	FixText string   `json:"fix_text"`
+}
+
+func writeExplainJSON(w io.Writer, snap *model.Snapshot, jobs []model.Explanation, pools []model.PoolExplanation, prefix string) error {
+	conv := func(subject string, running bool, verdict string, facts []string, causes []model.Cause) explanationJSON {
+		x := explanationJSON{Subject: subject, Running: running, Verdict: verdict, Facts: nonNil(facts), Causes: []causeJSON{}}
+		for _, c := range causes {
+			cj := causeJSON{Kind: c.Kind, Verdict: c.Verdict, Evidence: nonNil(c.Evidence), FixArgs: nonNil(c.Fix), FixText: c.FixText}
+			if l := fixLine(prefix, c.Fix); l != "" {
+				cj.Fix = &l
+			}
+			x.Causes = append(x.Causes, cj)
+		}
+		return x
+	}
+	out := explainJSON{Namespace: snap.Namespace, RedisTime: snap.RedisTime.Unix(), Jobs: []explanationJSON{}, Pools: []explanationJSON{}}
+	for _, x := range jobs {
+		out.Jobs = append(out.Jobs, conv(x.Job, x.Running, x.Verdict, x.Facts, x.Causes))
+	}
+	for _, p := range pools {
+		out.Pools = append(out.Pools, conv(p.PoolID, p.Running, p.Verdict, p.Facts, p.Causes))
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+// TestExplainCommand writes a namespace by hand (one live pool, a paused
+// type, a type whose lock a dead pool holds, a stale unique key) and checks
+// each verdict, its fix command and the exit status; then runs the fixes
+// printed and checks that the types are explained as running.
+func TestExplainCommand(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	k := redisq.NewKeys("work")
+	now := redistest.Time(t, c).Unix()
+	srv.Do("SADD", k.KnownJobs(), "send_email", "report", "resize", "notify")
+	srv.Do("SADD", k.WorkerPools(), "live1", "dead1")
+	srv.Do("HSET", k.Heartbeat("live1"), "heartbeat_at", now, "started_at", now-100, "host", "web-1", "pid", 1,
+		"concurrency", 2, "job_names", "notify,report,resize,send_email", "worker_ids", "w1,w2")
+	srv.Do("HSET", k.Heartbeat("dead1"), "heartbeat_at", now-3600, "started_at", now-7200, "host", "web-0", "pid", 2,
+		"concurrency", 1, "job_names", "resize", "worker_ids", "w9")
+	srv.Do("SET", k.Paused("report"), "1")
+	srv.Do("LPUSH", k.Queue("report"), `{"name":"report","id":"r1","t":1700000000,"args":{}}`)
+	// resize: max 1, the one slot held by the dead pool's in-progress job.
+	srv.Do("SET", k.MaxConcurrency("resize"), 1)
+	srv.Do("SET", k.Lock("resize"), 1)
+	srv.Do("HSET", k.LockInfo("resize"), "dead1", 1)
+	srv.Do("LPUSH", k.InProgress("resize", "dead1"), `{"name":"resize","id":"z1","t":1700000000,"args":{}}`)
+	srv.Do("LPUSH", k.Queue("resize"), `{"name":"resize","id":"z2","t":1700000000,"args":{}}`)
+	// notify: a unique key left behind while no copy waits.
+	srv.Do("SET", k.Prefix()+"unique:notify:{\"user\":1}\n", "1", "EX", 3600)
+	addr := "--redis=" + srv.Addr()
+
+	out, errOut, code := runCLI(t, input{}, "explain", addr, "--read-only", "send_email")
+	if code != ExitOK || !strings.HasPrefix(out, "send_email: send_email is running normally\n") {
+		t.Fatalf("running type: exit %d, out %q, err %q", code, out, errOut)
+	}
+	for _, tc := range []struct{ job, verdict, fix string }{
+		{"report", "report is paused", "workq-tui --redis " + srv.Addr() + " unpause report"},
+		{"resize", "dead pools hold 1 of resize's 1 slots", "workq-tui --redis " + srv.Addr() + " reap dead1"},
+		{"notify", "1 unique key of notify block new enqueues", ""},
+	} {
+		out, errOut, code := runCLI(t, input{}, "explain", addr, tc.job)
+		if code != ExitFindings {
+			t.Errorf("%s: exit %d, want %d (%q %q)", tc.job, code, ExitFindings, out, errOut)
+		}
+		first, _, _ := strings.Cut(out, "\n")
+		if !strings.HasPrefix(first, tc.job+": "+tc.verdict) {
+			t.Errorf("%s: first line %q, want the verdict %q", tc.job, first, tc.verdict)
+		}
+		if tc.fix != "" && !strings.Contains(out, "fix: "+tc.fix+"\n") {
+			t.Errorf("%s: no fix %q in\n%s", tc.job, tc.fix, out)
+		}
+	}
+	_, _, code = runCLI(t, input{}, "explain", addr, "send_emial")
+	out, _, _ = runCLI(t, input{}, "explain", addr, "send_emial")
+	if code != ExitFindings || !strings.Contains(out, "close names: send_email") {
+		t.Errorf("typo: exit %d, out %q", code, out)
+	}
+
+	out, _, code = runCLI(t, input{}, "explain", addr, "--json", "report", "dead1")
+	var got explainJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("json: %v\n%s", err, out)
+	}
+	if code != ExitFindings || len(got.Jobs) != 1 || len(got.Pools) != 1 || got.Jobs[0].Causes[0].Kind != "paused" ||
+		got.Pools[0].Causes[0].Kind != "dead_pool" || strings.Join(got.Pools[0].Causes[0].FixArgs, " ") != "reap dead1" {
+		t.Errorf("json: exit %d, %+v", code, got)
+	}
+
+	// The fixes: unpause, reap, the unique key deleted.
+	for _, args := range [][]string{{"unpause", "report", "--yes"}, {"reap", "dead1", "--yes"}} {
+		if o, e, code := runCLI(t, input{}, append([]string{args[0], addr}, args[1:]...)...); code != ExitOK {
+			t.Fatalf("%v: exit %d %q %q", args, code, o, e)
+		}
+	}
+	srv.Do("DEL", k.Prefix()+"unique:notify:{\"user\":1}\n")
+	for _, job := range []string{"report", "resize", "notify"} {
+		out, _, code := runCLI(t, input{}, "explain", addr, job)
+		if code != ExitOK || !strings.Contains(out, job+" is running normally") {
+			t.Errorf("%s after its fix: exit %d\n%s", job, code, out)
+		}
+	}
+	if o, _, code := runCLI(t, input{}, "explain", addr); code != ExitUsage {
+		t.Errorf("no argument: exit %d %q", code, o)
+	}
+}
