@@ -106,7 +106,7 @@ func TestSnapshotHealthWithoutINFO(t *testing.T) {
 	if strings.Join(kinds, ",") != "redis_health_unreadable" {
 		t.Errorf("findings %v, want one redis_health_unreadable", kinds)
 	}
-	out, _, code := runCLI(t, in, "snapshot", "--redis="+srv.Addr(), "--user=noinfo")
+	out, _, code := runCLI(t, in, "snapshot", "--wide", "--redis="+srv.Addr(), "--user=noinfo")
 	if code != ExitOK || strings.Count(out, "not readable with this user") != 1 || !strings.Contains(out, "send_email") {
 		t.Errorf("exit %d, want one not-readable line and the job types:\n%s", code, out)
 	}

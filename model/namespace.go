@@ -34,8 +34,10 @@ type NamespaceSearch struct {
 // heartbeats), no job in the retry, scheduled or dead set, no orphaned
 // in-progress list.
 func EmptyNamespace(snap *Snapshot) bool {
+	// A warning means a key of the namespace was there but could not be
+	// read (a wrong type): the namespace is not empty, its data is bad.
 	return len(snap.Pools) == 0 && len(snap.JobTypes) == 0 && len(snap.Orphans) == 0 &&
-		snap.Sets == (SetCounts{})
+		snap.Sets == (SetCounts{}) && len(snap.Warnings) == 0
 }
 
 // NamespaceOfKey is the namespace of a key that every namespace has,

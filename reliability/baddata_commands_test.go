@@ -190,7 +190,7 @@ func TestBadDataEveryCommand(t *testing.T) {
 	before := redistest.Dump(t, c, "*")
 
 	runs := []everyRun{
-		{name: "snapshot", args: []string{"snapshot"}, code: 3, visible: n.deadPools[1].text},
+		{name: "snapshot", args: []string{"snapshot", "--wide"}, code: 3, visible: n.deadPools[1].text},
 		{name: "snapshot --json", args: []string{"snapshot", "--json"}, code: 3, json: true},
 		{name: "reap --all-dead --dry-run", args: []string{"reap", "--all-dead", "--dry-run"}, visible: n.deadPools[1].text},
 	}
@@ -212,7 +212,7 @@ func TestBadDataEveryCommand(t *testing.T) {
 		everyRun{name: "error requeue live list", args: []string{"requeue", "--dry-run", n.liveList}, code: 1, visible: n.liveList},
 		everyRun{name: "error requeue not a key", args: []string{"requeue", "--dry-run", nosuch}, code: 1, visible: nosuch},
 		everyRun{name: "error requeue no such list", args: []string{"requeue", "--dry-run", prefix(everyNS) + "jobs:" + nosuch + ":" + nosuch + ":inprogress"}, code: 1, visible: nosuch},
-		everyRun{name: "error snapshot namespace", args: []string{"--namespace=" + nosuch, "snapshot"}, code: 0, visible: nosuch},
+		everyRun{name: "error snapshot namespace", args: []string{"--namespace=" + nosuch, "snapshot"}, code: 1, visible: nosuch},
 	)
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {

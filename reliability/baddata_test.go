@@ -409,7 +409,7 @@ func TestBadDataExitCodes(t *testing.T) {
 		code  int
 		warn  string
 	}{
-		{"empty namespace", func(int64) {}, 0, ""},
+		{"empty namespace", func(int64) {}, 1, "no gocraft/work keys"},
 		{"heartbeat_at not a number", func(now int64) {
 			redistest.Do(t, c, "SADD", p+"worker_pools", "p1")
 			redistest.Do(t, c, "HSET", p+"worker_pools:p1", "heartbeat_at", "soon", "job_names", "email")

@@ -70,7 +70,7 @@ func TestReadOnlyCommandsNeverWrite(t *testing.T) {
 		wantCode int
 		want     string // in stdout+stderr
 	}{
-		{[]string{"snapshot"}, 3, roDead},
+		{[]string{"snapshot", "--wide"}, 3, roDead},
 		{[]string{"snapshot", "--json"}, 3, roOrphan},
 		{[]string{"snapshot", "--dead-after=1s"}, 3, "dead"},
 		{[]string{"reap", "--all-dead", "--yes"}, 1, "read-only"},
@@ -293,7 +293,7 @@ func TestReadOnlyACLUser(t *testing.T) {
 	w := watchWrites(t, c)
 	common := []string{"--redis=" + srv.Addr(), "--user=reader", "--password-file=" + pwFile, "--read-only"}
 
-	r := runCLI(t, nil, append(common, "snapshot")...)
+	r := runCLI(t, nil, append(common, "snapshot", "--wide")...)
 	if r.Code != 3 || !strings.Contains(r.Stdout, roDead) || !strings.Contains(r.Stdout, "email") {
 		t.Fatalf("snapshot as +@read user: exit %d\n%s\n%s", r.Code, r.Stdout, r.Stderr)
 	}
