@@ -5,72 +5,15 @@ import (
 	"fmt"
 )
 
-// RequeueEdit is how a stored job becomes the requeued one: pieces of the
-// stored bytes, kept in order, with the new enqueue time `t` (and, when the
-// job had no t, the text `,"t":` before it) placed between them. Every other
+// RequeueEdit is how a stored job becomes the requeued one: the bytes of
+// the new job before the value of its new enqueue time `t` and after it
+// (when the job had no t, Before ends with the text `,"t":`). Every other
 // byte is the stored one, so arguments survive exactly (a 17-digit integer
 // stays one, `[]` stays `[]`, key order and escapes are kept), which
 // gocraft/work's own requeue, re-encoding through Lua's cjson, does not
-// guarantee.
+// guarantee. The requeue script writes Before, t, After.
 type RequeueEdit struct {
-	raw   []byte
-	parts []editPart
-}
-
-// editPart is raw[start:end], or the literal lit, or (now) the new t.
-type editPart struct {
-	start, end int
-	lit        string
-	now        bool
-}
-
-func (e *RequeueEdit) keep(start, end int) {
-	if start >= end {
-		return
-	}
-	if n := len(e.parts); n > 0 && !e.parts[n-1].now && e.parts[n-1].lit == "" && e.parts[n-1].end == start {
-		e.parts[n-1].end = end
-		return
-	}
-	e.parts = append(e.parts, editPart{start: start, end: end})
-}
-
-// With returns the edited job with t set to now.
-func (e RequeueEdit) With(now int64) []byte {
-	out := make([]byte, 0, len(e.raw)+20)
-	for _, p := range e.parts {
-		switch {
-		case p.now:
-			out = fmt.Appendf(out, "%d", now)
-		case p.lit != "":
-			out = append(out, p.lit...)
-		default:
-			out = append(out, e.raw[p.start:p.end]...)
-		}
-	}
-	return out
-}
-
-// Recipe is the edit for a script that holds the stored bytes: comma
-// separated, "s-e" for the bytes s to e (1-based, inclusive, as Lua's
-// string.sub takes them), "T" for the new t and "L" for lit.
-func (e RequeueEdit) Recipe() (recipe, lit string) {
-	var b []byte
-	for i, p := range e.parts {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		switch {
-		case p.now:
-			b = append(b, 'T')
-		case p.lit != "":
-			b = append(b, 'L')
-			lit = p.lit
-		default:
-			b = fmt.Appendf(b, "%d-%d", p.start+1, p.end)
-		}
-	}
-	return string(b), lit
+	Before, After []byte
 }
 
 // failureField reports the fields gocraft/work drops when it requeues a
@@ -102,8 +45,11 @@ func EditForRequeue(raw []byte, dropFailure bool) (RequeueEdit, error) {
 	if len(ms) > 0 {
 		open = ms[0].start // keep the space after '{'
 	}
-	e := RequeueEdit{raw: raw}
-	e.keep(0, open)
+	// One buffer for both halves: at most the stored bytes and `,"t":`.
+	out := make([]byte, 0, len(raw)+5)
+	keep := func(start, end int) { out = append(out, raw[start:end]...) }
+	cut := -1
+	keep(0, open)
 	wrote := false
 	for i, m := range ms {
 		if dropFailure && failureField(m.key) {
@@ -111,31 +57,31 @@ func EditForRequeue(raw []byte, dropFailure bool) (RequeueEdit, error) {
 		}
 		if wrote {
 			// The separator written before this member in the original.
-			e.keep(ms[i-1].valEnd, m.start)
+			keep(ms[i-1].valEnd, m.start)
 		}
 		if i == tIndex {
-			e.keep(m.start, m.valStart)
-			e.parts = append(e.parts, editPart{now: true})
+			keep(m.start, m.valStart)
+			cut = len(out)
 		} else {
-			e.keep(m.start, m.valEnd)
+			keep(m.start, m.valEnd)
 		}
 		wrote = true
 	}
 	if tIndex < 0 {
-		lit := `"t":`
 		if wrote {
-			lit = `,"t":`
+			out = append(out, ',')
 		}
-		e.parts = append(e.parts, editPart{lit: lit}, editPart{now: true})
+		out = append(out, `"t":`...)
+		cut = len(out)
 	}
 	tailFrom := closeAt
 	if len(ms) > 0 {
 		tailFrom = ms[len(ms)-1].valEnd
 	}
-	e.keep(tailFrom, len(raw))
+	keep(tailFrom, len(raw))
 	// Whole members of a valid object were kept or dropped, with their
 	// separators, and t's value is a number: the result is valid JSON.
-	return e, nil
+	return RequeueEdit{Before: out[:cut:cut], After: out[cut:]}, nil
 }
 
 // objectMembers lists the members of a JSON text that is an object, with

@@ -33,7 +33,7 @@ func FuzzEditForRequeue(f *testing.F) {
 		if oldErr != nil || old == nil {
 			t.Fatalf("edited %q, which encoding/json does not read as an object", raw)
 		}
-		out := e.With(42)
+		out := append(append(append([]byte{}, e.Before...), "42"...), e.After...)
 		var got map[string]json.RawMessage
 		if err := json.Unmarshal(out, &got); err != nil {
 			t.Fatalf("edit of %q gave invalid JSON %q: %v", raw, out, err)

@@ -3,7 +3,6 @@ package model
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -38,12 +37,8 @@ func TestEditForRequeueKeepsEveryOtherByte(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := string(e.With(42)); got != tt.want {
+			if got := string(e.Before) + "42" + string(e.After); got != tt.want {
 				t.Fatalf("got  %s\nwant %s", got, tt.want)
-			}
-			recipe, lit := e.Recipe()
-			if got := applyRecipe(t, []byte(tt.raw), recipe, lit, "42"); got != tt.want {
-				t.Fatalf("recipe %q: got %s\nwant %s", recipe, got, tt.want)
 			}
 		})
 	}
@@ -118,27 +113,6 @@ func TestNormalizeError(t *testing.T) {
 	if n := len(NormalizeError(strings.Repeat("é", 500))); n > 200 {
 		t.Errorf("long error kept %d bytes", n)
 	}
-}
-
-// applyRecipe does what the requeue script does with a recipe.
-func applyRecipe(t *testing.T, raw []byte, recipe, lit, now string) string {
-	t.Helper()
-	var b strings.Builder
-	for _, tok := range strings.Split(recipe, ",") {
-		switch tok {
-		case "T":
-			b.WriteString(now)
-		case "L":
-			b.WriteString(lit)
-		default:
-			var s, e int
-			if _, err := fmt.Sscanf(tok, "%d-%d", &s, &e); err != nil {
-				t.Fatalf("recipe token %q: %v", tok, err)
-			}
-			b.Write(raw[s-1 : e])
-		}
-	}
-	return b.String()
 }
 
 // A score reads as strconv.ParseFloat reads it, to the bit.

@@ -10,8 +10,6 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gomodule/redigo/redis"
@@ -327,7 +325,8 @@ func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem) (*redis.Script,
 	if plan.Action == JobsRequeue {
 		script = e.requeue
 		for i, it := range items {
-			before, after, err := requeueCut(it.Job)
+			// Dead jobs lose their failure fields; every other byte stays.
+			edit, err := model.EditForRequeue(it.Job.Raw, it.Job.Set == model.SetDead)
 			if err != nil {
 				if skipped == nil {
 					skipped = map[string]int64{}
@@ -339,7 +338,7 @@ func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem) (*redis.Script,
 			if skipped != nil {
 				sent = append(sent, it)
 			}
-			argv = append(argv, it.Job.Raw, it.Job.ScoreText, before, after, index(it.QueueKey))
+			argv = append(argv, it.Job.Raw, it.Job.ScoreText, edit.Before, edit.After, index(it.QueueKey))
 		}
 	} else {
 		for _, it := range items {
@@ -405,43 +404,6 @@ func (e *JobsExecutor) record(plan JobsPlan, items []JobItem, reply any, res *Jo
 		}
 	}
 	return nil
-}
-
-// requeueCut cuts a member for its requeue: the new job's bytes before its
-// `t` value and after it (model.EditForRequeue: dead jobs lose their
-// failure fields, every other byte stays).
-func requeueCut(sj model.SetJob) (before, after []byte, err error) {
-	edit, err := model.EditForRequeue(sj.Raw, sj.Set == model.SetDead)
-	if err != nil {
-		return nil, nil, err
-	}
-	recipe, lit := edit.Recipe()
-	dst := &before
-	for len(recipe) > 0 {
-		var tok string
-		tok, recipe, _ = strings.Cut(recipe, ",")
-		switch tok {
-		case "T":
-			dst = &after
-		case "L":
-			*dst = append(*dst, lit...)
-		default:
-			from, to, ok := strings.Cut(tok, "-")
-			s, err1 := strconv.Atoi(from)
-			e, err2 := strconv.Atoi(to)
-			if !ok || err1 != nil || err2 != nil || s < 1 || s > e+1 || e > len(sj.Raw) {
-				return nil, nil, fmt.Errorf("%w: bad edit %q", model.ErrNotEditable, tok)
-			}
-			*dst = append(*dst, sj.Raw[s-1:e]...)
-		}
-	}
-	if before == nil {
-		before = []byte{}
-	}
-	if after == nil {
-		after = []byte{}
-	}
-	return before, after, nil
 }
 
 // scriptDo runs a script with a variable number of keys (EVALSHA, then

@@ -12,39 +12,6 @@ import (
 	"github.com/workq-tui/workq-tui/model"
 )
 
-// The script writes before + t + after: the same bytes as the edit.
-func TestJobsRequeueCutMatchesEdit(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		set  model.SetName
-		raw  string
-	}{
-		{"dead job", model.SetDead, jobsDead("d1", "mail")},
-		{"retry job keeps its failure", model.SetRetry, jobsDead("r1", "mail")},
-		{"t first", model.SetDead, `{"t":1,"name":"mail","fails":2}`},
-		{"no t", model.SetScheduled, `{"id":"s","name":"mail","args":{"a":[]} }`},
-		{"no t, failure fields only", model.SetDead, `{"fails":1,"err":"x"}`},
-		{"spaces", model.SetDead, `{ "name" : "mail" , "t" : 5 , "err" : "e" }`},
-		{"t nested in args only", model.SetDead, `{"name":"mail","args":{"t":2}}`},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			sj := model.ParseSetJob(tc.set, []byte(tc.raw), "1")
-			edit, err := model.EditForRequeue(sj.Raw, tc.set == model.SetDead)
-			if err != nil {
-				t.Fatal(err)
-			}
-			before, after, err := requeueCut(sj)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := string(before) + "1700000123" + string(after)
-			if want := string(edit.With(1700000123)); got != want {
-				t.Fatalf("cut gives\n %s\nthe edit\n %s", got, want)
-			}
-		})
-	}
-}
-
 // The plan checks cheaply what only the execution cuts: a second `t`, also
 // one written with an escape, makes a member that cannot be requeued.
 func TestJobsRequeueCheckFindsSecondT(t *testing.T) {
@@ -59,8 +26,8 @@ func TestJobsRequeueCheckFindsSecondT(t *testing.T) {
 		if (err != nil) != bad {
 			t.Errorf("%s: check says %v", raw, err)
 		}
-		if _, _, cerr := requeueCut(model.ParseSetJob(model.SetDead, []byte(raw), "1")); (cerr != nil) != bad {
-			t.Errorf("%s: cut says %v", raw, cerr)
+		if _, eerr := model.EditForRequeue([]byte(raw), true); (eerr != nil) != bad {
+			t.Errorf("%s: edit says %v", raw, eerr)
 		}
 	}
 }

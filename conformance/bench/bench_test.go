@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -110,15 +111,47 @@ func runBench(t *testing.T, sz sizes) *table {
 		fmt.Sprintf("sizes: snapshot %d pools x %d job types (%d in-progress lists); reap %d jobs; screen %d pools at 200x60; orphan scan over %d unrelated keys",
 			sz.pools, sz.jobTypes, sz.pools*sz.jobTypes, sz.reapJobs, sz.screenPools, sz.noiseKeys),
 	}
-	e.snapshot()
-	e.reap()
-	e.screen()
-	e.orphans()
-	e.workers()
-	e.sets()
-	e.poll()
-	e.screenScale()
+	// Each section with the lines it writes; 2b and 4a divide by the raw
+	// batch of the snapshot section, so they need it too.
+	sections := []struct {
+		run   func()
+		lines []string
+	}{
+		{e.snapshot, []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "1h", "1j", "2b", "4a"}},
+		{e.reap, []string{"2a", "2b"}},
+		{e.screen, []string{"3a", "3b", "3c", "3d"}},
+		{e.orphans, []string{"4a", "4b", "4c"}},
+		{e.workers, []string{"1i"}},
+		{e.sets, []string{"6a", "6b", "6c", "6d", "6e", "6f"}},
+		{e.poll, []string{"5a", "5b", "5c", "5d", "5i"}},
+		{e.screenScale, []string{"5e", "5f", "5g", "5h"}},
+	}
+	only := wantedLines(os.Getenv("BENCH_LINES"))
+	for _, s := range sections {
+		if only == nil || slices.ContainsFunc(s.lines, func(id string) bool { return only[id] }) {
+			s.run()
+		}
+	}
+	if only != nil {
+		e.tb.header = append(e.tb.header, "lines: "+os.Getenv("BENCH_LINES")+" only (BENCH_LINES)")
+		e.tb.lines = slices.DeleteFunc(e.tb.lines, func(l line) bool { return !only[l.id] })
+	}
 	return e.tb
+}
+
+// wantedLines parses BENCH_LINES ("1a,6a,6c"): the lines to measure, or nil
+// for every line. Only the sections that write one of them run.
+func wantedLines(v string) map[string]bool {
+	if strings.TrimSpace(v) == "" {
+		return nil
+	}
+	only := map[string]bool{}
+	for _, id := range strings.Split(v, ",") {
+		if id = strings.TrimSpace(id); id != "" {
+			only[id] = true
+		}
+	}
+	return only
 }
 
 func TestMain(m *testing.M) { os.Exit(redistest.Main(m)) }
