@@ -413,7 +413,7 @@ func (p *JobsPlan) item(sj model.SetJob) (JobItem, error) {
 			return it, fmt.Errorf("%q: %w (the job would wait forever; --force pushes it anyway)", j.Name, ErrUnserved)
 		}
 		if err := requeueCheck(sj); err != nil {
-			return it, fmt.Errorf("%w: %v", ErrNotRequeueable, err)
+			return it, fmt.Errorf("%w: %w", ErrNotRequeueable, err)
 		}
 		it.QueueKey = p.queueKey(j.Name)
 		return it, nil

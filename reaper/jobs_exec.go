@@ -332,7 +332,7 @@ func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem) (*redis.Script,
 					skipped = map[string]int64{}
 					sent = append([]JobItem(nil), items[:i]...)
 				}
-				skipped[skipReason(fmt.Errorf("%w: %v", ErrNotRequeueable, err))]++
+				skipped[skipReason(fmt.Errorf("%w: %w", ErrNotRequeueable, err))]++
 				continue
 			}
 			if skipped != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/gomodule/redigo/redis"
 
 	"github.com/workq-tui/workq-tui/internal/journal"
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -189,11 +190,13 @@ func (j *JobsJournal) intent(plan *JobsPlan, sent []JobItem, b before) (int, err
 	for _, it := range sent {
 		item := journal.Item{Set: setKey, Score: it.Job.ScoreText, Old: it.Job.Raw}
 		if plan.Action == JobsRequeue {
-			bef, aft, err := requeueCut(it.Job)
+			// The same edit the call's arguments are built from
+			// (callArgs): the bytes around the new `t`.
+			edit, err := model.EditForRequeue(it.Job.Raw, it.Job.Set == model.SetDead)
 			if err != nil {
 				return 0, fmt.Errorf("journal: %w", err)
 			}
-			item.Queue, item.NewBefore, item.NewAfter = it.QueueKey, bef, aft
+			item.Queue, item.NewBefore, item.NewAfter = it.QueueKey, edit.Before, edit.After
 		} else if it.UniqueKey != "" {
 			k := *b.unique[it.UniqueKey]
 			k.Mode = string([]byte{max(it.UniqueMode, '-')})
