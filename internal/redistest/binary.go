@@ -44,8 +44,15 @@ func Main(m *testing.M) int {
 // for parallel tests: the first caller builds, the others wait. A failed
 // build fails every test that asks for the binary, with go build's output.
 // The package's TestMain must call Main, which removes the binary.
+//
+// Under go test -short (the quick loop) a test that needs the binary is
+// skipped: building it and starting processes is what makes the suite
+// minutes long. make test runs them.
 func Binary(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the built workq-tui binary: left out of go test -short, run by make test")
+	}
 	if !built.main {
 		t.Fatal("redistest.Binary needs the package's TestMain to be os.Exit(redistest.Main(m)), which removes the binary after the tests")
 	}

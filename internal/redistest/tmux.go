@@ -28,6 +28,9 @@ type Tmux struct {
 // instruction.
 func StartTmux(t testing.TB, width, height int, env []string, argv ...string) *Tmux {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("drives a terminal in tmux: left out of go test -short, run by make test")
+	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Fatal("tmux is not installed; install it with `apt-get install -y tmux` (or run `make test`, which does)")
 	}
