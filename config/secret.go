@@ -29,7 +29,7 @@ func ReadSecretFile(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // opened for reading
 	st, err := f.Stat()
 	if err != nil {
 		return "", err

@@ -59,7 +59,9 @@ func TestJobsRequeueJournalBench(t *testing.T) {
 			t.Fatalf("requeue: %d of %d (plan %d, skipped %v): %v", res.Done, n, plan.Total, plan.Skipped, err)
 		}
 		if w != nil {
-			w.Close()
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
 		}
 		return took
 	}

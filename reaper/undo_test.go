@@ -68,7 +68,11 @@ func undoAction(t *testing.T, c redis.Conn, d journal.Dir, a *journal.Action) (U
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
+	defer func() {
+		if err := w.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
 	res, err := NewUndoer(7).Execute(context.Background(), c, plan, w, nil)
 	if err != nil {
 		t.Fatalf("undo: %v", err)
@@ -192,7 +196,9 @@ func TestUndoRequeueWithoutCommits(t *testing.T) {
 	if _, err := NewJobsExecutor("work", 10).WithJournal(NewJobsJournal(dw, read)).Execute(context.Background(), c, plan, nil); err != nil {
 		t.Fatal(err)
 	}
-	w.Close()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
 	a, err := d.Read(w.ID())
 	if err != nil {
 		t.Fatal(err)
@@ -282,7 +288,9 @@ func TestUndoPauseAndUnpause(t *testing.T) {
 		if _, err := ExecutePauseJournal(context.Background(), c, plan, w); err != nil {
 			t.Fatal(err)
 		}
-		w.Close()
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
 		a, err := d.Read(w.ID())
 		if err != nil {
 			t.Fatal(err)
@@ -404,7 +412,9 @@ func TestUndoDeleteWithoutCommits(t *testing.T) {
 	if err != nil || res.Done != 60 || res.UniqueDeleted != 30 {
 		t.Fatalf("delete: %d, %d unique keys: %v", res.Done, res.UniqueDeleted, err)
 	}
-	w.Close()
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
 	a, err := d.Read(w.ID())
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ package redisq
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -202,7 +203,7 @@ func poolStatuses(ctx context.Context, c redis.Conn, keys Keys, now time.Time) (
 	out := map[string]model.Status{}
 	for _, id := range ids {
 		at, err := redis.String(redis.DoContext(c, ctx, "HGET", keys.Heartbeat(id), "heartbeat_at"))
-		if err != nil && err != redis.ErrNil {
+		if err != nil && !errors.Is(err, redis.ErrNil) {
 			return nil, fmt.Errorf("find: read %s: %w", keys.Heartbeat(id), err)
 		}
 		n, perr := strconv.ParseInt(at, 10, 64)
@@ -218,7 +219,7 @@ func findWorkers(ctx context.Context, c redis.Conn, keys Keys, f FindSpec, pools
 	var out []Place
 	for pool, status := range pools {
 		ids, err := redis.String(redis.DoContext(c, ctx, "HGET", keys.Heartbeat(pool), "worker_ids"))
-		if err != nil && err != redis.ErrNil {
+		if err != nil && !errors.Is(err, redis.ErrNil) {
 			return nil, fmt.Errorf("find: read %s: %w", keys.Heartbeat(pool), err)
 		}
 		for _, w := range strings.Split(ids, ",") {

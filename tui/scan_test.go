@@ -248,7 +248,7 @@ func TestStaleScanStepsDropped(t *testing.T) {
 	// and runs no step.
 	_, _, before := sc.counts()
 	stale := &fakeScan{f: sc}
-	m, cmd = stepCmd(m, scanWakeMsg{gen: m.scanGen - 1, scan: stale})
+	_, cmd = stepCmd(m, scanWakeMsg{gen: m.scanGen - 1, scan: stale})
 	runCmd(cmd)
 	if _, closed, steps := sc.counts(); closed != 4 || steps != before {
 		t.Fatalf("stale wake: closed %d (want 4), steps %d (want %d)", closed, steps, before)

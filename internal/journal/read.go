@@ -102,7 +102,7 @@ func (d Dir) Read(id string) (*Action, error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal %s: %w", id, err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // opened for reading
 	a, err := readAction(bufio.NewReaderSize(f, 64<<10))
 	if err != nil {
 		return nil, fmt.Errorf("journal %s: %w", id, err)
@@ -121,7 +121,7 @@ func readAction(r io.Reader) (*Action, error) {
 	n := 0
 	for {
 		rec, size, err := decode(r)
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {

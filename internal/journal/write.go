@@ -62,11 +62,11 @@ func (d Dir) Create(h Header) (*Writer, error) {
 	}
 	w := &Writer{dir: d, f: f, id: h.ID}
 	if err := w.append(Record{Kind: KindHeader, Header: &h}); err != nil {
-		f.Close()
+		_ = f.Close() // the error above is the one to report
 		return nil, err
 	}
 	if err := d.prune(h.ID); err != nil {
-		f.Close()
+		_ = f.Close() // the error above is the one to report
 		return nil, err
 	}
 	return w, nil
