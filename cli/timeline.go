@@ -25,8 +25,9 @@ moment of death; only the window is read, in steps) and the failed_at of
 jobs waiting in the retry set, counted per bucket, by job type and by error
 (numbers and hex IDs folded). Beside them the moments pools of the pool set
 started (their started_at, grouped by host: deploys and restarts) and the
-last beat of the pools now dead. A text chart that fits 80 columns, or
---json. It only reads.`,
+last beat of the pools now dead. --where QUERY counts only the jobs that
+match (the query language of jobs --where; see docs/jobs.md). A text chart
+that fits 80 columns, or --json. It only reads.`,
 		flags: func(fs *pflag.FlagSet) runner {
 			c := &timelineCmd{}
 			c.target.addFlags(fs)
@@ -34,6 +35,7 @@ last beat of the pools now dead. A text chart that fits 80 columns, or
 			fs.DurationVar(&c.since, "since", 6*time.Hour, "the window: this long before Redis's time")
 			fs.DurationVar(&c.bucket, "bucket", 5*time.Minute, "the length of a bucket (whole seconds)")
 			fs.BoolVar(&c.json, "json", false, "print one JSON object")
+			fs.StringVar(&c.where, "where", "", "count only the jobs matching QUERY (job:, err:, args.PATH:, ...)")
 			return c
 		},
 	}
@@ -44,6 +46,8 @@ type timelineCmd struct {
 	deadAfter     time.Duration
 	since, bucket time.Duration
 	json          bool
+	where         string
+	query         *model.Query
 }
 
 // timelineMaxBuckets bounds the buckets of one timeline.
@@ -60,6 +64,10 @@ func (c *timelineCmd) run(ctx context.Context, e env, args []string) error {
 		return usageErrorf("--since (%s) must be at least --bucket (%s)", c.since, c.bucket)
 	case c.since/c.bucket > timelineMaxBuckets:
 		return usageErrorf("--since %s in buckets of %s makes more than %d buckets", c.since, c.bucket, timelineMaxBuckets)
+	}
+	var err error
+	if c.query, err = parseWhere(c.where, ""); err != nil {
+		return err
 	}
 	if err := c.check(e); err != nil {
 		return err
@@ -97,15 +105,41 @@ func (c *timelineCmd) read(ctx context.Context) (*model.Timeline, string, error)
 	}
 	tl := model.NewTimeline(snap.RedisTime, c.since, c.bucket)
 	keys := redisq.NewKeys(c.namespace)
-	if err := redisq.WalkScores(ctx, conn, keys.Dead(), model.SetDead, tl.From, tl.To-1, tl.AddDead); err != nil {
-		return nil, "", err
+	from, to := tl.From, tl.To-1
+	if c.query.HasSince {
+		from = max(from, c.query.Since)
+	}
+	if c.query.HasUntil {
+		to = min(to, c.query.Until)
+	}
+	if from <= to {
+		if err := redisq.WalkScores(ctx, conn, keys.Dead(), model.SetDead, from, to, matching(c.query, tl.AddDead)); err != nil {
+			return nil, "", err
+		}
 	}
 	// The retry set is scored by due time: every member is read.
-	if err := redisq.WalkScores(ctx, conn, keys.Retry(), model.SetRetry, 0, 1<<53, tl.AddRetry); err != nil {
+	if err := redisq.WalkScores(ctx, conn, keys.Retry(), model.SetRetry, 0, 1<<53, matching(c.query, tl.AddRetry)); err != nil {
 		return nil, "", err
 	}
 	tl.AddPools(snap.Pools)
 	return tl, snap.Namespace, nil
+}
+
+// matching passes on to add only the jobs q matches (all of them for an
+// empty query).
+func matching(q *model.Query, add func([]model.SetJob)) func([]model.SetJob) {
+	if q.Empty() {
+		return add
+	}
+	return func(jobs []model.SetJob) {
+		kept := make([]model.SetJob, 0, len(jobs))
+		for _, sj := range jobs {
+			if q.MatchSetJob(sj) {
+				kept = append(kept, sj)
+			}
+		}
+		add(kept)
+	}
 }
 
 type timelineJSON struct {

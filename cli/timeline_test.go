@@ -96,7 +96,34 @@ func TestTimelineCommand(t *testing.T) {
 			t.Errorf("line wider than 80 columns: %q", l)
 		}
 	}
-	for _, bad := range [][]string{{"--bucket=1500ms"}, {"--since=1m", "--bucket=5m"}, {"--since=10000h", "--bucket=1s"}} {
+	// --where counts only the matching jobs: the resize deaths of the
+	// window, as a filter over the dump says.
+	out, errOut, code = runCLI(t, input{}, "timeline", "--redis="+srv.Addr(), "--since=1h", "--bucket=5m", "--json", "--where", "job:resize")
+	if code != ExitOK {
+		t.Fatalf("--where: exit %d %q %q", code, out, errOut)
+	}
+	var only timelineJSON
+	if err := json.Unmarshal([]byte(out), &only); err != nil {
+		t.Fatalf("json: %v\n%s", err, out)
+	}
+	wantResize := map[int64]int{}
+	for i := 0; i < len(dump); i += 2 {
+		s, _ := strconv.ParseInt(dump[i+1], 10, 64)
+		if s >= only.From && s < only.To && strings.Contains(dump[i], `"name":"resize"`) {
+			wantResize[s-s%300]++
+		}
+	}
+	resized := 0
+	for _, b := range only.Buckets {
+		if b.Deaths != wantResize[b.Start] {
+			t.Errorf("--where job:resize, bucket %d: %d deaths, the dump says %d", b.Start, b.Deaths, wantResize[b.Start])
+		}
+		resized += b.Deaths
+	}
+	if resized == 0 || resized >= total {
+		t.Errorf("--where job:resize: %d deaths of %d", resized, total)
+	}
+	for _, bad := range [][]string{{"--bucket=1500ms"}, {"--since=1m", "--bucket=5m"}, {"--since=10000h", "--bucket=1s"}, {"--where", "erorr:x"}} {
 		if _, _, code := runCLI(t, input{}, append([]string{"timeline", "--redis=" + srv.Addr()}, bad...)...); code != ExitUsage {
 			t.Errorf("%v: exit %d, want %d", bad, code, ExitUsage)
 		}
