@@ -32,6 +32,9 @@ type cmdLine struct {
 	cands []string
 	base  string
 	pick  int
+	// targets are the fleet's targets :target goes to; none on a screen
+	// of one Redis.
+	targets []string
 }
 
 // cmdLineKey is the command line's share of a key: ':' opens it (not in

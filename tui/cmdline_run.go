@@ -67,6 +67,7 @@ func (m Model) commands() []command {
 			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showJobType(a) }},
 		{name: "pause", action: func(k *keyMap) *key.Binding { return &k.TogglePause }, args: Model.jobNames,
 			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showJobType(a) }},
+		targetCommand(),
 		{name: "refresh", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.Refresh) }},
 		{name: "help", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.Help) }},
 		{name: "quit", aliases: []string{"q"}, run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.Quit) }},

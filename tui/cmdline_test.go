@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/x/exp/golden"
 
@@ -281,4 +282,52 @@ func TestCmdLineGolden(t *testing.T) {
 	view := m.View()
 	checkScreen(t, view, 80, 24)
 	golden.RequireEqual(t, []byte(view))
+}
+
+// TestCmdLineTarget: on a fleet, :target completes the targets' names and
+// shows the one named; q and esc in the line are the line's, not the
+// fleet's. On a screen of one Redis there is no :target.
+func TestCmdLineTarget(t *testing.T) {
+	d := newFleetDriver(t)
+	east, _ := fleetTarget("east", staticSource(fixture()), time.Hour)
+	west, _ := fleetTarget("west", staticSource(fixture()), time.Hour)
+	d.start(east, west)
+	d.send(keyMsg("enter"))
+	if d.f.open < 0 {
+		t.Fatal("enter opened no target")
+	}
+	other := "west"
+	if d.f.children[d.f.open].opts.Target == "west" {
+		other = "east"
+	}
+	for _, k := range []string{":", "target " + other[:1], "tab"} {
+		d.send(keyMsg(k))
+	}
+	c := d.f.children[d.f.open]
+	if got := c.cmdline.input.Value(); got != "target "+other+" " {
+		t.Fatalf("tab completed %q", got)
+	}
+	d.send(keyMsg("q"))
+	d.send(keyMsg("esc"))
+	if d.quits != 0 || d.f.open < 0 || d.f.children[d.f.open].cmdline.open {
+		t.Fatalf("q and esc in the line: quits %d, open %d", d.quits, d.f.open)
+	}
+	for _, k := range []string{":", "target " + other, "enter"} {
+		d.send(keyMsg(k))
+	}
+	if d.f.open < 0 || d.f.children[d.f.open].opts.Target != other {
+		t.Fatalf(":target %s shows %d", other, d.f.open)
+	}
+	if !strings.Contains(d.f.View(), other+".internal") {
+		t.Errorf("west is not on screen:\n%s", d.f.View())
+	}
+
+	m := cmdScreen(t, false, 100, 30)
+	if _, names := m.completions(""); slices.Contains(names, "target") {
+		t.Errorf("a single screen offers :target: %v", names)
+	}
+	m = typeLine(t, m, "target x", "enter")
+	if !strings.Contains(m.status.text, "targets of a fleet") {
+		t.Errorf(":target on a single screen: %q", m.status.text)
+	}
 }
