@@ -242,10 +242,11 @@ func (m Model) showPool(args []string) (Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	v = v.setFilter("").(poolsView)
-	for i, r := range v.rows {
-		if v.pools[r].ID == args[0] {
-			v.list = v.list.moveTo(i, len(v.rows), v.height)
+	// The cursor goes on the pool; the filter is cleared only when it
+	// hides it.
+	for _, filter := range []string{v.filter, ""} {
+		v.filter, v.selectedID = filter, args[0]
+		if v = v.refilter(); v.selectedID == args[0] {
 			return m.setFocused(v), nil
 		}
 	}
@@ -263,10 +264,9 @@ func (m Model) showJobType(args []string) (Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	v = v.setFilter("").(jobTypesView)
-	for i, r := range v.rows {
-		if v.types[r].Name == args[0] {
-			v.list = v.list.moveTo(i, len(v.rows), v.height)
+	for _, filter := range []string{v.filter, ""} {
+		v.filter, v.selectedName = filter, args[0]
+		if v = v.refilter(); v.selectedName == args[0] {
 			return m.setFocused(v), nil
 		}
 	}

@@ -87,6 +87,10 @@ func TestCmdLineCompletesJobName(t *testing.T) {
 	if p := m.top().selected().jobType; p == nil || p.Name != "resize_image" {
 		t.Errorf(":jobtypes resize_image selected %v", p)
 	}
+	m = step(t, m, snapshotMsg{snap: fixture(), at: fixedNow})
+	if p := m.top().selected().jobType; p == nil || p.Name != "resize_image" {
+		t.Errorf("after the next snapshot the cursor is on %v", p)
+	}
 	// Two candidates that share only what is typed: tab puts in the first
 	// and cycles through them.
 	m = typeLine(t, m, "where job:re", "tab")
