@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/workq-tui/workq-tui/model"
@@ -333,5 +334,25 @@ func TestCmdLineTarget(t *testing.T) {
 	m = typeLine(t, m, "target x", "enter")
 	if !strings.Contains(m.status.text, "targets of a fleet") {
 		t.Errorf(":target on a single screen: %q", m.status.text)
+	}
+}
+
+// TestCmdLineQuitAndHelp: :q quits as q does, :help opens the full help.
+func TestCmdLineQuitAndHelp(t *testing.T) {
+	m := cmdScreen(t, false, 100, 30)
+	m = typeLine(t, m, "help", "enter")
+	if !m.help.ShowAll {
+		t.Error(":help did not open the full help")
+	}
+	m = typeLine(t, m, "q")
+	_, cmd := stepCmd(m, keyMsg("enter"))
+	quit := false
+	for _, msg := range runCmd(cmd) {
+		if _, ok := msg.(tea.QuitMsg); ok {
+			quit = true
+		}
+	}
+	if !quit {
+		t.Error(":q did not quit")
 	}
 }
