@@ -118,7 +118,7 @@ func NewFleet(o FleetOptions) Fleet {
 		c.hidden = true // the fleet view is shown first
 		f.children[i] = &c
 	}
-	return f.resort()
+	return f.withTargetNames().resort()
 }
 
 // Init starts every target's screen (each polls at once) and the clock.
@@ -184,6 +184,9 @@ func (f Fleet) update(msg tea.Msg) (Fleet, tea.Cmd) {
 	case targetMsg:
 		if _, ok := msg.msg.(clockMsg); ok {
 			return f, nil // the fleet's clock redraws the target screens
+		}
+		if s, ok := msg.msg.(switchTargetMsg); ok {
+			return f.switchTarget(s.name)
 		}
 		return f.toChild(msg.i, msg.msg)
 	case fleetClockMsg:

@@ -55,13 +55,14 @@ func (f Fleet) onKey(msg tea.KeyMsg) (Fleet, tea.Cmd) {
 
 // onChildKey handles a key while a target's screen is shown: esc goes back
 // to the fleet and q quits the fleet when the screen has nothing open (no
-// dialog, filter or detail view); every other key is the screen's.
+// dialog, filter, command line or detail view); every other key is the
+// screen's.
 func (f Fleet) onChildKey(msg tea.KeyMsg) (Fleet, tea.Cmd) {
 	if msg.Type == tea.KeyCtrlC {
 		return f, tea.Quit
 	}
 	c := f.children[f.open]
-	if c.dialog == nil && !c.filtering {
+	if c.dialog == nil && !c.filtering && !c.cmdline.open {
 		switch {
 		case key.Matches(msg, f.keys.Back) && !c.opened() && c.currentFilter() == "":
 			return f.show(-1)

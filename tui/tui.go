@@ -234,6 +234,7 @@ type Model struct {
 
 	filtering bool
 	filter    filterInput
+	cmdline   cmdLine
 
 	dialog    *confirmDialog
 	running   *runningAction

@@ -143,6 +143,9 @@ func (m Model) onKeys(msg tea.KeyMsg) (Model, tea.Cmd) {
 // oneKey is one key press: the Jobs view's keys first when the screen
 // has one (onSetsKey hands the others to onKey).
 func (m Model) oneKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if m, cmd, ok := m.cmdLineKey(msg); ok {
+		return m, cmd
+	}
 	if _, ok := m.setsView(); ok {
 		return m.onSetsKey(msg)
 	}

@@ -304,6 +304,9 @@ func connState(d headerData, now time.Time, st styles) string {
 // renderFooter is the status line (or the filter being typed, or the
 // progress of a running action) and the help.
 func (m Model) renderFooter() string {
+	if f, ok := m.cmdFooter(); ok {
+		return f
+	}
 	var status string
 	follow, following := m.following()
 	notice := failoverNotice(follow, following, m.opts.Now())

@@ -1,0 +1,336 @@
+package tui
+
+// This file is the table of the command line's commands: each opens the
+// same view, or the same dialog through the actions table (bindings.go),
+// as its key, so a write still shows its plan and waits for y, and a
+// command that does nothing here says why as its key would.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// command is one command of the command line.
+type command struct {
+	name    string
+	aliases []string
+	// action is the binding of the action the command runs (through the
+	// actions table); nil for a command that opens a view.
+	action func(k *keyMap) *key.Binding
+	// args completes the command's argument; nil when it takes none.
+	args func(m Model) []string
+	// needs says why the command is not there ("" when it is); it is then
+	// not offered, and says so when typed.
+	needs func(m Model) string
+	run   func(m Model, args []string) (Model, tea.Cmd)
+}
+
+func (m Model) commands() []command {
+	noJobs := func(m Model) string {
+		if _, ok := m.setsView(); !ok {
+			return "the Jobs view is not available here"
+		}
+		return ""
+	}
+	sets := func(Model) []string {
+		out := make([]string, len(jobSets))
+		for i, s := range jobSets {
+			out[i] = string(s)
+		}
+		return out
+	}
+	jobTerms := func(m Model) []string {
+		var out []string
+		for _, n := range m.jobNames() {
+			out = append(out, "job:"+n)
+		}
+		return out
+	}
+	return []command{
+		{name: "pools", args: Model.poolIDs, run: func(m Model, a []string) (Model, tea.Cmd) { return m.showPool(a) }},
+		{name: "jobtypes", aliases: []string{"job-types", "types"}, args: Model.jobNames, run: func(m Model, a []string) (Model, tea.Cmd) { return m.showJobType(a) }},
+		{name: "orphans", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.showTab("Orphans"), nil }},
+		{name: "workers", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.showTab("Workers"), nil }},
+		{name: "jobs", args: sets, needs: noJobs, run: Model.showJobs},
+		{name: "where", args: jobTerms, needs: noJobs, run: Model.where},
+		{name: "reap", action: func(k *keyMap) *key.Binding { return &k.ReapOne }, args: Model.poolIDs,
+			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showPool(a) }},
+		{name: "reap-all", action: func(k *keyMap) *key.Binding { return &k.ReapAll }},
+		{name: "requeue", action: func(k *keyMap) *key.Binding { return &k.Requeue }},
+		{name: "repair", action: func(k *keyMap) *key.Binding { return &k.RepairLocks }, args: Model.jobNames,
+			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showJobType(a) }},
+		{name: "pause", action: func(k *keyMap) *key.Binding { return &k.TogglePause }, args: Model.jobNames,
+			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showJobType(a) }},
+		targetCommand(),
+		{name: "refresh", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.Refresh) }},
+		{name: "help", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.Help) }},
+		{name: "quit", aliases: []string{"q"}, run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.Quit) }},
+	}
+}
+
+// binding is the entry of the actions table the command runs, if any.
+func (c command) binding() (actionBinding, bool) {
+	if c.action == nil {
+		return actionBinding{}, false
+	}
+	var k keyMap
+	for _, b := range actionBindings() {
+		if b.binding(&k) == c.action(&k) {
+			return b, true
+		}
+	}
+	return actionBinding{}, false
+}
+
+// unavailable is why the command is not there at all: a write in
+// read-only mode, a view the screen does not have.
+func (c command) unavailable(m Model) string {
+	if b, ok := c.binding(); ok && b.write && m.opts.ReadOnly {
+		return "read-only: " + c.name + " is disabled"
+	}
+	if c.needs != nil {
+		return c.needs(m)
+	}
+	return ""
+}
+
+// offered reports whether completion offers the command.
+func (c command) offered(m Model) bool { return c.unavailable(m) == "" }
+
+// command finds a command by its name or an alias.
+func (m Model) command(name string) (command, bool) {
+	for _, c := range m.commands() {
+		if c.name == name {
+			return c, true
+		}
+		for _, a := range c.aliases {
+			if a == name {
+				return c, true
+			}
+		}
+	}
+	return command{}, false
+}
+
+// runCommand runs one line of the command line; what goes wrong is one
+// line in the status line.
+func (m Model) runCommand(line string) (Model, tea.Cmd) {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return m, nil
+	}
+	c, ok := m.command(fields[0])
+	if !ok {
+		msg := fmt.Sprintf("unknown command %q", textsafe.Clean(fields[0]))
+		if s := m.suggestCommand(fields[0]); s != "" {
+			msg += " (did you mean " + s + "?)"
+		}
+		return m.setStatus(msg, true)
+	}
+	if r := c.unavailable(m); r != "" {
+		return m.setStatus(r, true)
+	}
+	args := fields[1:]
+	if c.args == nil && len(args) > 0 {
+		return m.setStatus(fmt.Sprintf(":%s takes no argument", c.name), true)
+	}
+	if c.name != "where" && len(args) > 1 {
+		return m.setStatus(fmt.Sprintf(":%s takes one argument", c.name), true)
+	}
+	if c.name == "where" {
+		args = []string{strings.TrimSpace(strings.TrimPrefix(line, fields[0]))}
+	}
+	var cmd tea.Cmd
+	// An action's argument selects what it acts on first; without one it
+	// takes what is selected, as its key does.
+	if c.run != nil && (c.action == nil || len(args) > 0) {
+		if m, cmd = c.run(m, args); m.status.isErr {
+			return m, cmd
+		}
+	}
+	b, ok := c.binding()
+	if !ok {
+		return m, cmd
+	}
+	if r := b.reason(m); r != "" {
+		mm, clear := m.setStatus(r, false)
+		return mm, tea.Batch(cmd, clear)
+	}
+	mm, run := b.run(m)
+	return mm, tea.Batch(cmd, run)
+}
+
+// suggestCommand is the command closest to name: one it starts, or one a
+// typo away; "" when none is close.
+func (m Model) suggestCommand(name string) string {
+	best, bestD := "", 3
+	for _, c := range m.commands() {
+		if !c.offered(m) {
+			continue
+		}
+		for _, n := range append([]string{c.name}, c.aliases...) {
+			d := editDistance(name, n)
+			if strings.HasPrefix(n, name) && len(name) >= 2 {
+				d = 1
+			}
+			if d < bestD {
+				best, bestD = c.name, d
+			}
+		}
+	}
+	return best
+}
+
+// editDistance counts the insertions, deletions and substitutions from a
+// to b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+// pressBinding does what the binding's key does.
+func (m Model) pressBinding(b key.Binding) (Model, tea.Cmd) {
+	for _, k := range b.Keys() {
+		if r := []rune(k); len(r) == 1 {
+			return m.oneKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: r})
+		}
+	}
+	return m, nil
+}
+
+// showTab focuses the tab of that title, leaving what is pushed on the
+// focused one (as tab does).
+func (m Model) showTab(title string) Model {
+	for i, v := range m.tabs {
+		if v.title() == title {
+			m.stack = nil
+			m.tab = i
+		}
+	}
+	return m
+}
+
+// showPool focuses the Pools view, on the pool of that ID when one is
+// given.
+func (m Model) showPool(args []string) (Model, tea.Cmd) {
+	m = m.showTab("Pools")
+	if len(args) == 0 {
+		return m, nil
+	}
+	v, ok := m.focused().(poolsView)
+	if !ok {
+		return m, nil
+	}
+	// The cursor goes on the pool; the filter is cleared only when it
+	// hides it.
+	for _, filter := range []string{v.filter, ""} {
+		v.filter, v.selectedID = filter, args[0]
+		if v = v.refilter(); v.selectedID == args[0] {
+			return m.setFocused(v), nil
+		}
+	}
+	return m.setStatus(fmt.Sprintf("no pool %s", textsafe.Clean(args[0])), true)
+}
+
+// showJobType focuses the Job types view, on the job type of that name
+// when one is given.
+func (m Model) showJobType(args []string) (Model, tea.Cmd) {
+	m = m.showTab("Job types")
+	if len(args) == 0 {
+		return m, nil
+	}
+	v, ok := m.focused().(jobTypesView)
+	if !ok {
+		return m, nil
+	}
+	for _, filter := range []string{v.filter, ""} {
+		v.filter, v.selectedName = filter, args[0]
+		if v = v.refilter(); v.selectedName == args[0] {
+			return m.setFocused(v), nil
+		}
+	}
+	return m.setStatus(fmt.Sprintf("no job type %s", textsafe.Clean(args[0])), true)
+}
+
+// showJobs focuses the Jobs view, on the set given, and reads its page
+// when the set changed or nothing was read yet.
+func (m Model) showJobs(args []string) (Model, tea.Cmd) {
+	v, _ := m.setsView()
+	m.stack = nil
+	m.tab = m.setsTab()
+	if len(args) == 0 {
+		if v.loaded || v.loading {
+			return m, nil
+		}
+		return m.setsLoad(v, 0, false)
+	}
+	for _, s := range jobSets {
+		if string(s) == args[0] {
+			if s != v.set {
+				v.set, v.marked, v.showDetail = s, nil, false
+			}
+			v.showSummary = false
+			return m.setsLoad(v, 0, false)
+		}
+	}
+	return m.setStatus(fmt.Sprintf("no set %q: retry, scheduled or dead", textsafe.Clean(args[0])), true)
+}
+
+// where is the Jobs view's filter from a query. The view filters its set
+// by one job name, so a query is taken when it is one job:NAME term (or
+// empty, which clears the filter); any other term is refused with the
+// command that runs it.
+func (m Model) where(args []string) (Model, tea.Cmd) {
+	text := args[0]
+	q, err := model.ParseQuery(text, model.QueryClock{Now: m.opts.Now()})
+	if err != nil {
+		return m.setStatus("where: "+oneLine(err.Error()), true)
+	}
+	name, ok := onlyJobName(q)
+	if !ok {
+		v, _ := m.setsView()
+		return m.setStatus(fmt.Sprintf("the Jobs view filters by one job name (job:NAME); for more run: workq-tui jobs %s --where '%s'", v.set, oneLine(text)), true)
+	}
+	v, _ := m.setsView()
+	m.stack = nil
+	m.tab = m.setsTab()
+	v.jobFilter, v.typed, v.marked, v.showSummary, v.showDetail = name, "", nil, false, false
+	return m.setsLoad(v, 0, false)
+}
+
+// onlyJobName is the job name of a query of one exact job: term, "" for
+// the empty query; ok is false for any other query.
+func onlyJobName(q *model.Query) (string, bool) {
+	others := len(q.Errs) + len(q.ErrREs) + len(q.IDs) + len(q.Args) + len(q.Paths)
+	if others > 0 || q.MinFails >= 0 || q.MaxFails >= 0 || q.HasSince || q.HasUntil || len(q.Jobs) > 1 {
+		return "", false
+	}
+	if len(q.Jobs) == 0 {
+		return "", true
+	}
+	if strings.ContainsAny(q.Jobs[0], "*?[") {
+		return "", false
+	}
+	return q.Jobs[0], true
+}
