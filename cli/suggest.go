@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/workq-tui/workq-tui/model"
 )
 
 // flagAlias is the flag of ours that other tools (redis-cli, the Redis
@@ -52,7 +54,7 @@ func suggestFlag(name string, fs *pflag.FlagSet) string {
 		if f.Hidden {
 			return
 		}
-		if d := editDistance(name, f.Name); d < bestD {
+		if d := model.EditDistance(name, f.Name); d < bestD {
 			best, bestD = f, d
 		}
 		if len(name) >= 3 && strings.HasPrefix(f.Name, name) {
@@ -74,32 +76,6 @@ func flagTitle(f *pflag.Flag) string {
 		return "-" + f.Shorthand + "/--" + f.Name
 	}
 	return "--" + f.Name
-}
-
-// editDistance is the optimal-string-alignment distance of a and b:
-// insertions, deletions, substitutions and swaps of neighbours.
-func editDistance(a, b string) int {
-	prev2 := make([]int, len(b)+1)
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(b)]
 }
 
 // unknownFlagError is pflag's error for an unknown long flag with the

@@ -441,7 +441,7 @@ func closeNames(name string, names []string) []string {
 	low := strings.ToLower(name)
 	for _, n := range names {
 		ln := strings.ToLower(n)
-		d := editDistance(low, ln)
+		d := EditDistance(low, ln)
 		if d > 2 && !(len(low) >= 3 && (strings.Contains(ln, low) || strings.Contains(low, ln))) {
 			continue
 		}

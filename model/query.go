@@ -269,7 +269,7 @@ func nearestKey(key string) string {
 	best, bestD := "", 3
 	low := strings.ToLower(key)
 	for _, k := range queryKeys {
-		d := editDistance(low, k)
+		d := EditDistance(low, k)
 		if strings.HasPrefix(low, k) || (len(low) >= 2 && strings.HasPrefix(k, low)) {
 			d = min(d, 1)
 		}

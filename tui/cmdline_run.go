@@ -175,7 +175,7 @@ func (m Model) suggestCommand(name string) string {
 			continue
 		}
 		for _, n := range append([]string{c.name}, c.aliases...) {
-			d := editDistance(name, n)
+			d := model.EditDistance(name, n)
 			if strings.HasPrefix(n, name) && len(name) >= 2 {
 				d = 1
 			}
@@ -185,28 +185,6 @@ func (m Model) suggestCommand(name string) string {
 		}
 	}
 	return best
-}
-
-// editDistance counts the insertions, deletions and substitutions from a
-// to b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // pressBinding does what the binding's key does.
