@@ -391,7 +391,7 @@ func (t JobsTarget) validate(action JobsAction) error {
 		if r.ID == "" && r.Raw == nil {
 			return fmt.Errorf("%w: empty job id", ErrBadTarget)
 		}
-		if r.Raw != nil && r.Score == "" {
+		if r.Raw != nil && r.Score == "" && t.Set != "" {
 			return fmt.Errorf("%w: a member given by its bytes needs its score", ErrBadTarget)
 		}
 	}

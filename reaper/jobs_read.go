@@ -165,18 +165,28 @@ func jobsServed(ctx context.Context, c redis.Conn, keys redisq.Keys, now time.Ti
 // jobs by id.
 const queueChunk = 1000
 
+// queueRef is how a job of a queue is asked for: by its exact bytes, or
+// by its id.
+type queueRef struct {
+	raw bool
+	s   string
+}
+
+func refOf(r JobRef) queueRef {
+	if r.Raw != nil {
+		return queueRef{raw: true, s: string(r.Raw)}
+	}
+	return queueRef{s: r.ID}
+}
+
 // planQueueDelete finds jobs in a queue by id, walking it in chunks.
 func planQueueDelete(ctx context.Context, c redis.Conn, keys redisq.Keys, t JobsTarget) ([]JobItem, error) {
 	key := keys.Queue(t.Queue)
-	want := map[string]bool{}
+	want := map[queueRef]bool{}
 	for _, r := range t.Refs {
-		if r.Raw != nil {
-			want["\x00raw"+string(r.Raw)] = true
-			continue
-		}
-		want[r.ID] = true
+		want[refOf(r)] = true
 	}
-	found := map[string]bool{}
+	found := map[queueRef]bool{}
 	var items []JobItem
 	seen := map[string]bool{}
 	for start := 0; ; start += queueChunk {
@@ -186,12 +196,13 @@ func planQueueDelete(ctx context.Context, c redis.Conn, keys redisq.Keys, t Jobs
 		}
 		for _, raw := range raws {
 			j, _ := model.ParseJobFields(raw)
-			var hit string
+			byRaw := queueRef{raw: true, s: string(raw)}
+			var hit queueRef
 			switch {
-			case want["\x00raw"+string(raw)]:
-				hit = "\x00raw" + string(raw)
-			case j != nil && want[j.ID]:
-				hit = j.ID
+			case want[byRaw]:
+				hit = byRaw
+			case j != nil && want[queueRef{s: j.ID}]:
+				hit = queueRef{s: j.ID}
 			default:
 				continue
 			}
@@ -213,11 +224,7 @@ func planQueueDelete(ctx context.Context, c redis.Conn, keys redisq.Keys, t Jobs
 		}
 	}
 	for _, r := range t.Refs {
-		k := r.ID
-		if r.Raw != nil {
-			k = "\x00raw" + string(r.Raw)
-		}
-		if !found[k] {
+		if !found[refOf(r)] {
 			return nil, fmt.Errorf("%s: %w in %s", r, ErrJobNotFound, key)
 		}
 	}

@@ -366,6 +366,14 @@ func TestJobsDeleteUniqueKeys(t *testing.T) {
 	if res.Done != 1 || res.UniqueDeleted != 1 || fmt.Sprint(q) != "[a b]" {
 		t.Fatalf("queue delete: %+v, queue %q", res, q)
 	}
+	// Queue delete by exact bytes (a member that is not JSON), beside one by
+	// id whose id is those same bytes: each finds only its own.
+	jobsDo(t, c, "RPUSH", "work:jobs:u", "\x00junk", `{"name":"u","id":"\u0000junk","t":1,"args":{}}`, "c")
+	_, res = jobsPlanExec(t, c, keys, JobsDelete, JobsTarget{Queue: "u", Refs: []JobRef{{Raw: []byte("\x00junk")}}}, 0)
+	q, _ = redis.Strings(c.Do("LRANGE", "work:jobs:u", 0, -1))
+	if res.Done != 1 || len(q) != 4 || q[2] == "\x00junk" {
+		t.Fatalf("queue delete by bytes: %+v, queue %q", res, q)
+	}
 }
 
 func TestJobsReadOnlyPlansButNeverWrites(t *testing.T) {
