@@ -51,25 +51,32 @@ func TestDoAndTime(t *testing.T) {
 	}
 }
 
-// TestStall: a stalled server answers another client only after a sleep,
-// and sooner again after stop.
+// TestStall: a stalled server holds another client's command for one of
+// its sleeps, and no longer after stop. No fixed wait: PINGs are sent until
+// one is held (the stall's goroutine may not have sent its first sleep yet),
+// and the PING after stop is compared with that one.
 func TestStall(t *testing.T) {
+	const each = 300 * time.Millisecond
 	s := Start(t, DebugArgs()...)
-	stop := s.Stall(t, 300*time.Millisecond)
-	time.Sleep(50 * time.Millisecond) // the first sleep has started
+	stop := s.Stall(t, each)
 	c := s.Dial()
 	defer c.Close()
-	began := time.Now()
-	if _, err := c.Do("PING"); err != nil {
-		t.Fatal(err)
+	ping := func() time.Duration {
+		began := time.Now()
+		if _, err := c.Do("PING"); err != nil {
+			t.Fatal(err)
+		}
+		return time.Since(began)
 	}
-	stalled := time.Since(began)
+	var stalled time.Duration
+	for i := 0; i < 50 && stalled < each/3; i++ {
+		stalled = max(stalled, ping())
+	}
+	if stalled < each/3 {
+		t.Fatalf("no PING of 50 was held by a sleep of %v (longest %v)", each, stalled)
+	}
 	stop()
-	began = time.Now()
-	if _, err := c.Do("PING"); err != nil {
-		t.Fatal(err)
-	}
-	if free := time.Since(began); stalled < 100*time.Millisecond || free >= stalled {
-		t.Fatalf("PING took %v while stalled and %v after stop; want the first held by the sleep", stalled, free)
+	if free := ping(); free >= stalled {
+		t.Fatalf("PING took %v after stop, no less than the %v it was held while stalled", free, stalled)
 	}
 }
