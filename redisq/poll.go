@@ -40,6 +40,10 @@ type PollRequest struct {
 	// A poll that read them has a non-nil Workers, empty when there are
 	// none.
 	Workers bool
+	// NoDrift leaves the drift to the sweep (the screen asks while it
+	// sweeps): no job type is reported drifted, no drift is re-read, and
+	// the snapshot has no drift finding.
+	NoDrift bool
 }
 
 // ReadPoll reads a namespace like ReadSnapshot, except the workers'
@@ -128,6 +132,13 @@ func ReadPoll(ctx context.Context, conn redis.Conn, namespace string, deadAfter 
 	}
 	rd.snap.JobTypes = rd.jobTypes
 	model.Analyze(rd.snap, deadAfter)
+	if req.NoDrift {
+		for i := range rd.snap.JobTypes {
+			rd.snap.JobTypes[i].Drift = false
+		}
+		rd.snap.Findings = model.Findings(rd.snap)
+		return rd.snap, nil
+	}
 	pollDrift(rd.snap, full)
 	var reread []string
 	for _, jt := range rd.snap.JobTypes {

@@ -500,3 +500,36 @@ func TestPollNoFalseDriftBesideDrift(t *testing.T) {
 		t.Fatalf("poll drift %v, snapshot drift %v, want [a]", got, want)
 	}
 }
+
+// TestPollNoDrift: with NoDrift a poll of a drifted namespace reports no
+// drift, neither on the job type nor as a finding: the sweep owns it.
+func TestPollNoDrift(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	defer c.Close()
+	now := redistest.Time(t, c).Unix()
+	redistest.Do(t, c, "SADD", "work:known_jobs", "a")
+	redistest.Do(t, c, "SADD", "work:worker_pools", "pa")
+	redistest.Do(t, c, "HSET", "work:worker_pools:pa", "heartbeat_at", now, "job_names", "a")
+	redistest.Do(t, c, "SET", "work:jobs:a:lock", 3) // lock too high: drift
+	ctx := context.Background()
+	poll, err := redisq.ReadPoll(ctx, c, "work", model.DefaultDeadAfter, redisq.PollRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := driftSet(poll); !slices.Equal(got, []string{"a"}) {
+		t.Fatalf("poll drift %v, want [a]", got)
+	}
+	poll, err = redisq.ReadPoll(ctx, c, "work", model.DefaultDeadAfter, redisq.PollRequest{NoDrift: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := driftSet(poll); len(got) != 0 {
+		t.Fatalf("poll with NoDrift reports drift %v", got)
+	}
+	for _, f := range poll.Findings {
+		if f.Kind == model.FindingDrift {
+			t.Fatalf("poll with NoDrift has a drift finding %+v", f)
+		}
+	}
+}

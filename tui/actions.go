@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 )
 
@@ -132,12 +133,12 @@ func summarizeReap(res reaper.Result) actionOutcome {
 		case p.Gone && p.Left == 0 && p.Err == nil:
 			// Another reaper (or a clean stop) finished it first: nothing
 			// is lost, so it is not a failure.
-			notes = append(notes, fmt.Sprintf("pool %s was already gone", textsafe.Clean(shortID(p.PoolID))))
+			notes = append(notes, fmt.Sprintf("pool %s was already gone", textsafe.Clean(model.ShortID(p.PoolID))))
 		case p.Skipped != "":
 			problems = append(problems, textsafe.Clean(p.Skipped))
 		}
 		if p.Err != nil {
-			problems = append(problems, fmt.Sprintf("pool %s: %s", textsafe.Clean(shortID(p.PoolID)), textsafe.Clean(p.Err.Error())))
+			problems = append(problems, fmt.Sprintf("pool %s: %s", textsafe.Clean(model.ShortID(p.PoolID)), textsafe.Clean(p.Err.Error())))
 		}
 	}
 	out.moved = res.TotalMoved()
@@ -161,12 +162,4 @@ func plural64(n int64, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
-}
-
-// shortID shortens a long pool ID for messages.
-func shortID(id string) string {
-	if len(id) > 12 {
-		return id[:12] + "…"
-	}
-	return id
 }

@@ -47,7 +47,7 @@ func actionBindings() []actionBinding {
 				case !ok:
 					return "x reaps the selected dead pool: select one in the pools view"
 				case p.Status != model.StatusDead:
-					return fmt.Sprintf("x reaps a dead pool; %s is %s", textsafe.Clean(shortID(p.ID)), p.Status)
+					return fmt.Sprintf("x reaps a dead pool; %s is %s", textsafe.Clean(model.ShortID(p.ID)), p.Status)
 				}
 				return ""
 			},

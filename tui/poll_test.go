@@ -171,6 +171,33 @@ func TestDriftShownIsTheSweeps(t *testing.T) {
 	}
 }
 
+// TestPollLeavesDriftToTheSweep: the drift shown has one owner. A screen
+// that sweeps asks every poll to leave drift out (the sweep's alone is
+// shown); one that does not sweep takes the poll's.
+func TestPollLeavesDriftToTheSweep(t *testing.T) {
+	for _, sweeps := range []bool{true, false} {
+		p := &slowPoller{now: fixedNow, snap: fixture()}
+		o, _ := testOptions(nil)
+		o.Source, o.Poller, o.Now = nil, p, p.Now
+		if sweeps {
+			o.Sweeper = &fakeSweeper{snap: fixture()}
+		}
+		m := newTest(t, o, 120, 30)
+		m, _ = pollOnce(t, m)
+		if len(p.reqs) == 0 {
+			t.Fatal("no poll")
+		}
+		for _, req := range p.reqs {
+			if req.NoDrift != sweeps {
+				t.Fatalf("sweeping %v: poll request %+v", sweeps, req)
+			}
+		}
+		if !sweeps && m.counts.drift == 0 {
+			t.Fatal("without a sweep the poll's drift is not shown")
+		}
+	}
+}
+
 func TestRefreshSweepsOneAtATime(t *testing.T) {
 	p := &slowPoller{now: fixedNow, snap: fixture()}
 	sw := &fakeSweeper{snap: fixture()}

@@ -28,10 +28,6 @@ const (
 	actionJobsDelete  actionKind = "jobs-delete"
 )
 
-// auditRefs is how many of the jobs an action takes its audit line names;
-// the rest are counted.
-const auditRefs = 20
-
 var errNoSetScanner = errors.New("the summary is not available here")
 
 func isSetsAction(k actionKind) bool { return k == actionJobsRequeue || k == actionJobsDelete }
@@ -124,13 +120,13 @@ func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 	if msg.plan.Total == 0 {
 		return m.setStatus(fmt.Sprintf("nothing to %s: no job left that the plan would take", msg.plan.Action), false)
 	}
-	m.dialog = &confirmDialog{action: jobsAction(msg.kind, msg.plan, m.opts.Jobs)}
+	m.dialog = &confirmDialog{action: jobsAction(msg.plan, m.opts.Jobs)}
 	m.status = statusLine{}
 	return m, nil
 }
 
 // jobsAction turns a job plan into an action.
-func jobsAction(kind actionKind, plan reaper.JobsPlan, a JobsActor) action {
+func jobsAction(plan reaper.JobsPlan, a JobsActor) action {
 	set := string(plan.Target.Set)
 	verb, doing := "Delete", "deleting"
 	if plan.Action == reaper.JobsRequeue {
@@ -143,22 +139,17 @@ func jobsAction(kind actionKind, plan reaper.JobsPlan, a JobsActor) action {
 		set += " (every " + textsafe.Clean(plan.Target.Job) + " job)"
 	}
 	act := action{
-		kind:    kind,
+		kind:    actionKind(reaper.JobsAuditAction(plan.Action)),
 		title:   fmt.Sprintf("%s %s from %s?", verb, plural64(plan.Total, "job", "jobs"), set),
 		body:    planLines(func(w io.Writer) { reaper.RenderJobsPlan(w, plan) }),
 		running: fmt.Sprintf("%s %s", doing, plural64(plan.Total, "job", "jobs")),
-		targets: []string{"set=" + string(plan.Target.Set)},
+		targets: reaper.JobsAuditTargets(plan.Target),
 		total:   plan.Total,
 	}
-	if plan.Target.All {
-		act.targets = append(act.targets, "all", "job="+textsafe.Clean(plan.Target.Job))
-	}
-	for i, r := range plan.Target.Refs {
-		if i == auditRefs {
-			act.targets = append(act.targets, fmt.Sprintf("and %d more", len(plan.Target.Refs)-i))
-			break
-		}
-		act.targets = append(act.targets, textsafe.Clean(r.String()))
+	// The command line's targets, cleaned: the screen's audit entries hold
+	// no byte from Redis raw.
+	for i, t := range act.targets {
+		act.targets[i] = textsafe.Clean(t)
 	}
 	act.run = func(ctx context.Context, progress func(moved, total int64)) (actionOutcome, error) {
 		res, err := a.ExecuteJobs(ctx, plan, reaper.JobsProgress(progress))

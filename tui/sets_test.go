@@ -493,7 +493,7 @@ func TestSetsAuditLineBounded(t *testing.T) {
 		t.Fatalf("%d audit lines", len(d.audit.entries))
 	}
 	e := d.audit.entries[0]
-	if len(e.Targets) != 1+auditRefs+1 || e.Targets[len(e.Targets)-1] != "and 2 more" || e.Moved != 22 {
+	if len(e.Targets) != 1+reaper.JobsAuditRefs+1 || e.Targets[len(e.Targets)-1] != "and 2 more" || e.Moved != 22 {
 		t.Errorf("audit targets %d (%q), moved %d", len(e.Targets), e.Targets[len(e.Targets)-1], e.Moved)
 	}
 }

@@ -79,7 +79,8 @@ func (m Model) onSweep(msg sweepMsg) (Model, tea.Cmd) {
 
 // adjusted is a poll's snapshot as the screen shows it: its long-running
 // cut-off the screen's (Options.LongAfter) and, when the screen sweeps,
-// its drift the last sweep's.
+// its drift the last sweep's. The sweep is then the one owner of the
+// drift: the polls are asked for none (redisq.PollRequest.NoDrift).
 func (m Model) adjusted(snap *model.Snapshot) *model.Snapshot {
 	var drift map[string]model.Finding
 	if m.sweep.enabled {

@@ -129,7 +129,8 @@ type Options struct {
 	// Sweeper, when set, reads every list of the namespace at start, on r
 	// and SweepInterval after the end of the last sweep (default 30s),
 	// each within SweepTimeout (default 5m); the drift the screen shows is
-	// then the last sweep's, and the header says how old it is.
+	// then the last sweep's alone (the polls are asked for none), and the
+	// header says how old it is.
 	Sweeper       Sweeper
 	SweepInterval time.Duration
 	SweepTimeout  time.Duration

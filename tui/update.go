@@ -167,7 +167,8 @@ func (m Model) pollFunc() pollFunc {
 	if m.opts.Poller == nil {
 		return m.opts.Source.Snapshot
 	}
-	req := redisq.PollRequest{JobTypes: m.sweep.driftJobs(), Workers: m.showsWorkers()}
+	// While the screen sweeps, the drift it shows is the sweep's alone.
+	req := redisq.PollRequest{JobTypes: m.sweep.driftJobs(), Workers: m.showsWorkers(), NoDrift: m.sweep.enabled}
 	for _, v := range m.stack {
 		if d, ok := v.(detailView); ok {
 			if p, ok := d.current(); ok {
