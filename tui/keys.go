@@ -60,7 +60,7 @@ func defaultKeyMap() keyMap {
 		SetsRequeue: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue"), key.WithDisabled()),
 		SetsDelete:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete"), key.WithDisabled()),
 		Confirm:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
-		Cancel:      key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "cancel")),
+		Cancel:      key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "cancel")),
 	}
 }
 
@@ -85,7 +85,8 @@ func (k keyMap) FullHelp() [][]key.Binding {
 type dialogKeys struct{ k keyMap }
 
 func (d dialogKeys) ShortHelp() []key.Binding {
-	return []key.Binding{d.k.Confirm, d.k.Cancel, d.k.Quit}
+	// q cancels here: a reflex q over a plan must not leave the screen.
+	return []key.Binding{d.k.Confirm, d.k.Cancel}
 }
 func (d dialogKeys) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
 

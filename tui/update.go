@@ -392,8 +392,6 @@ func (m Model) onDialogKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Cancel):
 		m.dialog = nil
 		return m.setStatus("cancelled: nothing was changed", false)
-	case key.Matches(msg, m.keys.Quit):
-		return m, tea.Quit
 	}
 	return m, nil
 }
