@@ -9,8 +9,11 @@ import "github.com/charmbracelet/bubbles/key"
 type keyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	NextView, PrevView                      key.Binding
-	Enter, Back                             key.Binding
-	Filter, Refresh, Help, Quit             key.Binding
+	// Views are 1, 2, …: one per view, its help the view's name (set by
+	// keyMap from the tabs), listed by '?'.
+	Views                       []key.Binding
+	Enter, Back                 key.Binding
+	Filter, Refresh, Help, Quit key.Binding
 
 	// Actions: each has an entry in the actions table (bindings.go) and
 	// in ShortHelp/FullHelp.
@@ -78,6 +81,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause},
 		{k.ScanOrphans, k.Refresh, k.Help, k.Quit},
+		k.Views,
 	}
 }
 

@@ -297,6 +297,9 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.onFilterKey(msg)
 	}
 	k := m.keyMap()
+	if m, ok := m.onViewKey(msg); ok {
+		return m, nil
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		if m.running != nil {
