@@ -255,7 +255,7 @@ func renderWorkers(busy []model.Worker, read bool, rows []int, l listState, dead
 		}
 		row += strings.Repeat(" ", colGap) + noteCell
 		if i == l.cursor {
-			lines = append(lines, fitLine(st.selected.Render("> "+row), width))
+			lines = append(lines, fitLine(st.selectRow(row), width))
 		} else {
 			lines = append(lines, fitLine("  "+row, width))
 		}
