@@ -346,8 +346,10 @@ func (m Model) renderFooter() string {
 		helpText = m.help.View(dialogKeys{m.keys})
 	case m.filtering:
 		helpText = m.help.View(filterKeys{})
-	default:
+	case m.help.ShowAll:
 		helpText = m.help.View(m.keyMap())
+	default:
+		helpText = m.shortHelpFit(m.keyMap())
 	}
 	return fitLine(status, m.width) + "\n" + fitBlock(helpText, m.width, height(helpText))
 }
