@@ -156,6 +156,10 @@ func (m Model) keyMap() keyMap {
 	if !m.opened() {
 		k.Back.SetEnabled(m.currentFilter() != "")
 	}
+	k.Views = m.viewKeys()
+	if m.help.ShowAll {
+		k.Back = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close help"))
+	}
 	return m.pauseLabel(k)
 }
 

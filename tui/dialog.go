@@ -11,7 +11,7 @@ import (
 	"github.com/workq-tui/workq-tui/model"
 )
 
-// confirmDialog shows an action's plan and waits for y or n/esc.
+// confirmDialog shows an action's plan and waits for y, or n, esc or q to cancel.
 type confirmDialog struct {
 	action action
 	// staleFor is set when the plan comes from a snapshot that could not be
@@ -31,7 +31,7 @@ func renderDialog(d confirmDialog, width, height int, st styles) string {
 	if d.staleFor > 0 {
 		lines = append(lines, st.warn.Render(fitLine(fmt.Sprintf("planned from data %s old (Redis is not answering)", model.FormatAge(d.staleFor)), inner)))
 	}
-	footer := []string{"", fitLine("y: run it   n/esc: cancel", inner)}
+	footer := []string{"", fitLine("y: run it   n/esc/q: cancel", inner)}
 	room := height - 2 - len(lines) - len(footer) // 2 border lines
 	for _, l := range fitPlan(wrapPlan(d.action.body, inner), room) {
 		lines = append(lines, fitLine(l, inner))

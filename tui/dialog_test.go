@@ -3,6 +3,9 @@ package tui
 import (
 	"fmt"
 	"reflect"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
 	"testing"
 )
 
@@ -32,5 +35,28 @@ func TestWrapPlanIndentsContinuations(t *testing.T) {
 	want := []string{"  job send_email, pool p1", "    (orphan: pool not in", "    worker_pools)", "short"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %q\nwant %q", got, want)
+	}
+}
+
+// q over a confirmation dialog cancels it as n and esc do: a reflex q at
+// 3 a.m. must neither run the plan nor leave the screen.
+func TestQInDialogCancels(t *testing.T) {
+	for _, k := range []string{"q", "n", "esc"} {
+		o, _ := testOptions(staticSource(fixture()))
+		m := newTest(t, o, 120, 30)
+		m = step(t, m, keyMsg("j"))
+		m = step(t, m, keyMsg("x"))
+		if m.dialog == nil {
+			t.Fatal("x on a dead pool opened no dialog")
+		}
+		m, cmd := stepCmd(m, keyMsg(k))
+		for _, msg := range runCmd(cmd) {
+			if _, ok := msg.(tea.QuitMsg); ok {
+				t.Fatalf("%s in the dialog quits", k)
+			}
+		}
+		if m.dialog != nil || m.running != nil || !strings.Contains(m.status.text, "cancelled") {
+			t.Fatalf("%s in the dialog: dialog %v, running %v, status %q", k, m.dialog != nil, m.running != nil, m.status.text)
+		}
 	}
 }

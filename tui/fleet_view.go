@@ -267,7 +267,7 @@ func (f Fleet) renderRow(r fleetRow, cols []column, kept []int, states [fleetCon
 	}
 	row := renderCells(cols, cells)
 	if selected {
-		return fitLine(f.st.selected.Render("> "+row), width)
+		return fitLine(f.st.selectRow(row), width)
 	}
 	return fitLine("  "+row, width)
 }

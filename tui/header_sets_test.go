@@ -51,7 +51,7 @@ func TestGoldenHeaderSetSizes(t *testing.T) {
 				t.Errorf("%s at %d: line %d is %d wide: %q", tc.name, tc.width, i, lineWidth(l), l)
 			}
 		}
-		if got := strings.Contains(h, "retry 3 · sched 1 · dead 11,024"); got != tc.wantSets {
+		if got := strings.Contains(h, "retry 3 · sched 1 · dead jobs 11,024"); got != tc.wantSets {
 			t.Errorf("%s at %d: set sizes shown %v, want %v:\n%s", tc.name, tc.width, got, tc.wantSets, h)
 		}
 		if !strings.Contains(h, countsPrefix(tc.snap)) {
@@ -72,9 +72,9 @@ func TestSetSizes(t *testing.T) {
 		want string
 	}{
 		{model.SetCounts{}, ""},
-		{model.SetCounts{Dead: 2}, "dead 2"},
+		{model.SetCounts{Dead: 2}, "dead jobs 2"},
 		{model.SetCounts{Retry: 1500, Scheduled: 7}, "retry 1,500 · sched 7"},
-		{model.SetCounts{Retry: 3, Scheduled: 1, Dead: 11024}, "retry 3 · sched 1 · dead 11,024"},
+		{model.SetCounts{Retry: 3, Scheduled: 1, Dead: 11024}, "retry 3 · sched 1 · dead jobs 11,024"},
 	} {
 		if got := setSizes(tc.c); got != tc.want {
 			t.Errorf("setSizes(%+v) = %q, want %q", tc.c, got, tc.want)

@@ -213,27 +213,18 @@ func renderJobTypes(types []model.JobType, rows []int, h queueHistory, l listSta
 		}
 		paused, drift := "", ""
 		if jt.Paused {
-			paused = "PAUSED"
-			if !sel {
-				paused = st.warn.Render(paused)
-			}
+			paused = st.warn.Render("PAUSED")
 		}
 		if jt.Drift {
-			drift = "DRIFT"
-			if !sel {
-				drift = st.dead.Render(drift)
-			}
+			drift = st.dead.Render("DRIFT")
 		}
-		trend := sparkline(h[jt.Name], trendWidth)
-		if !sel {
-			trend = st.accent.Render(trend)
-		}
+		trend := st.accent.Render(sparkline(h[jt.Name], trendWidth))
 		cells := []string{textsafe.Clean(jt.Name), strconv.FormatInt(jt.Queued, 10), latency,
 			strconv.FormatInt(jt.InProgress, 10), fmt.Sprintf("%d/%s", jt.Lock, maxc),
 			strconv.FormatInt(jt.LockInfoTotal, 10), paused, drift, trend}
 		row := renderCells(cols, cells)
 		if sel {
-			lines = append(lines, fitLine(st.selected.Render("> "+row), width))
+			lines = append(lines, fitLine(st.selectRow(row), width))
 		} else {
 			lines = append(lines, fitLine("  "+row, width))
 		}

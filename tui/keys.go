@@ -9,8 +9,11 @@ import "github.com/charmbracelet/bubbles/key"
 type keyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	NextView, PrevView                      key.Binding
-	Enter, Back                             key.Binding
-	Filter, Refresh, Help, Quit             key.Binding
+	// Views are 1, 2, …: one per view, its help the view's name (set by
+	// keyMap from the tabs), listed by '?'.
+	Views                       []key.Binding
+	Enter, Back                 key.Binding
+	Filter, Refresh, Help, Quit key.Binding
 
 	// Actions: each has an entry in the actions table (bindings.go) and
 	// in ShortHelp/FullHelp.
@@ -60,7 +63,7 @@ func defaultKeyMap() keyMap {
 		SetsRequeue: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue"), key.WithDisabled()),
 		SetsDelete:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete"), key.WithDisabled()),
 		Confirm:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
-		Cancel:      key.NewBinding(key.WithKeys("n", "esc"), key.WithHelp("n/esc", "cancel")),
+		Cancel:      key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "cancel")),
 	}
 }
 
@@ -78,6 +81,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause},
 		{k.ScanOrphans, k.Refresh, k.Help, k.Quit},
+		k.Views,
 	}
 }
 
@@ -85,7 +89,8 @@ func (k keyMap) FullHelp() [][]key.Binding {
 type dialogKeys struct{ k keyMap }
 
 func (d dialogKeys) ShortHelp() []key.Binding {
-	return []key.Binding{d.k.Confirm, d.k.Cancel, d.k.Quit}
+	// q cancels here: a reflex q over a plan must not leave the screen.
+	return []key.Binding{d.k.Confirm, d.k.Cancel}
 }
 func (d dialogKeys) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
 

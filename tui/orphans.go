@@ -201,7 +201,7 @@ func renderOrphans(orphans []model.InProgressList, rows []int, l listState, sc s
 		cells := []string{textsafe.Clean(o.Key), textsafe.Clean(o.JobName), textsafe.Clean(o.PoolID), strconv.FormatInt(o.Length, 10)}
 		row := renderCells(cols, cells)
 		if i == l.cursor {
-			lines = append(lines, fitLine(st.selected.Render("> "+row), width))
+			lines = append(lines, fitLine(st.selectRow(row), width))
 		} else {
 			lines = append(lines, fitLine("  "+row, width))
 		}

@@ -175,10 +175,7 @@ func renderPools(pools []model.Pool, rows []int, l listState, redisTime time.Tim
 
 func renderPoolRow(p *model.Pool, cols []column, redisTime time.Time, selected bool, width int, st styles) string {
 	marker := statusMarker(p.Status)
-	status := marker
-	if !selected {
-		status = statusStyle(p.Status, st).Render(marker)
-	}
+	status := statusStyle(p.Status, st).Render(marker)
 	host, started, conc, jobs := "-", "-", "-", "-"
 	if hb := p.Heartbeat; hb != nil {
 		host = textsafe.Clean(hb.Host) + ":" + strconv.FormatInt(hb.PID, 10)
@@ -192,7 +189,7 @@ func renderPoolRow(p *model.Pool, cols []column, redisTime time.Time, selected b
 		strconv.FormatInt(p.InProgressTotal(), 10), strconv.FormatInt(p.LocksHeld(), 10), jobs}
 	row := renderCells(cols, cells)
 	if selected {
-		return fitLine(st.selected.Render("> "+row), width)
+		return fitLine(st.selectRow(row), width)
 	}
 	return fitLine("  "+row, width)
 }

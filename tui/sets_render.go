@@ -147,7 +147,7 @@ func (v setsView) renderList(st styles) string {
 		}
 		row := mark + renderCells(cols, setJobCells(sj, v.redisNow))
 		if i == v.list.cursor {
-			lines = append(lines, fitLine(st.selected.Render("> "+row), w))
+			lines = append(lines, fitLine(st.selectRow(row), w))
 		} else {
 			lines = append(lines, fitLine("  "+row, w))
 		}
@@ -358,7 +358,7 @@ func renderSetSummary(s setsSummary, pick string, width, height int, st styles) 
 		}
 		row := renderCells(cols, []string{strconv.FormatInt(c.N, 10), name})
 		if i == l.cursor {
-			lines = append(lines, st.selected.Render("> "+row))
+			lines = append(lines, st.selectRow(row))
 		} else {
 			lines = append(lines, "  "+row)
 		}

@@ -7,6 +7,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -253,6 +254,10 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Back) && v.showDetail:
 		v.showDetail = false
 		return m.withSets(v), nil
+	case key.Matches(msg, m.keys.Back) && len(v.marked) > 0:
+		n := len(v.marked)
+		v.marked = nil
+		return m.withSets(v).setStatus(fmt.Sprintf("%s cleared", plural(n, "mark", "marks")), false)
 	case key.Matches(msg, m.keys.Back) && v.jobFilter != "":
 		v.jobFilter, v.typed, v.marked = "", "", nil
 		return m.setsLoad(v, 0, false)

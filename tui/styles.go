@@ -30,14 +30,17 @@ type styles struct {
 	ok, warn, dead, faint, accent lipgloss.Style
 	bold                          lipgloss.Style
 	selected                      lipgloss.Style
-	colHeader                     lipgloss.Style
-	badge, demoBadge              lipgloss.Style
-	tabActive, tabInactive        lipgloss.Style
-	statusInfo, statusErr         lipgloss.Style
-	dialog                        lipgloss.Style
-	dialogTitle                   lipgloss.Style
-	barFull, barEmpty             lipgloss.Style
-	help                          help.Styles
+	// cursor is the selected row's '>' marker: only the marker is
+	// painted, so the row keeps its status colours (DEAD red, DRIFT).
+	cursor                 lipgloss.Style
+	colHeader              lipgloss.Style
+	badge, demoBadge       lipgloss.Style
+	tabActive, tabInactive lipgloss.Style
+	statusInfo, statusErr  lipgloss.Style
+	dialog                 lipgloss.Style
+	dialogTitle            lipgloss.Style
+	barFull, barEmpty      lipgloss.Style
+	help                   help.Styles
 }
 
 func newStyles(r *lipgloss.Renderer, t theme) styles {
@@ -49,6 +52,7 @@ func newStyles(r *lipgloss.Renderer, t theme) styles {
 		accent:      r.NewStyle().Foreground(t.accent),
 		bold:        r.NewStyle().Bold(true),
 		selected:    r.NewStyle().Reverse(true),
+		cursor:      r.NewStyle().Foreground(t.accent).Bold(true).Reverse(true),
 		colHeader:   r.NewStyle().Foreground(t.faint).Bold(true),
 		badge:       r.NewStyle().Foreground(t.warn).Bold(true),
 		demoBadge:   r.NewStyle().Foreground(t.accent).Bold(true),
@@ -70,3 +74,7 @@ func newStyles(r *lipgloss.Renderer, t theme) styles {
 	}
 	return s
 }
+
+// selectRow is row under the cursor: the marker painted, the row's own
+// colours kept.
+func (s styles) selectRow(row string) string { return s.cursor.Render(">") + " " + row }

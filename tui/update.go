@@ -301,6 +301,9 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.onFilterKey(msg)
 	}
 	k := m.keyMap()
+	if m, ok := m.onViewKey(msg); ok {
+		return m, nil
+	}
 	switch {
 	case key.Matches(msg, k.Quit):
 		if m.running != nil {
@@ -396,8 +399,6 @@ func (m Model) onDialogKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Cancel):
 		m.dialog = nil
 		return m.setStatus("cancelled: nothing was changed", false)
-	case key.Matches(msg, m.keys.Quit):
-		return m, tea.Quit
 	}
 	return m, nil
 }

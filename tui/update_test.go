@@ -170,7 +170,7 @@ func TestRedisAwayKeepsSnapshotBacksOffAndRecovers(t *testing.T) {
 	if _, d, _ := tickOf(timers); m.err != nil || d != time.Second {
 		t.Fatalf("after recovery: err %v, next poll in %s", m.err, d)
 	}
-	if v := m.View(); strings.Contains(v, "STALE") || !strings.Contains(v, "● ok") {
+	if v := m.View(); strings.Contains(v, "STALE") || !strings.Contains(v, "● updated") {
 		t.Fatalf("recovered view still stale:\n%s", v)
 	}
 }

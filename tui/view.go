@@ -120,13 +120,20 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	if d.demo {
 		seg = append(seg, st.demoBadge.Render("[DEMO]"))
 	}
-	seg = append(seg, connState(d, now, st))
+	if d.snap != nil {
+		seg = append(seg, verdictSegment(d.snap, st))
+	}
+	// While the polls succeed the connection's state is the dot before
+	// the data's age: the verdict, not the connection, is the green word.
+	if d.err != nil || d.snap == nil {
+		seg = append(seg, connState(d, now, st))
+	}
 	if d.snap != nil {
 		age := "updated " + model.FormatAge(now.Sub(d.fetchedAt)) + " ago"
 		if d.err != nil {
 			seg = append(seg, st.warn.Render("STALE, "+age))
 		} else {
-			seg = append(seg, age)
+			seg = append(seg, "● "+age)
 		}
 	}
 	if d.slowEvery > 0 {
@@ -150,11 +157,9 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	if d.snap != nil {
 		c := d.counts
 		counts = append(counts, plural(c.pools, "pool", "pools"))
-		deadText := fmt.Sprintf("%d dead", c.dead)
 		if c.dead > 0 {
-			deadText = st.dead.Render(deadText)
+			counts = append(counts, st.dead.Render(fmt.Sprintf("dead pools %d", c.dead)))
 		}
-		counts = append(counts, deadText)
 		if c.late > 0 {
 			counts = append(counts, st.warn.Render(fmt.Sprintf("%d late", c.late)))
 		}
@@ -172,8 +177,10 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	if d.scan.running {
 		counts = append(counts, st.faint.Render("scanning…"))
 	}
-	if sw := sweepText(d.sweep, now, st); sw != "" {
-		counts = append(counts, sw)
+	// A failed sweep counts; the age of a good one is the first to go.
+	sweep := sweepText(d.sweep, now, st)
+	if d.sweep.enabled && d.sweep.err != nil {
+		counts, sweep = append(counts, sweep), ""
 	}
 	var tabs []string
 	var activeTab string
@@ -191,12 +198,22 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	}
 	// The first of these that fits: as the screen narrows, the names of
 	// the other views go first (tab still cycles through them), then the
-	// job set sizes; the counts and the focused view's name stay.
+	// sweep's age, then the job set sizes; the counts and the focused
+	// view's name stay.
 	left, right := strings.Join(counts, " · "), strings.Join(tabs, " ")
 	lefts, rights := []string{left}, []string{right}
+	sets := ""
 	if d.snap != nil {
-		if sets := setSizes(d.snap.Sets); sets != "" {
-			lefts = []string{left + " · " + sets, left}
+		sets = setSizes(d.snap.Sets)
+	}
+	if sets != "" {
+		lefts = []string{left + " · " + sets, left}
+	}
+	if sweep != "" {
+		if sets != "" {
+			lefts = []string{left + " · " + sets + " · " + sweep, left + " · " + sets, left + " · " + sweep, left}
+		} else {
+			lefts = []string{left + " · " + sweep, left}
 		}
 	}
 	if len(activeTab) > 0 {
@@ -256,14 +273,14 @@ func sweepText(s sweepState, now time.Time, st styles) string {
 }
 
 // setSizes is the header's job set sizes, the empty sets left out as the
-// counts leave out zero late pools: "retry 3 · sched 1 · dead 11,024", or
+// counts leave out zero late pools: "retry 3 · sched 1 · dead jobs 11,024", or
 // "" when all three sets are empty.
 func setSizes(c model.SetCounts) string {
 	var parts []string
 	for _, s := range []struct {
 		label string
 		n     int64
-	}{{"retry", c.Retry}, {"sched", c.Scheduled}, {"dead", c.Dead}} {
+	}{{"retry", c.Retry}, {"sched", c.Scheduled}, {"dead jobs", c.Dead}} {
 		if s.n != 0 {
 			parts = append(parts, s.label+" "+groupDigits(s.n))
 		}
@@ -289,7 +306,7 @@ func connState(d headerData, now time.Time, st styles) string {
 	case d.err == nil && d.snap == nil:
 		return st.faint.Render("connecting…")
 	case d.err == nil:
-		return st.ok.Render("● ok")
+		return "● connected"
 	case d.inFlight:
 		return st.warn.Render("reconnecting…")
 	default:
@@ -332,8 +349,10 @@ func (m Model) renderFooter() string {
 		helpText = m.help.View(dialogKeys{m.keys})
 	case m.filtering:
 		helpText = m.help.View(filterKeys{})
-	default:
+	case m.help.ShowAll:
 		helpText = m.help.View(m.keyMap())
+	default:
+		helpText = m.shortHelpFit(m.keyMap())
 	}
 	return fitLine(status, m.width) + "\n" + fitBlock(helpText, m.width, height(helpText))
 }

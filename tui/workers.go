@@ -13,7 +13,8 @@ import (
 // workersView lists the busy workers, longest-running first, with the
 // arguments of the selected worker's job below the list; enter opens the
 // arguments over the whole body (argsView). A job running longer than
-// the snapshot's LongAfter is marked LONG, a worker of a dead pool DEAD
+// the snapshot's LongAfter is marked LONG, one whose last check-in is
+// older than that STALE (the check-in shows its age), a worker of a dead pool DEAD
 // (its observation outlives the pool until it expires). The cursor follows
 // a worker ID across polls.
 //
@@ -190,7 +191,7 @@ func (v workersView) render(c renderContext) string {
 	if v.stale() {
 		note = c.st.warn.Render(fitLine("workers as of "+model.FormatAge(v.staleAge(c.now, c.fetchedAt))+" ago: reading them again…", v.width)) + "\n"
 	}
-	list := note + renderWorkers(v.busy, v.read, v.rows, v.list, v.dead, v.longAfter, v.width, v.height, c.st)
+	list := note + renderWorkers(v.busy, v.read, v.readAt, v.rows, v.list, v.dead, v.longAfter, v.width, v.height, c.st)
 	pane := argsPaneHeight(v.body)
 	if pane == 0 {
 		return fitBlock(list, v.width, v.body)
@@ -229,7 +230,7 @@ func workerNote(w *model.Worker, dead map[string]bool, longAfter time.Duration) 
 
 // renderWorkers renders the column titles and the visible rows: exactly
 // height+1 lines. read is false until a poll has read the workers.
-func renderWorkers(busy []model.Worker, read bool, rows []int, l listState, dead map[string]bool, longAfter time.Duration, width, height int, st styles) string {
+func renderWorkers(busy []model.Worker, read bool, readAt time.Time, rows []int, l listState, dead map[string]bool, longAfter time.Duration, width, height int, st styles) string {
 	cols := workerColumns(width)
 	titles := make([]string, len(cols))
 	for i, c := range cols {
@@ -243,19 +244,19 @@ func renderWorkers(busy []model.Worker, read bool, rows []int, l listState, dead
 		if w.Running != nil {
 			running = model.FormatAge(*w.Running)
 		}
-		checkin := "-"
-		if w.HasCheckin {
-			checkin = textsafe.Clean(w.Checkin)
-		}
+		checkin := checkinCell(w, readAt)
 		row := renderCells(cols[:5], []string{textsafe.Clean(w.PoolID), textsafe.Clean(w.WorkerID), textsafe.Clean(w.JobName), running, checkin})
 		note := workerNote(w, dead, longAfter)
+		if staleCheckin(w, readAt, longAfter) {
+			note = strings.TrimSpace(note + " STALE")
+		}
 		noteCell := fitCell(note, cols[5].width, false)
 		if note != "" {
 			noteCell = st.dead.Render(noteCell)
 		}
 		row += strings.Repeat(" ", colGap) + noteCell
 		if i == l.cursor {
-			lines = append(lines, fitLine(st.selected.Render("> "+row), width))
+			lines = append(lines, fitLine(st.selectRow(row), width))
 		} else {
 			lines = append(lines, fitLine("  "+row, width))
 		}

@@ -1,0 +1,51 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// healthVerdict is the header's word on the namespace: "healthy", or the
+// problems counted by kind ("3 problems: 2 dead pools, 1 drift"). It
+// counts the findings that make `workq-tui snapshot` exit non-zero
+// (model.Snapshot.HasProblems), no others, so the screen and a cron check
+// never disagree.
+func healthVerdict(findings []model.Finding) (text string, problems bool) {
+	kinds := []struct {
+		kind        string
+		one, plural string
+	}{
+		{model.FindingEmptyNamespace, "empty namespace", "empty namespaces"},
+		{model.FindingDeadPool, "dead pool", "dead pools"},
+		{model.FindingDrift, "drift", "drifts"},
+		{model.FindingOrphan, "orphaned list", "orphaned lists"},
+	}
+	n := map[string]int{}
+	for _, f := range findings {
+		n[f.Kind]++
+	}
+	var parts []string
+	total := 0
+	for _, k := range kinds {
+		if c := n[k.kind]; c > 0 {
+			parts = append(parts, plural(c, k.one, k.plural))
+			total += c
+		}
+	}
+	if total == 0 {
+		return "healthy", false
+	}
+	return fmt.Sprintf("%s: %s", plural(total, "problem", "problems"), strings.Join(parts, ", ")), true
+}
+
+// verdictSegment is the verdict styled for the header: red with its
+// problems, green when healthy.
+func verdictSegment(snap *model.Snapshot, st styles) string {
+	text, bad := healthVerdict(snap.Findings)
+	if bad {
+		return st.dead.Render("✖ " + text)
+	}
+	return st.ok.Render("✔ " + text)
+}

@@ -1,0 +1,43 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+)
+
+// 1-5 jump to the views, the full help names them, and esc closes it.
+func TestDigitsJumpToViewsAndHelpListsThem(t *testing.T) {
+	o, _ := testOptions(staticSource(fixture()))
+	m := newTest(t, o, 160, 45)
+	if len(m.tabs) < 3 {
+		t.Fatalf("only %d views", len(m.tabs))
+	}
+	for i := len(m.tabs); i >= 1; i-- {
+		m = step(t, m, keyMsg(string(rune('0'+i))))
+		if m.tab != i-1 {
+			t.Fatalf("%d: on view %d (%s)", i, m.tab+1, m.focused().title())
+		}
+	}
+	m = step(t, m, keyMsg("enter"))
+	m = step(t, m, keyMsg("2"))
+	if m.tab != 1 || m.opened() {
+		t.Fatalf("2 from a pushed view: tab %d, opened %v", m.tab, m.opened())
+	}
+	m = step(t, m, keyMsg("?"))
+	v := m.View()
+	for i, tab := range m.tabs {
+		if !strings.Contains(v, string(rune('1'+i))+" "+tab.title()) {
+			t.Errorf("the help does not list view %d %q:\n%s", i+1, tab.title(), v)
+		}
+	}
+	if !strings.Contains(v, "close help") {
+		t.Errorf("the help does not say esc closes it:\n%s", v)
+	}
+	m = step(t, m, keyMsg("esc"))
+	if m.help.ShowAll {
+		t.Fatal("esc left the help open")
+	}
+	if m.tab != 1 {
+		t.Fatalf("esc on the help moved to view %d", m.tab+1)
+	}
+}
