@@ -51,7 +51,7 @@ func TestScreenSurvivesRedisRestarts(t *testing.T) {
 		sc = s.WaitFor(20*time.Second, "recovery", func(sc string) bool {
 			return strings.Contains(sc, poolID(label)[:12]) && !strings.Contains(sc, "error") && !strings.Contains(sc, "STALE")
 		})
-		if !strings.Contains(sc, "● ok") {
+		if !strings.Contains(sc, "● updated") {
 			t.Errorf("restart %d: header does not say ok:\n%s", i, sc)
 		}
 		t.Logf("restart %d: recovered %s after Redis came back", i, time.Since(start).Round(10*time.Millisecond))

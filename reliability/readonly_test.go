@@ -264,7 +264,7 @@ func TestReadOnlyModelWithReadOnlyReaper(t *testing.T) {
 			// Last: reap all and confirm, so the final view shows its outcome.
 			presses = append(presses, "Escape", "Escape", "X", "y")
 			view := runModel(t, o, presses, 800*time.Millisecond)
-			if !strings.Contains(view, "2 pools · 1 dead") {
+			if !strings.Contains(view, "2 pools · dead pools 1") {
 				t.Errorf("the screen shows no data:\n%s", view)
 			}
 			if !screenReadOnly && !strings.Contains(view, "read-only") {

@@ -103,7 +103,7 @@ func TestScreenBacksOffWhileRedisSleeps(t *testing.T) {
 		t.Fatalf("the header never showed %s; last:\n%s", what, header())
 	}
 	p.Send(tea.WindowSizeMsg{Width: 160, Height: 30})
-	wait("the first poll", func(h string) bool { return strings.Contains(h, "● ok") })
+	wait("the first poll", func(h string) bool { return strings.Contains(h, "● updated") })
 	if strings.Contains(header(), "Redis slow") {
 		t.Fatalf("Redis slow before it was: %s", header())
 	}

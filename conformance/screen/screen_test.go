@@ -74,7 +74,7 @@ func TestScreenReapsKilledPool(t *testing.T) {
 
 	waitRow(s, 20*time.Second, "ok", live.ID)
 	screen := waitRow(s, 20*time.Second, "DEAD", killed.ID)
-	if !strings.Contains(screen, "1 dead") {
+	if !strings.Contains(screen, "dead pools 1") {
 		t.Fatalf("more than the killed pool is dead:\n%s", screen)
 	}
 	t.Logf("before the reap:\n%s", screen)
@@ -108,7 +108,9 @@ func TestScreenReapsKilledPool(t *testing.T) {
 		t.Error("the live pool was removed")
 	}
 	// Once the data refreshed, the dead pool is off the screen.
-	screen = s.WaitText(5*time.Second, "0 dead")
+	screen = s.WaitFor(5*time.Second, "no dead pool counted", func(sc string) bool {
+		return strings.Contains(sc, "pools ·") && !strings.Contains(sc, "dead pools")
+	})
 	if strings.Contains(screen, killed.ID) {
 		t.Errorf("the reaped pool is still on screen:\n%s", screen)
 	}
