@@ -109,7 +109,7 @@ func TestScreenReapsKilledPool(t *testing.T) {
 	}
 	// Once the data refreshed, the dead pool is off the screen.
 	screen = s.WaitFor(5*time.Second, "no dead pool counted", func(sc string) bool {
-		return strings.Contains(sc, "pools ·") && !strings.Contains(sc, "dead pools")
+		return strings.Contains(sc, "1 pool ·") && !strings.Contains(sc, "dead pools")
 	})
 	if strings.Contains(screen, killed.ID) {
 		t.Errorf("the reaped pool is still on screen:\n%s", screen)
