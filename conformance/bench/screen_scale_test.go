@@ -41,7 +41,7 @@ func (e *env) screenScale() {
 	}
 	_, refresh := e.pollNamespace(screenScaleNS, ps)
 	// The header's counts: no pool late, 1% dead.
-	counts := fmt.Sprintf("%d pools · %d dead · %d job types", ps.pools, ps.pools/100, ps.jobTypes)
+	counts := fmt.Sprintf("%d pools · dead pools %d · %d job types", ps.pools, ps.pools/100, ps.jobTypes)
 	size := fmt.Sprintf("%d pools x %d job types, 2 jobs in progress per pool, %d dead, 200x60", ps.pools, ps.jobTypes, ps.pools/100)
 
 	refresh()
