@@ -23,11 +23,10 @@ func undoJournal(t *testing.T) journal.Dir {
 
 // journalledJobs plans and runs a job action with its journal, as the
 // command line does, and returns the action read back.
-func journalledJobs(t *testing.T, srv *redistest.Server, d journal.Dir, op string, target JobsTarget, batch int) (*journal.Action, JobsResult) {
+// planJournal plans a job action of namespace work (op names it: a
+// requeue, or else a delete) and creates its journal.
+func planJournal(t *testing.T, c redis.Conn, srv *redistest.Server, d journal.Dir, op string, target JobsTarget) (JobsPlan, *journal.Writer) {
 	t.Helper()
-	c, read := srv.Dial(), srv.Dial()
-	defer c.Close()
-	defer read.Close()
 	action := JobsRequeue
 	if op != journal.OpRequeue {
 		action = JobsDelete
@@ -40,6 +39,15 @@ func journalledJobs(t *testing.T, srv *redistest.Server, d journal.Dir, op strin
 	if err != nil {
 		t.Fatal(err)
 	}
+	return plan, w
+}
+
+func journalledJobs(t *testing.T, srv *redistest.Server, d journal.Dir, op string, target JobsTarget, batch int) (*journal.Action, JobsResult) {
+	t.Helper()
+	c, read := srv.Dial(), srv.Dial()
+	defer c.Close()
+	defer read.Close()
+	plan, w := planJournal(t, c, srv, d, op, target)
 	res, err := NewJobsExecutor("work", batch).WithJournal(NewJobsJournal(w, read)).Execute(context.Background(), c, plan, nil)
 	if err != nil {
 		t.Fatalf("execute: %v", err)
@@ -184,14 +192,7 @@ func TestUndoRequeueWithoutCommits(t *testing.T) {
 	}
 	before := redistest.Dump(t, c, "work:*")
 	d := undoJournal(t)
-	plan, err := PlanJobs(context.Background(), c, redisq.NewKeys("work"), JobsRequeue, JobsTarget{Set: model.SetDead, All: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := d.Create(journal.Header{Address: srv.Addr(), Namespace: "work", Op: journal.OpRequeue})
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan, w := planJournal(t, c, srv, d, journal.OpRequeue, JobsTarget{Set: model.SetDead, All: true})
 	dw := droppingWriter{w: w, drop: func(seq int) bool { return seq%2 == 0 }}
 	if _, err := NewJobsExecutor("work", 10).WithJournal(NewJobsJournal(dw, read)).Execute(context.Background(), c, plan, nil); err != nil {
 		t.Fatal(err)
@@ -399,14 +400,7 @@ func TestUndoDeleteWithoutCommits(t *testing.T) {
 	}
 	before := redistest.Dump(t, c, "work:*")
 	d := undoJournal(t)
-	plan, err := PlanJobs(context.Background(), c, redisq.NewKeys("work"), JobsDelete, JobsTarget{Set: model.SetRetry, All: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := d.Create(journal.Header{Address: srv.Addr(), Namespace: "work", Op: journal.OpDelete})
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan, w := planJournal(t, c, srv, d, journal.OpDelete, JobsTarget{Set: model.SetRetry, All: true})
 	dw := droppingWriter{w: w, drop: func(seq int) bool { return seq%2 == 1 }}
 	res, err := NewJobsExecutor("work", 8).WithJournal(NewJobsJournal(dw, read)).Execute(context.Background(), c, plan, nil)
 	if err != nil || res.Done != 60 || res.UniqueDeleted != 30 {
