@@ -192,40 +192,20 @@ func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipg
 		Interval:  c.interval,
 		LongAfter: c.longAfter,
 		// A snapshot is at most a few round trips, each bounded by --timeout.
-		FetchTimeout: 4 * d.Timeout(),
-		Renderer:     renderer,
-		Source:       client,
-		Peeker:       redisq.RawPeeker{Client: client},
-		Queue:        client,
-		ScanInterval: c.scanInterval,
-		ScanPause:    model.ScanPause,
-		Keys:         redisq.NewKeys(t.namespace),
-		Scanner:      ScreenScanner(d.Dial, t.namespace, redisq.DefaultScanCount),
-		Sets:         client,
-		SetScanner:   ScreenSetScanner(d.Dial, t.namespace),
+		FetchTimeout:  4 * d.Timeout(),
+		Renderer:      renderer,
+		ScanInterval:  c.scanInterval,
+		ScanPause:     model.ScanPause,
+		SweepInterval: c.sweepInterval,
 	}
-	// Regular polls read in-progress lists only where jobs can be, of the
-	// heartbeats they know heartbeat_at alone, and the workers'
-	// observations only while the Workers view is shown; the sweeps read
-	// every list, each on a connection of its own.
-	opts.Poller = redisq.NewPoller(client)
-	opts.Sweeper = client
-	opts.SweepInterval = c.sweepInterval
-	if f := t.sentinel.follower(client, opts.Poller); f != nil {
-		// Behind Sentinel each read checks the deployment first.
-		opts.Source, opts.Poller, opts.Follow = f, f, f
-	}
+	opts.Reader = screenReaderOf(client, d, t)
 	if !t.redis.ReadOnly {
 		pool := d.Pool()
 		closers = append(closers, func() { pool.Close() })
 		// One reaper reaps, requeues and repairs the locks.
 		r := reaper.NewReaper(pool, t.namespace, c.batch)
-		opts.Reaper, opts.Requeuer, opts.LockRepairer = r, r, r
-		opts.Planner = reaper.NewPlan
+		opts.Actor = screenActorOf(r, pool, t, c.batch, newScreenJournal(auditor, t))
 		opts.Audit = auditor
-		sj := newScreenJournal(auditor, t)
-		opts.Pauser = screenPauser(pool, sj)
-		opts.Jobs = screenJobsJournalled(pool, t.namespace, c.batch, sj)
 	}
 	return opts, done, nil
 }

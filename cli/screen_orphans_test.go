@@ -53,9 +53,12 @@ func TestScreenRequeuesOrphan(t *testing.T) {
 	r.SetColorProfile(termenv.Ascii)
 	opts := tui.Options{
 		Address: srv.Addr(), Namespace: "work", Interval: time.Hour, ScanInterval: time.Hour,
-		Renderer: r, Source: client,
-		Scanner:  ScreenScanner(d.Dial, "work", 10),
-		Requeuer: repairer, LockRepairer: repairer,
+		Renderer: r,
+		Reader: struct {
+			tui.Poller
+			tui.OrphanScanner
+		}{redisq.NewPoller(client), ScreenScanner(d.Dial, "work", 10)},
+		Actor: repairer,
 	}
 	tm := teatest.NewTestModel(t, tui.New(opts), teatest.WithInitialTermSize(120, 30))
 	// wait reads the output until every text was in it (WaitFor consumes

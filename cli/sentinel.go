@@ -151,13 +151,13 @@ func (s *sentinelFlags) open(ctx context.Context, d *redisq.Dialer) (*redisq.Dia
 	return d.WithRouter(r, m), stop, nil
 }
 
-// follower wraps the screen's source so that every poll first checks the
+// follower wraps the screen's polls so that every poll first checks the
 // deployment; nil without --sentinel.
-func (s *sentinelFlags) follower(src tui.Source, poller tui.Poller) *sentinelFollower {
+func (s *sentinelFlags) follower(poller tui.Poller) *sentinelFollower {
 	if s.route == nil {
 		return nil
 	}
-	return &sentinelFollower{route: s.route, src: src, poller: poller}
+	return &sentinelFollower{route: s.route, poller: poller}
 }
 
 // sentinelRoute is where the target's connections go. It owns the current
@@ -373,20 +373,12 @@ func (r *sentinelRoute) following() tui.Following {
 	return f
 }
 
-// sentinelFollower is the screen's source and regular poll behind
-// Sentinel: each read checks the deployment first (refresh), then reads
-// the node the route names now.
+// sentinelFollower is the screen's regular poll behind Sentinel: each
+// poll checks the deployment first (refresh), then reads the node the
+// route names now.
 type sentinelFollower struct {
 	route  *sentinelRoute
-	src    tui.Source
 	poller tui.Poller
-}
-
-func (f *sentinelFollower) Snapshot(ctx context.Context) (*model.Snapshot, error) {
-	if err := f.route.refresh(ctx); err != nil {
-		return nil, err
-	}
-	return f.src.Snapshot(ctx)
 }
 
 // Poll is the cheap regular poll (redisq.Poller) on the node the route

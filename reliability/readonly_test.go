@@ -246,8 +246,11 @@ func TestReadOnlyModelWithReadOnlyReaper(t *testing.T) {
 			o := tui.Options{
 				Address: d.Endpoint().String(), Namespace: roNS, ReadOnly: screenReadOnly,
 				Interval: 250 * time.Millisecond, StatusTTL: time.Minute, Renderer: asciiRenderer(),
-				Source: client, Peeker: redisq.RawPeeker{Client: client},
-				Reaper: reaper.NewReaper(pool, roNS, 1), Planner: reaper.NewPlan,
+				Reader: struct {
+					tui.Poller
+					tui.Peeker
+				}{redisq.NewPoller(client), redisq.RawPeeker{Client: client}},
+				Actor: reaper.NewReaper(pool, roNS, 1),
 			}
 			var presses []string
 			for _, k := range everyKey {

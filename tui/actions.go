@@ -52,11 +52,11 @@ type actionOutcome struct {
 func (m Model) buildAction(kind actionKind, t reaper.Targets) (action, error) {
 	switch kind {
 	case actionReap:
-		plan, err := m.opts.Planner(m.snap, t)
+		plan, err := reaper.NewPlan(m.snap, t)
 		if err != nil {
 			return action{}, planError(err)
 		}
-		return reapAction(plan, m.opts.Reaper), nil
+		return reapAction(plan, m.wr.reap), nil
 	case actionRequeue:
 		keys, ok := m.requeueTargets()
 		if !ok {

@@ -76,12 +76,11 @@ func TestBadDataReachesNoScreenRaw(t *testing.T) {
 	for _, width := range []int{80, 140} {
 		o, _, sc, _ := repairOptions()
 		snap := badSnapshot()
-		o.Source = staticSource(snap)
+		o.Reader = rebased(o, testReader{Poller: staticSource(snap), Peeker: badPeeker{}})
 		o.Address = "redis" + evil + ":6379"
 		o.Namespace = snap.Namespace
-		o.Peeker = badPeeker{}
 		sc.orphans = badOrphans()
-		d := o.Reaper.(*fakeReaper)
+		d := reaperOf(o).(*fakeReaper)
 		d.skip = snap.Pools[1].ID
 		d.err = errors.New("reap failed" + evil)
 

@@ -23,8 +23,9 @@ type actionBinding struct {
 	binding func(k *keyMap) *key.Binding
 	// name is the action in the read-only hint.
 	name string
-	// write actions are refused in read-only mode.
-	write bool
+	// write, set on the actions that write, is whether the Actor offers
+	// this one; writes are refused in read-only mode.
+	write func(w writes) bool
 	// disabledReason says why the action does nothing here; "" when it
 	// applies. The read-only rule is checked before it.
 	disabledReason func(m Model) string
@@ -37,11 +38,8 @@ func actionBindings() []actionBinding {
 	return []actionBinding{
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.ReapOne },
-			name:    "reap", write: true,
+			name:    "reap", write: func(w writes) bool { return w.reap != nil },
 			disabledReason: func(m Model) string {
-				if r := m.reapUnavailable(); r != "" {
-					return r
-				}
 				p, ok := m.selectedPool()
 				switch {
 				case !ok:
@@ -58,11 +56,8 @@ func actionBindings() []actionBinding {
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.ReapAll },
-			name:    "reap", write: true,
+			name:    "reap", write: func(w writes) bool { return w.reap != nil },
 			disabledReason: func(m Model) string {
-				if r := m.reapUnavailable(); r != "" {
-					return r
-				}
 				if m.snap == nil || m.counts.dead == 0 {
 					return "no dead pool to reap"
 				}
@@ -74,11 +69,8 @@ func actionBindings() []actionBinding {
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.Requeue },
-			name:    "requeue", write: true,
+			name:    "requeue", write: func(w writes) bool { return w.requeue != nil },
 			disabledReason: func(m Model) string {
-				if m.opts.Requeuer == nil {
-					return "requeue is not available here"
-				}
 				if _, ok := m.requeueTargets(); !ok {
 					return "R requeues the selected orphan (Orphans view) or a dead pool's lists (its detail view)"
 				}
@@ -88,11 +80,8 @@ func actionBindings() []actionBinding {
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.RepairLocks },
-			name:    "repair locks", write: true,
+			name:    "repair locks", write: func(w writes) bool { return w.repair != nil },
 			disabledReason: func(m Model) string {
-				if m.opts.LockRepairer == nil {
-					return "repair locks is not available here"
-				}
 				if _, ok := m.selectedDriftedJob(); !ok {
 					return "L repairs the locks of a job type marked DRIFT: select one in the Job types view"
 				}
@@ -102,11 +91,8 @@ func actionBindings() []actionBinding {
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.TogglePause },
-			name:    "pause", write: true,
+			name:    "pause", write: func(w writes) bool { return w.pause != nil },
 			disabledReason: func(m Model) string {
-				if m.opts.Pauser == nil {
-					return "pause is not available here"
-				}
 				if _, ok := m.pauseTarget(); !ok {
 					return "p pauses or unpauses the selected job type: select one in the Job types view"
 				}
@@ -118,7 +104,7 @@ func actionBindings() []actionBinding {
 			binding: func(k *keyMap) *key.Binding { return &k.ScanOrphans },
 			name:    "the orphan scan",
 			disabledReason: func(m Model) string {
-				if m.opts.Scanner == nil {
+				if m.rd.scan == nil {
 					return "the orphan scan is not available here"
 				}
 				return ""
@@ -131,18 +117,13 @@ func actionBindings() []actionBinding {
 
 // reason is why b does nothing here, the read-only rule first.
 func (b actionBinding) reason(m Model) string {
-	if b.write && m.opts.ReadOnly {
+	if b.write != nil && m.opts.ReadOnly {
 		return "read-only: " + b.name + " is disabled"
 	}
-	return b.disabledReason(m)
-}
-
-// reapUnavailable is why no reap can run at all, "" when one can.
-func (m Model) reapUnavailable() string {
-	if m.opts.Reaper == nil || m.opts.Planner == nil {
-		return "reap is not available here"
+	if b.write != nil && !b.write(m.wr) {
+		return b.name + " is not available here"
 	}
-	return ""
+	return b.disabledReason(m)
 }
 
 // keyMap is the key map as it applies here: the view's own bindings, each

@@ -91,7 +91,7 @@ func (c command) binding() (actionBinding, bool) {
 // unavailable is why the command is not there at all: a write in
 // read-only mode, a view the screen does not have.
 func (c command) unavailable(m Model) string {
-	if b, ok := c.binding(); ok && b.write && m.opts.ReadOnly {
+	if b, ok := c.binding(); ok && b.write != nil && m.opts.ReadOnly {
 		return "read-only: " + c.name + " is disabled"
 	}
 	if c.needs != nil {

@@ -63,10 +63,10 @@ const failoverNoticeFor = 30 * time.Second
 
 // following is the follower's state now; ok is false without one.
 func (m Model) following() (Following, bool) {
-	if m.opts.Follow == nil {
+	if m.rd.follow == nil {
 		return Following{}, false
 	}
-	return m.opts.Follow.Following(), true
+	return m.rd.follow.Following(), true
 }
 
 // nodeSegment is the header's "where": the node and its role, with a

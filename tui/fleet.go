@@ -16,7 +16,7 @@ import (
 // with the screen of its own.
 type FleetOptions struct {
 	// Targets are the options of each target's screen, as for New, each
-	// with its own Source, interval, actions and audit; Target names it
+	// with its own reader, interval, actions and audit; Target names it
 	// (Address and Namespace when empty). Now and Renderer default to the
 	// fleet's.
 	Targets []Options

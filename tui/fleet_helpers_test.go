@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // fleetDriver runs a fleet the way the program does (every command in a
@@ -236,7 +237,7 @@ func newBlockingSource(snap *model.Snapshot) *blockingSource {
 	return &blockingSource{snap: snap, release: make(chan struct{})}
 }
 
-func (b *blockingSource) Snapshot(ctx context.Context) (*model.Snapshot, error) {
+func (b *blockingSource) Poll(ctx context.Context, _ redisq.PollRequest) (*model.Snapshot, error) {
 	b.mu.Lock()
 	b.calls++
 	if b.freed {
@@ -280,9 +281,9 @@ func (f *fakeSource) count() int {
 // fleetTarget is a target's options for fleet tests: a name, a source,
 // its own reaper and audit, and a long fetch timeout (the virtual clock
 // does not move real timeouts).
-func fleetTarget(name string, src Source, interval time.Duration) (Options, testDeps) {
+func fleetTarget(name string, src Poller, interval time.Duration) (Options, testDeps) {
 	o, deps := testOptions(nil)
-	o.Source = src
+	o = polling(o, src)
 	o.Target = name
 	o.Address = name + ".internal:6379"
 	o.Interval = interval

@@ -395,7 +395,7 @@ func TestFleetActionRunsOnWhileAway(t *testing.T) {
 	d := newFleetDriver(t)
 	o, _ := fleetTarget("east", staticSource(fixture()), time.Hour)
 	r := &slowReaper{d: d, release: make(chan struct{})}
-	o.Reaper = r
+	o.Actor = testActor{r}
 	other, _ := fleetTarget("west", staticSource(fixture()), time.Hour)
 	d.start(o, other)
 	for _, k := range []string{"enter", "X", "y"} {

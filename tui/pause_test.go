@@ -43,7 +43,7 @@ func (f *fakePauser) ran() []reaper.PausePlan {
 func pauseOptions(src *fakeSource) (Options, testDeps, *fakePauser) {
 	o, d := testOptions(src)
 	p := &fakePauser{}
-	o.Pauser = p
+	o.Actor = withPauser{testActor{reaperOf(o)}, p}
 	return o, d, p
 }
 
@@ -165,9 +165,9 @@ func TestPauseAbsentWhereItDoesNotApply(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o, _, p := pauseOptions(staticSource(fixture()))
 			o.ReadOnly = tc.readOnly
-			o.Queue = queueFixture()
+			o.Reader = withQueue{baseReader(o), queueFixture()}
 			if tc.noPauser {
-				o.Pauser = nil
+				o.Actor = nil
 			}
 			m := toView(t, newTest(t, o, 100, 30), tc.view)
 			if tc.inQueue {

@@ -76,7 +76,8 @@ func TestSlowRedisStretchesThePollAndComesBack(t *testing.T) {
 		took: []time.Duration{10 * time.Millisecond, 100 * time.Millisecond, 800 * time.Millisecond,
 			5 * time.Second, 150 * time.Millisecond, 200 * time.Millisecond}}
 	o, _ := testOptions(nil)
-	o.Source, o.Poller, o.Now = nil, p, p.Now
+	o = polling(o, p)
+	o.Now = p.Now
 	o.Interval = 2 * time.Second
 	m := newTest(t, o, 120, 30)
 	if m.pollEvery != 2*time.Second {
@@ -112,7 +113,8 @@ func TestSlowRedisStretchesThePollAndComesBack(t *testing.T) {
 func TestSlowPollNeverOverlaps(t *testing.T) {
 	p := &slowPoller{now: fixedNow, snap: fixture()}
 	o, _ := testOptions(nil)
-	o.Source, o.Poller, o.Now = nil, p, p.Now
+	o = polling(o, p)
+	o.Now = p.Now
 	m := newTest(t, o, 120, 30)
 	m, cmd := stepCmd(m, tickMsg{gen: m.gen})
 	if cmd == nil || !m.inFlight {
@@ -133,7 +135,9 @@ func TestDriftShownIsTheSweeps(t *testing.T) {
 	p := &slowPoller{now: fixedNow, snap: polled}
 	sw := &fakeSweeper{snap: swept}
 	o, _ := testOptions(nil)
-	o.Source, o.Poller, o.Sweeper, o.Now = nil, p, sw, p.Now
+	o = polling(o, p)
+	o.Now = p.Now
+	o.Reader = withSweeper{baseReader(o), sw}
 	o.SweepInterval = 30 * time.Second
 	m := newTest(t, o, 120, 30)
 	if m.counts.drift != 0 || !strings.Contains(m.renderHeader(p.Now()), "sweeping…") {
@@ -178,9 +182,10 @@ func TestPollLeavesDriftToTheSweep(t *testing.T) {
 	for _, sweeps := range []bool{true, false} {
 		p := &slowPoller{now: fixedNow, snap: fixture()}
 		o, _ := testOptions(nil)
-		o.Source, o.Poller, o.Now = nil, p, p.Now
+		o = polling(o, p)
+		o.Now = p.Now
 		if sweeps {
-			o.Sweeper = &fakeSweeper{snap: fixture()}
+			o.Reader = withSweeper{baseReader(o), &fakeSweeper{snap: fixture()}}
 		}
 		m := newTest(t, o, 120, 30)
 		m, _ = pollOnce(t, m)
@@ -202,7 +207,9 @@ func TestRefreshSweepsOneAtATime(t *testing.T) {
 	p := &slowPoller{now: fixedNow, snap: fixture()}
 	sw := &fakeSweeper{snap: fixture()}
 	o, _ := testOptions(nil)
-	o.Source, o.Poller, o.Sweeper, o.Now = nil, p, sw, p.Now
+	o = polling(o, p)
+	o.Now = p.Now
+	o.Reader = withSweeper{baseReader(o), sw}
 	m := newTest(t, o, 120, 30)
 	first := runCmd(m.firstSweep())[0].(sweepMsg)
 	// r while Init's sweep runs: the poll starts, no second sweep.

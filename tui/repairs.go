@@ -41,7 +41,7 @@ func (m Model) requeueTargets() ([]string, bool) {
 	}
 	var out []string
 	for _, job := range inProgressJobNames(p) {
-		out = append(out, m.opts.Keys.InProgress(job, p.ID))
+		out = append(out, m.rd.names.InProgress(job, p.ID))
 	}
 	return out, len(out) > 0
 }
@@ -66,7 +66,7 @@ func (m Model) buildRequeue(listKeys []string) (action, error) {
 		}
 		return action{}, fmt.Errorf("cannot plan the requeue: %s", textsafe.Clean(err.Error()))
 	}
-	return requeueAction(plan, m.opts.Requeuer), nil
+	return requeueAction(plan, m.wr.requeue), nil
 }
 
 // requeueAction turns a requeue plan into an action.
@@ -125,7 +125,7 @@ func (m Model) buildRepairLocks(job string) (action, error) {
 	if !plan.Changes() {
 		return action{}, fmt.Errorf("the locks of %s are consistent: nothing to repair", textsafe.Clean(job))
 	}
-	return repairLocksAction(plan, m.opts.LockRepairer), nil
+	return repairLocksAction(plan, m.wr.repair), nil
 }
 
 // repairLocksAction turns a lock repair plan into an action.

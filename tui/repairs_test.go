@@ -55,7 +55,7 @@ func (f *fakeRepairer) ran() (int, int) {
 func repairOptions() (Options, testDeps, *fakeScanner, *fakeRepairer) {
 	o, d, sc := scanOptions(1)
 	r := &fakeRepairer{}
-	o.Requeuer, o.LockRepairer = r, r
+	o.Actor = withRepairer{testActor{reaperOf(o)}, r, r}
 	return o, d, sc, r
 }
 

@@ -98,7 +98,7 @@ func (m Model) openSetsAction(kind actionKind, v setsView) (Model, tea.Cmd) {
 	m.actionSeq++
 	seq := m.actionSeq
 	m, clear := m.setStatus(fmt.Sprintf("planning the %s of %s…", action, what), false)
-	actor := m.opts.Jobs
+	actor := m.wr.jobs
 	plan := func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
@@ -120,7 +120,7 @@ func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 	if msg.plan.Total == 0 {
 		return m.setStatus(fmt.Sprintf("nothing to %s: no job left that the plan would take", msg.plan.Action), false)
 	}
-	m.dialog = &confirmDialog{action: jobsAction(msg.plan, m.opts.Jobs)}
+	m.dialog = &confirmDialog{action: jobsAction(msg.plan, m.wr.jobs)}
 	m.status = statusLine{}
 	return m, nil
 }

@@ -230,7 +230,8 @@ func deadFixture() *fakeSets {
 // actor.
 func setsOptions(f *fakeSets) (Options, testDeps) {
 	o, d := testOptions(staticSource(fixture()))
-	o.Sets, o.SetScanner, o.Jobs = f, f, f
+	o.Reader = withSets{baseReader(o), f, f}
+	o.Actor = withJobs{testActor{reaperOf(o)}, f}
 	return o, d
 }
 

@@ -109,12 +109,12 @@ func (m Model) openSelected() (Model, tea.Cmd) {
 	sel := m.top().selected()
 	switch {
 	case sel.jobType != nil:
-		if m.opts.Queue == nil {
+		if m.rd.queue == nil {
 			return m.setStatus("queue contents are not available here", true)
 		}
-		return m.push(newQueueView(m.views, sel.jobType.Name, m.snap, m.keys, m.opts.Queue, m.opts.FetchTimeout))
+		return m.push(newQueueView(m.views, sel.jobType.Name, m.snap, m.keys, m.rd.queue, m.opts.FetchTimeout))
 	case sel.pool != nil:
-		return m.push(newDetail(m.views, sel.pool.ID, m.snap, m.keys, m.opts.Peeker, m.opts.FetchTimeout))
+		return m.push(newDetail(m.views, sel.pool.ID, m.snap, m.keys, m.rd.peek, m.opts.FetchTimeout))
 	case sel.worker != nil:
 		wv, _ := m.top().(workersView)
 		return m.push(newArgsView(*sel.worker, wv.readAt, wv.latest, m.keys))

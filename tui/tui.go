@@ -1,7 +1,8 @@
 // Package tui is the screen of workq-tui: a bubbletea program that polls a
 // snapshot of a gocraft/work namespace, shows pools and job types, and runs
-// repairs (reaps) on confirmation. It consumes small interfaces (a snapshot
-// source, a job peeker, a reaper) and never talks to Redis itself.
+// repairs (reaps) on confirmation. It takes two dependencies, a Reader and
+// an Actor, each offering the small interfaces its views declare, and never
+// talks to Redis itself.
 package tui
 
 import (
@@ -20,18 +21,34 @@ import (
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
-// Source takes a snapshot of the namespace.
-type Source interface {
-	Snapshot(ctx context.Context) (*model.Snapshot, error)
-}
-
-// Poller is the screen's regular poll: like Source, but it may read the
+// Poller is the screen's regular poll. In the program it may read the
 // in-progress lists only where jobs can be (redisq's cheap poll), reading
 // every list of req.Open and of req.JobTypes, and reads the workers'
 // observations only with req.Workers (a snapshot without them has Workers
 // nil).
 type Poller interface {
 	Poll(ctx context.Context, req redisq.PollRequest) (*model.Snapshot, error)
+}
+
+// Reader is everything the screen reads. It polls; what else it can do it
+// offers as the small interfaces the views declare, found once when the
+// screen starts (the way database/sql finds what a driver offers): a
+// Sweeper (the drift), a Peeker (the jobs of the pool detail), a
+// QueueReader (the queue view), a JobSetReader and a SetScanner (the Jobs
+// view), an OrphanScanner (the Orphans view) and a Follower (Sentinel).
+// The program's reader offers them all; what one lacks, the screen says is
+// not available where it would show it.
+type Reader interface {
+	Poller
+}
+
+// Actor is everything the screen writes. It reaps; what else it can do it
+// offers, found when the screen starts like the Reader's: a Requeuer and a
+// LockRepairer (R and L), a Pauser (p) and a JobsActor (the Jobs view's
+// requeues and deletes). The program's actor offers them all. Without an
+// actor every write is disabled and says so, as in read-only mode.
+type Actor interface {
+	Reaper
 }
 
 // Sweeper reads the whole namespace, every in-progress list included, at a
@@ -64,21 +81,11 @@ type LockRepairer interface {
 	RepairLocks(ctx context.Context, plan reaper.LockRepairPlan) (reaper.LockRepairResult, error)
 }
 
-// KeyNamer names the in-progress list of a job type and a pool; R hands
-// these names to the requeue from a dead pool's detail view.
-type KeyNamer interface {
-	InProgress(job, poolID string) string
-}
-
 // Auditor records every executed action; the program gives the screen an
 // *audit.File, tests a list in memory.
 type Auditor interface {
 	Record(e audit.Entry) error
 }
-
-// Planner computes a reap plan from a snapshot; reaper.NewPlan in the
-// program, a fake in tests.
-type Planner func(snap *model.Snapshot, t reaper.Targets) (reaper.Plan, error)
 
 // Options configure the screen.
 type Options struct {
@@ -110,10 +117,6 @@ type Options struct {
 	// follow each other without a pause.
 	ScanPause func(step time.Duration) time.Duration
 
-	// Keys names the Redis keys the screen hands to the repairs;
-	// redisq.NewKeys(Namespace) unless set.
-	Keys KeyNamer
-
 	// Now is the screen's clock (data age, status timers); time.Now by
 	// default. Ages of pools and queues come from Redis's clock instead.
 	Now func() time.Time
@@ -123,57 +126,23 @@ type Options struct {
 	// stall the first frame for seconds on a terminal that does not answer.
 	Renderer *lipgloss.Renderer
 
-	Source Source
-	// Poller, when set, takes the regular polls instead of Source.
-	Poller Poller
-	// Sweeper, when set, reads every list of the namespace at start, on r
-	// and SweepInterval after the end of the last sweep (default 30s),
-	// each within SweepTimeout (default 5m); the drift the screen shows is
-	// then the last sweep's alone (the polls are asked for none), and the
+	// Reader reads everything the screen shows; Actor runs its writes
+	// (nil: every write is disabled, as in read-only mode).
+	Reader Reader
+	Actor  Actor
+	// Sweeps, when the reader offers them, run at start, on r and
+	// SweepInterval after the end of the last sweep (default 30s), each
+	// within SweepTimeout (default 5m); the drift the screen shows is then
+	// the last sweep's alone (the polls are asked for none), and the
 	// header says how old it is.
-	Sweeper       Sweeper
 	SweepInterval time.Duration
 	SweepTimeout  time.Duration
 	// LongAfter is how long a job may run before the screen marks it
 	// long-running (LONG in the Workers view, a long_running finding);
 	// the snapshot's own (model.DefaultLongAfter) when not positive.
 	LongAfter time.Duration
-	// Peeker is optional: without it the detail view shows no jobs.
-	Peeker Peeker
-	// Reaper is needed for the actions; without it (and in read-only mode)
-	// the actions are disabled. Planner is reaper.NewPlan unless set.
-	Reaper  Reaper
-	Planner Planner
 	// Audit records every executed action; optional.
 	Audit Auditor
-
-	// Scanner finds orphans (a read: it runs in read-only mode too);
-	// without it the Orphans view says the scan is not available.
-	Scanner OrphanScanner
-	// Requeuer (R) and LockRepairer (L) are the repairs; each action is
-	// disabled without its interface, and both in read-only mode.
-	Requeuer     Requeuer
-	LockRepairer LockRepairer
-
-	// Queue reads queue pages for the queue view (a read: it runs in
-	// read-only mode too); without it enter on a job type says so.
-	Queue QueueReader
-	// Pauser pauses and unpauses job types (p); without it, and in
-	// read-only mode, p is not there.
-	Pauser Pauser
-
-	// Follow, when set, says where the polls read (a Sentinel master or
-	// replica): the header shows that node instead of Address, and a
-	// failover shows in the header and the message area.
-	Follow Follower
-
-	// Sets reads the job sets (retry, scheduled, dead): with it the screen
-	// has a Jobs view. SetScanner runs its summary scans (reads); Jobs
-	// plans and runs its requeues and deletes, disabled without it and in
-	// read-only mode.
-	Sets       JobSetReader
-	SetScanner SetScanner
-	Jobs       JobsActor
 }
 
 // PeekLimit is how many in-progress jobs the detail view shows.
@@ -186,6 +155,8 @@ var errNoSnapshot = errors.New("the source returned no snapshot")
 // it routes keys to the open dialog or the focused view.
 type Model struct {
 	opts  Options
+	rd    reads
+	wr    writes
 	st    styles
 	keys  keyMap
 	help  help.Model
@@ -289,14 +260,8 @@ func New(o Options) Model {
 	if o.ScanPause == nil {
 		o.ScanPause = func(time.Duration) time.Duration { return 0 }
 	}
-	if o.Keys == nil {
-		o.Keys = redisq.NewKeys(o.Namespace)
-	}
 	if o.Now == nil {
 		o.Now = time.Now
-	}
-	if o.Planner == nil {
-		o.Planner = reaper.NewPlan
 	}
 	if o.Renderer == nil {
 		o.Renderer = lipgloss.NewRenderer(os.Stdout)
@@ -304,8 +269,9 @@ func New(o Options) Model {
 	}
 	keys := defaultKeyMap()
 	tabs := []view{poolsView{km: keys}, jobTypesView{km: keys}, orphansView{km: keys}, workersView{km: keys}}
-	if o.Sets != nil {
-		tabs = append(tabs, newSetsView(!o.ReadOnly && o.Jobs != nil, keys))
+	rd, wr := offered(o.Reader, o.Namespace), offeredWrites(o.Actor)
+	if rd.sets != nil {
+		tabs = append(tabs, newSetsView(!o.ReadOnly && wr.jobs != nil, keys))
 	}
 	st := newStyles(o.Renderer, defaultTheme())
 	h := help.New()
@@ -314,6 +280,8 @@ func New(o Options) Model {
 	m := Model{
 		inFlight:  true, // Init polls at once
 		opts:      o,
+		rd:        rd,
+		wr:        wr,
 		st:        st,
 		keys:      keys,
 		help:      h,
@@ -324,12 +292,12 @@ func New(o Options) Model {
 		width:     80,
 		height:    24,
 	}
-	if o.Scanner != nil {
+	if rd.scan != nil {
 		// Init scans at once (see firstScan).
 		m.scan = scanStatus{enabled: true, running: true}
 		m.scanStepping = true
 	}
-	if o.Sweeper != nil {
+	if rd.sweep != nil {
 		// Init sweeps at once (see firstSweep).
 		m.sweep = sweepState{enabled: true, running: true}
 	}
@@ -354,7 +322,7 @@ func (m Model) firstSweep() tea.Cmd {
 	if !m.sweep.enabled {
 		return nil
 	}
-	return sweepCmd(m.opts.Sweeper, m.sweep.gen, m.opts.SweepTimeout, m.opts.Now)
+	return sweepCmd(m.rd.sweep, m.sweep.gen, m.opts.SweepTimeout, m.opts.Now)
 }
 
 func (m Model) clockCmd() tea.Cmd {

@@ -159,14 +159,10 @@ func (m Model) startFetch() (Model, tea.Cmd) {
 	return m, fetchCmd(m.pollFunc(), m.gen, m.opts.FetchTimeout, m.opts.Now)
 }
 
-// pollFunc is the next poll: the Poller's when there is one, reading every
-// list of the pool open in the detail view and of the job types the last
-// sweep found drifted, and the workers' observations while the Workers
-// view is on show; the Source's otherwise (which reads everything).
+// pollFunc is the next poll, reading every list of the pool open in the
+// detail view and of the job types the last sweep found drifted, and the
+// workers' observations while the Workers view is on show.
 func (m Model) pollFunc() pollFunc {
-	if m.opts.Poller == nil {
-		return m.opts.Source.Snapshot
-	}
 	// While the screen sweeps, the drift it shows is the sweep's alone.
 	req := redisq.PollRequest{JobTypes: m.sweep.driftJobs(), Workers: m.showsWorkers(), NoDrift: m.sweep.enabled}
 	for _, v := range m.stack {
@@ -176,7 +172,7 @@ func (m Model) pollFunc() pollFunc {
 			}
 		}
 	}
-	p := m.opts.Poller
+	p := m.rd.poll
 	return func(ctx context.Context) (*model.Snapshot, error) { return p.Poll(ctx, req) }
 }
 

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/reaper"
+	"github.com/workq-tui/workq-tui/redisq"
+	"github.com/workq-tui/workq-tui/tui"
+)
+
+// The screen's two dependencies: what it reads and what it writes. The
+// screen offers what these offer (see tui.Reader and tui.Actor); the
+// program's offer everything, and the assertions below keep it so.
+
+// screenReader is every read of the screen of one target.
+type screenReader struct {
+	tui.Poller
+	tui.Sweeper
+	tui.Peeker
+	tui.QueueReader
+	tui.JobSetReader
+	tui.SetScanner
+	tui.OrphanScanner
+}
+
+// followedReader is a screen's reader behind Sentinel: its polls check the
+// deployment first, and it says where they read.
+type followedReader struct {
+	screenReader
+	tui.Follower
+}
+
+// screenActor is every write of the screen of one target.
+type screenActor struct {
+	tui.Reaper
+	tui.Requeuer
+	tui.LockRepairer
+	tui.Pauser
+	tui.JobsActor
+}
+
+// fullReader and fullActor are what the program's reader and actor offer.
+type fullReader interface {
+	tui.Reader
+	tui.Sweeper
+	tui.Peeker
+	tui.QueueReader
+	tui.JobSetReader
+	tui.SetScanner
+	tui.OrphanScanner
+}
+
+type fullActor interface {
+	tui.Actor
+	tui.Requeuer
+	tui.LockRepairer
+	tui.Pauser
+	tui.JobsActor
+}
+
+var (
+	_ fullReader   = screenReader{}
+	_ fullReader   = followedReader{}
+	_ tui.Follower = followedReader{}
+	_ fullActor    = screenActor{}
+)
+
+// screenReaderOf is the reader of target t. Regular polls read in-progress
+// lists only where jobs can be, of the heartbeats they know heartbeat_at
+// alone, and the workers' observations only while the Workers view is
+// shown; the sweeps read every list, and the scans run each on a
+// connection of their own.
+func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target) tui.Reader {
+	r := screenReader{
+		Poller:        redisq.NewPoller(client),
+		Sweeper:       client,
+		Peeker:        redisq.RawPeeker{Client: client},
+		QueueReader:   client,
+		JobSetReader:  client,
+		SetScanner:    ScreenSetScanner(d.Dial, t.namespace),
+		OrphanScanner: ScreenScanner(d.Dial, t.namespace, redisq.DefaultScanCount),
+	}
+	if f := t.sentinel.follower(r.Poller); f != nil {
+		r.Poller = f
+		return followedReader{screenReader: r, Follower: f}
+	}
+	return r
+}
+
+// screenActorOf is the actor of target t: r reaps, requeues and repairs
+// the locks; the pauses and the Jobs view's writes are journalled in j
+// (see screen_journal.go).
+func screenActorOf(r *reaper.Reaper, pool *redis.Pool, t *target, batch int, j *screenJournal) tui.Actor {
+	return screenActor{
+		Reaper:       r,
+		Requeuer:     r,
+		LockRepairer: r,
+		Pauser:       screenPauser(pool, j),
+		JobsActor:    screenJobsJournalled(pool, t.namespace, batch, j),
+	}
+}

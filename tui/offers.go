@@ -1,0 +1,54 @@
+package tui
+
+import "github.com/workq-tui/workq-tui/redisq"
+
+// reads are what the screen's Reader offers, found once by New: a nil
+// field is a read the reader does not offer, and the view that would show
+// it says so. names are the namespace's key names.
+type reads struct {
+	poll    Poller
+	sweep   Sweeper
+	peek    Peeker
+	queue   QueueReader
+	sets    JobSetReader
+	setScan SetScanner
+	scan    OrphanScanner
+	follow  Follower
+	names   redisq.Keys
+}
+
+// offered finds what r offers.
+func offered(r Reader, namespace string) reads {
+	rd := reads{poll: r, names: redisq.NewKeys(namespace)}
+	rd.sweep, _ = r.(Sweeper)
+	rd.peek, _ = r.(Peeker)
+	rd.queue, _ = r.(QueueReader)
+	rd.sets, _ = r.(JobSetReader)
+	rd.setScan, _ = r.(SetScanner)
+	rd.scan, _ = r.(OrphanScanner)
+	rd.follow, _ = r.(Follower)
+	return rd
+}
+
+// writes are what the screen's Actor offers, found once by New; all nil
+// without an actor.
+type writes struct {
+	reap    Reaper
+	requeue Requeuer
+	repair  LockRepairer
+	pause   Pauser
+	jobs    JobsActor
+}
+
+// offeredWrites finds what a offers.
+func offeredWrites(a Actor) writes {
+	if a == nil {
+		return writes{}
+	}
+	w := writes{reap: a}
+	w.requeue, _ = a.(Requeuer)
+	w.repair, _ = a.(LockRepairer)
+	w.pause, _ = a.(Pauser)
+	w.jobs, _ = a.(JobsActor)
+	return w
+}
