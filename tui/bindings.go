@@ -132,23 +132,29 @@ func (b actionBinding) reason(m Model) string {
 func (m Model) keyMap() keyMap {
 	k := m.top().keys(m.keys)
 	for _, b := range actionBindings() {
-		b.binding(&k).SetEnabled(b.reason(m) == "")
+		if m.viewTakes(b) {
+			b.binding(&k).SetEnabled(b.reason(m) == "")
+		}
 	}
 	if !m.opened() {
 		k.Back.SetEnabled(m.currentFilter() != "")
 	}
 	k.Views = m.viewKeys()
-	if m.help.ShowAll {
-		k.Back = key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close help"))
-	}
 	return m.pauseLabel(k)
+}
+
+// viewTakes reports whether the view on screen leaves b's key to the
+// actions (the help, for one, does not).
+func (m Model) viewTakes(b actionBinding) bool {
+	k := m.top().keys(m.keys)
+	return b.binding(&k).Enabled()
 }
 
 // onActionKey runs the action msg is the key of, or shows why it does
 // nothing here; ok is false when msg is no action's key.
 func (m Model) onActionKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
 	for _, b := range actionBindings() {
-		if !key.Matches(msg, *b.binding(&m.keys)) {
+		if !key.Matches(msg, *b.binding(&m.keys)) || !m.viewTakes(b) {
 			continue
 		}
 		if r := b.reason(m); r != "" {

@@ -63,3 +63,10 @@ func (l listState) window(n, height int) (from, to int) {
 	to = min(from+max(height, 0), n)
 	return from, to
 }
+
+// scrolled is top moved by a navigation key over a text of lines lines
+// shown height at a time; ok is false for any other key.
+func scrolled(top int, msg tea.KeyMsg, k keyMap, lines, height int) (int, bool) {
+	l, ok := listState{cursor: top, offset: top}.navigate(msg, k, max(lines-height+1, 1), 1)
+	return l.cursor, ok
+}

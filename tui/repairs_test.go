@@ -236,10 +236,10 @@ func TestReadOnlyHidesRepairsKeepsScan(t *testing.T) {
 	o, _, sc, r := repairOptions()
 	o.ReadOnly = true
 	m := newScanTest(t, o, 120, 30)
-	m = step(t, m, keyMsg("?"))
 	for _, v := range []string{"Pools", "Job types", "Orphans"} {
 		m = toView(t, m, v)
 		m = step(t, m, keyMsg("G"))
+		m = step(t, m, keyMsg("?"))
 		view := withoutStatus(m.View())
 		if strings.Contains(view, "requeue") || strings.Contains(view, "repair locks") {
 			t.Fatalf("read-only help in %s mentions a repair:\n%s", v, view)
@@ -247,6 +247,7 @@ func TestReadOnlyHidesRepairsKeepsScan(t *testing.T) {
 		if !strings.Contains(view, "scan orphans") {
 			t.Fatalf("read-only help in %s lacks the scan:\n%s", v, view)
 		}
+		m = step(t, m, keyMsg("esc"))
 		for k, hint := range map[string]string{"R": "read-only: requeue is disabled", "L": "read-only: repair locks is disabled"} {
 			m = step(t, m, keyMsg(k))
 			if view := m.View(); strings.Contains(view, "y: run it") || !strings.Contains(view, hint) {

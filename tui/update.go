@@ -308,8 +308,10 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
-		m.help.ShowAll = !m.help.ShowAll
-		return m, nil
+		if isHelp(m.top()) {
+			return m.pop(), nil
+		}
+		return m.push(newHelpView(k, m.help))
 	case key.Matches(msg, k.Refresh):
 		m, load := m.eachOpen(loadMsg{})
 		m, cmd := m.refresh()

@@ -364,6 +364,7 @@ func TestReadOnlyHidesAndDisablesActions(t *testing.T) {
 	if !strings.Contains(view, "READ-ONLY") {
 		t.Fatal("no READ-ONLY badge")
 	}
+	m = step(t, m, keyMsg("esc"))
 	for _, k := range []string{"x", "X", "y"} {
 		var cmd tea.Cmd
 		m, cmd = stepCmd(m, keyMsg(k))

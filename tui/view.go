@@ -349,8 +349,6 @@ func (m Model) renderFooter() string {
 		helpText = m.help.View(dialogKeys{m.keys})
 	case m.filtering:
 		helpText = m.help.View(filterKeys{})
-	case m.help.ShowAll:
-		helpText = m.help.View(m.keyMap())
 	default:
 		helpText = m.shortHelpFit(m.keyMap())
 	}

@@ -23,12 +23,8 @@ func (m Model) viewKeys() []key.Binding {
 
 // onViewKey handles the keys that move between views outside a dialog or
 // the filter: a digit jumps to its view (closing what is pushed on the
-// focused one), esc closes the full help; ok is false for any other key.
+// focused one); ok is false for any other key.
 func (m Model) onViewKey(msg tea.KeyMsg) (Model, bool) {
-	if m.help.ShowAll && msg.Type == tea.KeyEsc {
-		m.help.ShowAll = false
-		return m, true
-	}
 	for i, b := range m.viewKeys() {
 		if key.Matches(msg, b) {
 			m.stack = nil

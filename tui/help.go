@@ -1,0 +1,122 @@
+package tui
+
+// This file owns the full help: ? pushes it on the view on screen, with
+// every key that applies there and the views the digits jump to; esc or ?
+// closes it. It reads nothing and shows no selection, so the actions'
+// keys do nothing while it is open.
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// helpView is the full help of the keys km (those of the view it opened
+// over, as they applied then), scrolled by top.
+type helpView struct {
+	km            keyMap
+	h             help.Model
+	top           int
+	width, height int
+}
+
+// newHelpView is the help of km, drawn with h's styles.
+func newHelpView(km keyMap, h help.Model) helpView {
+	h.ShowAll = true
+	km.Back = closeHelp()
+	return helpView{km: km, h: h}
+}
+
+// closeHelp is esc in the help.
+func closeHelp() key.Binding {
+	return key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close help"))
+}
+
+// isHelp reports whether v is the full help.
+func isHelp(v view) bool {
+	_, ok := v.(helpView)
+	return ok
+}
+
+func (helpView) title() string { return "help" }
+
+// lines are the help's columns of keys, as many side by side as the width
+// takes and the others below them, so that no key is cut off.
+func (v helpView) lines() []string {
+	h := v.h
+	h.Width = 0
+	var out, row []string
+	rowWidth := 0
+	flush := func() {
+		if len(row) > 0 {
+			for _, l := range strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, row...), "\n") {
+				out = append(out, strings.TrimRight(l, " "))
+			}
+			out = append(out, "")
+		}
+		row, rowWidth = nil, 0
+	}
+	for _, group := range v.km.FullHelp() {
+		col := h.FullHelpView([][]key.Binding{group})
+		if strings.TrimSpace(col) == "" {
+			continue
+		}
+		w := lipgloss.Width(col) + helpGap
+		if rowWidth > 0 && rowWidth+w > v.width+helpGap {
+			flush()
+		}
+		row = append(row, lipgloss.NewStyle().PaddingRight(helpGap).Render(col))
+		rowWidth += w
+	}
+	flush()
+	return out
+}
+
+// helpGap is the room between two columns of the help.
+const helpGap = 4
+
+func (v helpView) update(msg tea.Msg) (view, tea.Cmd) {
+	if km, ok := msg.(tea.KeyMsg); ok {
+		if top, ok := scrolled(v.top, km, v.km, len(v.lines()), v.height); ok {
+			v.top = top
+		}
+	}
+	return v, nil
+}
+
+func (v helpView) setSnapshot(*model.Snapshot, queueHistory) view { return v }
+func (v helpView) setOrphans([]model.InProgressList) view         { return v }
+
+func (v helpView) setSize(w, h int) view {
+	v.width, v.height = w, h
+	return v
+}
+
+func (helpView) filterText() string      { return "" }
+func (v helpView) setFilter(string) view { return v }
+func (helpView) selected() selection     { return selection{} }
+
+// keys leaves the keys that move between views, scroll, close and quit;
+// the actions of the view under it do nothing here.
+func (helpView) keys(k keyMap) keyMap {
+	off := []*key.Binding{&k.Enter, &k.Filter, &k.Refresh, &k.NextSet, &k.SetsOrder, &k.Mark, &k.SetsSummary,
+		&k.SetsRequeue, &k.SetsDelete}
+	for _, b := range off {
+		b.SetEnabled(false)
+	}
+	for _, b := range actionBindings() {
+		b.binding(&k).SetEnabled(false)
+	}
+	k.Back = closeHelp()
+	return k
+}
+
+func (v helpView) render(c renderContext) string {
+	lines := v.lines()
+	return fitBlock(strings.Join(lines[min(v.top, len(lines)):], "\n"), v.width, v.height)
+}
