@@ -266,7 +266,7 @@ func (m Model) showJobs(args []string) (Model, tea.Cmd) {
 	for _, s := range jobSets {
 		if string(s) == args[0] {
 			if s != v.set {
-				v.set, v.marked, v.showDetail = s, nil, false
+				v.set, v.marked = s, nil
 			}
 			v.showSummary = false
 			return m.setsLoad(v, 0, false)
@@ -293,7 +293,7 @@ func (m Model) where(args []string) (Model, tea.Cmd) {
 	v, _ := m.setsView()
 	m.stack = nil
 	m.tab = m.setsTab()
-	v.jobFilter, v.typed, v.marked, v.showSummary, v.showDetail = name, "", nil, false, false
+	v.jobFilter, v.typed, v.marked, v.showSummary = name, "", nil, false
 	return m.setsLoad(v, 0, false)
 }
 

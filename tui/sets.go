@@ -81,11 +81,7 @@ type setsView struct {
 	list   listState
 	marked map[string]model.SetJob
 
-	redisNow   time.Time
-	showDetail bool
-	// detailTop is the first line of the full detail on screen (up and
-	// down scroll it).
-	detailTop   int
+	redisNow    time.Time
 	showSummary bool
 	summary     setsSummary
 	// pick is the job type under the summary's cursor: enter lists its
@@ -155,7 +151,7 @@ const detailMinHeight = 8
 // detailPane reports whether the detail pane is shown under the list (it
 // takes the whole body instead while showDetail).
 func (v setsView) detailPane() bool {
-	return !v.showDetail && !v.showSummary && v.height-2-detailHeight(v.height) >= 3
+	return !v.showSummary && v.height-2-detailHeight(v.height) >= 3
 }
 
 // detailHeight is the pane's height in a body of h lines.
@@ -187,15 +183,6 @@ func (v setsView) update(msg tea.Msg) (view, tea.Cmd) {
 func (v setsView) navigate(msg tea.KeyMsg, k keyMap) view {
 	if v.showSummary {
 		return v.navigateSummary(msg, k)
-	}
-	if v.showDetail {
-		sj, _ := v.current()
-		n := len(setJobDetail(sj, v.redisNow, v.width))
-		l, ok := listState{cursor: v.detailTop, offset: v.detailTop}.navigate(msg, k, max(n-(v.height-1)+1, 1), 1)
-		if ok {
-			v.detailTop = l.cursor
-		}
-		return v
 	}
 	l, ok := v.list.navigate(msg, k, len(v.page), v.listHeight())
 	if ok {

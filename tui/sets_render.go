@@ -26,10 +26,6 @@ func (v setsView) render(c renderContext) string {
 	switch {
 	case v.showSummary:
 		lines = append(lines, renderSetSummary(v.summary, v.pick, w, body, c.st))
-	case v.showDetail:
-		sj, _ := v.current()
-		detail := setJobDetail(sj, v.redisNow, w)
-		lines = append(lines, fitBlock(strings.Join(detail[min(v.detailTop, len(detail)):], "\n"), w, body))
 	default:
 		lines = append(lines, v.renderList(c.st))
 		if v.detailPane() {

@@ -156,6 +156,9 @@ func (m Model) updateSets(msg tea.Msg) (Model, tea.Cmd) {
 // root's, then the view reads its page (and its summary) again.
 func (m Model) onSetsActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 	m, cmd := m.onActionDone(msg)
+	if len(m.stack) == 1 && isSetJob(m.top()) {
+		m = m.pop() // the job it showed has moved
+	}
 	v, _ := m.setsView()
 	v.marked = nil
 	v.summary.done = false // what it counted has changed
@@ -172,6 +175,18 @@ func (m Model) onSetsActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 // Jobs view on screen.
 func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	v, _ := m.setsView()
+	if m.dialog == nil && !m.filtering && m.setsTab() == m.tab && len(m.stack) == 1 && isSetJob(m.top()) {
+		// A job's detail: R and D act on it, the other keys are the
+		// detail's and the root's.
+		k := m.keyMap()
+		switch {
+		case key.Matches(msg, k.SetsRequeue):
+			return m.openSetsAction(actionJobsRequeue, v)
+		case key.Matches(msg, k.SetsDelete):
+			return m.openSetsAction(actionJobsDelete, v)
+		}
+		return m.onKey(msg)
+	}
 	if m.dialog != nil || msg.Type == tea.KeyCtrlC || !m.setsFocused() {
 		m, cmd := m.onKey(msg)
 		if v, _ := m.setsView(); m.setsFocused() && m.dialog == nil && !v.loaded && !v.loading {
@@ -249,11 +264,10 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		return m.setsLoad(v, v.offset-setsPageSize, false)
 	case key.Matches(msg, k.Enter):
-		v.showDetail, v.detailTop = !v.showDetail, 0
-		return m.withSets(v), nil
-	case key.Matches(msg, m.keys.Back) && v.showDetail:
-		v.showDetail = false
-		return m.withSets(v), nil
+		if sj, ok := v.current(); ok {
+			return m.push(newSetJobView(v, sj))
+		}
+		return m, nil
 	case key.Matches(msg, m.keys.Back) && len(v.marked) > 0:
 		n := len(v.marked)
 		v.marked = nil
@@ -274,7 +288,6 @@ func (v setsView) switchSet() setsView {
 		}
 	}
 	v.marked = nil
-	v.showDetail = false
 	return v
 }
 

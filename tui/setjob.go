@@ -1,0 +1,79 @@
+package tui
+
+// This file owns a job's detail in the Jobs view: enter on a member
+// pushes it over the whole body, R and D act on that member as on the
+// list, esc pops it. It shows what the page read; the Jobs view under it
+// reads the set.
+
+import (
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// setJobView is the full detail of one member of a set, scrolled by top.
+type setJobView struct {
+	km            keyMap
+	job           model.SetJob
+	set           model.SetName
+	redisNow      time.Time
+	writes        bool
+	top           int
+	width, height int
+}
+
+// newSetJobView shows the member under the Jobs view's cursor.
+func newSetJobView(v setsView, sj model.SetJob) setJobView {
+	return setJobView{km: v.km, job: sj, set: v.set, redisNow: v.redisNow, writes: v.writes}
+}
+
+// isSetJob reports whether v is a job's detail of the Jobs view.
+func isSetJob(v view) bool {
+	_, ok := v.(setJobView)
+	return ok
+}
+
+func (setJobView) title() string { return "job" }
+
+func (v setJobView) lines() []string { return setJobDetail(v.job, v.redisNow, v.width) }
+
+func (v setJobView) update(msg tea.Msg) (view, tea.Cmd) {
+	if km, ok := msg.(tea.KeyMsg); ok {
+		if top, ok := scrolled(v.top, km, v.km, len(v.lines()), v.height-1); ok {
+			v.top = top
+		}
+	}
+	return v, nil
+}
+
+func (v setJobView) setSnapshot(*model.Snapshot, queueHistory) view { return v }
+func (v setJobView) setOrphans([]model.InProgressList) view         { return v }
+
+func (v setJobView) setSize(w, h int) view {
+	v.width, v.height = w, h
+	return v
+}
+
+func (setJobView) filterText() string      { return "" }
+func (v setJobView) setFilter(string) view { return v }
+func (setJobView) selected() selection     { return selection{} }
+
+// keys are the scroll keys, R and D on this member, and esc.
+func (v setJobView) keys(k keyMap) keyMap {
+	k.Enter.SetEnabled(false)
+	k.Filter.SetEnabled(false)
+	k.Back.SetEnabled(true)
+	k.SetsRequeue.SetEnabled(v.writes)
+	k.SetsDelete.SetEnabled(v.writes)
+	return k
+}
+
+func (v setJobView) render(c renderContext) string {
+	title := c.st.bold.Render(string(v.set)) + c.st.faint.Render(" · one job · esc back")
+	lines := v.lines()
+	body := strings.Join(lines[min(v.top, len(lines)):], "\n")
+	return fitBlock(fitLine(title, v.width)+"\n"+fitBlock(body, v.width, max(v.height-1, 0)), v.width, v.height)
+}
