@@ -13,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 	"github.com/spf13/pflag"
 
+	"github.com/workq-tui/workq-tui/config"
 	"github.com/workq-tui/workq-tui/internal/audit"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
@@ -101,6 +102,10 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 	if err := c.checkScreen(e); err != nil {
 		return err
 	}
+	settings, err := c.screenSettings(e)
+	if err != nil {
+		return err
+	}
 	if len(args) > 0 {
 		return usageErrorf("unknown command %q", args[0])
 	}
@@ -141,6 +146,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 	all := make([]tui.Options, 0, len(ts))
 	for _, t := range ts {
 		opts, closeTarget, err := c.targetOptions(ctx, t, renderer, auditor)
+		opts.Bindings, opts.Columns = settings.Bindings, settings.Columns
 		if err != nil {
 			if len(ts) > 1 {
 				return c.withTarget(err, t)
@@ -154,7 +160,8 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 	if len(all) == 1 {
 		root = tui.New(all[0])
 	} else {
-		root = tui.NewFleet(tui.FleetOptions{Targets: all, ReadOnly: !writable, Renderer: renderer})
+		root = tui.NewFleet(tui.FleetOptions{Targets: all, ReadOnly: !writable, Renderer: renderer,
+			Columns: settings.Columns["fleet"]})
 	}
 	p := tea.NewProgram(root, tea.WithAltScreen(), tea.WithContext(ctx),
 		tea.WithInput(e.stdin), tea.WithOutput(e.stdout))
@@ -208,6 +215,19 @@ func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipg
 		opts.Audit = auditor
 	}
 	return opts, done, nil
+}
+
+// screenSettings reads the screen's keys and columns from the
+// configuration file: the one --config names, else the default one when
+// there is one. A file that does not parse stops the screen like any bad
+// input, with a line per problem.
+func (c *screenCmd) screenSettings(e env) (*config.File, error) {
+	if c.configPath == "" {
+		if _, err := config.DefaultPath(e.getenv); err != nil {
+			return &config.File{}, nil // no place for a default file
+		}
+	}
+	return readConfig(e, c.configPath)
 }
 
 // screenRenderer is the renderer of every style of the screen. Its

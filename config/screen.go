@@ -122,8 +122,8 @@ func ViewColumns() map[string][]string {
 	return map[string][]string{
 		"pools":    {"status", "pool", "host:pid", "beat", "started", "conc", "inprog", "locks", "jobs"},
 		"jobtypes": {"job", "queued", "latency", "inprog", "lock/max", "lockinfo", "paused", "drift", "trend"},
-		"orphans":  {"length", "key", "job", "pool"},
-		"workers":  {"running", "note", "job", "checkin", "pool", "worker"},
+		"orphans":  {"key", "job", "pool", "length"},
+		"workers":  {"pool", "worker", "job", "running", "checkin", "note"},
 		"jobs":     {"when", "job", "id", "fails", "error"},
 		"fleet": {"target", "state", "age", "pools", "dead", "late", "drift", "orph", "queued", "latency",
 			"retry", "sched", "deadjobs", "busy", "note"},

@@ -43,9 +43,9 @@ func actionBindings() []actionBinding {
 				p, ok := m.selectedPool()
 				switch {
 				case !ok:
-					return "x reaps the selected dead pool: select one in the pools view"
+					return m.keys.ReapOne.Help().Key + " reaps the selected dead pool: select one in the pools view"
 				case p.Status != model.StatusDead:
-					return fmt.Sprintf("x reaps a dead pool; %s is %s", textsafe.Clean(model.ShortID(p.ID)), p.Status)
+					return fmt.Sprintf("%s reaps a dead pool; %s is %s", m.keys.ReapOne.Help().Key, textsafe.Clean(model.ShortID(p.ID)), p.Status)
 				}
 				return ""
 			},
@@ -72,7 +72,7 @@ func actionBindings() []actionBinding {
 			name:    "requeue", write: func(w writes) bool { return w.requeue != nil },
 			disabledReason: func(m Model) string {
 				if _, ok := m.requeueTargets(); !ok {
-					return "R requeues the selected orphan (Orphans view) or a dead pool's lists (its detail view)"
+					return m.keys.Requeue.Help().Key + " requeues the selected orphan (Orphans view) or a dead pool's lists (its detail view)"
 				}
 				return ""
 			},
@@ -83,7 +83,7 @@ func actionBindings() []actionBinding {
 			name:    "repair locks", write: func(w writes) bool { return w.repair != nil },
 			disabledReason: func(m Model) string {
 				if _, ok := m.selectedDriftedJob(); !ok {
-					return "L repairs the locks of a job type marked DRIFT: select one in the Job types view"
+					return m.keys.RepairLocks.Help().Key + " repairs the locks of a job type marked DRIFT: select one in the Job types view"
 				}
 				return ""
 			},
@@ -94,7 +94,7 @@ func actionBindings() []actionBinding {
 			name:    "pause", write: func(w writes) bool { return w.pause != nil },
 			disabledReason: func(m Model) string {
 				if _, ok := m.pauseTarget(); !ok {
-					return "p pauses or unpauses the selected job type: select one in the Job types view"
+					return m.keys.TogglePause.Help().Key + " pauses or unpauses the selected job type: select one in the Job types view"
 				}
 				return ""
 			},

@@ -28,6 +28,10 @@ type FleetOptions struct {
 	// Renderer builds every style; lipgloss.NewRenderer(os.Stdout) by
 	// default.
 	Renderer *lipgloss.Renderer
+	// Columns are the fleet table's columns, by the names of the
+	// configuration file's [columns.fleet], in their order; all when
+	// empty.
+	Columns []string
 }
 
 // Fleet is the root of the fleet screen. It owns one target screen (Model)

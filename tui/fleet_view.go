@@ -152,61 +152,25 @@ func (f Fleet) countText(n int, what string, s interface{ Render(...string) stri
 	return text
 }
 
-// fleetColumn is a column of the fleet table; keep ranks which columns
-// stay on a narrow screen (the lowest goes first).
-type fleetColumn struct {
-	colSpec
-	keep int
-}
-
 // fleetColumnSpecs: the retry, scheduled and dead job sets and the busy
-// workers show "-" while a snapshot does not carry them.
-var fleetColumnSpecs = []fleetColumn{
-	{colSpec{title: "TARGET", min: 10, max: 24}, 100},
-	{colSpec{title: "STATE", min: 5, max: 5}, 99},
-	{colSpec{title: "AGE", min: 6, max: 6, right: true}, 98},
-	{colSpec{title: "POOLS", min: 5, max: 5, right: true}, 85},
-	{colSpec{title: "DEAD", min: 4, max: 4, right: true}, 97},
-	{colSpec{title: "LATE", min: 4, max: 4, right: true}, 90},
-	{colSpec{title: "DRIFT", min: 5, max: 5, right: true}, 95},
-	{colSpec{title: "ORPH", min: 4, max: 4, right: true}, 94},
-	{colSpec{title: "QUEUED", min: 7, max: 9, right: true}, 96},
-	{colSpec{title: "LATENCY", min: 7, max: 7, right: true}, 93},
-	{colSpec{title: "RETRY", min: 6, max: 7, right: true}, 76},
-	{colSpec{title: "SCHED", min: 6, max: 7, right: true}, 75},
-	{colSpec{title: "DEADJOBS", min: 8, max: 8, right: true}, 74},
-	{colSpec{title: "BUSY", min: 5, max: 5, right: true}, 77},
-	{colSpec{title: "NOTE", min: 10}, 80},
-}
-
-// fleetColumns drops the columns that rank lowest until the rest fit in
-// width, then lays them out; the cells of a row are picked the same way.
-func fleetColumns(width int) ([]column, []int) {
-	kept := make([]int, len(fleetColumnSpecs))
-	for i := range kept {
-		kept[i] = i
-	}
-	need := func() int {
-		n := colGap * (len(kept) - 1)
-		for _, i := range kept {
-			n += fleetColumnSpecs[i].min
-		}
-		return n
-	}
-	for len(kept) > 1 && need() > width {
-		low := 0
-		for j, i := range kept {
-			if fleetColumnSpecs[i].keep < fleetColumnSpecs[kept[low]].keep {
-				low = j
-			}
-		}
-		kept = append(kept[:low:low], kept[low+1:]...)
-	}
-	specs := make([]colSpec, len(kept))
-	for j, i := range kept {
-		specs[j] = fleetColumnSpecs[i].colSpec
-	}
-	return fitColumns(specs, width), kept
+// workers show "-" while a snapshot does not carry them; keep ranks which
+// columns stay on a narrow screen.
+var fleetColumnSpecs = []colSpec{
+	{title: "TARGET", min: 10, max: 24, keep: 100},
+	{title: "STATE", min: 5, max: 5, keep: 99},
+	{title: "AGE", min: 6, max: 6, right: true, keep: 98},
+	{title: "POOLS", min: 5, max: 5, right: true, keep: 85},
+	{title: "DEAD", min: 4, max: 4, right: true, keep: 97},
+	{title: "LATE", min: 4, max: 4, right: true, keep: 90},
+	{title: "DRIFT", min: 5, max: 5, right: true, keep: 95},
+	{title: "ORPH", min: 4, max: 4, right: true, keep: 94},
+	{title: "QUEUED", min: 7, max: 9, right: true, keep: 96},
+	{title: "LATENCY", min: 7, max: 7, right: true, keep: 93},
+	{title: "RETRY", min: 6, max: 7, right: true, keep: 76},
+	{title: "SCHED", min: 6, max: 7, right: true, keep: 75},
+	{title: "DEADJOBS", min: 8, max: 8, right: true, keep: 74},
+	{title: "BUSY", min: 5, max: 5, right: true, keep: 77},
+	{title: "NOTE", min: 10, keep: 80},
 }
 
 // renderBody is the table (titles and the visible rows, worst first) and
@@ -214,26 +178,23 @@ func fleetColumns(width int) ([]column, []int) {
 func (f Fleet) renderBody(rows []fleetRow, lay layout) string {
 	w, h := lay.width, lay.body
 	list := max(h-1-selectedHeight, 1)
-	cols, kept := fleetColumns(w - cursorWidth)
-	titles := make([]string, len(kept))
-	for j, c := range cols {
-		titles[j] = c.title
-	}
+	cols := layoutColumns(fleetColumnSpecs, f.opts.Columns, w-cursorWidth)
+	titles := titleCells(cols)
 	lines := make([]string, 0, h)
 	lines = append(lines, fitLine(f.st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), w))
 	// The state cells are styled once per frame, not once per row.
 	var states [fleetConnecting + 1]string
-	for j, i := range kept {
-		if i == 1 {
+	for _, c := range cols {
+		if c.cell == 1 {
 			for st := range states {
-				states[st] = f.stateStyle(fleetState(st)).Render(fitCell(fleetState(st).String(), cols[j].width, false))
+				states[st] = f.stateStyle(fleetState(st)).Render(fitCell(fleetState(st).String(), c.width, false))
 			}
 		}
 	}
 	from, to := f.list.window(len(f.order), list)
 	for pos := from; pos < to; pos++ {
 		r := rows[f.order[pos]]
-		lines = append(lines, f.renderRow(r, cols, kept, states, pos == f.list.cursor, w))
+		lines = append(lines, f.renderRow(r, cols, states, pos == f.list.cursor, w))
 	}
 	if len(rows) == 0 {
 		lines = append(lines, f.st.faint.Render("  no targets"))
@@ -248,21 +209,20 @@ func (f Fleet) renderBody(rows []fleetRow, lay layout) string {
 }
 
 // renderRow is one target's row; every cell is clean text.
-func (f Fleet) renderRow(r fleetRow, cols []column, kept []int, states [fleetConnecting + 1]string, selected bool, width int) string {
-	all := fleetCells(r)
-	cells := make([]string, len(kept))
-	for j, i := range kept {
-		cells[j] = all[i]
+func (f Fleet) renderRow(r fleetRow, cols []column, states [fleetConnecting + 1]string, selected bool, width int) string {
+	cells := fleetCells(r)
+	for _, c := range cols {
+		i := c.cell
 		if selected {
 			continue
 		}
 		switch {
 		case i == 1:
-			cells[j] = states[r.state]
-		case (i == 4 || i == 6 || i == 7) && cells[j] != "-" && cells[j] != "0":
-			cells[j] = f.st.dead.Render(fitCell(cells[j], cols[j].width, true))
-		case i == 5 && cells[j] != "-" && cells[j] != "0":
-			cells[j] = f.st.warn.Render(fitCell(cells[j], cols[j].width, true))
+			cells[i] = states[r.state]
+		case (i == 4 || i == 6 || i == 7) && cells[i] != "-" && cells[i] != "0":
+			cells[i] = f.st.dead.Render(fitCell(cells[i], c.width, true))
+		case i == 5 && cells[i] != "-" && cells[i] != "0":
+			cells[i] = f.st.warn.Render(fitCell(cells[i], c.width, true))
 		}
 	}
 	row := renderCells(cols, cells)

@@ -61,6 +61,8 @@ func sparkline(vals []int64, width int) string {
 
 // jobTypesView lists the job types with their queues and locks.
 type jobTypesView struct {
+	// cols are the columns shown, by their names (all when empty).
+	cols []string
 	// km is the key map the view navigates with.
 	km           keyMap
 	types        []model.JobType
@@ -170,7 +172,7 @@ func (v jobTypesView) navigate(msg tea.KeyMsg, k keyMap) view {
 }
 
 func (v jobTypesView) render(c renderContext) string {
-	return renderJobTypes(v.types, v.rows, v.history, v.list, v.width, v.height, c.st)
+	return renderJobTypes(v.types, v.rows, v.history, v.list, v.width, v.height, v.cols, c.st)
 }
 
 var jobTypeColumnSpecs = []colSpec{
@@ -185,18 +187,15 @@ var jobTypeColumnSpecs = []colSpec{
 	{title: "TREND", min: 8, max: historyLen},
 }
 
-func jobTypeColumns(width int) []column {
-	return fitColumns(jobTypeColumnSpecs, width-cursorWidth)
+func jobTypeColumns(width int, names []string) []column {
+	return layoutColumns(jobTypeColumnSpecs, names, width-cursorWidth)
 }
 
 // renderJobTypes renders the column titles and the visible rows, exactly
 // height+1 lines.
-func renderJobTypes(types []model.JobType, rows []int, h queueHistory, l listState, width, height int, st styles) string {
-	cols := jobTypeColumns(width)
-	titles := make([]string, len(cols))
-	for i, c := range cols {
-		titles[i] = c.title
-	}
+func renderJobTypes(types []model.JobType, rows []int, h queueHistory, l listState, width, height int, names []string, st styles) string {
+	cols := jobTypeColumns(width, names)
+	titles := titleCells(cols)
 	lines := []string{fitLine(st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), width)}
 	from, to := l.window(len(rows), height)
 	trendWidth := cols[len(cols)-1].width

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -37,13 +38,22 @@ type colSpec struct {
 	title    string
 	min, max int
 	right    bool
+	// name is the column's name in the configuration file's
+	// [columns.VIEW]; the title in lower case when empty.
+	name string
+	// grow orders the columns that grow (lowest first, then in the order
+	// shown); keep ranks which stay on a narrow screen (the lowest goes
+	// first; 0 never goes).
+	grow, keep int
 }
 
-// column is a column as laid out.
+// column is a column as laid out. cell is the index of its cell in a row's
+// cells, which are in the order of the view's specs.
 type column struct {
 	title string
 	width int
 	right bool
+	cell  int
 }
 
 // colGap is the space between two columns.
@@ -58,12 +68,18 @@ func fitColumns(specs []colSpec, width int) []column {
 	cols := make([]column, len(specs))
 	used := 0
 	for i, s := range specs {
-		cols[i] = column{title: s.title, width: s.min, right: s.right}
+		cols[i] = column{title: s.title, width: s.min, right: s.right, cell: i}
 		used += s.min
 	}
 	used += colGap * max(len(specs)-1, 0)
 	free := width - used
-	for i, s := range specs {
+	order := make([]int, len(specs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return specs[a].grow - specs[b].grow })
+	for _, i := range order {
+		s := specs[i]
 		if free <= 0 {
 			break
 		}
@@ -86,8 +102,8 @@ func renderCells(cols []column, cells []string) string {
 			b.WriteString(strings.Repeat(" ", colGap))
 		}
 		text := ""
-		if i < len(cells) {
-			text = cells[i]
+		if c.cell < len(cells) {
+			text = cells[c.cell]
 		}
 		b.WriteString(fitCell(text, c.width, c.right))
 	}

@@ -35,6 +35,8 @@ type scanStatus struct {
 // `<ns>:worker_pools`, as the last finished scan found them. The cursor
 // follows a key across scans.
 type orphansView struct {
+	// cols are the columns shown, by their names (all when empty).
+	cols []string
 	// km is the key map the view navigates with.
 	km          keyMap
 	orphans     []model.InProgressList
@@ -139,22 +141,20 @@ func (v orphansView) navigate(msg tea.KeyMsg, k keyMap) view {
 }
 
 func (v orphansView) render(c renderContext) string {
-	return renderOrphans(v.orphans, v.rows, v.list, c.scan, c.now, v.width, v.height, c.st)
+	return renderOrphans(v.orphans, v.rows, v.list, c.scan, c.now, v.width, v.height, v.cols, c.st)
 }
 
-// orphanColumnSpecs grow in this order: the key first (it is what requeue
+// orphanColumnSpecs grow length first, then the key (it is what requeue
 // takes, and it holds the job name and the pool ID), then job and pool.
-// They are shown key, job, pool, length; see orphanColumns.
 var orphanColumnSpecs = []colSpec{
+	{title: "KEY", min: 20, max: 64, grow: 1},
+	{title: "JOB", min: 10, max: 24, grow: 2},
+	{title: "POOL", min: 12, max: 0, grow: 3},
 	{title: "LENGTH", min: 7, max: 9, right: true},
-	{title: "KEY", min: 20, max: 64},
-	{title: "JOB", min: 10, max: 24},
-	{title: "POOL", min: 12, max: 0},
 }
 
-func orphanColumns(width int) []column {
-	c := fitColumns(orphanColumnSpecs, width-cursorWidth)
-	return []column{c[1], c[2], c[3], c[0]}
+func orphanColumns(width int, names []string) []column {
+	return layoutColumns(orphanColumnSpecs, names, width-cursorWidth)
 }
 
 // renderScanLine says how far the scan is, or how old its last result is.
@@ -185,12 +185,9 @@ func renderScanLine(sc scanStatus, now time.Time, st styles) string {
 
 // renderOrphans renders the scan line, the column titles and the visible
 // rows: exactly height+2 lines.
-func renderOrphans(orphans []model.InProgressList, rows []int, l listState, sc scanStatus, now time.Time, width, height int, st styles) string {
-	cols := orphanColumns(width)
-	titles := make([]string, len(cols))
-	for i, c := range cols {
-		titles[i] = c.title
-	}
+func renderOrphans(orphans []model.InProgressList, rows []int, l listState, sc scanStatus, now time.Time, width, height int, names []string, st styles) string {
+	cols := orphanColumns(width, names)
+	titles := titleCells(cols)
 	lines := []string{
 		fitLine(renderScanLine(sc, now, st), width),
 		fitLine(st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), width),

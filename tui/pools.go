@@ -14,6 +14,8 @@ import (
 // poolsView is the list of pools: dead first, then by heartbeat age (the
 // snapshot's order). The cursor follows a pool ID across polls.
 type poolsView struct {
+	// cols are the columns shown, by their names (all when empty).
+	cols []string
 	// km is the key map the view navigates with.
 	km         keyMap
 	pools      []model.Pool
@@ -127,7 +129,7 @@ func (v poolsView) navigate(msg tea.KeyMsg, k keyMap) view {
 }
 
 func (v poolsView) render(c renderContext) string {
-	return renderPools(v.pools, v.rows, v.list, v.redisTime, v.width, v.height, c.st)
+	return renderPools(v.pools, v.rows, v.list, v.redisTime, v.width, v.height, v.cols, c.st)
 }
 
 // poolColumnSpecs: the pool ID (24 hex in practice) and host shrink on a
@@ -144,8 +146,8 @@ var poolColumnSpecs = []colSpec{
 	{title: "JOBS", min: 4},
 }
 
-func poolColumns(width int) []column {
-	return fitColumns(poolColumnSpecs, width-cursorWidth)
+func poolColumns(width int, names []string) []column {
+	return layoutColumns(poolColumnSpecs, names, width-cursorWidth)
 }
 
 // cursorWidth is the "> " in front of every row.
@@ -153,12 +155,9 @@ const cursorWidth = 2
 
 // renderPools renders the column titles and the visible rows only (never
 // all of them: a namespace may hold 10,000 pools), exactly height+1 lines.
-func renderPools(pools []model.Pool, rows []int, l listState, redisTime time.Time, width, height int, st styles) string {
-	cols := poolColumns(width)
-	titles := make([]string, len(cols))
-	for i, c := range cols {
-		titles[i] = c.title
-	}
+func renderPools(pools []model.Pool, rows []int, l listState, redisTime time.Time, width, height int, names []string, st styles) string {
+	cols := poolColumns(width, names)
+	titles := titleCells(cols)
 	lines := make([]string, 0, height+1)
 	lines = append(lines, fitLine(st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), width))
 	from, to := l.window(len(rows), height)

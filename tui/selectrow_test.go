@@ -19,7 +19,7 @@ func TestSelectedRowKeepsStatusColour(t *testing.T) {
 	r.SetColorProfile(termenv.TrueColor)
 	st := newStyles(r, defaultTheme())
 	p := model.Pool{ID: "p1", Status: model.StatusDead}
-	row := renderPoolRow(&p, poolColumns(120), time.Unix(1795964400, 0), true, 120, st)
+	row := renderPoolRow(&p, poolColumns(120, nil), time.Unix(1795964400, 0), true, 120, st)
 	if want := statusStyle(model.StatusDead, st).Render(statusMarker(model.StatusDead)); !strings.Contains(row, want) {
 		t.Fatalf("selected dead pool row %q lacks %q", row, want)
 	}

@@ -54,6 +54,8 @@ var jobSets = [...]model.SetName{model.SetRetry, model.SetScheduled, model.SetDe
 // setsView is the Jobs view. It is a value like every view; the summary it
 // holds is filled by the root's Update only, one scan step at a time.
 type setsView struct {
+	// cols are the columns shown, by their names (all when empty).
+	cols []string
 	// km is the key map the view navigates with.
 	km  keyMap
 	set model.SetName

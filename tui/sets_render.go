@@ -111,14 +111,14 @@ func whenTitle(s model.SetName) string {
 	return "DIED"
 }
 
-func setColumns(set model.SetName, width int) []column {
-	return fitColumns([]colSpec{
-		{title: whenTitle(set), min: 10, max: 10},
+func setColumns(set model.SetName, width int, names []string) []column {
+	return layoutColumns([]colSpec{
+		{title: whenTitle(set), name: "when", min: 10, max: 10},
 		{title: "JOB", min: 10, max: 20},
 		{title: "ID", min: 6, max: 12},
 		{title: "FAILS", min: 5, max: 5, right: true},
 		{title: "ERROR", min: 10},
-	}, width-setsMarkWidth)
+	}, names, width-setsMarkWidth)
 }
 
 // setsMarkWidth is the cursor and the mark before each row ("> * ").
@@ -128,11 +128,8 @@ const setsMarkWidth = 4
 // listHeight+1 lines.
 func (v setsView) renderList(st styles) string {
 	w, h := v.width, v.listHeight()
-	cols := setColumns(v.set, w)
-	titles := make([]string, len(cols))
-	for i, c := range cols {
-		titles[i] = c.title
-	}
+	cols := setColumns(v.set, w, v.cols)
+	titles := titleCells(cols)
 	lines := []string{fitLine(st.colHeader.Render(strings.Repeat(" ", setsMarkWidth)+renderCells(cols, titles)), w)}
 	from, to := v.list.window(len(v.page), h)
 	for i := from; i < to; i++ {

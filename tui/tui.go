@@ -143,6 +143,14 @@ type Options struct {
 	LongAfter time.Duration
 	// Audit records every executed action; optional.
 	Audit Auditor
+
+	// Bindings are the keys of the screen's actions, by the names of the
+	// configuration file's [keys] (config.Actions); an action it does not
+	// name keeps its keys. Columns are the columns each view shows, by
+	// the names of [columns.VIEW] (config.ViewColumns), in their order;
+	// a view it does not name shows them all. Both come checked.
+	Bindings map[string][]string
+	Columns  map[string][]string
 }
 
 // PeekLimit is how many in-progress jobs the detail view shows.
@@ -267,11 +275,15 @@ func New(o Options) Model {
 		o.Renderer = lipgloss.NewRenderer(os.Stdout)
 		o.Renderer.SetHasDarkBackground(true)
 	}
-	keys := defaultKeyMap()
-	tabs := []view{poolsView{km: keys}, jobTypesView{km: keys}, orphansView{km: keys}, workersView{km: keys}}
+	keys := defaultKeyMap().rebind(o.Bindings)
+	c := o.Columns
+	tabs := []view{poolsView{km: keys, cols: c["pools"]}, jobTypesView{km: keys, cols: c["jobtypes"]},
+		orphansView{km: keys, cols: c["orphans"]}, workersView{km: keys, cols: c["workers"]}}
 	rd, wr := offered(o.Reader, o.Namespace), offeredWrites(o.Actor)
 	if rd.sets != nil {
-		tabs = append(tabs, newSetsView(!o.ReadOnly && wr.jobs != nil, keys))
+		sv := newSetsView(!o.ReadOnly && wr.jobs != nil, keys)
+		sv.cols = c["jobs"]
+		tabs = append(tabs, sv)
 	}
 	st := newStyles(o.Renderer, defaultTheme())
 	h := help.New()

@@ -521,7 +521,7 @@ func TestLayout(t *testing.T) {
 		}
 	}
 	for _, w := range []int{80, 100, 120, 160, 250} {
-		for name, cols := range map[string][]column{"pools": poolColumns(w), "job types": jobTypeColumns(w)} {
+		for name, cols := range map[string][]column{"pools": poolColumns(w, nil), "job types": jobTypeColumns(w, nil)} {
 			total := cursorWidth + colGap*(len(cols)-1)
 			for _, c := range cols {
 				total += c.width
@@ -531,7 +531,7 @@ func TestLayout(t *testing.T) {
 			}
 		}
 	}
-	if c := poolColumns(120); c[1].width != 24 {
+	if c := poolColumns(120, nil); c[1].width != 24 {
 		t.Errorf("pool ID column at 120 is %d wide, want the whole 24-character ID", c[1].width)
 	}
 }

@@ -23,6 +23,8 @@ import (
 // snapshot without them (Workers nil) leaves them as they are, and the
 // view then says how old they are.
 type workersView struct {
+	// cols are the columns shown, by their names (all when empty).
+	cols []string
 	// km is the key map the view navigates with.
 	km        keyMap
 	busy      []model.Worker
@@ -191,7 +193,7 @@ func (v workersView) render(c renderContext) string {
 	if v.stale() {
 		note = c.st.warn.Render(fitLine("workers as of "+model.FormatAge(v.staleAge(c.now, c.fetchedAt))+" ago: reading them again…", v.width)) + "\n"
 	}
-	list := note + renderWorkers(v.busy, v.read, v.readAt, v.rows, v.list, v.dead, v.longAfter, v.width, v.height, c.st)
+	list := note + renderWorkers(v.busy, v.read, v.readAt, v.rows, v.list, v.dead, v.longAfter, v.width, v.height, v.cols, c.st)
 	pane := argsPaneHeight(v.body)
 	if pane == 0 {
 		return fitBlock(list, v.width, v.body)
@@ -199,20 +201,22 @@ func (v workersView) render(c renderContext) string {
 	return fitBlock(list+"\n"+renderWorkerArgs(w, 0, v.width, pane, c.st), v.width, v.body)
 }
 
-// workerColumnSpecs grow in this order: job, checkin, then the IDs. They
-// are shown pool, worker, job, running, checkin, note; see workerColumns.
+// workerColumnSpecs grow in this order: running, note, job, checkin, then
+// the IDs.
 var workerColumnSpecs = []colSpec{
+	{title: "POOL", min: 8, max: 24, grow: 4},
+	{title: "WORKER", min: 8, max: 0, grow: 5},
+	{title: "JOB", min: 10, max: 24, grow: 2},
 	{title: "RUNNING", min: 7, max: 7, right: true},
-	{title: "NOTE", min: 9, max: 9},
-	{title: "JOB", min: 10, max: 24},
-	{title: "CHECKIN", min: 10, max: 40},
-	{title: "POOL", min: 8, max: 24},
-	{title: "WORKER", min: 8, max: 0},
+	{title: "CHECKIN", min: 10, max: 40, grow: 3},
+	{title: "NOTE", min: 9, max: 9, grow: 1},
 }
 
-func workerColumns(width int) []column {
-	c := fitColumns(workerColumnSpecs, width-cursorWidth)
-	return []column{c[4], c[5], c[2], c[0], c[3], c[1]}
+// workerNoteCell is the note's cell, drawn in the dead style.
+const workerNoteCell = 5
+
+func workerColumns(width int, names []string) []column {
+	return layoutColumns(workerColumnSpecs, names, width-cursorWidth)
 }
 
 // workerNote is LONG for a job past longAfter and DEAD for a worker of a
@@ -230,12 +234,9 @@ func workerNote(w *model.Worker, dead map[string]bool, longAfter time.Duration) 
 
 // renderWorkers renders the column titles and the visible rows: exactly
 // height+1 lines. read is false until a poll has read the workers.
-func renderWorkers(busy []model.Worker, read bool, readAt time.Time, rows []int, l listState, dead map[string]bool, longAfter time.Duration, width, height int, st styles) string {
-	cols := workerColumns(width)
-	titles := make([]string, len(cols))
-	for i, c := range cols {
-		titles[i] = c.title
-	}
+func renderWorkers(busy []model.Worker, read bool, readAt time.Time, rows []int, l listState, dead map[string]bool, longAfter time.Duration, width, height int, names []string, st styles) string {
+	cols := workerColumns(width, names)
+	titles := titleCells(cols)
 	lines := []string{fitLine(st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), width)}
 	from, to := l.window(len(rows), height)
 	for i := from; i < to; i++ {
@@ -245,16 +246,16 @@ func renderWorkers(busy []model.Worker, read bool, readAt time.Time, rows []int,
 			running = model.FormatAge(*w.Running)
 		}
 		checkin := checkinCell(w, readAt)
-		row := renderCells(cols[:5], []string{textsafe.Clean(w.PoolID), textsafe.Clean(w.WorkerID), textsafe.Clean(w.JobName), running, checkin})
 		note := workerNote(w, dead, longAfter)
 		if staleCheckin(w, readAt, longAfter) {
 			note = strings.TrimSpace(note + " STALE")
 		}
-		noteCell := fitCell(note, cols[5].width, false)
-		if note != "" {
-			noteCell = st.dead.Render(noteCell)
+		for _, c := range cols {
+			if c.cell == workerNoteCell && note != "" {
+				note = st.dead.Render(fitCell(note, c.width, false))
+			}
 		}
-		row += strings.Repeat(" ", colGap) + noteCell
+		row := renderCells(cols, []string{textsafe.Clean(w.PoolID), textsafe.Clean(w.WorkerID), textsafe.Clean(w.JobName), running, checkin, note})
 		if i == l.cursor {
 			lines = append(lines, fitLine(st.selectRow(row), width))
 		} else {

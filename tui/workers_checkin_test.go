@@ -17,7 +17,7 @@ func TestWorkersCheckinAgeAndStale(t *testing.T) {
 		{PoolID: "p1", WorkerID: "w-stale", JobName: "b", Running: &run, Checkin: "step 1", HasCheckin: true, CheckinAt: at.Add(-2 * time.Hour).Unix()},
 	}
 	st := newStyles(asciiRenderer(), defaultTheme())
-	out := renderWorkers(busy, true, at, []int{0, 1}, listState{}, nil, time.Hour, 160, 5, st)
+	out := renderWorkers(busy, true, at, []int{0, 1}, listState{}, nil, time.Hour, 160, 5, nil, st)
 	lines := strings.Split(out, "\n")
 	if !strings.Contains(lines[1], "step 2 (30s ago)") || strings.Contains(lines[1], "STALE") {
 		t.Errorf("fresh check-in: %q", lines[1])
