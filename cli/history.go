@@ -67,11 +67,11 @@ func (c *historyCmd) run(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	stop()
-	acts, bad, err := dir.List()
-	if err != nil {
-		return localErrorf("history: %w", err)
-	}
 	if len(args) == 1 {
+		acts, _, err := dir.List()
+		if err != nil {
+			return localErrorf("history: %w", err)
+		}
 		a, err := readAction(dir, args[0], &c.target)
 		if err != nil {
 			return err
@@ -85,15 +85,16 @@ func (c *historyCmd) run(ctx context.Context, e env, args []string) error {
 		reaper.RenderAction(e.stdout, a, journal.State(a, acts))
 		return nil
 	}
+	tgt := &c.target
+	if c.all {
+		tgt = nil
+	}
+	rows, bad, err := targetHistory(dir, tgt)
+	if err != nil {
+		return err
+	}
 	for _, b := range bad {
 		fmt.Fprintf(e.stderr, "warning: %s\n", textsafe.Clean(b.Error()))
-	}
-	var rows []journal.Summary
-	for _, a := range acts {
-		if !c.all && !sameTarget(a, &c.target) {
-			continue
-		}
-		rows = append(rows, journal.Summarize(a, acts))
 	}
 	if c.json {
 		if rows == nil {
@@ -113,6 +114,24 @@ func (c *historyCmd) run(ctx context.Context, e env, args []string) error {
 	}
 	_, err = tb.WriteTo(e.stdout)
 	return err
+}
+
+// targetHistory is the summaries of the journal's actions of target t
+// (of every target when t is nil), oldest first, and the files that could
+// not be read.
+func targetHistory(dir journal.Dir, t *target) ([]journal.Summary, []error, error) {
+	acts, bad, err := dir.List()
+	if err != nil {
+		return nil, nil, localErrorf("history: %w", err)
+	}
+	var rows []journal.Summary
+	for _, a := range acts {
+		if t != nil && !sameTarget(a, t) {
+			continue
+		}
+		rows = append(rows, journal.Summarize(a, acts))
+	}
+	return rows, bad, nil
 }
 
 // sameTarget is whether an action ran on the Redis and namespace of t.
