@@ -88,7 +88,7 @@ func undoAction(plan reaper.UndoPlan, u Undoer) action {
 	n := int64(len(plan.Items))
 	a := action{
 		kind:    actionUndo,
-		title:   fmt.Sprintf("Undo action %s (%s): put back %s?", textsafe.Clean(h.ID), textsafe.Clean(h.Command), plural64(n, "item", "items")),
+		title:   fmt.Sprintf("Undo %s: put back %s?", textsafe.Clean(h.ID), plural64(n, "item", "items")),
 		body:    planLines(func(w io.Writer) { reaper.RenderUndoPlan(w, plan) }),
 		running: "undoing " + textsafe.Clean(h.ID),
 		targets: []string{textsafe.Clean(h.ID)},
