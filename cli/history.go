@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"time"
 
 	"github.com/spf13/pflag"
 
@@ -68,11 +67,11 @@ func (c *historyCmd) run(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	stop()
-	acts, bad, err := dir.List()
-	if err != nil {
-		return localErrorf("history: %w", err)
-	}
 	if len(args) == 1 {
+		acts, _, err := dir.List()
+		if err != nil {
+			return localErrorf("history: %w", err)
+		}
 		a, err := readAction(dir, args[0], &c.target)
 		if err != nil {
 			return err
@@ -83,22 +82,23 @@ func (c *historyCmd) run(ctx context.Context, e env, args []string) error {
 		if c.json {
 			return writeJSON(e.stdout, a)
 		}
-		renderAction(e.stdout, a, actionState(a, acts))
+		reaper.RenderAction(e.stdout, a, journal.State(a, acts))
 		return nil
+	}
+	tgt := &c.target
+	if c.all {
+		tgt = nil
+	}
+	rows, bad, err := targetHistory(dir, tgt)
+	if err != nil {
+		return err
 	}
 	for _, b := range bad {
 		fmt.Fprintf(e.stderr, "warning: %s\n", textsafe.Clean(b.Error()))
 	}
-	var rows []historyRow
-	for _, a := range acts {
-		if !c.all && !sameTarget(a, &c.target) {
-			continue
-		}
-		rows = append(rows, newHistoryRow(a, acts))
-	}
 	if c.json {
 		if rows == nil {
-			rows = []historyRow{}
+			rows = []journal.Summary{}
 		}
 		return writeJSON(e.stdout, rows)
 	}
@@ -116,68 +116,22 @@ func (c *historyCmd) run(ctx context.Context, e env, args []string) error {
 	return err
 }
 
-// historyRow is one action as history lists it (and its JSON).
-type historyRow struct {
-	ID        string    `json:"id"`
-	Time      time.Time `json:"time"`
-	Redis     string    `json:"redis"`
-	Target    string    `json:"target,omitempty"`
-	Namespace string    `json:"namespace"`
-	Op        string    `json:"op"`
-	Command   string    `json:"command"`
-	Targets   []string  `json:"targets"`
-	Calls     int       `json:"calls"`
-	Items     int       `json:"items"`
-	Done      int64     `json:"done"`
-	State     string    `json:"state"`
-	UndoOf    string    `json:"undo_of,omitempty"`
-	Damage    string    `json:"damage,omitempty"`
-}
-
-func newHistoryRow(a *journal.Action, all []*journal.Action) historyRow {
-	h := a.Header
-	r := historyRow{ID: h.ID, Time: h.Time, Redis: h.Address, Target: h.Target, Namespace: h.Namespace, Op: h.Op,
-		Command: h.Command, Targets: h.Targets, Calls: len(a.Calls), State: actionState(a, all), UndoOf: h.UndoOf, Damage: a.Damage}
-	if r.Targets == nil {
-		r.Targets = []string{}
+// targetHistory is the summaries of the journal's actions of target t
+// (of every target when t is nil), oldest first, and the files that could
+// not be read.
+func targetHistory(dir journal.Dir, t *target) ([]journal.Summary, []error, error) {
+	acts, bad, err := dir.List()
+	if err != nil {
+		return nil, nil, localErrorf("history: %w", err)
 	}
-	for _, c := range a.Calls {
-		r.Items += len(c.Intent.Items)
-	}
-	if a.End != nil {
-		r.Done = a.End.Done
-	}
-	return r
-}
-
-// actionState is whether an action ended, was cut short, was undone.
-func actionState(a *journal.Action, all []*journal.Action) string {
-	state := "done"
-	switch {
-	case a.End == nil:
-		state = "cut short"
-	case a.End.Error != "":
-		state = "ended with an error"
-	}
-	if a.Header.Op == journal.OpUndo {
-		return "undo of " + a.Header.UndoOf + ", " + state
-	}
-	undo := ""
-	for _, u := range all {
-		if u.Header.UndoOf != a.Header.ID {
+	var rows []journal.Summary
+	for _, a := range acts {
+		if t != nil && !sameTarget(a, t) {
 			continue
 		}
-		switch {
-		case u.End != nil && u.End.Error == "":
-			undo = "undone by " + u.Header.ID
-		case undo == "":
-			undo = "undo cut short (" + u.Header.ID + "): run undo again"
-		}
+		rows = append(rows, journal.Summarize(a, acts))
 	}
-	if undo != "" {
-		return state + ", " + undo
-	}
-	return state
+	return rows, bad, nil
 }
 
 // sameTarget is whether an action ran on the Redis and namespace of t.
@@ -203,54 +157,6 @@ func readAction(dir journal.Dir, id string, t *target) (*journal.Action, error) 
 			textsafe.Clean(t.namespace), textsafe.Clean(t.address()))
 	}
 	return a, nil
-}
-
-// historyItemLimit bounds the items history lists of one action in text.
-const historyItemLimit = 200
-
-// renderAction writes what an action changed, call by call.
-func renderAction(w io.Writer, a *journal.Action, state string) {
-	h := a.Header
-	fmt.Fprintf(w, "Action %s: %s\n", textsafe.Clean(h.ID), textsafe.Clean(h.Command))
-	fmt.Fprintf(w, "  time %s, user %s, namespace %s on %s\n", h.Time.UTC().Format(time.RFC3339), textsafe.Clean(h.User), textsafe.Clean(h.Namespace), textsafe.Clean(h.Address))
-	fmt.Fprintf(w, "  state: %s\n", textsafe.Clean(state))
-	if a.End != nil && a.End.Result != "" {
-		fmt.Fprintf(w, "  result: %s\n", textsafe.Clean(a.End.Result))
-	}
-	if a.Damage != "" {
-		fmt.Fprintf(w, "  journal damaged: %s\n", textsafe.Clean(a.Damage))
-	}
-	shown := 0
-	for _, c := range a.Calls {
-		outcome := "reply never read: may or may not have run"
-		if c.Commit != nil && c.Commit.Error != "" {
-			outcome = "failed: " + c.Commit.Error
-		} else if c.Commit != nil {
-			outcome = "ran"
-			if c.Commit.Codes != "" {
-				outcome += ", codes " + c.Commit.Codes
-			}
-		}
-		fmt.Fprintf(w, "Call %d (%d items): %s\n", c.Seq, len(c.Intent.Items), textsafe.Clean(outcome))
-		for _, it := range c.Intent.Items {
-			if shown == historyItemLimit {
-				break
-			}
-			shown++
-			fmt.Fprintf(w, "  %s\n", textsafe.Clean(reaper.DescribeUndoItem(it)))
-		}
-	}
-	if n := countItems(a) - shown; n > 0 {
-		fmt.Fprintf(w, "... and %d more items (--json lists them all)\n", n)
-	}
-}
-
-func countItems(a *journal.Action) int {
-	n := 0
-	for _, c := range a.Calls {
-		n += len(c.Intent.Items)
-	}
-	return n
 }
 
 func writeJSON(w io.Writer, v any) error {

@@ -162,16 +162,23 @@ func startRepairJournal(ctx context.Context, e env, log *auditLog, conns redisq.
 	if err != nil {
 		return nil, err
 	}
+	return beginRepairJournal(ctx, e.stdout, w, conns, namespace, command, scope)
+}
+
+// beginRepairJournal writes the values before of what a repair touches to
+// its journal w, read on a connection of conns; on failure it closes w,
+// nothing changed. out is where endJournal names the journal.
+func beginRepairJournal(ctx context.Context, out io.Writer, w *journal.Writer, conns redisq.Conns, namespace, command string, scope reaper.RepairScope) (*repairJournal, error) {
 	c, err := conns.GetContext(ctx)
 	if err != nil {
-		return nil, endJournal(e.stdout, w, 0, "", fmt.Errorf("%s: nothing changed: %w", command, err))
+		return nil, endJournal(out, w, 0, "", fmt.Errorf("%s: nothing changed: %w", command, err))
 	}
 	defer c.Close()
 	seq, err := reaper.JournalRepair(ctx, c, redisq.NewKeys(namespace), w, scope)
 	if err != nil {
-		return nil, endJournal(e.stdout, w, 0, "", fmt.Errorf("%s: nothing changed: %w", command, err))
+		return nil, endJournal(out, w, 0, "", fmt.Errorf("%s: nothing changed: %w", command, err))
 	}
-	return &repairJournal{out: e.stdout, w: w, seq: seq}, nil
+	return &repairJournal{out: out, w: w, seq: seq}, nil
 }
 
 // finish records the repair's outcome and closes its journal; it returns

@@ -117,12 +117,13 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		writable = writable || !t.redis.ReadOnly
 	}
 	auditPath := c.auditLog
-	if auditPath == "" && writable {
+	if auditPath == "" {
 		home, _ := os.UserHomeDir()
 		p, err := audit.DefaultPath(e.getenv, home)
-		if err != nil {
+		if err != nil && writable {
 			return usageErrorf("%v", err)
 		}
+		// A read-only screen without one shows no history (u says why).
 		auditPath = p
 	}
 	// The screen holds one snapshot while it reads the next: a soft memory
@@ -205,13 +206,14 @@ func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipg
 		ScanPause:     model.ScanPause,
 		SweepInterval: c.sweepInterval,
 	}
-	opts.Reader = screenReaderOf(client, d, t)
+	hist := screenHistoryOf(auditPathOf(auditor), t)
+	opts.Reader = screenReaderOf(client, d, t, hist)
 	if !t.redis.ReadOnly {
 		pool := d.Pool()
 		closers = append(closers, func() { pool.Close() })
 		// One reaper reaps, requeues and repairs the locks.
 		r := reaper.NewReaper(pool, t.namespace, c.batch)
-		opts.Actor = screenActorOf(r, pool, t, c.batch, newScreenJournal(auditor, t))
+		opts.Actor = screenActorOf(r, pool, t, c.batch, newScreenJournal(auditor, t), hist)
 		opts.Audit = auditor
 	}
 	return opts, done, nil

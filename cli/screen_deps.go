@@ -21,6 +21,7 @@ type screenReader struct {
 	tui.JobSetReader
 	tui.SetScanner
 	tui.OrphanScanner
+	tui.HistoryReader
 }
 
 // followedReader is a screen's reader behind Sentinel: its polls check the
@@ -37,6 +38,7 @@ type screenActor struct {
 	tui.LockRepairer
 	tui.Pauser
 	tui.JobsActor
+	tui.Undoer
 }
 
 // fullReader and fullActor are what the program's reader and actor offer.
@@ -48,6 +50,7 @@ type fullReader interface {
 	tui.JobSetReader
 	tui.SetScanner
 	tui.OrphanScanner
+	tui.HistoryReader
 }
 
 type fullActor interface {
@@ -56,6 +59,7 @@ type fullActor interface {
 	tui.LockRepairer
 	tui.Pauser
 	tui.JobsActor
+	tui.Undoer
 }
 
 var (
@@ -69,8 +73,8 @@ var (
 // lists only where jobs can be, of the heartbeats they know heartbeat_at
 // alone, and the workers' observations only while the Workers view is
 // shown; the sweeps read every list, and the scans run each on a
-// connection of their own.
-func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target) tui.Reader {
+// connection of their own; the history is read from h.
+func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screenHistory) tui.Reader {
 	r := screenReader{
 		Poller:        redisq.NewPoller(client),
 		Sweeper:       client,
@@ -79,6 +83,7 @@ func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target) tui.Read
 		JobSetReader:  client,
 		SetScanner:    ScreenSetScanner(d.Dial, t.namespace),
 		OrphanScanner: ScreenScanner(d.Dial, t.namespace, redisq.DefaultScanCount),
+		HistoryReader: h,
 	}
 	if f := t.sentinel.follower(r.Poller); f != nil {
 		r.Poller = f
@@ -88,14 +93,21 @@ func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target) tui.Read
 }
 
 // screenActorOf is the actor of target t: r reaps, requeues and repairs
-// the locks; the pauses and the Jobs view's writes are journalled in j
-// (see screen_journal.go).
-func screenActorOf(r *reaper.Reaper, pool *redis.Pool, t *target, batch int, j *screenJournal) tui.Actor {
-	return screenActor{
+// the locks; every write is journalled in j (see screen_journal.go and
+// screen_repairs.go; none when j is nil), and the undos of what h lists
+// too (refused without j).
+func screenActorOf(r *reaper.Reaper, pool *redis.Pool, t *target, batch int, j *screenJournal, h screenHistory) tui.Actor {
+	a := screenActor{
 		Reaper:       r,
 		Requeuer:     r,
 		LockRepairer: r,
 		Pauser:       screenPauser(pool, j),
 		JobsActor:    screenJobsJournalled(pool, t.namespace, batch, j),
+		Undoer:       screenUndoer{h: h, pool: pool, batch: batch, j: j},
 	}
+	if j != nil {
+		rj := journalledRepairs{r: r, pool: pool, j: j}
+		a.Reaper, a.Requeuer, a.LockRepairer = rj, rj, rj
+	}
+	return a
 }

@@ -2,7 +2,8 @@ package cli
 
 // This file owns the journal of the screen's job actions and pauses: the
 // same journal as the commands' (beside the audit log), so that `history`
-// lists them and `undo` puts them back.
+// lists them and `undo` puts them back. The repairs' journal is in
+// screen_repairs.go, the history and undo in screen_history.go.
 
 import (
 	"context"
@@ -37,7 +38,12 @@ func newScreenJournal(auditor tui.Auditor, t *target) *screenJournal {
 }
 
 func (s *screenJournal) create(op, command string, targets []string) (*journal.Writer, error) {
-	w, err := s.dir.Create(journal.Header{User: s.user, Address: s.address, Target: s.name, Namespace: s.namespace, Op: op, Command: command, Targets: targets})
+	return s.createUndo(op, command, targets, "")
+}
+
+// createUndo is create with the ID of the action an undo puts back.
+func (s *screenJournal) createUndo(op, command string, targets []string, undoOf string) (*journal.Writer, error) {
+	w, err := s.dir.Create(journal.Header{User: s.user, Address: s.address, Target: s.name, Namespace: s.namespace, Op: op, Command: command, Targets: targets, UndoOf: undoOf})
 	if err != nil {
 		return nil, fmt.Errorf("journal: nothing changed: %w", err)
 	}
@@ -85,7 +91,7 @@ func (s journalledScreenJobs) ExecuteJobs(ctx context.Context, p reaper.JobsPlan
 	}
 	x := reaper.NewJobsExecutor(p.Namespace, s.batch).WithJournal(reaper.NewJobsJournal(w, read))
 	res, execErr := x.Execute(ctx, c, p, progress)
-	return res, closeScreenJournal(w, res.Done, execErr)
+	return res, closeScreenJournal(w, res.Done, "", execErr)
 }
 
 // journalledPauser runs the screen's pauses with their journal.
@@ -118,12 +124,12 @@ func (p journalledPauser) Pause(ctx context.Context, plan reaper.PausePlan) (rea
 		return res, err
 	}
 	res, execErr := reaper.ExecutePauseJournal(ctx, c, plan, w)
-	return res, closeScreenJournal(w, int64(res.Changed()), execErr)
+	return res, closeScreenJournal(w, int64(res.Changed()), "", execErr)
 }
 
 // closeScreenJournal ends and closes a screen action's journal.
-func closeScreenJournal(w *journal.Writer, done int64, execErr error) error {
-	e := journal.End{Done: done}
+func closeScreenJournal(w *journal.Writer, done int64, result string, execErr error) error {
+	e := journal.End{Done: done, Result: result}
 	if execErr != nil {
 		e.Error = execErr.Error()
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/gomodule/redigo/redis"
 
 	"github.com/workq-tui/workq-tui/internal/audit"
+	"github.com/workq-tui/workq-tui/internal/journal"
 	"github.com/workq-tui/workq-tui/internal/redistest"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
@@ -88,7 +89,7 @@ func TestUndoCommand(t *testing.T) {
 		t.Fatalf("history: exit %d: %s\n%s", code, stderr, out)
 	}
 	out, _, code = runCLI(t, input{}, addr, al, "history", "--json")
-	var rows []historyRow
+	var rows []journal.Summary
 	if code != 0 || json.Unmarshal([]byte(out), &rows) != nil || len(rows) != 2 || rows[0].Done != 40 || rows[1].Items != 40 || rows[0].State != "done" {
 		t.Fatalf("history --json: exit %d: %s", code, out)
 	}
@@ -332,7 +333,7 @@ func TestUndoScreenActions(t *testing.T) {
 		t.Fatalf("undo: exit %d: %s\n%s", code, stderr, out)
 	}
 	out, _, _ = runCLI(t, input{}, addr, al, "history", "--json")
-	var rows []historyRow
+	var rows []journal.Summary
 	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != 3 {
 		t.Fatalf("history --json: %v\n%s", err, out)
 	}

@@ -46,6 +46,9 @@ type actionOutcome struct {
 	// emptied are the in-progress lists a requeue emptied: they leave the
 	// Orphans view at once, before the next scan confirms it.
 	emptied []string
+	// journal is the ID of the action's journal, for its audit line ("" for
+	// none).
+	journal string
 }
 
 // buildAction plans an action from the last snapshot.

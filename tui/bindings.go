@@ -112,6 +112,28 @@ func actionBindings() []actionBinding {
 			// Nothing while a scan runs.
 			run: func(m Model) (Model, tea.Cmd) { return m.startScan() },
 		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.History },
+			name:    "the history",
+			disabledReason: func(m Model) string {
+				if m.rd.history == nil {
+					return "history is not available here"
+				}
+				return ""
+			},
+			run: func(m Model) (Model, tea.Cmd) { return m.openHistory() },
+		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.Undo },
+			name:    "undo", write: func(w writes) bool { return w.undo != nil },
+			disabledReason: func(m Model) string {
+				if m.top().selected().action == nil {
+					return "U undoes the action under the cursor: open the history with u"
+				}
+				return ""
+			},
+			run: func(m Model) (Model, tea.Cmd) { return m.openUndo(*m.top().selected().action) },
+		},
 	}
 }
 

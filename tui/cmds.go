@@ -96,6 +96,7 @@ func runActionCmd(a action, seq int, timeout time.Duration, auditor Auditor, ent
 				entry.Time = now()
 				entry.Moved = out.moved
 				entry.Result = out.summary
+				entry.Journal = out.journal
 				if err != nil {
 					entry.Result = "error: " + err.Error()
 				}

@@ -23,6 +23,9 @@ type keyMap struct {
 	Requeue, RepairLocks, ScanOrphans key.Binding
 	// TogglePause (p) pauses or unpauses the selected job type: a write.
 	TogglePause key.Binding
+	// History (u) opens the journal's actions, a read; Undo (U) plans the
+	// undo of the action under the cursor there, a write.
+	History, Undo key.Binding
 
 	// The Jobs view's keys, enabled by that view only: s switches the set,
 	// v reverses the order, space marks, S opens the summary; R and D
@@ -56,6 +59,8 @@ func defaultKeyMap() keyMap {
 		RepairLocks: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "repair locks")),
 		ScanOrphans: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "scan orphans")),
 		TogglePause: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
+		History:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "history")),
+		Undo:        key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "undo")),
 		NextSet:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "set"), key.WithDisabled()),
 		SetsOrder:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "newest/oldest"), key.WithDisabled()),
 		Mark:        key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark"), key.WithDisabled()),
@@ -70,7 +75,7 @@ func defaultKeyMap() keyMap {
 // ShortHelp is the one-line help at the bottom.
 func (k keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.NextSet, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.Mark,
-		k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Refresh, k.Help, k.Quit}
+		k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo, k.History, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown by '?'.
@@ -79,8 +84,8 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.NextSet, k.SetsOrder, k.Mark, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
-		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause},
-		{k.ScanOrphans, k.Refresh, k.Help, k.Quit},
+		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo},
+		{k.ScanOrphans, k.History, k.Refresh, k.Help, k.Quit},
 		k.Views,
 	}
 }

@@ -14,6 +14,7 @@ type reads struct {
 	setScan SetScanner
 	scan    OrphanScanner
 	follow  Follower
+	history HistoryReader
 	names   redisq.Keys
 }
 
@@ -27,6 +28,7 @@ func offered(r Reader, namespace string) reads {
 	rd.setScan, _ = r.(SetScanner)
 	rd.scan, _ = r.(OrphanScanner)
 	rd.follow, _ = r.(Follower)
+	rd.history, _ = r.(HistoryReader)
 	return rd
 }
 
@@ -38,6 +40,7 @@ type writes struct {
 	repair  LockRepairer
 	pause   Pauser
 	jobs    JobsActor
+	undo    Undoer
 }
 
 // offeredWrites finds what a offers.
@@ -50,5 +53,6 @@ func offeredWrites(a Actor) writes {
 	w.repair, _ = a.(LockRepairer)
 	w.pause, _ = a.(Pauser)
 	w.jobs, _ = a.(JobsActor)
+	w.undo, _ = a.(Undoer)
 	return w
 }

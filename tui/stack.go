@@ -118,6 +118,8 @@ func (m Model) openSelected() (Model, tea.Cmd) {
 	case sel.worker != nil:
 		wv, _ := m.top().(workersView)
 		return m.push(newArgsView(*sel.worker, wv.readAt, wv.latest, m.keys))
+	case sel.action != nil:
+		return m.push(newActionView(m.views, *sel.action, m.keys, m.rd.history, m.opts.FetchTimeout))
 	}
 	return m, nil
 }

@@ -35,7 +35,8 @@ type Poller interface {
 // screen starts (the way database/sql finds what a driver offers): a
 // Sweeper (the drift), a Peeker (the jobs of the pool detail), a
 // QueueReader (the queue view), a JobSetReader and a SetScanner (the Jobs
-// view), an OrphanScanner (the Orphans view) and a Follower (Sentinel).
+// view), an OrphanScanner (the Orphans view), a Follower (Sentinel) and a
+// HistoryReader (the history, u).
 // The program's reader offers them all; what one lacks, the screen says is
 // not available where it would show it.
 type Reader interface {
@@ -44,8 +45,8 @@ type Reader interface {
 
 // Actor is everything the screen writes. It reaps; what else it can do it
 // offers, found when the screen starts like the Reader's: a Requeuer and a
-// LockRepairer (R and L), a Pauser (p) and a JobsActor (the Jobs view's
-// requeues and deletes). The program's actor offers them all. Without an
+// LockRepairer (R and L), a Pauser (p), a JobsActor (the Jobs view's
+// requeues and deletes) and an Undoer (U in the history). The program's actor offers them all. Without an
 // actor every write is disabled and says so, as in read-only mode.
 type Actor interface {
 	Reaper

@@ -81,7 +81,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.startSweep()
 	case clockMsg:
 		return m, m.clockCmd()
-	case peekMsg, queuePageMsg:
+	case peekMsg, queuePageMsg, historyMsg, historyActionMsg:
 		return m.eachOpen(msg)
 	case actionProgressMsg:
 		if m.running != nil && m.running.seq == msg.seq {
@@ -93,6 +93,8 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			return m.onSetsActionDone(msg)
 		}
 		return m.onActionDone(msg)
+	case undoPlanMsg:
+		return m.onUndoPlan(msg)
 	case setsPageMsg, setsScanStepMsg, setsScanWakeMsg, setsPlanMsg:
 		return m.updateSets(msg)
 	case scanStepMsg:

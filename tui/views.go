@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/journal"
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -51,6 +52,8 @@ type selection struct {
 	jobType *model.JobType
 	orphan  *model.InProgressList
 	worker  *model.Worker
+	// action is an action of the journal (the history view).
+	action *journal.Summary
 }
 
 // renderContext is what a view draws with besides its own state.

@@ -1,0 +1,222 @@
+package tui
+
+// This file owns the history view: u shows the actions of the journal
+// (beside the audit log) that ran on this target and namespace, newest
+// first, as `workq-tui history` lists them; enter shows what one changed
+// (history_action.go) and U plans its undo (undo.go). It reads the journal
+// when it opens, on r and after every action, and keeps the cursor on the
+// action it was on.
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/internal/journal"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// HistoryReader reads the journal of the screen's target and namespace;
+// it reads files only, never Redis.
+type HistoryReader interface {
+	// History lists the actions of this target and namespace, newest
+	// first.
+	History(ctx context.Context) (HistoryList, error)
+	// HistoryAction reads one action's journal, up to its last whole
+	// record.
+	HistoryAction(ctx context.Context, id string) (*journal.Action, error)
+}
+
+// HistoryList is the journal's actions of one target and namespace.
+type HistoryList struct {
+	// Dir is the journal's directory, as the history says where it read.
+	Dir     string
+	Actions []journal.Summary
+	// Warnings name the files that could not be read at all.
+	Warnings []string
+}
+
+// historyMsg carries a read of the history view view.
+type historyMsg struct {
+	view, seq int
+	list      HistoryList
+	err       error
+}
+
+func historyCmd(r HistoryReader, view, seq int, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		l, err := r.History(ctx)
+		return historyMsg{view: view, seq: seq, list: l, err: err}
+	}
+}
+
+// openHistory is u: the history pushed on the view on screen, or read
+// again when it is on screen already.
+func (m Model) openHistory() (Model, tea.Cmd) {
+	if _, ok := m.top().(historyView); ok {
+		return m.updateTop(loadMsg{})
+	}
+	return m.push(historyView{id: m.views, km: m.keys, reader: m.rd.history, timeout: m.opts.FetchTimeout})
+}
+
+// historyView is the list of the journal's actions.
+type historyView struct {
+	id      int
+	km      keyMap
+	reader  HistoryReader
+	timeout time.Duration
+
+	seq     int
+	loading bool
+	loaded  bool
+	list    HistoryList
+	err     error
+	// selID is the action under the cursor, kept across reads.
+	selID string
+	l     listState
+
+	width, height int
+}
+
+func (historyView) title() string { return "history" }
+
+func (h historyView) setSnapshot(*model.Snapshot, queueHistory) view { return h }
+func (h historyView) setOrphans([]model.InProgressList) view         { return h }
+func (historyView) filterText() string                               { return "" }
+func (h historyView) setFilter(string) view                          { return h }
+
+func (h historyView) selected() selection {
+	if h.l.cursor < len(h.list.Actions) && len(h.list.Actions) > 0 {
+		a := h.list.Actions[h.l.cursor]
+		return selection{action: &a}
+	}
+	return selection{}
+}
+
+func (h historyView) update(msg tea.Msg) (view, tea.Cmd) {
+	switch msg := msg.(type) {
+	case loadMsg:
+		h.seq++
+		h.loading = true
+		return h, historyCmd(h.reader, h.id, h.seq, h.timeout)
+	case historyMsg:
+		return h.setList(msg), nil
+	case tea.KeyMsg:
+		l, _ := h.l.navigate(msg, h.km, len(h.list.Actions), h.rows())
+		h.l = l
+		if a := h.selected().action; a != nil {
+			h.selID = a.ID
+		}
+	}
+	return h, nil
+}
+
+// setList takes a read, the cursor staying on the action it was on.
+func (h historyView) setList(msg historyMsg) historyView {
+	if msg.view != h.id || msg.seq != h.seq {
+		return h
+	}
+	h.loading = false
+	if msg.err != nil {
+		h.err = msg.err
+		return h
+	}
+	h.err, h.list, h.loaded = nil, msg.list, true
+	cursor := 0
+	for i, a := range h.list.Actions {
+		if a.ID == h.selID {
+			cursor = i
+			break
+		}
+	}
+	h.l = h.l.moveTo(cursor, len(h.list.Actions), h.rows())
+	if a := h.selected().action; a != nil {
+		h.selID = a.ID
+	}
+	return h
+}
+
+// historyHeaderLines are the lines above the rows: where the journal is
+// and the column titles.
+const historyHeaderLines = 2
+
+func (h historyView) rows() int { return max(h.height-historyHeaderLines, 1) }
+
+func (h historyView) setSize(w, ht int) view {
+	h.width, h.height = w, ht
+	h.l = h.l.clamp(len(h.list.Actions), h.rows())
+	return h
+}
+
+// keys: enter shows what the action changed, esc goes back.
+func (h historyView) keys(k keyMap) keyMap {
+	k.Enter.SetEnabled(len(h.list.Actions) > 0)
+	k.Enter.SetHelp("enter", "what it changed")
+	k.Filter.SetEnabled(false)
+	k.Back.SetEnabled(true)
+	k.Back.SetHelp("esc", "back")
+	return k
+}
+
+var historyColumnSpecs = []colSpec{
+	{title: "ID", min: 19, max: 19},
+	{title: "AGE", min: 5, max: 7, right: true},
+	{title: "COMMAND", min: 14, max: 30},
+	{title: "CALLS", min: 5, max: 5, right: true},
+	{title: "DONE", min: 6, max: 8, right: true},
+	{title: "STATE", min: 10},
+}
+
+func (h historyView) render(c renderContext) string {
+	cols := fitColumns(historyColumnSpecs, h.width-cursorWidth)
+	titles := make([]string, len(cols))
+	for i, col := range cols {
+		titles[i] = col.title
+	}
+	lines := []string{
+		fitLine(h.statusLine(c.st), h.width),
+		fitLine(c.st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), h.width),
+	}
+	from, to := h.l.window(len(h.list.Actions), h.rows())
+	for i := from; i < to; i++ {
+		a := h.list.Actions[i]
+		cells := []string{textsafe.Clean(a.ID), model.FormatAge(c.now.Sub(a.Time)), textsafe.Clean(a.Command),
+			strconv.Itoa(a.Calls), strconv.FormatInt(a.Done, 10), textsafe.Clean(a.State)}
+		row := renderCells(cols, cells)
+		if i == h.l.cursor {
+			lines = append(lines, fitLine(c.st.selectRow(row), h.width))
+		} else {
+			lines = append(lines, fitLine("  "+row, h.width))
+		}
+	}
+	if h.loaded && len(h.list.Actions) == 0 {
+		lines = append(lines, c.st.faint.Render("  no action of this namespace in the journal yet"))
+	}
+	return fitBlock(strings.Join(lines, "\n"), h.width, h.height)
+}
+
+// statusLine says where the journal is and how many actions it holds, or
+// why it could not be read.
+func (h historyView) statusLine(st styles) string {
+	switch {
+	case h.err != nil:
+		return st.statusErr.Render("could not read the journal: " + oneLine(h.err.Error()))
+	case !h.loaded:
+		return st.faint.Render("reading the journal…")
+	}
+	text := plural(len(h.list.Actions), "action", "actions") + ", newest first"
+	if h.loading {
+		text += st.faint.Render(" (reading…)")
+	}
+	if n := len(h.list.Warnings); n > 0 {
+		text += st.warn.Render(fmt.Sprintf(" · %s unreadable", plural(n, "file", "files")))
+	}
+	return text + st.faint.Render(" · journal "+textsafe.Clean(h.list.Dir))
+}
