@@ -63,6 +63,8 @@ func Actions() []Action {
 		a("repair_locks", GroupScreen, "repair the locks of the selected job type", "L"),
 		a("scan_orphans", GroupScreen, "scan for orphaned in-progress lists", "o"),
 		a("pause", GroupScreen, "pause or unpause the selected job type", "p"),
+		a("history", GroupScreen, "the actions of the journal", "u"),
+		a("undo", GroupScreen, "undo the action under the cursor in the history", "U"),
 		a("next_set", GroupJobs, "Jobs view: next job set", "s"),
 		a("sets_order", GroupJobs, "Jobs view: newest or oldest first", "v"),
 		a("mark", GroupJobs, "Jobs view: mark the job", " "),
