@@ -36,13 +36,15 @@ func TestScreenUndoJobsRequeue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res, err := actor.ExecuteJobs(ctx, plan, nil); err != nil || res.Done != 40 {
-		t.Fatalf("requeue from the screen: %d, %v", res.Done, err)
+	jobsRes, err := actor.ExecuteJobs(ctx, plan, nil)
+	if err != nil || jobsRes.Done != 40 {
+		t.Fatalf("requeue from the screen: %d, %v", jobsRes.Done, err)
 	}
 	lp := reaper.LockRepairPlan{Namespace: "work", Jobs: []reaper.JobLockPlan{{JobName: "mail", Pools: []string{"p1"},
 		InProgress: map[string]int64{}, LockPresent: true, LockBefore: 7, LockInfoBefore: map[string]string{}, LockInfoAfter: map[string]int64{}}}}
-	if res, err := actor.RepairLocks(ctx, lp); err != nil || len(res.Jobs) != 1 || !res.Jobs[0].Applied {
-		t.Fatalf("lock repair from the screen: %+v, %v", res, err)
+	lockRes, err := actor.RepairLocks(ctx, lp)
+	if err != nil || len(lockRes.Jobs) != 1 || !lockRes.Jobs[0].Applied {
+		t.Fatalf("lock repair from the screen: %+v, %v", lockRes, err)
 	}
 
 	l, err := hist.History(ctx)
@@ -52,6 +54,10 @@ func TestScreenUndoJobsRequeue(t *testing.T) {
 	repair, requeue := l.Actions[0], l.Actions[1]
 	if repair.Command != "screen repair-locks" || requeue.Command != "screen jobs dead requeue" || requeue.Done != 40 {
 		t.Fatalf("history, newest first: %+v", l.Actions)
+	}
+	// The results name their journals, for the screen's audit lines.
+	if jobsRes.Journal != requeue.ID || lockRes.Journal != repair.ID {
+		t.Fatalf("results name journals %q and %q, the history %q and %q", jobsRes.Journal, lockRes.Journal, requeue.ID, repair.ID)
 	}
 	a, err := hist.HistoryAction(ctx, repair.ID)
 	if err != nil || len(a.Calls) != 1 || a.Calls[0].Intent.Items[0].Key == nil || string(a.Calls[0].Intent.Items[0].Key.Value) != "7" {

@@ -91,6 +91,7 @@ func (s journalledScreenJobs) ExecuteJobs(ctx context.Context, p reaper.JobsPlan
 	}
 	x := reaper.NewJobsExecutor(p.Namespace, s.batch).WithJournal(reaper.NewJobsJournal(w, read))
 	res, execErr := x.Execute(ctx, c, p, progress)
+	res.Journal = w.ID()
 	return res, closeScreenJournal(w, res.Done, "", execErr)
 }
 
@@ -124,6 +125,7 @@ func (p journalledPauser) Pause(ctx context.Context, plan reaper.PausePlan) (rea
 		return res, err
 	}
 	res, execErr := reaper.ExecutePauseJournal(ctx, c, plan, w)
+	res.Journal = w.ID()
 	return res, closeScreenJournal(w, int64(res.Changed()), "", execErr)
 }
 

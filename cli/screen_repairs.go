@@ -42,6 +42,7 @@ func (s journalledRepairs) Reap(ctx context.Context, plan reaper.Plan, progress 
 		return reaper.Result{}, err
 	}
 	res, err := s.r.Reap(ctx, plan, progress)
+	res.Journal = jr.w.ID()
 	result := resultText(func(w io.Writer) { reaper.RenderReapResult(w, res) })
 	return res, jr.finish(res.TotalMoved(), result, err)
 }
@@ -56,6 +57,7 @@ func (s journalledRepairs) Requeue(ctx context.Context, plan reaper.RequeuePlan,
 		return reaper.RequeueResult{}, err
 	}
 	res, err := s.r.Requeue(ctx, plan, progress)
+	res.Journal = jr.w.ID()
 	result := resultText(func(w io.Writer) { reaper.RenderRequeueResult(w, res) })
 	return res, jr.finish(res.TotalMoved(), result, err)
 }
@@ -70,6 +72,7 @@ func (s journalledRepairs) RepairLocks(ctx context.Context, plan reaper.LockRepa
 		return reaper.LockRepairResult{}, err
 	}
 	res, err := s.r.RepairLocks(ctx, plan)
+	res.Journal = jr.w.ID()
 	result := resultText(func(w io.Writer) { reaper.RenderLockRepairResult(w, res) })
 	return res, jr.finish(0, result, err)
 }

@@ -29,6 +29,9 @@ var luaJobsQueueDelete string
 
 // JobsResult is what a job action did.
 type JobsResult struct {
+	// Journal is the ID of the journal the action was recorded in, set by
+	// the caller that kept one ("" without).
+	Journal string
 	// Done is how many members were requeued or deleted; ByName per name.
 	Done   int64
 	ByName map[string]int64

@@ -122,6 +122,9 @@ const (
 type PauseResult struct {
 	Pause bool
 	Jobs  []PauseJobResult
+	// Journal is the ID of the journal the action was recorded in, set by
+	// the caller that kept one ("" without).
+	Journal string
 }
 
 // PauseJobResult is what happened to one job type: Status is one of the

@@ -84,6 +84,9 @@ func (p LockRepairPlan) Changes() bool {
 // LockRepairResult is what repair-locks did.
 type LockRepairResult struct {
 	Jobs []JobLockResult
+	// Journal is the ID of the journal the action was recorded in, set by
+	// the caller that kept one ("" without).
+	Journal string
 }
 
 // JobLockResult is the outcome for one job type.

@@ -73,6 +73,9 @@ func (p RequeuePlan) TotalJobs() int64 {
 // RequeueResult is what a requeue did.
 type RequeueResult struct {
 	Lists []ListResult
+	// Journal is the ID of the journal the action was recorded in, set by
+	// the caller that kept one ("" without).
+	Journal string
 }
 
 // ListResult is what happened to one list.

@@ -80,6 +80,9 @@ type Progress func(moved, total int64)
 // Result is what a reap did.
 type Result struct {
 	Pools []PoolResult
+	// Journal is the ID of the journal the action was recorded in, set by
+	// the caller that kept one ("" without).
+	Journal string
 }
 
 // PoolResult is what happened to one pool.

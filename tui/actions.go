@@ -125,7 +125,7 @@ func planLines(render func(io.Writer)) []string {
 
 // summarizeReap puts a reap result in words.
 func summarizeReap(res reaper.Result) actionOutcome {
-	var out actionOutcome
+	out := actionOutcome{journal: res.Journal}
 	reaped := 0
 	var problems, notes []string
 	for _, p := range res.Pools {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -137,4 +138,17 @@ func polling(o Options, p Poller) Options {
 	b.Poller = p
 	o.Reader = rebased(o, b)
 	return o
+}
+
+// journalledReaper is a reaper that records its reaps in a journal of the
+// given id, as the program's does.
+type journalledReaper struct {
+	*fakeReaper
+	id string
+}
+
+func (j journalledReaper) Reap(ctx context.Context, p reaper.Plan, progress reaper.Progress) (reaper.Result, error) {
+	res, err := j.fakeReaper.Reap(ctx, p, progress)
+	res.Journal = j.id
+	return res, err
 }

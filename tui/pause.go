@@ -91,7 +91,7 @@ func pauseAction(plan reaper.PausePlan, p Pauser) action {
 
 // summarizePause puts a pause result in words.
 func summarizePause(res reaper.PauseResult) actionOutcome {
-	var out actionOutcome
+	out := actionOutcome{journal: res.Journal}
 	var parts []string
 	for _, j := range res.Jobs {
 		name := textsafe.Clean(j.Name)

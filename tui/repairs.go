@@ -91,7 +91,7 @@ func requeueAction(plan reaper.RequeuePlan, r Requeuer) action {
 
 // summarizeRequeue puts a requeue result in words.
 func summarizeRequeue(res reaper.RequeueResult) actionOutcome {
-	out := actionOutcome{moved: res.TotalMoved()}
+	out := actionOutcome{moved: res.TotalMoved(), journal: res.Journal}
 	var problems []string
 	done := 0
 	for _, l := range res.Lists {
@@ -150,7 +150,7 @@ func repairLocksAction(plan reaper.LockRepairPlan, r LockRepairer) action {
 
 // summarizeRepairLocks puts a lock repair result in words.
 func summarizeRepairLocks(res reaper.LockRepairResult) actionOutcome {
-	var out actionOutcome
+	out := actionOutcome{journal: res.Journal}
 	var parts []string
 	for _, j := range res.Jobs {
 		switch {

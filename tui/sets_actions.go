@@ -173,5 +173,6 @@ func summarizeJobs(plan reaper.JobsPlan, res reaper.JobsResult) actionOutcome {
 		summary: strings.Join(parts, "; "),
 		moved:   res.Done,
 		failed:  res.GoneCount > 0 || res.RescoredCount > 0,
+		journal: res.Journal,
 	}
 }
