@@ -139,7 +139,7 @@ func TestDriftShownIsTheSweeps(t *testing.T) {
 	o.Now = p.Now
 	o.Reader = withSweeper{baseReader(o), sw}
 	o.SweepInterval = 30 * time.Second
-	m := newTest(t, o, 120, 30)
+	m := newTest(t, o, 160, 30)
 	if m.counts.drift != 0 || !strings.Contains(m.renderHeader(p.Now()), "sweeping…") {
 		t.Fatalf("before the first sweep: %d drift shown, header:\n%s", m.counts.drift, m.renderHeader(p.Now()))
 	}

@@ -182,26 +182,12 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	if d.sweep.enabled && d.sweep.err != nil {
 		counts, sweep = append(counts, sweep), ""
 	}
-	var tabs []string
-	var activeTab string
-	for i, v := range d.tabs {
-		t := v.title()
-		if i == d.tab {
-			if d.crumb != "" {
-				t += " › " + d.crumb
-			}
-			activeTab = st.tabActive.Render("[" + t + "]")
-			tabs = append(tabs, activeTab)
-		} else {
-			tabs = append(tabs, st.tabInactive.Render(" "+t+" "))
-		}
-	}
-	// The first of these that fits: as the screen narrows, the names of
-	// the other views go first (tab still cycles through them), then the
-	// sweep's age, then the job set sizes; the counts and the focused
-	// view's name stay.
-	left, right := strings.Join(counts, " · "), strings.Join(tabs, " ")
-	lefts, rights := []string{left}, []string{right}
+	// The first of these that fits: as the screen narrows, the sweep's
+	// age goes first, then the job set sizes; the counts stay. The views'
+	// names go beside them when they fit, else on a line of their own,
+	// shortened if need be: every view is named at every width.
+	left := strings.Join(counts, " · ")
+	lefts := []string{left}
 	sets := ""
 	if d.snap != nil {
 		sets = setSizes(d.snap.Sets)
@@ -216,26 +202,37 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 			lefts = []string{left + " · " + sweep, left}
 		}
 	}
-	if len(activeTab) > 0 {
-		rights = append(rights, activeTab)
+	strips := []string{tabStrip(d.tabs, d.tab, d.crumb, false, st), tabStrip(d.tabs, d.tab, d.crumb, true, st)}
+	// The tabs share the line only with a left that keeps the set sizes:
+	// those are never dropped to make room for them.
+	beside := lefts
+	if sets != "" {
+		beside = lefts[:(len(lefts)+1)/2]
 	}
-	done := false
-	for _, l := range lefts {
-		for _, r := range rights {
-			if !done && lineWidth(l)+3+lineWidth(r) <= width {
-				left, right, done = l, r, true
-			}
+	var line2, line3 string
+	for _, l := range beside {
+		if line2 == "" && lineWidth(l)+3+lineWidth(strips[0]) <= width {
+			gap := width - lineWidth(l) - lineWidth(strips[0])
+			line2 = l + strings.Repeat(" ", gap) + strips[0]
 		}
 	}
-	if !done {
-		right = rights[len(rights)-1]
-	}
-	gap := width - lineWidth(left) - lineWidth(right)
-	line2 := left + "   " + right
-	if gap >= 3 {
-		line2 = left + strings.Repeat(" ", gap) + right
+	if line2 == "" {
+		line2 = lefts[len(lefts)-1]
+		for _, l := range lefts {
+			if lineWidth(l) <= width {
+				line2 = l
+				break
+			}
+		}
+		line3 = strips[1]
+		if lineWidth(strips[0]) <= width {
+			line3 = strips[0]
+		}
 	}
 	lines := []string{line1, fitLine(line2, width)}
+	if line3 != "" {
+		lines = append(lines, fitLine(line3, width))
+	}
 	if d.following {
 		lines = append(lines, sentinelLine(d.follow, now, width, st))
 	}
@@ -255,6 +252,40 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// tabStrip names the views, the focused one in brackets with what is open
+// on it; short uses the views' short names.
+func tabStrip(tabs []view, focused int, crumb string, short bool, st styles) string {
+	parts := make([]string, len(tabs))
+	for i, v := range tabs {
+		t := v.title()
+		if short {
+			t = shortTitle(t)
+		}
+		if i == focused {
+			if crumb != "" {
+				t += " › " + crumb
+			}
+			parts[i] = st.tabActive.Render("[" + t + "]")
+		} else {
+			parts[i] = st.tabInactive.Render(" " + t + " ")
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// shortTitle is a view's name where the full names do not fit.
+func shortTitle(t string) string {
+	switch t {
+	case "Job types":
+		return "Types"
+	case "Orphans":
+		return "Orph"
+	case "Workers":
+		return "Work"
+	}
+	return t
 }
 
 // sweepText says how old the last full sweep is (the drift shown is its),
