@@ -175,16 +175,18 @@ func (v jobTypesView) render(c renderContext) string {
 	return renderJobTypes(v.types, v.rows, v.history, v.list, v.width, v.height, v.cols, c.st)
 }
 
+// jobTypeColumnSpecs: on a narrow screen the trend and lock_info's count
+// go first; the name, the counts and the marks stay.
 var jobTypeColumnSpecs = []colSpec{
-	{title: "JOB", min: 12, max: 30},
-	{title: "QUEUED", min: 7, max: 9, right: true},
-	{title: "LATENCY", min: 7, max: 7, right: true},
-	{title: "INPROG", min: 6, max: 6, right: true},
-	{title: "LOCK/MAX", min: 9, max: 11, right: true},
-	{title: "LOCKINFO", min: 8, max: 8, right: true},
-	{title: "PAUSED", min: 6, max: 6},
-	{title: "DRIFT", min: 5, max: 5},
-	{title: "TREND", min: 8, max: historyLen},
+	{title: "JOB", min: 12, max: 30, keep: 100},
+	{title: "QUEUED", min: 7, max: 9, right: true, keep: 99},
+	{title: "LATENCY", min: 7, max: 7, right: true, keep: 95},
+	{title: "INPROG", min: 6, max: 6, right: true, keep: 94},
+	{title: "LOCK/MAX", min: 9, max: 11, right: true, keep: 96},
+	{title: "LOCKINFO", min: 8, max: 8, right: true, keep: 80},
+	{title: "PAUSED", min: 6, max: 6, keep: 97},
+	{title: "DRIFT", min: 5, max: 5, keep: 98},
+	{title: "TREND", min: 8, max: historyLen, keep: 70},
 }
 
 func jobTypeColumns(width int, names []string) []column {

@@ -147,10 +147,10 @@ func (v orphansView) render(c renderContext) string {
 // orphanColumnSpecs grow length first, then the key (it is what requeue
 // takes, and it holds the job name and the pool ID), then job and pool.
 var orphanColumnSpecs = []colSpec{
-	{title: "KEY", min: 20, max: 64, grow: 1},
-	{title: "JOB", min: 10, max: 24, grow: 2},
-	{title: "POOL", min: 12, max: 0, grow: 3},
-	{title: "LENGTH", min: 7, max: 9, right: true},
+	{title: "KEY", min: 20, max: 64, grow: 1, keep: 100},
+	{title: "JOB", min: 10, max: 24, grow: 2, keep: 80},
+	{title: "POOL", min: 12, max: 0, grow: 3, keep: 70},
+	{title: "LENGTH", min: 7, max: 9, right: true, keep: 99},
 }
 
 func orphanColumns(width int, names []string) []column {

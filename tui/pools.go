@@ -133,17 +133,19 @@ func (v poolsView) render(c renderContext) string {
 }
 
 // poolColumnSpecs: the pool ID (24 hex in practice) and host shrink on a
-// narrow screen; the job names take what is left.
+// narrow screen; the job names take what is left. Where even the
+// minimums do not fit, the concurrency, the start and the host go first:
+// the status, the counts and the heartbeat's age stay.
 var poolColumnSpecs = []colSpec{
-	{title: "STATUS", min: 6, max: 6},
-	{title: "POOL", min: 12, max: 24},
-	{title: "HOST:PID", min: 14, max: 22},
-	{title: "BEAT", min: 6, max: 6, right: true},
-	{title: "STARTED", min: 7, max: 7, right: true},
-	{title: "CONC", min: 4, max: 4, right: true},
-	{title: "INPROG", min: 6, max: 6, right: true},
-	{title: "LOCKS", min: 5, max: 5, right: true},
-	{title: "JOBS", min: 4},
+	{title: "STATUS", min: 6, max: 6, keep: 100},
+	{title: "POOL", min: 12, max: 24, keep: 99},
+	{title: "HOST:PID", min: 14, max: 22, keep: 70},
+	{title: "BEAT", min: 6, max: 6, right: true, keep: 98},
+	{title: "STARTED", min: 7, max: 7, right: true, keep: 60},
+	{title: "CONC", min: 4, max: 4, right: true, keep: 50},
+	{title: "INPROG", min: 6, max: 6, right: true, keep: 97},
+	{title: "LOCKS", min: 5, max: 5, right: true, keep: 96},
+	{title: "JOBS", min: 4, keep: 80},
 }
 
 func poolColumns(width int, names []string) []column {

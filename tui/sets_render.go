@@ -113,11 +113,11 @@ func whenTitle(s model.SetName) string {
 
 func setColumns(set model.SetName, width int, names []string) []column {
 	return layoutColumns([]colSpec{
-		{title: whenTitle(set), name: "when", min: 10, max: 10},
-		{title: "JOB", min: 10, max: 20},
-		{title: "ID", min: 6, max: 12},
-		{title: "FAILS", min: 5, max: 5, right: true},
-		{title: "ERROR", min: 10},
+		{title: whenTitle(set), name: "when", min: 10, max: 10, keep: 98},
+		{title: "JOB", min: 10, max: 20, keep: 99},
+		{title: "ID", min: 6, max: 12, keep: 100},
+		{title: "FAILS", min: 5, max: 5, right: true, keep: 80},
+		{title: "ERROR", min: 10, keep: 90},
 	}, names, width-setsMarkWidth)
 }
 

@@ -204,12 +204,12 @@ func (v workersView) render(c renderContext) string {
 // workerColumnSpecs grow in this order: running, note, job, checkin, then
 // the IDs.
 var workerColumnSpecs = []colSpec{
-	{title: "POOL", min: 8, max: 24, grow: 4},
-	{title: "WORKER", min: 8, max: 0, grow: 5},
-	{title: "JOB", min: 10, max: 24, grow: 2},
-	{title: "RUNNING", min: 7, max: 7, right: true},
-	{title: "CHECKIN", min: 10, max: 40, grow: 3},
-	{title: "NOTE", min: 9, max: 9, grow: 1},
+	{title: "POOL", min: 8, max: 24, grow: 4, keep: 70},
+	{title: "WORKER", min: 8, max: 0, grow: 5, keep: 100},
+	{title: "JOB", min: 10, max: 24, grow: 2, keep: 99},
+	{title: "RUNNING", min: 7, max: 7, right: true, keep: 98},
+	{title: "CHECKIN", min: 10, max: 40, grow: 3, keep: 80},
+	{title: "NOTE", min: 9, max: 9, grow: 1, keep: 97},
 }
 
 // workerNoteCell is the note's cell, drawn in the dead style.
