@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -17,6 +18,9 @@ type confirmDialog struct {
 	// staleFor is set when the plan comes from a snapshot that could not be
 	// refreshed: the operator sees how old it is.
 	staleFor time.Duration
+	// top is the first line of the plan shown when it does not fit: the
+	// list keys scroll it.
+	top int
 }
 
 // renderDialog is the dialog box, centred in a width x height area: the
@@ -24,16 +28,15 @@ type confirmDialog struct {
 // not fit, its first lines and its closing paragraph (the totals and what
 // the write re-checks) are kept, and a line says how many are left out.
 func renderDialog(d confirmDialog, width, height int, st styles) string {
-	boxWidth := min(max(width-4, 20), 100)
-	inner := boxWidth - 4 // border and padding
+	boxWidth, inner := dialogWidths(width)
 	var lines []string
 	lines = append(lines, st.dialogTitle.Render(fitLine(d.action.title, inner)))
 	if d.staleFor > 0 {
 		lines = append(lines, st.warn.Render(fitLine(fmt.Sprintf("planned from data %s old (Redis is not answering)", model.FormatAge(d.staleFor)), inner)))
 	}
 	footer := []string{"", fitLine("y: run it   n/esc/q: cancel", inner)}
-	room := height - 2 - len(lines) - len(footer) // 2 border lines
-	for _, l := range fitPlan(wrapPlan(d.action.body, inner), room) {
+	body, room := d.planRoom(width, height)
+	for _, l := range fitPlan(body, room, d.top) {
 		lines = append(lines, fitLine(l, inner))
 	}
 	lines = append(lines, footer...)
@@ -41,17 +44,42 @@ func renderDialog(d confirmDialog, width, height int, st styles) string {
 	return lipgloss.Place(width, height, lipgloss.Center, lipgloss.Center, box)
 }
 
-// fitPlan shortens a plan to at most room lines: its head, a line saying
-// how many lines are left out, and its closing paragraph (the lines after
-// the last blank one) while that takes at most half the room.
-func fitPlan(body []string, room int) []string {
+// dialogWidths are the box's width in a screen of width and the text's
+// inside its border and padding.
+func dialogWidths(width int) (box, inner int) {
+	box = min(max(width-4, 20), 100)
+	return box, box - 4
+}
+
+// planRoom is the plan as the dialog wraps it and how many lines of it
+// the box holds in a body of width x height.
+func (d confirmDialog) planRoom(width, height int) ([]string, int) {
+	_, inner := dialogWidths(width)
+	head := 1
+	if d.staleFor > 0 {
+		head++
+	}
+	return wrapPlan(d.action.body, inner), height - 2 - head - 2 // 2 border lines, 2 of footer
+}
+
+// scrolled is the dialog after a list key: the plan moved by a line, a
+// page or to an end, within what it can show in a body of width x height;
+// ok is false for any other key.
+func (d confirmDialog) scrolled(msg tea.KeyMsg, k keyMap, width, height int) (confirmDialog, bool) {
+	body, room := d.planRoom(width, height)
 	if len(body) <= room {
-		return body
+		return d, false
 	}
-	if room <= 0 {
-		return nil
-	}
-	var tail []string
+	_, scroll := planParts(body, room)
+	top, ok := scrolled(d.top, msg, k, scroll+room, room)
+	d.top = min(top, scroll)
+	return d, ok
+}
+
+// planParts is how a plan that does not fit in room lines is shown: its
+// closing paragraph (the lines after the last blank one) stays while that
+// takes at most half the room, and the rest scrolls; scroll is how far.
+func planParts(body []string, room int) (tail []string, scroll int) {
 	for i := len(body) - 1; i > 0; i-- {
 		if body[i] == "" {
 			tail = body[i+1:]
@@ -62,8 +90,29 @@ func fitPlan(body []string, room int) []string {
 		tail = nil
 	}
 	keep := max(room-1-len(tail), 0)
-	out := append([]string{}, body[:keep]...)
-	out = append(out, fmt.Sprintf("… and %d more lines", len(body)-keep-len(tail)))
+	return tail, max(len(body)-len(tail)-keep, 0)
+}
+
+// fitPlan shortens a plan to at most room lines: from its line top, as
+// many as fit, a line saying where that is and how to scroll, and its
+// closing paragraph.
+func fitPlan(body []string, room, top int) []string {
+	if len(body) <= room {
+		return body
+	}
+	if room <= 0 {
+		return nil
+	}
+	tail, scroll := planParts(body, room)
+	keep := max(room-1-len(tail), 0)
+	top = min(max(top, 0), scroll)
+	out := append([]string{}, body[top:top+keep]...)
+	head := len(body) - len(tail)
+	if top == 0 {
+		out = append(out, fmt.Sprintf("… and %d more lines (j/k, pgdn: scroll)", head-keep))
+	} else {
+		out = append(out, fmt.Sprintf("… lines %d-%d of %d (j/k, pgup/pgdn: scroll)", top+1, top+keep, head))
+	}
 	return append(out, tail...)
 }
 

@@ -20,11 +20,11 @@ func TestFitPlanKeepsHeadAndClosingParagraph(t *testing.T) {
 		want []string
 	}{
 		{20, body},
-		{8, []string{"line 0", "line 1", "line 2", "line 3", "line 4", "… and 13 more lines", "Total: 9 jobs.", "Each pool is re-checked."}},
-		{3, []string{"line 0", "line 1", "… and 18 more lines"}},
+		{8, []string{"line 0", "line 1", "line 2", "line 3", "line 4", "… and 13 more lines (j/k, pgdn: scroll)", "Total: 9 jobs.", "Each pool is re-checked."}},
+		{3, []string{"line 0", "line 1", "… and 18 more lines (j/k, pgdn: scroll)"}},
 		{0, nil},
 	} {
-		if got := fitPlan(body, tc.room); !reflect.DeepEqual(got, tc.want) {
+		if got := fitPlan(body, tc.room, 0); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("room %d:\n got %q\nwant %q", tc.room, got, tc.want)
 		}
 	}
@@ -58,5 +58,34 @@ func TestQInDialogCancels(t *testing.T) {
 		if m.dialog != nil || m.running != nil || !strings.Contains(m.status.text, "cancelled") {
 			t.Fatalf("%s in the dialog: dialog %v, running %v, status %q", k, m.dialog != nil, m.running != nil, m.status.text)
 		}
+	}
+}
+
+// TestDialogScrolls: at 60x20 a plan longer than the box scrolls with the
+// list keys to its last line and back, its closing paragraph stays, and y
+// still runs what was planned.
+func TestDialogScrolls(t *testing.T) {
+	o, d := testOptions(staticSource(manyPools(40)))
+	m := newTest(t, o, 60, 20)
+	m = press(t, m, "X")
+	first := m.View()
+	if !strings.Contains(first, "more lines (j/k, pgdn: scroll)") {
+		t.Fatalf("a long plan does not say it scrolls:\n%s", first)
+	}
+	m = press(t, m, "G")
+	last := m.View()
+	if last == first || !strings.Contains(last, "lines ") || !strings.Contains(last, "Each pool is re-checked") {
+		t.Fatalf("G did not scroll the plan:\n%s", last)
+	}
+	if step(t, m, keyMsg("j")).View() != last {
+		t.Error("j past the end moved the plan")
+	}
+	if got := press(t, m, "g").View(); got != first {
+		t.Errorf("g did not come back to the top:\n%s", got)
+	}
+	m, cmd := stepCmd(press(t, m, "pgup"), keyMsg("y"))
+	deliver(t, m, cmd)
+	if n := len(d.reaper.executed()); n != 1 {
+		t.Fatalf("y after scrolling ran %d reaps", n)
 	}
 }
