@@ -56,6 +56,7 @@ func Actions() []Action {
 		a("filter", GroupScreen, "filter the rows", "/"),
 		a("refresh", GroupScreen, "read Redis now", "r"),
 		a("help", GroupScreen, "all keys", "?"),
+		a("command", GroupScreen, "the command line", ":"),
 		a("quit", GroupScreen, "quit", "q", "ctrl+c"),
 		a("reap", GroupScreen, "reap the selected dead pool", "x"),
 		a("reap_all", GroupScreen, "reap every dead pool", "X"),

@@ -42,7 +42,7 @@ type cmdLine struct {
 // every key. ok is false for a key it does not take.
 func (m Model) cmdLineKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
 	if !m.cmdline.open {
-		if msg.Type != tea.KeyRunes || string(msg.Runes) != ":" || msg.Paste || m.dialog != nil || m.filtering {
+		if !key.Matches(msg, m.keys.Command) || msg.Paste || m.dialog != nil || m.filtering {
 			return m, nil, false
 		}
 		m.cmdline.open = true

@@ -14,6 +14,8 @@ type keyMap struct {
 	Views                       []key.Binding
 	Enter, Back                 key.Binding
 	Filter, Refresh, Help, Quit key.Binding
+	// Command (:) opens the command line.
+	Command key.Binding
 
 	// Actions: each has an entry in the actions table (bindings.go) and
 	// in ShortHelp/FullHelp.
@@ -52,6 +54,7 @@ func defaultKeyMap() keyMap {
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Command:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command line")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		ReapOne:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reap")),
 		ReapAll:     key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "reap all")),
@@ -85,7 +88,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.NextSet, k.SetsOrder, k.Mark, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo},
-		{k.ScanOrphans, k.History, k.Refresh, k.Help, k.Quit},
+		{k.ScanOrphans, k.History, k.Refresh, k.Command, k.Help, k.Quit},
 		k.Views,
 	}
 }

@@ -18,7 +18,7 @@ func (k keyMap) rebind(bindings map[string][]string) keyMap {
 	fields := map[string]*key.Binding{
 		"up": &k.Up, "down": &k.Down, "page_up": &k.PageUp, "page_down": &k.PageDown, "top": &k.Top, "bottom": &k.Bottom,
 		"next_view": &k.NextView, "prev_view": &k.PrevView, "enter": &k.Enter, "back": &k.Back, "filter": &k.Filter,
-		"refresh": &k.Refresh, "help": &k.Help, "quit": &k.Quit,
+		"refresh": &k.Refresh, "help": &k.Help, "quit": &k.Quit, "command": &k.Command,
 		"reap": &k.ReapOne, "reap_all": &k.ReapAll, "requeue": &k.Requeue, "repair_locks": &k.RepairLocks,
 		"scan_orphans": &k.ScanOrphans, "pause": &k.TogglePause, "history": &k.History, "undo": &k.Undo,
 		"next_set": &k.NextSet, "sets_order": &k.SetsOrder, "mark": &k.Mark, "summary": &k.SetsSummary,
