@@ -22,6 +22,7 @@ type screenReader struct {
 	tui.SetScanner
 	tui.OrphanScanner
 	tui.HistoryReader
+	tui.HealthReader
 }
 
 // followedReader is a screen's reader behind Sentinel: its polls check the
@@ -51,6 +52,7 @@ type fullReader interface {
 	tui.SetScanner
 	tui.OrphanScanner
 	tui.HistoryReader
+	tui.HealthReader
 }
 
 type fullActor interface {
@@ -78,6 +80,7 @@ func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screen
 	r := screenReader{
 		Poller:        redisq.NewPoller(client),
 		Sweeper:       client,
+		HealthReader:  client,
 		Peeker:        redisq.RawPeeker{Client: client},
 		QueueReader:   client,
 		JobSetReader:  client,

@@ -64,6 +64,8 @@ func baseReader(o Options) testReader {
 		return r.testReader
 	case withSets:
 		return r.testReader
+	case withHealth:
+		return r.testReader
 	case pollOnly:
 		return testReader{Poller: r.Poller, Peeker: fakePeeker{}}
 	}
@@ -152,3 +154,13 @@ func (j journalledReaper) Reap(ctx context.Context, p reaper.Plan, progress reap
 	res.Journal = j.id
 	return res, err
 }
+
+type withHealth struct {
+	testReader
+	HealthReader
+}
+
+// fakeHealth answers every read with h.
+type fakeHealth struct{ h *model.RedisHealth }
+
+func (f fakeHealth) Health(context.Context) (*model.RedisHealth, error) { return f.h, nil }

@@ -14,6 +14,7 @@ type reads struct {
 	setScan SetScanner
 	scan    OrphanScanner
 	follow  Follower
+	health  HealthReader
 	history HistoryReader
 	names   redisq.Keys
 }
@@ -28,6 +29,7 @@ func offered(r Reader, namespace string) reads {
 	rd.setScan, _ = r.(SetScanner)
 	rd.scan, _ = r.(OrphanScanner)
 	rd.follow, _ = r.(Follower)
+	rd.health, _ = r.(HealthReader)
 	rd.history, _ = r.(HistoryReader)
 	return rd
 }

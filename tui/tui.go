@@ -191,8 +191,10 @@ type Model struct {
 	// pollEvery is the wait between polls: the interval, longer while
 	// polls take more than a tenth of it (see slowWait).
 	pollEvery time.Duration
-	// sweep is the state of the full sweeps.
-	sweep sweepState
+	// sweep is the state of the full sweeps; health is what the last read
+	// of INFO said (nil before one, or without the offer).
+	sweep  sweepState
+	health *model.RedisHealth
 
 	// tabs are the views tab cycles through; tab is the focused one.
 	// stack holds the views pushed on it (see stack.go), the last on top;
@@ -320,7 +322,7 @@ func New(o Options) Model {
 // Init takes the first snapshot and starts the first orphan scan at once,
 // and starts the clock.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(m.firstFetch(), m.firstScan(), m.firstSweep(), m.clockCmd())
+	return tea.Batch(m.firstFetch(), m.firstScan(), m.firstSweep(), healthCmd(m.rd.health, m.opts.FetchTimeout), m.clockCmd())
 }
 
 // firstFetch is Init's poll; Init cannot change the model, so it uses the

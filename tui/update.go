@@ -74,6 +74,8 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onSnapshot(msg)
 	case sweepMsg:
 		return m.onSweep(msg)
+	case healthMsg:
+		return m.onHealth(msg), nil
 	case sweepTickMsg:
 		if msg.gen != m.sweep.gen || m.sweep.running {
 			return m, nil

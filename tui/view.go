@@ -67,6 +67,7 @@ func (m Model) renderHeader(now time.Time) string {
 		orphans:   len(m.orphanList),
 		slowEvery: slowEvery(m.pollEvery, m.opts.Interval),
 		sweep:     m.sweep,
+		health:    m.health,
 	}, now, m.width, m.st)
 }
 
@@ -110,6 +111,7 @@ type headerData struct {
 	following bool
 	slowEvery time.Duration
 	sweep     sweepState
+	health    *model.RedisHealth
 }
 
 func renderHeader(d headerData, now time.Time, width int, st styles) string {
@@ -232,6 +234,11 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	lines := []string{line1, fitLine(line2, width)}
 	if line3 != "" {
 		lines = append(lines, fitLine(line3, width))
+	}
+	if d.snap != nil {
+		if hl := healthLine(d.health, d.snap.RedisTime, width, st); hl != "" {
+			lines = append(lines, hl)
+		}
 	}
 	if d.following {
 		lines = append(lines, sentinelLine(d.follow, now, width, st))
