@@ -4,6 +4,7 @@
 package redisq
 
 import (
+	"bufio"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -226,7 +227,7 @@ func (d *Dialer) dial(ctx context.Context, hostport string, tlsConf *tls.Config)
 			if err != nil {
 				return nil, err
 			}
-			nc = &deadlineNetConn{Conn: c, timeout: d.opts.Timeout}
+			nc = newDeadlineNetConn(c, d.opts.Timeout)
 			return nc, nil
 		}),
 	}
@@ -293,16 +294,18 @@ type deadlineNetConn struct {
 	// interrupted is set when a cancelled context ended a read (see
 	// cancelConn): every read fails from then on.
 	interrupted atomic.Bool
-	// rbuf[rpos:] is read from the socket and not handed out yet; bulk:
-	// the last read filled what was asked, so the next reads go through
-	// rbuf.
-	rbuf []byte
-	rpos int
-	bulk bool
+	// r reads the socket through a buffer of readBufferSize (see Read).
+	r *bufio.Reader
 }
 
 // readBufferSize is how much one read from the socket may take.
 const readBufferSize = 64 << 10
+
+func newDeadlineNetConn(c net.Conn, timeout time.Duration) *deadlineNetConn {
+	nc := &deadlineNetConn{Conn: c, timeout: timeout}
+	nc.r = bufio.NewReaderSize(socketReader{nc}, readBufferSize)
+	return nc
+}
 
 func (c *deadlineNetConn) deadline(asked int64) time.Time {
 	dl := time.Now().Add(c.timeout)
@@ -314,19 +317,22 @@ func (c *deadlineNetConn) deadline(asked int64) time.Time {
 
 // Read hands out what the socket gave. redigo reads through a 4 KB buffer,
 // which would make a walk of a big set (200 MB of members) one system call
-// and one deadline per 4 KB: once a read fills redigo's buffer, more is
-// likely waiting, and the socket is read readBufferSize bytes at a time
-// until a read finds less than redigo asked for. Small replies are read
-// straight into redigo's buffer.
+// and one deadline per 4 KB: under it the socket is read readBufferSize
+// bytes at a time. Nothing is handed out once a read was interrupted, not
+// even what the buffer holds.
 func (c *deadlineNetConn) Read(p []byte) (int, error) {
 	if c.interrupted.Load() {
 		return 0, errInterrupted
 	}
-	if c.rpos < len(c.rbuf) {
-		n := copy(p, c.rbuf[c.rpos:])
-		c.rpos += n
-		return n, nil
-	}
+	return c.r.Read(p)
+}
+
+// socketReader is what the buffer of a deadlineNetConn reads from: the
+// socket, with the read deadline set before each read.
+type socketReader struct{ c *deadlineNetConn }
+
+func (s socketReader) Read(p []byte) (int, error) {
+	c := s.c
 	if err := c.Conn.SetReadDeadline(c.deadline(c.read.Load())); err != nil {
 		return 0, err
 	}
@@ -335,20 +341,7 @@ func (c *deadlineNetConn) Read(p []byte) (int, error) {
 	if c.interrupted.Load() {
 		return 0, errInterrupted
 	}
-	if !c.bulk || len(p) >= readBufferSize {
-		n, err := c.Conn.Read(p)
-		c.bulk = n == len(p)
-		return n, err
-	}
-	if c.rbuf == nil {
-		c.rbuf = make([]byte, readBufferSize)
-	}
-	n, err := c.Conn.Read(c.rbuf[:readBufferSize])
-	c.bulk = n >= len(p)
-	c.rbuf, c.rpos = c.rbuf[:n], 0
-	m := copy(p, c.rbuf)
-	c.rpos = m
-	return m, err
+	return c.Conn.Read(p)
 }
 
 func (c *deadlineNetConn) Write(p []byte) (int, error) {
