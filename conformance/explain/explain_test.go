@@ -19,7 +19,10 @@ import (
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
-func TestMain(m *testing.M) { os.Exit(redistest.Main(m)) }
+func TestMain(m *testing.M) {
+	gcstate.MaybeRunChild()
+	os.Exit(redistest.Main(m))
+}
 
 type ctx struct{}
 
