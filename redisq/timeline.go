@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/gomodule/redigo/redis"
 	"github.com/workq-tui/workq-tui/model"
@@ -54,5 +55,53 @@ func WalkScores(ctx context.Context, conn redis.Conn, key string, set model.SetN
 		} else {
 			min, skip = string(last), same
 		}
+	}
+}
+
+// ReadTimeline takes the pools (the snapshot), then walks the dead set's
+// window (narrowed by q's since: and until:) and the whole retry set on the
+// same connection, counting only the jobs q matches (every job for an
+// empty or nil query).
+func ReadTimeline(ctx context.Context, conn redis.Conn, namespace string, deadAfter, since, bucket time.Duration, q *model.Query) (*model.Timeline, error) {
+	snap, err := ReadSnapshot(ctx, conn, namespace, deadAfter)
+	if err != nil {
+		return nil, err
+	}
+	tl := model.NewTimeline(snap.RedisTime, since, bucket)
+	keys := NewKeys(namespace)
+	from, to := tl.From, tl.To-1
+	if q != nil && q.HasSince {
+		from = max(from, q.Since)
+	}
+	if q != nil && q.HasUntil {
+		to = min(to, q.Until)
+	}
+	if from <= to {
+		if err := WalkScores(ctx, conn, keys.Dead(), model.SetDead, from, to, matching(q, tl.AddDead)); err != nil {
+			return nil, err
+		}
+	}
+	// The retry set is scored by due time: every member is read.
+	if err := WalkScores(ctx, conn, keys.Retry(), model.SetRetry, 0, 1<<53, matching(q, tl.AddRetry)); err != nil {
+		return nil, err
+	}
+	tl.AddPools(snap.Pools)
+	return tl, nil
+}
+
+// matching passes on to add only the jobs q matches (all of them for an
+// empty or nil query).
+func matching(q *model.Query, add func([]model.SetJob)) func([]model.SetJob) {
+	if q == nil || q.Empty() {
+		return add
+	}
+	return func(jobs []model.SetJob) {
+		kept := make([]model.SetJob, 0, len(jobs))
+		for _, sj := range jobs {
+			if q.MatchSetJob(sj) {
+				kept = append(kept, sj)
+			}
+		}
+		add(kept)
 	}
 }

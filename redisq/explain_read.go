@@ -1,0 +1,100 @@
+// The whole read of explain: the snapshot and the set facts on one
+// connection, the orphan scan and the unique keys' scans beside them on
+// connections of their own.
+
+package redisq
+
+import (
+	"context"
+	"sync"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// ExplainRead is what explain reads: the snapshot with the orphans the
+// scan found, the set facts dated by the snapshot's Redis time, and each
+// job type's unique keys.
+type ExplainRead struct {
+	Snap   *model.Snapshot
+	Facts  model.ExplainFacts
+	Unique map[string][]model.UniqueKey
+}
+
+// ReadExplain takes the snapshot (three round trips, the third for the
+// workers' observations, a fourth only to confirm drift) and then, on the
+// same connection, the set facts in one more round trip, while the orphan
+// scan and the unique keys' scans of jobs walk the keyspace (SCAN, count
+// keys a call) on connections of their own. With no jobs (a pool's
+// explanation) neither the set facts nor unique keys are read. The
+// snapshot is not analysed beyond ReadSnapshot: the caller adds its
+// long-running cut-off and the findings.
+func (c *Client) ReadExplain(ctx context.Context, jobs []string, count int) (*ExplainRead, error) {
+	rd := &ExplainRead{Unique: map[string][]model.UniqueKey{}}
+	var orph OrphanResult
+	var mu sync.Mutex
+	var scanErr error
+	fail := func(err error) {
+		mu.Lock()
+		if scanErr == nil {
+			scanErr = err
+		}
+		mu.Unlock()
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var err error
+		if orph, err = c.ScanOrphans(ctx, count, nil); err != nil {
+			fail(err)
+		}
+	}()
+	if len(jobs) > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, j := range jobs {
+				u, err := c.UniqueKeys(ctx, j, count)
+				if err != nil {
+					fail(err)
+					return
+				}
+				mu.Lock()
+				rd.Unique[j] = u
+				mu.Unlock()
+			}
+		}()
+	}
+	snap, err := c.readSnapshotAndFacts(ctx, rd, len(jobs) > 0)
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	if scanErr != nil {
+		return nil, scanErr
+	}
+	snap.Orphans = orph.Orphans
+	snap.Warnings = append(snap.Warnings, orph.Warnings...)
+	rd.Snap = snap
+	return rd, nil
+}
+
+// readSnapshotAndFacts reads the snapshot and, when facts is set, the set
+// facts on one connection.
+func (c *Client) readSnapshotAndFacts(ctx context.Context, rd *ExplainRead, facts bool) (*model.Snapshot, error) {
+	conn, err := c.conns.GetContext(ctx)
+	if err != nil {
+		return nil, c.wrap(err)
+	}
+	defer conn.Close()
+	snap, err := ReadSnapshot(ctx, conn, c.namespace, c.deadAfter)
+	if err != nil {
+		return nil, c.wrap(err)
+	}
+	if facts {
+		if rd.Facts, err = ReadExplainFacts(ctx, conn, c.keys, snap.RedisTime); err != nil {
+			return nil, c.wrap(err)
+		}
+	}
+	return snap, nil
+}
