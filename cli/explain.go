@@ -122,9 +122,9 @@ func (c *explainCmd) isPool(snap *model.Snapshot, a string) bool {
 	return true
 }
 
-// read is redisq's ReadExplain (the snapshot and the set facts on one
-// connection, the orphan and unique keys' scans beside them), then the
-// analysis of the workers and the findings.
+// read is redisq's ReadExplain: the snapshot, with the set facts and the
+// orphan and unique keys' scans beside it. --long-after marks the
+// long-running jobs of a saturated type.
 func (c *explainCmd) read(ctx context.Context, args []string) (*redisq.ExplainRead, error) {
 	d, stop, err := c.open(ctx)
 	if err != nil {
@@ -141,10 +141,9 @@ func (c *explainCmd) read(ctx context.Context, args []string) (*redisq.ExplainRe
 	if err != nil {
 		return nil, err
 	}
-	snap := rd.Snap
-	snap.LongAfter = c.longAfter
-	model.AnalyzeWorkers(snap.Workers, snap.RedisTime)
-	snap.Findings = model.Findings(snap)
+	if c.longAfter > 0 {
+		rd.Snap.LongAfter = c.longAfter
+	}
 	return rd, nil
 }
 

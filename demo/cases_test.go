@@ -19,8 +19,6 @@ func explainDemo(t *testing.T, cl *redisq.Client, job string) (model.Explanation
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd.Snap.LongAfter = model.DefaultLongAfter
-	model.AnalyzeWorkers(rd.Snap.Workers, rd.Snap.RedisTime)
 	f := rd.Facts
 	f.Unique, f.UniqueScanned = rd.Unique[job], true
 	return model.Explain(rd.Snap, f, job), rd.Snap

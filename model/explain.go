@@ -230,6 +230,9 @@ func explainLock(snap *Snapshot, jt *JobType) *Cause {
 		line := fmt.Sprintf("job %s on worker %s of pool %s", w.JobID, w.WorkerID, w.PoolID)
 		if w.Running != nil {
 			line += " running for " + FormatAge(*w.Running)
+			if w.LongRunning(snap.LongAfter) {
+				line += " (long-running)"
+			}
 		}
 		switch {
 		case w.HasCheckin && w.CheckinAt > 0:

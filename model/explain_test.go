@@ -76,7 +76,7 @@ func TestExplainChecks(t *testing.T) {
 				jt := &s.JobTypes[0]
 				jt.Lock, jt.MaxConcurrency = 5, 2
 			}},
-		{name: "saturated", job: "send_email", want: []string{CauseSaturated}, in: "running for 20m",
+		{name: "saturated", job: "send_email", want: []string{CauseSaturated}, in: "running for 20m00s (long-running), no check-in",
 			setup: func(s *Snapshot, _ *ExplainFacts) {
 				s.Pools[0].InProgress = map[string]int64{"send_email": 2}
 				s.Pools[0].LockInfo = map[string]int64{"send_email": 2}

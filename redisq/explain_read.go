@@ -21,10 +21,11 @@ type ExplainRead struct {
 }
 
 // ReadExplain takes the snapshot (three round trips, the third for the
-// workers' observations, a fourth only to confirm drift) and then, on the
-// same connection, the set facts in one more round trip, while the orphan
-// scan and the unique keys' scans of jobs walk the keyspace (SCAN, count
-// keys a call) on connections of their own. With no jobs (a pool's
+// workers' observations, a fourth only to confirm drift) while, on
+// connections of their own, the set facts are read in one round trip and
+// the orphan scan and the unique keys' scans of jobs walk the keyspace
+// (SCAN, count keys a call). The deaths of the facts are dated by the
+// snapshot's Redis time once it is known. With no jobs (a pool's
 // explanation) neither the set facts nor unique keys are read. The
 // snapshot is not analysed beyond ReadSnapshot: the caller adds its
 // long-running cut-off and the findings.
@@ -50,7 +51,14 @@ func (c *Client) ReadExplain(ctx context.Context, jobs []string, count int) (*Ex
 		}
 	}()
 	if len(jobs) > 0 {
-		wg.Add(1)
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			var err error
+			if rd.Facts, err = c.explainSets(ctx); err != nil {
+				fail(err)
+			}
+		}()
 		go func() {
 			defer wg.Done()
 			for _, j := range jobs {
@@ -65,7 +73,7 @@ func (c *Client) ReadExplain(ctx context.Context, jobs []string, count int) (*Ex
 			}
 		}()
 	}
-	snap, err := c.readSnapshotAndFacts(ctx, rd, len(jobs) > 0)
+	snap, err := c.Snapshot(ctx)
 	wg.Wait()
 	if err != nil {
 		return nil, err
@@ -73,28 +81,20 @@ func (c *Client) ReadExplain(ctx context.Context, jobs []string, count int) (*Ex
 	if scanErr != nil {
 		return nil, scanErr
 	}
+	rd.Facts.Dead = deadSince(rd.Facts.Dead, snap.RedisTime.Add(-ExplainDeadWindow))
 	snap.Orphans = orph.Orphans
 	snap.Warnings = append(snap.Warnings, orph.Warnings...)
 	rd.Snap = snap
 	return rd, nil
 }
 
-// readSnapshotAndFacts reads the snapshot and, when facts is set, the set
-// facts on one connection.
-func (c *Client) readSnapshotAndFacts(ctx context.Context, rd *ExplainRead, facts bool) (*model.Snapshot, error) {
+// explainSets runs readExplainSets on a connection of its own.
+func (c *Client) explainSets(ctx context.Context) (model.ExplainFacts, error) {
 	conn, err := c.conns.GetContext(ctx)
 	if err != nil {
-		return nil, c.wrap(err)
+		return model.ExplainFacts{}, c.wrap(err)
 	}
 	defer conn.Close()
-	snap, err := ReadSnapshot(ctx, conn, c.namespace, c.deadAfter)
-	if err != nil {
-		return nil, c.wrap(err)
-	}
-	if facts {
-		if rd.Facts, err = ReadExplainFacts(ctx, conn, c.keys, snap.RedisTime); err != nil {
-			return nil, c.wrap(err)
-		}
-	}
-	return snap, nil
+	f, err := readExplainSets(ctx, conn, c.keys)
+	return f, c.wrap(err)
 }

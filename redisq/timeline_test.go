@@ -96,3 +96,46 @@ func TestTimelineBuckets(t *testing.T) {
 		t.Errorf("%d deaths counted, want the 3 in the window", total)
 	}
 }
+
+// The facts' deaths, read as the latest members and then dated, are
+// exactly the members ZREVRANGEBYSCORE +inf (now - window) LIMIT 0 limit
+// gives: with more recent deaths than the limit, and with fewer.
+func TestExplainFactsDeadWindow(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	defer c.Close()
+	keys := NewKeys("work")
+	now := time.Unix(1_800_000_000, 0)
+	from := now.Add(-ExplainDeadWindow).Unix()
+	add := func(first, n int, score func(i int) int64) {
+		args := []any{keys.Dead()}
+		for i := first; i < first+n; i++ {
+			args = append(args, score(i), fmt.Sprintf(`{"name":"j","id":"%06d","t":1,"args":{}}`, i))
+		}
+		redistest.Do(t, c, "ZADD", args...)
+	}
+	check := func(what string) {
+		t.Helper()
+		f, err := ReadExplainFacts(context.Background(), c, keys, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := redis.ByteSlices(c.Do("ZREVRANGEBYSCORE", keys.Dead(), "+inf", from, "LIMIT", 0, ExplainSetLimit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(f.Dead) != len(want) {
+			t.Fatalf("%s: %d deaths, ZREVRANGEBYSCORE gives %d", what, len(f.Dead), len(want))
+		}
+		for i := range want {
+			if string(f.Dead[i].Raw) != string(want[i]) {
+				t.Fatalf("%s: death %d is %s, want %s", what, i, f.Dead[i].Raw, want[i])
+			}
+		}
+	}
+	add(0, 300, func(i int) int64 { return from - 1 - int64(i) }) // older than the window
+	add(300, 200, func(i int) int64 { return from + int64(i%50) })
+	check("fewer than the limit")
+	add(500, ExplainSetLimit, func(i int) int64 { return now.Unix() - int64(i%700) })
+	check("more than the limit")
+}
