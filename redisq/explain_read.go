@@ -27,8 +27,8 @@ type ExplainRead struct {
 // (SCAN, count keys a call). The deaths of the facts are dated by the
 // snapshot's Redis time once it is known. With no jobs (a pool's
 // explanation) neither the set facts nor unique keys are read. The
-// snapshot is not analysed beyond ReadSnapshot: the caller adds its
-// long-running cut-off and the findings.
+// snapshot is analysed as ReadSnapshot leaves it: its findings do not
+// count the orphans the scan found.
 func (c *Client) ReadExplain(ctx context.Context, jobs []string, count int) (*ExplainRead, error) {
 	rd := &ExplainRead{Unique: map[string][]model.UniqueKey{}}
 	var orph OrphanResult
