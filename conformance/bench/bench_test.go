@@ -125,8 +125,8 @@ func runBench(t *testing.T, sz sizes) *table {
 		{e.sets, []string{"6a", "6b", "6c", "6d", "6e", "6f"}},
 		{e.poll, []string{"5a", "5b", "5c", "5d", "5i"}},
 		{e.screenScale, []string{"5e", "5f", "5g", "5h"}},
-		{e.explainBench, []string{"7a"}},
-		{e.timelineBench, []string{"7b"}},
+		{e.explainBench, []string{"8a"}},
+		{e.timelineBench, []string{"8b"}},
 	}
 	only := wantedLines(os.Getenv("BENCH_LINES"))
 	for _, s := range sections {
@@ -615,7 +615,9 @@ func longestScript(t *testing.T, c redis.Conn) time.Duration {
 // staticSource hands the screen one snapshot.
 type staticSource struct{ snap *model.Snapshot }
 
-func (s staticSource) Snapshot(context.Context) (*model.Snapshot, error) { return s.snap, nil }
+func (s staticSource) Poll(context.Context, redisq.PollRequest) (*model.Snapshot, error) {
+	return s.snap, nil
+}
 
 // 3. The screen: Update and View at 200x60 over a big snapshot, and the
 // resident memory of the real program holding it.
@@ -635,7 +637,7 @@ func (e *env) screen() {
 	r.SetColorProfile(termenv.TrueColor)
 	now := snap.RedisTime.Add(time.Second)
 	m := tui.New(tui.Options{Address: e.srv.Addr(), Namespace: screenNS, Interval: time.Hour,
-		Now: func() time.Time { return now }, Renderer: r, Source: staticSource{snap}})
+		Now: func() time.Time { return now }, Renderer: r, Reader: staticSource{snap}})
 	var model tea.Model = m
 	model, _ = model.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	batch, ok := m.Init()().(tea.BatchMsg)
@@ -961,7 +963,7 @@ func TestBenchSmoke(t *testing.T) {
 			t.Errorf("line %s %q has ratio %v", l.id, l.what, l.ratio)
 		}
 	}
-	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "1h", "1i", "1j", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c", "5a", "5b", "5c", "5d", "5e", "5f", "5g", "5h", "5i", "6a", "6b", "6c", "6d", "6e", "6f", "7a", "7b"} {
+	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "1h", "1i", "1j", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c", "5a", "5b", "5c", "5d", "5e", "5f", "5g", "5h", "5i", "6a", "6b", "6c", "6d", "6e", "6f", "8a", "8b"} {
 		if !ids[id] {
 			t.Errorf("line %s missing from the table", id)
 		}

@@ -34,7 +34,7 @@ func (cc countingConns) GetContext(ctx context.Context) (redis.Conn, error) {
 	return &countingConn{Conn: c, n: cc.n}, nil
 }
 
-// explainBench adds line 7a: explain of one job type (ReadExplain and
+// explainBench adds line 8a: explain of one job type (ReadExplain and
 // the checks, as the command runs them) at pools x job types,
 // half the workers busy, 2,000 jobs in retry and 2,000 deaths of the last
 // hour, against the raw reads of the same keys: the snapshot's raw batch
@@ -155,7 +155,7 @@ func (e *env) explainBench() {
 	if main.roundTrips+facts.roundTrips > 4 || facts.roundTrips != 1 {
 		t.Errorf("explain's snapshot took %d round trips and its facts %d, want at most 3 plus the observations'", main.roundTrips, facts.roundTrips)
 	}
-	e.tb.atMost("7a", "explain of one job type in process / raw reads of the same keys", ratioValue(median(pair)), 1.3,
+	e.tb.atMost("8a", "explain of one job type in process / raw reads of the same keys", ratioValue(median(pair)), 1.3,
 		fmt.Sprintf("median of %d paired rounds; %d pools x %d job types, %d workers, 2,000 retry, 2,000 dead; snapshot in %d round trips (the observations' included) and the set facts in %d beside it, %d in all with the two scans, %d commands; ours %s, raw %s (%d commands in 1 batch beside the 2 scans)",
 			len(pair), sz.pools, sz.jobTypes, len(l.workerIDs), main.roundTrips, facts.roundTrips, all.roundTrips, all.commands, ms(median(tOurs)), ms(median(tRaw)), len(cmds)))
 }
@@ -184,7 +184,7 @@ func rawScan(c redis.Conn, pattern string) ([]string, error) {
 	}
 }
 
-// timelineBench adds line 7b: `timeline --since 6h` over a dead set of
+// timelineBench adds line 8b: `timeline --since 6h` over a dead set of
 // deadJobs members of which a tenth lie in the window, against a raw walk
 // of the window: the same ZRANGEBYSCORE ... LIMIT pages, each starting at
 // the last score read, the members left unparsed.
@@ -294,7 +294,7 @@ func (e *env) timelineBench() {
 	if _, err := redisq.ReadTimeline(ctx, &countingConn{Conn: c, n: &n}, timelineNS, model.DefaultDeadAfter, since, 5*time.Minute, nil); err != nil {
 		t.Fatal(err)
 	}
-	e.tb.atMost("7b", "timeline --since 6h in process / raw ZRANGEBYSCORE walk of the window", ratioValue(median(pair)), 1.3,
+	e.tb.atMost("8b", "timeline --since 6h in process / raw ZRANGEBYSCORE walk of the window", ratioValue(median(pair)), 1.3,
 		fmt.Sprintf("median of %d paired rounds; %d dead jobs, %d in the window; ours %s in %d round trips, %s CPU; raw %s, %s CPU",
 			len(pair), total, inWindow, ms(median(tOurs)), n.roundTrips, ms(cpuOurs), ms(median(tRaw)), ms(cpuRaw)))
 	if _, err := c.Do("DEL", k.Dead()); err != nil {

@@ -93,8 +93,10 @@ func (e *env) screenScaleFrames(counts string, refresh func()) [3]testing.Benchm
 	r.SetColorProfile(termenv.TrueColor)
 	var now time.Time
 	m := tui.New(tui.Options{Address: e.srv.Addr(), Namespace: screenScaleNS, Interval: time.Hour,
-		Now: func() time.Time { return now }, Renderer: r, Source: client,
-		Poller: redisq.NewPoller(client), Sweeper: client})
+		Now: func() time.Time { return now }, Renderer: r, Reader: struct {
+			tui.Poller
+			tui.Sweeper
+		}{redisq.NewPoller(client), client}})
 	var scr tea.Model = m
 	scr, _ = scr.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	batch, ok := m.Init()().(tea.BatchMsg)

@@ -97,7 +97,15 @@ func TestScreenPauseAndUnpause(t *testing.T) {
 	client := redisq.NewClient(rp, ns, 0)
 	aud := &memAudit{}
 	o := tui.Options{Address: srv.Addr(), Namespace: ns, Interval: 200 * time.Millisecond, Renderer: r,
-		Source: client, Queue: client, Pauser: reaper.NewPauser(rp), Reaper: reaper.NewReaper(rp, ns, 0), Audit: aud}
+		Reader: struct {
+			tui.Poller
+			tui.QueueReader
+		}{redisq.NewPoller(client), client},
+		Actor: struct {
+			tui.Reaper
+			tui.Pauser
+		}{reaper.NewReaper(rp, ns, 0), reaper.NewPauser(rp)},
+		Audit: aud}
 	f := &frames{}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
