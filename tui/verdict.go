@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/workq-tui/workq-tui/model"
@@ -41,9 +42,18 @@ func healthVerdict(findings []model.Finding) (text string, problems bool) {
 }
 
 // verdictSegment is the verdict styled for the header: red with its
-// problems, green when healthy.
-func verdictSegment(snap *model.Snapshot, st styles) string {
-	text, bad := healthVerdict(snap.Findings)
+// problems, green when healthy. The polls do not look for orphans (the
+// screen's own paced scan does, as snapshot does): the orphans of the
+// last scan count as the findings snapshot would give for them.
+func verdictSegment(snap *model.Snapshot, orphans []model.InProgressList, st styles) string {
+	findings := snap.Findings
+	if len(orphans) > 0 && !slices.ContainsFunc(findings, func(f model.Finding) bool { return f.Kind == model.FindingOrphan }) {
+		findings = slices.Clone(findings)
+		for _, o := range orphans {
+			findings = append(findings, model.Finding{Kind: model.FindingOrphan, Subject: o.Key})
+		}
+	}
+	text, bad := healthVerdict(findings)
 	if bad {
 		return st.dead.Render("✖ " + text)
 	}

@@ -90,3 +90,17 @@ func TestHeaderVerdictAtEveryWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdictCountsTheScansOrphans: the orphans the screen's own scan
+// found are problems of the verdict, as snapshot counts them.
+func TestVerdictCountsTheScansOrphans(t *testing.T) {
+	o, _, _ := scanOptions(1)
+	m := newTest(t, o, 80, 24)
+	if first := strings.Split(m.View(), "\n")[0]; !strings.Contains(first, "3 problems: 2 dead pools, 1 drift ") {
+		t.Fatalf("before the scan: %q", first)
+	}
+	m, _, _ = runScan(t, m, m.firstScan())
+	if first := strings.Split(m.View(), "\n")[0]; !strings.Contains(first, "4 problems: 2 dead pools, 1 drift, 1 orphaned list") {
+		t.Fatalf("after the scan: %q", first)
+	}
+}

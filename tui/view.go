@@ -47,27 +47,28 @@ func (m Model) renderBody() string {
 func (m Model) renderHeader(now time.Time) string {
 	follow, following := m.following()
 	return renderHeader(headerData{
-		target:    m.opts.Target,
-		follow:    follow,
-		following: following,
-		address:   m.opts.Address,
-		namespace: m.opts.Namespace,
-		readOnly:  m.opts.ReadOnly,
-		demo:      m.opts.Demo,
-		snap:      m.snap,
-		counts:    m.counts,
-		fetchedAt: m.fetchedAt,
-		err:       m.err,
-		inFlight:  m.inFlight,
-		retryAt:   m.retryAt,
-		tabs:      m.tabs,
-		tab:       m.tab,
-		crumb:     m.crumb(),
-		scan:      m.scan,
-		orphans:   len(m.orphanList),
-		slowEvery: slowEvery(m.pollEvery, m.opts.Interval),
-		sweep:     m.sweep,
-		health:    m.health,
+		target:     m.opts.Target,
+		follow:     follow,
+		following:  following,
+		address:    m.opts.Address,
+		namespace:  m.opts.Namespace,
+		readOnly:   m.opts.ReadOnly,
+		demo:       m.opts.Demo,
+		snap:       m.snap,
+		counts:     m.counts,
+		fetchedAt:  m.fetchedAt,
+		err:        m.err,
+		inFlight:   m.inFlight,
+		retryAt:    m.retryAt,
+		tabs:       m.tabs,
+		tab:        m.tab,
+		crumb:      m.crumb(),
+		scan:       m.scan,
+		orphans:    len(m.orphanList),
+		orphanList: m.orphanList,
+		slowEvery:  slowEvery(m.pollEvery, m.opts.Interval),
+		sweep:      m.sweep,
+		health:     m.health,
 	}, now, m.width, m.st)
 }
 
@@ -106,6 +107,8 @@ type headerData struct {
 	crumb   string
 	scan    scanStatus
 	orphans int
+	// orphanList is what the last orphan scan found.
+	orphanList []model.InProgressList
 	// follow is where Sentinel has the screen read, when following.
 	follow    Following
 	following bool
@@ -123,7 +126,7 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 		seg = append(seg, st.demoBadge.Render("[DEMO]"))
 	}
 	if d.snap != nil {
-		seg = append(seg, verdictSegment(d.snap, st))
+		seg = append(seg, verdictSegment(d.snap, d.orphanList, st))
 	}
 	// While the polls succeed the connection's state is the dot before
 	// the data's age: the verdict, not the connection, is the green word.
