@@ -30,3 +30,16 @@ func TestEveryViewNamedAtEveryWidth(t *testing.T) {
 		checkScreen(t, m.View(), width, 24)
 	}
 }
+
+// TestNamespaceWholeAtEveryWidth: the first line keeps the verdict and the
+// namespace's whole name from 160 columns down to 60 (a typo in -n must
+// be readable); Redis's clock, the age's words and the address give way.
+func TestNamespaceWholeAtEveryWidth(t *testing.T) {
+	o, _ := testOptions(staticSource(fixture()))
+	for _, width := range []int{160, 120, 100, 80, 60} {
+		first := strings.Split(newTest(t, o, width, 24).View(), "\n")[0]
+		if !strings.Contains(first, "3 problems: 2 dead pools, 1 drift") || !strings.HasSuffix(strings.TrimRight(first, " "), "ns work") && !strings.Contains(first, "ns work  redis ") {
+			t.Errorf("at %d: %q", width, first)
+		}
+	}
+}

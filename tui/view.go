@@ -133,8 +133,10 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	if d.err != nil || d.snap == nil {
 		seg = append(seg, connState(d, now, st))
 	}
+	ageAt := -1
 	if d.snap != nil {
 		age := "updated " + model.FormatAge(now.Sub(d.fetchedAt)) + " ago"
+		ageAt = len(seg)
 		if d.err != nil {
 			seg = append(seg, st.warn.Render("STALE, "+age))
 		} else {
@@ -147,16 +149,37 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	if d.target != "" {
 		seg = append(seg, st.bold.Render(oneLine(d.target)))
 	}
+	addrAt := len(seg)
 	if d.following {
 		seg = append(seg, nodeSegment(d.follow, st))
 	} else {
 		seg = append(seg, st.bold.Render(textsafe.Clean(d.address)))
 	}
 	seg = append(seg, "ns "+textsafe.Clean(d.namespace))
+	line1 := strings.Join(seg, "  ")
 	if d.snap != nil {
-		seg = append(seg, "redis "+d.snap.RedisTime.UTC().Format("15:04:05Z"))
+		line1 += "  redis " + d.snap.RedisTime.UTC().Format("15:04:05Z")
 	}
-	line1 := fitLine(strings.Join(seg, "  "), width)
+	// Narrower, Redis's clock goes first, then the age's words; then the
+	// address is cut: the namespace's name stays whole, a typo in it is
+	// what the operator must be able to see.
+	if lineWidth(line1) > width && ageAt >= 0 && d.err == nil {
+		seg[ageAt] = "● " + model.FormatAge(now.Sub(d.fetchedAt)) + " ago"
+	}
+	if lineWidth(line1) > width {
+		line1 = strings.Join(seg, "  ")
+	}
+	if over := lineWidth(line1) - width; over > 0 && ageAt >= 0 && d.err == nil && lineWidth(seg[addrAt])-over < 8 {
+		// Too narrow for the age too: the verdict says enough.
+		seg = append(seg[:ageAt:ageAt], seg[ageAt+1:]...)
+		addrAt--
+		line1 = strings.Join(seg, "  ")
+	}
+	if over := lineWidth(line1) - width; over > 0 {
+		seg[addrAt] = fitCell(seg[addrAt], max(lineWidth(seg[addrAt])-over, 6), false)
+		line1 = strings.Join(seg, "  ")
+	}
+	line1 = fitLine(line1, width)
 
 	var counts []string
 	if d.snap != nil {
