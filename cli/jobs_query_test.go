@@ -162,9 +162,10 @@ func TestJobsWhere(t *testing.T) {
 }
 
 // A paced requeue of 20,000 dead jobs at 500 a second never puts more than
-// 500 jobs on the queue in any second sampled; an interrupt at a random point leaves every job either dead or
-// queued, once, and says how many moved; the same command run again
-// finishes. Under -short the same runs over 2,000 jobs.
+// 500 jobs on the queue in any second sampled; an interrupt at a random
+// point leaves every job either dead or queued, once, and says how many
+// moved; the same command run again finishes. Under -short the same runs
+// over 2,000 jobs.
 func TestJobsRequeueRate(t *testing.T) {
 	total, rate := 20000, 500
 	if testing.Short() {
@@ -227,6 +228,27 @@ func TestJobsRequeueRate(t *testing.T) {
 	dead, _ := redis.Int64(c.Do("ZCARD", "work:dead"))
 	if queued+dead != int64(total) || queued == 0 || dead == 0 {
 		t.Fatalf("after the interrupt at %v: %d queued + %d dead, want %d in all, both some", after, queued, dead, total)
+	}
+	// Every id once: in the queue or in the dead set, never both, never
+	// twice.
+	queuedItems, err := redis.Strings(c.Do("LRANGE", "work:jobs:charge_card", 0, -1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadItems, err := redis.Strings(c.Do("ZRANGE", "work:dead", 0, -1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	where := map[string]string{}
+	for _, it := range append(queuedItems, deadItems...) {
+		var j struct{ ID string }
+		if err := json.Unmarshal([]byte(it), &j); err != nil || where[j.ID] != "" {
+			t.Fatalf("after the interrupt, job %s twice or not JSON (%v): %s", j.ID, err, it)
+		}
+		where[j.ID] = it
+	}
+	if len(where) != total {
+		t.Fatalf("after the interrupt: %d distinct ids, want %d", len(where), total)
 	}
 	if want := fmt.Sprintf("Stopped: %d of %d jobs done, %d left", queued, total, dead); !strings.Contains(out.String(), want) {
 		t.Fatalf("report lacks %q:\n%s", want, out.String())
