@@ -75,20 +75,34 @@ type FindSpec struct {
 
 func (f FindSpec) looks(place string) bool { return len(f.In) == 0 || f.In[place] }
 
-// mayHold reports whether a job's raw bytes may be one f looks for: false
-// only when they lack every id's quoted text (or the query's needle, see
-// SetFilter.needle), so that most jobs are never parsed.
-func (f FindSpec) mayHold(raw []byte) bool {
+// mayHold returns what tells whether a job's raw bytes may be one f looks
+// for: false only when they lack every id's quoted text (or the query's
+// needle, see SetFilter.needle), so that most jobs are never parsed.
+func (f FindSpec) mayHold() func(raw []byte) bool {
+	var needles [][]byte
 	if len(f.IDs) == 0 {
-		n := needleOf("", "", f.Query)
-		return n == nil || holds(raw, n)
-	}
-	for _, id := range f.IDs {
-		if !literalInJSON(id) || holds(raw, []byte(`"`+id+`"`)) {
-			return true
+		if n := needleOf("", "", f.Query); n != nil {
+			needles = append(needles, n)
 		}
 	}
-	return false
+	for _, id := range f.IDs {
+		if !literalInJSON(id) {
+			needles = nil // an id that may be written escaped: parse every job
+			break
+		}
+		needles = append(needles, []byte(`"`+id+`"`))
+	}
+	return func(raw []byte) bool {
+		if len(needles) == 0 {
+			return true
+		}
+		for _, n := range needles {
+			if holds(raw, n) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 func (f FindSpec) matchID(j *model.JobFields) bool {
@@ -109,6 +123,7 @@ func (f FindSpec) matchID(j *model.JobFields) bool {
 // has no ID).
 func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, error) {
 	var out []Place
+	mayHold := f.mayHold()
 	pools, err := poolStatuses(ctx, c, keys, f.Now)
 	if err != nil {
 		return nil, err
@@ -121,7 +136,7 @@ func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, er
 		for _, n := range names {
 			key := keys.Queue(n)
 			err := WalkQueue(ctx, c, key, func(pos int64, raw []byte) {
-				if !f.mayHold(raw) {
+				if !mayHold(raw) {
 					return
 				}
 				if j, _ := model.ParseJobFields(raw); j != nil && f.matchID(j) && f.Query.MatchQueueJob(j) {
@@ -137,7 +152,7 @@ func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, er
 		err := scanKeys(ctx, c, keys.InProgressPattern(), func(batch []string) error {
 			return readLists(ctx, c, batch, func(key string, raw []byte) {
 				_, pool, ok := keys.ParseInProgress(key)
-				if !ok || !f.mayHold(raw) {
+				if !ok || !mayHold(raw) {
 					return
 				}
 				if j, _ := model.ParseJobFields(raw); j != nil && f.matchID(j) && f.Query.MatchQueueJob(j) {
