@@ -140,6 +140,7 @@ func (e *env) incident() {
 	where := fmt.Sprintf("since:%s until:%s", rfc(w.lo), rfc(w.hi))
 	dir := t.TempDir()
 	run := 0
+	var binCPU time.Duration // the CPU time of the last run of the binary
 	bin := func(args ...string) ([]byte, error) {
 		run++
 		argv := append([]string{"--redis", e.srv.Addr(), "--namespace", incNS}, args...)
@@ -149,7 +150,11 @@ func (e *env) incident() {
 		cmd := exec.Command(e.bin, argv...)
 		var out, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &stderr
-		if err := cmd.Run(); err != nil {
+		err := cmd.Run()
+		if cmd.ProcessState != nil {
+			binCPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		}
+		if err != nil {
 			return out.Bytes(), fmt.Errorf("%v: %w: %s", args, err, stderr.String())
 		}
 		return out.Bytes(), nil
@@ -182,17 +187,38 @@ func (e *env) incident() {
 	// Each round is A B B A (baseline, ours, ours, baseline), its ratio
 	// taken within it, so that load from other processes moves both sides
 	// alike; the first round warms up.
+	// CPU time, which waiting on a busy machine does not inflate: the
+	// client's (this process's for the baseline, the binary's for ours)
+	// plus redis-server's, summed over the rounds after the warm-up.
+	cpuConn := e.dial()
+	var cpuOurs, cpuBase, redisOurs, redisBase time.Duration
+	counting := false
 	base := func() time.Duration {
 		restoreWindow(e, c, incNS, w)
 		restoreWindow(e, c, incUpNS, w)
-		return timeIt(t, "raw ZRANGEBYSCORE", raw) + timeIt(t, "upstream RetryAllDeadJobs", up)
+		c0, s0 := processCPU(t), serverCPU(t, cpuConn)
+		d := timeIt(t, "raw ZRANGEBYSCORE", raw) + timeIt(t, "upstream RetryAllDeadJobs", up)
+		if counting {
+			r := serverCPU(t, cpuConn) - s0
+			cpuBase += processCPU(t) - c0 + r
+			redisBase += r
+		}
+		return d
 	}
 	mine := func() time.Duration {
 		restoreWindow(e, c, incNS, w)
-		return timeIt(t, "requeue --where", ours)
+		s0 := serverCPU(t, cpuConn)
+		d := timeIt(t, "requeue --where", ours)
+		if counting {
+			r := serverCPU(t, cpuConn) - s0
+			cpuOurs += binCPU + r
+			redisOurs += r
+		}
+		return d
 	}
 	var tOurs, tBase, pairs []time.Duration
 	for i := 0; i < sz.rounds+1; i++ {
+		counting = i > 0
 		b1, o1, o2, b2 := base(), mine(), mine(), base()
 		if i == 0 {
 			continue
@@ -203,6 +229,9 @@ func (e *env) incident() {
 	e.tb.atMost("7a", fmt.Sprintf("`jobs dead requeue --where since: until:` of a %d-job hour among %d dead / (raw ZRANGEBYSCORE + upstream RetryAllDeadJobs on the %d)", sz.window, sz.members, sz.window),
 		ratioValue(median(pairs)), 1.3,
 		fmt.Sprintf("median of %d rounds (ABBA): the whole command %s (process, plan, journal, audit), baseline %s", len(pairs), ms(median(tOurs)), ms(median(tBase))))
+	e.tb.info("7d", "CPU time of 7a (client + redis-server): ours / baseline", float64(cpuOurs)/float64(max(cpuBase, 1)),
+		fmt.Sprintf("over the %d runs of each side after the warm-up: ours %s (the binary's user+system time %s, Redis's %s), baseline %s (this process's %s, Redis's %s)",
+			2*sz.rounds, ms(cpuOurs), ms(cpuOurs-redisOurs), ms(redisOurs), ms(cpuBase), ms(cpuBase-redisBase), ms(redisBase)))
 	restoreWindow(e, c, incNS, w)
 
 	// 7c: a value at a JSON path over the million against the raw walk.
