@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -107,10 +108,14 @@ func TestFind(t *testing.T) {
 		t.Fatalf("text of a unique key of no job:\n%s", out)
 	}
 	out, _, code := runCLI(t, input{}, addr, "find", "q2", "p2", "s1")
-	for _, want := range []string{"1 job(s) run before it", "pool gone is dead", "TTL 9", "run_at "} {
+	for _, want := range []string{"1 job(s) run before it", "pool gone is dead", "run_at "} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("text lacks %q (exit %d):\n%s", want, code, out)
 		}
+	}
+	// The key was set to expire in 900 s, a moment ago.
+	if !regexp.MustCompile(`, TTL (8\d\d|900)s\n`).MatchString(out) {
+		t.Fatalf("text lacks the unique key's TTL:\n%s", out)
 	}
 	if _, stderr, code := runCLI(t, input{}, "--redis=127.0.0.1:1", "find", "--where", "erorr:x"); code != 2 || !strings.Contains(stderr, "did you mean err:") {
 		t.Fatalf("bad query: exit %d %q", code, stderr)
