@@ -266,3 +266,37 @@ func TestCompletionOnlyReads(t *testing.T) {
 		t.Errorf("no command counted: %s", stats)
 	}
 }
+
+// TestCompleteActionIDs: undo and history complete the IDs of the
+// journal's actions on the command line's Redis, newest first; undo leaves
+// out what is undone and the undos themselves. Nothing is asked of Redis.
+func TestCompleteActionIDs(t *testing.T) {
+	srv := completionRedis(t)
+	r := "--redis=" + srv.Addr()
+	log := "--audit-log=" + filepath.Join(t.TempDir(), "audit.log")
+	for _, args := range [][]string{{"pause", r, log, "mail", "--yes"}, {"unpause", r, log, "mail", "--yes"}} {
+		if _, stderr, code := runCLI(t, input{}, args...); code != ExitOK {
+			t.Fatalf("%v: exit %d, %q", args, code, stderr)
+		}
+	}
+	history, _ := completeValues(t, input{}, "history", r, log, "")
+	if len(history) != 2 {
+		t.Fatalf("history completes %q, want the two actions", history)
+	}
+	pauseID, unpauseID := history[1], history[0]
+	if got, _ := completeValues(t, input{}, "undo", r, log, ""); strings.Join(got, " ") != unpauseID+" "+pauseID {
+		t.Fatalf("undo completes %q, want %q then %q", got, unpauseID, pauseID)
+	}
+	if _, stderr, code := runCLI(t, input{}, "undo", r, log, unpauseID, "--yes"); code != ExitOK {
+		t.Fatalf("undo: exit %d, %q", code, stderr)
+	}
+	if got, _ := completeValues(t, input{}, "undo", r, log, ""); strings.Join(got, " ") != pauseID {
+		t.Errorf("after the undo, undo completes %q, want %q alone", got, pauseID)
+	}
+	if got, _ := completeValues(t, input{}, "history", r, log, ""); len(got) != 3 {
+		t.Errorf("history completes %q, want three actions", got)
+	}
+	if got, _ := completeValues(t, input{}, "undo", "--redis=127.0.0.1:1", log, ""); len(got) != 0 {
+		t.Errorf("another Redis's undo completes %q", got)
+	}
+}

@@ -270,6 +270,10 @@ func operandCandidates(ctx context.Context, cmd string, ops []string, live *live
 		return without(live.deadPools(ctx), ops)
 	case "requeue":
 		return without(live.inProgressKeys(ctx), ops)
+	case "history", "undo":
+		if len(ops) == 0 {
+			return live.actionIDs(ctx, cmd == "undo")
+		}
 	case "completion":
 		if len(ops) == 0 {
 			return []candidate{{"bash", ""}, {"zsh", ""}, {"fish", ""}}

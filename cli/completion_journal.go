@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/workq-tui/workq-tui/internal/journal"
+)
+
+// journalled is a command that reads the journal of its target: history
+// and undo. Completion offers the IDs of that target's actions.
+type journalled interface {
+	completionJournal() (auditFlag, *target)
+}
+
+func (c *historyCmd) completionJournal() (auditFlag, *target) { return c.audit, &c.target }
+func (c *undoCmd) completionJournal() (auditFlag, *target)    { return c.audit, &c.target }
+
+// actionIDs are the IDs of the journal's actions on the command line's
+// target, newest first, each described by its command and state; for undo
+// only those it could still put back (not undone, not an undo). Nothing
+// is sent to Redis; a journal that cannot be read completes nothing.
+func (l *liveSource) actionIDs(ctx context.Context, forUndo bool) []candidate {
+	j, ok := l.fs.runner.(journalled)
+	if !ok || !l.ok {
+		return nil
+	}
+	audit, t := j.completionJournal()
+	if t.demo || t.check(l.e) != nil {
+		return nil
+	}
+	dir, err := audit.journalDir(l.e)
+	if err != nil {
+		return nil
+	}
+	_, stop, err := t.open(ctx) // the address as the journal names it
+	if err != nil {
+		return nil
+	}
+	stop()
+	rows, _, err := targetHistory(dir, t)
+	if err != nil {
+		return nil
+	}
+	var out []candidate
+	for _, s := range slices.Backward(rows) {
+		if forUndo && (strings.Contains(s.State, "undone by") || s.UndoOf != "" || s.Op == journal.OpUndo) {
+			continue
+		}
+		out = append(out, candidate{s.ID, s.Command + " (" + s.State + ")"})
+	}
+	return out
+}
