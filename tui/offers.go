@@ -15,7 +15,10 @@ type reads struct {
 	scan    OrphanScanner
 	follow  Follower
 	history HistoryReader
-	names   redisq.Keys
+	// namespaces searches for the namespaces holding gocraft/work keys
+	// (namespace.go).
+	namespaces NamespaceFinder
+	names      redisq.Keys
 }
 
 // offered finds what r offers.
@@ -29,6 +32,7 @@ func offered(r Reader, namespace string) reads {
 	rd.scan, _ = r.(OrphanScanner)
 	rd.follow, _ = r.(Follower)
 	rd.history, _ = r.(HistoryReader)
+	rd.namespaces, _ = r.(NamespaceFinder)
 	return rd
 }
 
