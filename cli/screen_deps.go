@@ -22,6 +22,7 @@ type screenReader struct {
 	tui.SetScanner
 	tui.OrphanScanner
 	tui.HistoryReader
+	tui.NamespaceFinder
 }
 
 // followedReader is a screen's reader behind Sentinel: its polls check the
@@ -51,6 +52,7 @@ type fullReader interface {
 	tui.SetScanner
 	tui.OrphanScanner
 	tui.HistoryReader
+	tui.NamespaceFinder
 }
 
 type fullActor interface {
@@ -84,6 +86,8 @@ func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screen
 		SetScanner:    ScreenSetScanner(d.Dial, t.namespace),
 		OrphanScanner: ScreenScanner(d.Dial, t.namespace, redisq.DefaultScanCount),
 		HistoryReader: h,
+		// The search for other namespaces, when this one is empty.
+		NamespaceFinder: client,
 	}
 	if f := t.sentinel.follower(r.Poller); f != nil {
 		r.Poller = f
