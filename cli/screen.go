@@ -157,22 +157,47 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		closers = append(closers, closeTarget)
 		all = append(all, opts)
 	}
-	var root tea.Model
-	if len(all) == 1 {
-		root = tui.New(all[0])
-	} else {
-		root = tui.NewFleet(tui.FleetOptions{Targets: all, ReadOnly: !writable, Renderer: renderer,
-			Columns: settings.Columns["fleet"]})
+	if len(all) > 1 {
+		_, err := runProgram(ctx, e, tui.NewFleet(tui.FleetOptions{Targets: all, ReadOnly: !writable, Renderer: renderer,
+			Columns: settings.Columns["fleet"]}))
+		return err
 	}
+	// One target: n on an empty namespace ends the screen to open it again
+	// on the namespace chosen, built anew as if given with -n.
+	t, opts := ts[0], all[0]
+	for {
+		opts.SwitchNamespace = true
+		final, err := runProgram(ctx, e, tui.New(opts))
+		m, ok := final.(tui.Model)
+		if err != nil || !ok || m.SwitchTo() == "" {
+			return err
+		}
+		t.namespace = m.SwitchTo()
+		// The old namespace's connections go before the new ones open.
+		closers[len(closers)-1]()
+		closers = closers[:len(closers)-1]
+		var closeTarget func()
+		if opts, closeTarget, err = c.targetOptions(ctx, t, renderer, auditor); err != nil {
+			return err
+		}
+		opts.Bindings, opts.Columns = settings.Bindings, settings.Columns
+		closers = append(closers, closeTarget)
+	}
+}
+
+// runProgram runs the screen on the alternate screen until it ends, and
+// returns its last model.
+func runProgram(ctx context.Context, e env, root tea.Model) (tea.Model, error) {
 	p := tea.NewProgram(root, tea.WithAltScreen(), tea.WithContext(ctx),
 		tea.WithInput(e.stdin), tea.WithOutput(e.stdout))
-	if _, err := p.Run(); err != nil {
+	final, err := p.Run()
+	if err != nil {
 		if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-			return nil // SIGTERM or SIGINT from outside: a normal end
+			return final, nil // SIGTERM or SIGINT from outside: a normal end
 		}
-		return localErrorf("screen: %w", err)
+		return final, localErrorf("screen: %w", err)
 	}
-	return nil
+	return final, nil
 }
 
 // targetOptions builds the screen of one target: its dialer, client and

@@ -134,6 +134,17 @@ func actionBindings() []actionBinding {
 			},
 			run: func(m Model) (Model, tea.Cmd) { return m.openUndo(*m.top().selected().action) },
 		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.SwitchNamespace },
+			name:    "the namespace switch",
+			disabledReason: func(m Model) string {
+				if _, ok := m.switchTarget(); !ok {
+					return m.keys.SwitchNamespace.Help().Key + " opens another namespace when this one holds no gocraft/work keys and another does"
+				}
+				return ""
+			},
+			run: func(m Model) (Model, tea.Cmd) { return m.switchNamespace() },
+		},
 	}
 }
 

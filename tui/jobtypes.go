@@ -64,9 +64,14 @@ type jobTypesView struct {
 	// cols are the columns shown, by their names (all when empty).
 	cols []string
 	// km is the key map the view navigates with.
-	km           keyMap
-	types        []model.JobType
-	history      queueHistory
+	km      keyMap
+	types   []model.JobType
+	history queueHistory
+	// snap and orphans (the last scan's) are what blocks is explained
+	// from: the mark and reason of each job type held back.
+	snap         *model.Snapshot
+	orphans      []model.InProgressList
+	blocks       map[string]jobBlock
 	rows         []int
 	filter       string
 	list         listState
@@ -78,11 +83,16 @@ type jobTypesView struct {
 func (jobTypesView) title() string { return "Job types" }
 
 func (v jobTypesView) setSnapshot(s *model.Snapshot, h queueHistory) view {
-	v.types, v.history = s.JobTypes, h
+	v.types, v.history, v.snap = s.JobTypes, h, s
+	v.blocks = jobBlocks(v.snap, v.orphans, v.km)
 	return v.refilter()
 }
 
-func (v jobTypesView) setOrphans([]model.InProgressList) view { return v }
+func (v jobTypesView) setOrphans(o []model.InProgressList) view {
+	v.orphans = o
+	v.blocks = jobBlocks(v.snap, v.orphans, v.km)
+	return v
+}
 
 func (v jobTypesView) filterText() string { return v.filter }
 
@@ -91,9 +101,10 @@ func (v jobTypesView) setFilter(f string) view {
 	return v.refilter()
 }
 
-// setSize takes the body; one line of it holds the column titles.
+// setSize takes the body; one line of it holds the column titles, the
+// last the reason of the row under the cursor.
 func (v jobTypesView) setSize(w, h int) view {
-	v.width, v.height = w, max(h-1, 1)
+	v.width, v.height = w, max(h-2, 1)
 	v.list = v.list.clamp(len(v.rows), v.height)
 	return v
 }
@@ -120,6 +131,9 @@ func (v jobTypesView) refilter() jobTypesView {
 		text := strings.ToLower(textsafe.Clean(jt.Name))
 		if jt.Drift {
 			text += " drift"
+		}
+		if b, ok := v.blocks[jt.Name]; ok {
+			text += " " + strings.ToLower(b.mark)
 		}
 		if jt.Paused {
 			text += " paused"
@@ -172,7 +186,14 @@ func (v jobTypesView) navigate(msg tea.KeyMsg, k keyMap) view {
 }
 
 func (v jobTypesView) render(c renderContext) string {
-	return renderJobTypes(v.types, v.rows, v.history, v.list, v.width, v.height, v.cols, c.st)
+	list := renderJobTypes(v.types, v.rows, v.history, v.blocks, v.list, v.width, v.height, v.cols, c.st)
+	reason := ""
+	if jt, ok := v.current(); ok {
+		if b, ok := v.blocks[jt.Name]; ok {
+			reason = c.st.warn.Render(b.reason)
+		}
+	}
+	return list + "\n" + fitLine(reason, v.width)
 }
 
 // jobTypeColumnSpecs: on a narrow screen the trend and lock_info's count
@@ -186,6 +207,7 @@ var jobTypeColumnSpecs = []colSpec{
 	{title: "LOCKINFO", min: 8, max: 8, right: true, keep: 80},
 	{title: "PAUSED", min: 6, max: 6, keep: 97},
 	{title: "DRIFT", min: 5, max: 5, keep: 98},
+	{title: "WHY", min: 8, max: 8, keep: 93},
 	{title: "TREND", min: 8, max: historyLen, keep: 70},
 }
 
@@ -195,7 +217,7 @@ func jobTypeColumns(width int, names []string) []column {
 
 // renderJobTypes renders the column titles and the visible rows, exactly
 // height+1 lines.
-func renderJobTypes(types []model.JobType, rows []int, h queueHistory, l listState, width, height int, names []string, st styles) string {
+func renderJobTypes(types []model.JobType, rows []int, h queueHistory, blocks map[string]jobBlock, l listState, width, height int, names []string, st styles) string {
 	cols := jobTypeColumns(width, names)
 	titles := titleCells(cols)
 	lines := []string{fitLine(st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), width)}
@@ -219,10 +241,14 @@ func renderJobTypes(types []model.JobType, rows []int, h queueHistory, l listSta
 		if jt.Drift {
 			drift = st.dead.Render("DRIFT")
 		}
+		why := ""
+		if b, ok := blocks[jt.Name]; ok {
+			why = st.dead.Render(b.mark)
+		}
 		trend := st.accent.Render(sparkline(h[jt.Name], trendWidth))
 		cells := []string{textsafe.Clean(jt.Name), strconv.FormatInt(jt.Queued, 10), latency,
 			strconv.FormatInt(jt.InProgress, 10), fmt.Sprintf("%d/%s", jt.Lock, maxc),
-			strconv.FormatInt(jt.LockInfoTotal, 10), paused, drift, trend}
+			strconv.FormatInt(jt.LockInfoTotal, 10), paused, drift, why, trend}
 		row := renderCells(cols, cells)
 		if sel {
 			lines = append(lines, fitLine(st.selectRow(row), width))

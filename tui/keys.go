@@ -28,6 +28,9 @@ type keyMap struct {
 	// History (u) opens the journal's actions, a read; Undo (U) plans the
 	// undo of the action under the cursor there, a write.
 	History, Undo key.Binding
+	// SwitchNamespace (n) opens the screen on another namespace when
+	// this one is empty: a read.
+	SwitchNamespace key.Binding
 
 	// The Jobs view's keys, enabled by that view only: s switches the set,
 	// v reverses the order, space marks, S opens the summary; R and D
@@ -41,37 +44,38 @@ type keyMap struct {
 
 func defaultKeyMap() keyMap {
 	return keyMap{
-		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:      key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown:    key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Top:         key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
-		Bottom:      key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		NextView:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "view")),
-		PrevView:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
-		Enter:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
-		Back:        key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Refresh:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Command:     key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command line")),
-		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		ReapOne:     key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reap")),
-		ReapAll:     key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "reap all")),
-		Requeue:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue")),
-		RepairLocks: key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "repair locks")),
-		ScanOrphans: key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "scan orphans")),
-		TogglePause: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
-		History:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "history")),
-		Undo:        key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "undo")),
-		NextSet:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "set"), key.WithDisabled()),
-		SetsOrder:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "newest/oldest"), key.WithDisabled()),
-		Mark:        key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark"), key.WithDisabled()),
-		SetsSummary: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "summary"), key.WithDisabled()),
-		SetsRequeue: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue"), key.WithDisabled()),
-		SetsDelete:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete"), key.WithDisabled()),
-		Confirm:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
-		Cancel:      key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "cancel")),
+		Up:              key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:            key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:          key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
+		PageDown:        key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		Top:             key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
+		Bottom:          key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
+		NextView:        key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "view")),
+		PrevView:        key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
+		Enter:           key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
+		Back:            key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
+		Filter:          key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Refresh:         key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
+		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Command:         key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command line")),
+		Quit:            key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		ReapOne:         key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reap")),
+		ReapAll:         key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "reap all")),
+		Requeue:         key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue")),
+		RepairLocks:     key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "repair locks")),
+		ScanOrphans:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "scan orphans")),
+		TogglePause:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
+		History:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "history")),
+		Undo:            key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "undo")),
+		SwitchNamespace: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "switch namespace")),
+		NextSet:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "set"), key.WithDisabled()),
+		SetsOrder:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "newest/oldest"), key.WithDisabled()),
+		Mark:            key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark"), key.WithDisabled()),
+		SetsSummary:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "summary"), key.WithDisabled()),
+		SetsRequeue:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue"), key.WithDisabled()),
+		SetsDelete:      key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete"), key.WithDisabled()),
+		Confirm:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
+		Cancel:          key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "cancel")),
 	}
 }
 

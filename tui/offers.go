@@ -16,7 +16,10 @@ type reads struct {
 	follow  Follower
 	health  HealthReader
 	history HistoryReader
-	names   redisq.Keys
+	// namespaces searches for the namespaces holding gocraft/work keys
+	// (namespace.go).
+	namespaces NamespaceFinder
+	names      redisq.Keys
 }
 
 // offered finds what r offers.
@@ -31,6 +34,7 @@ func offered(r Reader, namespace string) reads {
 	rd.follow, _ = r.(Follower)
 	rd.health, _ = r.(HealthReader)
 	rd.history, _ = r.(HistoryReader)
+	rd.namespaces, _ = r.(NamespaceFinder)
 	return rd
 }
 

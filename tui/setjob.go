@@ -23,11 +23,14 @@ type setJobView struct {
 	writes        bool
 	top           int
 	width, height int
+	// detail keeps the member's lines between frames and key presses.
+	detail *detailCache
 }
 
 // newSetJobView shows the member under the Jobs view's cursor.
 func newSetJobView(v setsView, sj model.SetJob) setJobView {
-	return setJobView{km: v.km, job: sj, set: v.set, redisNow: v.redisNow, writes: v.writes}
+	return setJobView{km: v.km, job: sj, set: v.set, redisNow: v.redisNow, writes: v.writes,
+		detail: &detailCache{}}
 }
 
 // isSetJob reports whether v is a job's detail of the Jobs view.
@@ -38,7 +41,7 @@ func isSetJob(v view) bool {
 
 func (setJobView) title() string { return "job" }
 
-func (v setJobView) lines() []string { return setJobDetail(v.job, v.redisNow, v.width) }
+func (v setJobView) lines() []string { return setJobDetail(v.job, v.redisNow, v.width, v.detail) }
 
 func (v setJobView) update(msg tea.Msg) (view, tea.Cmd) {
 	if km, ok := msg.(tea.KeyMsg); ok {
@@ -74,6 +77,7 @@ func (v setJobView) keys(k keyMap) keyMap {
 func (v setJobView) render(c renderContext) string {
 	title := c.st.bold.Render(string(v.set)) + c.st.faint.Render(" · one job · esc back")
 	lines := v.lines()
-	body := strings.Join(lines[min(v.top, len(lines)):], "\n")
+	lines = lines[min(v.top, len(lines)):]
+	body := strings.Join(lines[:min(len(lines), max(v.height-1, 0))], "\n")
 	return fitBlock(fitLine(title, v.width)+"\n"+fitBlock(body, v.width, max(v.height-1, 0)), v.width, v.height)
 }

@@ -93,6 +93,9 @@ type setsView struct {
 	width, height int
 	// writes is set when R and D are there (not in read-only mode).
 	writes bool
+	// detail keeps the lines of the member under the cursor between
+	// frames (see detailCache).
+	detail *detailCache
 }
 
 // setsSummary is the state of the summary scan of one set.
@@ -111,7 +114,7 @@ type setsSummary struct {
 // newSetsView opens on the dead set, the one an incident is about; writes
 // enables R and D.
 func newSetsView(writes bool, k keyMap) setsView {
-	return setsView{km: k, set: model.SetDead, writes: writes}
+	return setsView{km: k, set: model.SetDead, writes: writes, detail: &detailCache{}}
 }
 
 // memberKey names one member: its set, score and bytes.

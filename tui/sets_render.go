@@ -32,8 +32,9 @@ func (v setsView) render(c renderContext) string {
 			dh := detailHeight(v.height)
 			pane := []string{c.st.faint.Render(strings.Repeat("─", max(w, 0)))}
 			if sj, ok := v.current(); ok {
-				pane = append(pane, setJobDetail(sj, v.redisNow, w)...)
+				pane = append(pane, setJobDetail(sj, v.redisNow, w, v.detail)...)
 			}
+			pane = pane[:min(len(pane), dh)]
 			lines = append(lines, fitBlock(strings.Join(pane, "\n"), w, dh))
 		}
 	}
@@ -135,8 +136,12 @@ func (v setsView) renderList(st styles) string {
 	for i := from; i < to; i++ {
 		sj := v.page[i]
 		mark := "  "
-		if _, on := v.marked[memberKey(sj)]; on {
-			mark = "* "
+		// memberKey holds the member's bytes (megabytes, for some): built
+		// only when something is marked.
+		if len(v.marked) > 0 {
+			if _, on := v.marked[memberKey(sj)]; on {
+				mark = "* "
+			}
 		}
 		row := mark + renderCells(cols, setJobCells(sj, v.redisNow))
 		if i == v.list.cursor {
@@ -164,14 +169,18 @@ func (v setsView) renderList(st styles) string {
 func setJobCells(sj model.SetJob, now time.Time) []string {
 	when := relTime(sj, now)
 	if sj.Job == nil {
-		return []string{when, "(not JSON)", "-", "", textsafe.Clean(string(sj.Raw))}
+		raw, _ := boundedBytes(sj.Raw, cellMaxBytes)
+		return []string{when, "(not JSON)", "-", "", textsafe.Clean(raw)}
 	}
 	j := sj.Job
 	fails := ""
 	if j.Fails > 0 {
 		fails = strconv.FormatInt(j.Fails, 10)
 	}
-	return []string{when, textsafe.Clean(j.Name), textsafe.Clean(j.ID), fails, oneLine(j.LastErr)}
+	name, _ := bounded(j.Name, cellMaxBytes)
+	id, _ := bounded(j.ID, cellMaxBytes)
+	lastErr, _ := bounded(j.LastErr, cellMaxBytes)
+	return []string{when, textsafe.Clean(name), textsafe.Clean(id), fails, oneLine(lastErr)}
 }
 
 // relTime is a member's score as an age against Redis's clock: "3h05m ago"
@@ -216,21 +225,14 @@ func unixText(sec int64, now time.Time) string {
 
 // setJobDetail is the detail of one member, one clean line per entry,
 // none wider than width: its fields, its error, its arguments pretty
-// printed, or its bytes when it is not a job.
-func setJobDetail(sj model.SetJob, now time.Time, width int) []string {
+// printed, or its bytes when it is not a job, each cut at detailMaxBytes.
+// The lines after the times come from c (see detailCache).
+func setJobDetail(sj model.SetJob, now time.Time, width int, c *detailCache) []string {
 	if sj.Raw == nil && sj.ScoreText == "" {
 		return []string{"  no job selected"}
 	}
 	var out []string
-	add := func(label, text string) {
-		prefix := fmt.Sprintf("%-9s ", label)
-		for i, l := range wrapClean(text, max(width-len(prefix), 10)) {
-			if i > 0 {
-				prefix = strings.Repeat(" ", len(prefix))
-			}
-			out = append(out, prefix+l)
-		}
-	}
+	add := func(label, text string) { out = append(out, detailField(label, text, width)...) }
 	score := sj.ScoreText
 	if sec, ok := scoreSeconds(sj); ok {
 		score = unixText(sec, now)
@@ -239,30 +241,43 @@ func setJobDetail(sj model.SetJob, now time.Time, width int) []string {
 	if sj.Problem != "" {
 		add("problem", sj.Problem)
 	}
+	if j := sj.Job; j != nil {
+		add("name", j.Name)
+		add("id", j.ID)
+		add("t", unixText(j.EnqueuedAt, now))
+		if j.Fails > 0 || j.FailedAt > 0 {
+			add("fails", strconv.FormatInt(j.Fails, 10))
+			add("failed_at", unixText(j.FailedAt, now))
+		}
+	}
+	return append(out, c.tail(sj, width)...)
+}
+
+// memberTail is the part of a member's detail that does not depend on the
+// clock: its error, unique key and arguments, or its bytes when it is not
+// a job.
+func memberTail(sj model.SetJob, width int) []string {
 	if sj.Job == nil {
-		add("raw", string(sj.Raw))
-		return out
+		return detailField("raw", string(sj.Raw), width)
 	}
 	j := sj.Job
-	add("name", j.Name)
-	add("id", j.ID)
-	add("t", unixText(j.EnqueuedAt, now))
-	if j.Fails > 0 || j.FailedAt > 0 {
-		add("fails", strconv.FormatInt(j.Fails, 10))
-		add("failed_at", unixText(j.FailedAt, now))
-	}
+	var out []string
 	if j.LastErr != "" {
-		add("err", j.LastErr)
+		out = append(out, detailField("err", j.LastErr, width)...)
 	}
 	if j.Unique || j.UniqueKey != "" {
 		u := "yes"
 		if j.UniqueKey != "" {
 			u = "key " + j.UniqueKey
 		}
-		add("unique", u)
+		out = append(out, detailField("unique", u, width)...)
 	}
-	args := prettyArgs(j.Args)
-	for i, l := range args {
+	if len(j.Args) > detailMaxBytes {
+		// Too long to pretty-print on every frame: its first bytes as
+		// stored.
+		return append(out, detailField("args", string(j.Args), width)...)
+	}
+	for i, l := range prettyArgs(j.Args) {
 		label := ""
 		if i == 0 {
 			label = "args"
@@ -278,7 +293,25 @@ func setJobDetail(sj model.SetJob, now time.Time, width int) []string {
 	return out
 }
 
-// prettyArgs is the args JSON indented, one cleaned line per entry.
+// detailField is one field of a detail, its label before its first line,
+// wrapped to width; a field longer than detailMaxBytes is cut, and a last
+// line says how much is left out.
+func detailField(label, text string, width int) []string {
+	text, more := bounded(text, detailMaxBytes)
+	prefix := fmt.Sprintf("%-9s ", label)
+	var out []string
+	for i, l := range wrapClean(text, max(width-len(prefix), 10)) {
+		if i > 0 {
+			prefix = strings.Repeat(" ", len(prefix))
+		}
+		out = append(out, prefix+l)
+	}
+	if more > 0 {
+		out = append(out, strings.Repeat(" ", len(prefix))+moreText(more))
+	}
+	return out
+}
+
 func prettyArgs(args json.RawMessage) []string {
 	if len(args) == 0 {
 		return []string{"(none)"}

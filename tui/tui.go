@@ -152,6 +152,11 @@ type Options struct {
 	// a view it does not name shows them all. Both come checked.
 	Bindings map[string][]string
 	Columns  map[string][]string
+
+	// SwitchNamespace lets n, on an empty namespace, end the screen for
+	// the program to open it on a namespace the reader's NamespaceFinder
+	// found (Model.SwitchTo); the fleet's screens cannot.
+	SwitchNamespace bool
 }
 
 // PeekLimit is how many in-progress jobs the detail view shows.
@@ -225,6 +230,9 @@ type Model struct {
 
 	status   statusLine
 	statusID int
+
+	// ns is the search for other namespaces when this one is empty.
+	ns nsState
 }
 
 // runningAction is the action in progress: at most one at a time.

@@ -76,6 +76,8 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onSweep(msg)
 	case healthMsg:
 		return m.onHealth(msg), nil
+	case namespaceSearchMsg:
+		return m.onNamespaceSearch(msg)
 	case sweepTickMsg:
 		if msg.gen != m.sweep.gen || m.sweep.running {
 			return m, nil
@@ -228,7 +230,8 @@ func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
 	}
 	recovered := m.failures > 0
 	m.err, m.failures = nil, 0
-	snap := m.adjusted(msg.snap)
+	snap := m.withSearch(m.adjusted(msg.snap))
+	m, search := m.searchNamespaces(snap)
 	m.fetchedAt = msg.at
 	m.history = m.history.add(snap)
 	m = m.setSnap(snap)
@@ -239,9 +242,9 @@ func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
 		// sweep now rather than show its error until the next one is due.
 		var sweep tea.Cmd
 		m, sweep = m.startSweep()
-		return m, tea.Batch(tick, sweep)
+		return m, tea.Batch(tick, sweep, search)
 	}
-	return m, tick
+	return m, tea.Batch(tick, search)
 }
 
 // setSnap shows a snapshot in every view.

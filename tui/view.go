@@ -404,6 +404,8 @@ func (m Model) renderFooter() string {
 		status = s.Render(oneLine(m.status.text))
 	case notice != "":
 		status = m.st.warn.Render(notice)
+	case m.namespaceNotice() != "":
+		status = m.st.warn.Render(m.namespaceNotice())
 	case m.currentFilter() != "" && !m.opened():
 		status = m.st.faint.Render("filter: " + textsafe.Clean(m.currentFilter()) + "  (esc clears)")
 	}

@@ -1,0 +1,101 @@
+package tui
+
+// This file owns why a job type does not run, as the Job types view shows
+// it: a mark on its row (BLOCKED, HELD, ORPHANED) and, under the list, one
+// line for the row under the cursor. The causes are model.Explain's, the
+// ones `workq-tui explain` prints, found from the snapshot and the last
+// orphan scan alone; the line names the screen's key that removes them.
+
+import (
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// The marks of a job type's row, the worst first.
+const (
+	// markBlocked: the lock is at max_concurrency, no new job starts.
+	markBlocked = "BLOCKED"
+	// markHeld: jobs of the type sit in dead pools' in-progress lists.
+	markHeld = "HELD"
+	// markOrphaned: jobs of the type sit in orphaned in-progress lists.
+	markOrphaned = "ORPHANED"
+)
+
+// jobBlock is why one job type is held back: the mark of its row and the
+// line said when the cursor is on it.
+type jobBlock struct {
+	mark, reason string
+}
+
+// markOf is the mark of the causes Explain checks that hold a job type's
+// jobs back; "" for the others (a pause has its own column).
+func markOf(kind string) string {
+	switch kind {
+	case model.CauseDeadPoolLocks, model.CauseLockDrift, model.CauseSaturated:
+		return markBlocked
+	case model.CauseHeldDead:
+		return markHeld
+	case model.CauseOrphaned:
+		return markOrphaned
+	}
+	return ""
+}
+
+// jobBlocks explains every job type of snap with the orphans of the last
+// scan (nil: none has run, the snapshot's own), keeping those with a mark.
+// Explain's checks that need more than the snapshot (the retry set, the
+// unique keys, the recent deaths) find nothing without their facts.
+func jobBlocks(snap *model.Snapshot, orphans []model.InProgressList, k keyMap) map[string]jobBlock {
+	if snap == nil {
+		return nil
+	}
+	s := *snap
+	if orphans != nil {
+		s.Orphans = orphans
+	}
+	out := map[string]jobBlock{}
+	for _, jt := range s.JobTypes {
+		e := model.Explain(&s, model.ExplainFacts{}, jt.Name)
+		var marked []model.Cause
+		for _, c := range e.Causes {
+			if markOf(c.Kind) != "" {
+				marked = append(marked, c)
+			}
+		}
+		if len(marked) == 0 {
+			continue
+		}
+		out[jt.Name] = jobBlock{mark: markOf(marked[0].Kind), reason: blockReason(marked, k)}
+	}
+	return out
+}
+
+// blockReason is the line of the first cause, Explain's verdict (it
+// names the job type and the numbers behind it), with the key that removes
+// it, then how many more causes hold the type back: short enough for 80
+// columns.
+func blockReason(causes []model.Cause, k keyMap) string {
+	c := causes[0]
+	text := textsafe.Clean(c.Verdict)
+	if fix := blockFix(c, k); fix != "" {
+		text += ": " + fix
+	}
+	if n := len(causes) - 1; n > 0 {
+		text += " (+" + plural(n, "more cause", "more causes") + ")"
+	}
+	return text
+}
+
+// blockFix is what the operator presses to remove cause c, "" when no
+// write of the screen does.
+func blockFix(c model.Cause, k keyMap) string {
+	switch c.Kind {
+	case model.CauseDeadPoolLocks, model.CauseHeldDead:
+		return k.ReapAll.Help().Key + " reaps them"
+	case model.CauseLockDrift:
+		return k.RepairLocks.Help().Key + " repairs it once marked DRIFT"
+	case model.CauseOrphaned:
+		return k.Requeue.Help().Key + " in Orphans requeues them"
+	}
+	return ""
+}
