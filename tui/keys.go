@@ -92,7 +92,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.NextSet, k.SetsOrder, k.Mark, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo},
-		{k.ScanOrphans, k.History, k.Refresh, k.Command, k.Help, k.Quit},
+		{k.ScanOrphans, k.History, k.SwitchNamespace, k.Refresh, k.Command, k.Help, k.Quit},
 		k.Views,
 	}
 }
