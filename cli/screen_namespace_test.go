@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -66,4 +67,26 @@ func TestScreenEmptyNamespace(t *testing.T) {
 	if n, _ := srv.Do("DBSIZE").(int64); n != 3 {
 		t.Errorf("the database holds %d keys after the switch, want the 3 it had", n)
 	}
+}
+
+// TestScreenSwitchesNamespaceInATerminal: the program itself, on a
+// terminal, on the typo inc33: n closes that screen and opens inc3's,
+// whose pool is on it and whose header names inc3.
+func TestScreenSwitchesNamespaceInATerminal(t *testing.T) {
+	srv := redistest.Start(t)
+	k := redisq.NewKeys("inc3")
+	now := time.Now().Unix()
+	srv.Do("SADD", k.WorkerPools(), "aaaaaaaaaaaaaaaaaaaaaaaa")
+	srv.Do("HSET", k.Heartbeat("aaaaaaaaaaaaaaaaaaaaaaaa"), "heartbeat_at", now, "started_at", now, "job_names", "send_email",
+		"concurrency", 1, "worker_ids", "w1", "host", "h", "pid", 1)
+	srv.Do("SADD", k.KnownJobs(), "send_email")
+	s := redistest.StartTmux(t, 100, 30, []string{"NO_COLOR=1"}, redistest.Binary(t), "--redis", srv.Addr(), "-n", "inc33", "--read-only")
+	s.WaitText(15*time.Second, "empty namespace", "n opens inc3")
+	s.Keys("n")
+	screen := s.WaitText(15*time.Second, "ns inc3", "aaaaaaaaaaaaaaaaaaaaaaaa")
+	if strings.Contains(screen, "empty namespace") {
+		t.Errorf("inc3's screen still says the namespace is empty:\n%s", screen)
+	}
+	s.Keys("q")
+	s.WaitText(5*time.Second, "EXITED 0")
 }
