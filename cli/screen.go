@@ -191,10 +191,10 @@ func runProgram(ctx context.Context, e env, root tea.Model) (tea.Model, error) {
 	p := tea.NewProgram(root, tea.WithAltScreen(), tea.WithContext(ctx),
 		tea.WithInput(e.stdin), tea.WithOutput(e.stdout))
 	final, err := p.Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		err = nil // SIGTERM or SIGINT from outside: a normal end
+	}
 	if err != nil {
-		if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-			return final, nil // SIGTERM or SIGINT from outside: a normal end
-		}
 		return final, localErrorf("screen: %w", err)
 	}
 	return final, nil
@@ -249,12 +249,17 @@ func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipg
 // there is one. A file that does not parse stops the screen like any bad
 // input, with a line per problem.
 func (c *screenCmd) screenSettings(e env) (*config.File, error) {
-	if c.configPath == "" {
-		if _, err := config.DefaultPath(e.getenv); err != nil {
-			return &config.File{}, nil // no place for a default file
-		}
+	if c.configPath == "" && !defaultConfigPlace(e.getenv) {
+		return &config.File{}, nil
 	}
 	return readConfig(e, c.configPath)
+}
+
+// defaultConfigPlace reports whether the environment names a place for
+// the default configuration file (HOME or XDG_CONFIG_HOME).
+func defaultConfigPlace(getenv func(string) string) bool {
+	_, err := config.DefaultPath(getenv)
+	return err == nil
 }
 
 // screenRenderer is the renderer of every style of the screen. Its

@@ -14,7 +14,7 @@ func TestPacerBoundsEverySecond(t *testing.T) {
 	const rate, batch, calls = 100, 10, 30
 	p := &pacer{rate: rate}
 	r := rand.New(rand.NewSource(1))
-	type call struct{ sent, ran, replied time.Time }
+	type call struct{ sent time.Time }
 	var done []time.Time
 	var flight []call
 	reply := func() {
