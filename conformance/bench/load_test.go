@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -233,8 +234,19 @@ func runLoop(c redis.Conn, cmds []cmd) error {
 }
 
 // counter counts what a client sends: commands, and round trips (a write
-// followed by a wait for replies).
-type counter struct{ commands, roundTrips int }
+// followed by a wait for replies). The connections of one read (a scan on
+// a connection of its own beside the snapshot) count into it at once.
+type counter struct {
+	mu                   sync.Mutex
+	commands, roundTrips int
+}
+
+func (n *counter) add(commands, roundTrips int) {
+	n.mu.Lock()
+	n.commands += commands
+	n.roundTrips += roundTrips
+	n.mu.Unlock()
+}
 
 // countingConn wraps a connection and counts into a counter.
 type countingConn struct {
@@ -244,14 +256,14 @@ type countingConn struct {
 }
 
 func (c *countingConn) Send(name string, args ...any) error {
-	c.n.commands++
+	c.n.add(1, 0)
 	c.pending++
 	return c.Conn.Send(name, args...)
 }
 
 func (c *countingConn) Flush() error {
 	if c.pending > 0 {
-		c.n.roundTrips++
+		c.n.add(0, 1)
 		c.pending = 0
 	}
 	return c.Conn.Flush()
@@ -259,10 +271,10 @@ func (c *countingConn) Flush() error {
 
 func (c *countingConn) count(name string) {
 	if name != "" {
-		c.n.commands++
+		c.n.add(1, 0)
 	}
 	if name != "" || c.pending > 0 {
-		c.n.roundTrips++
+		c.n.add(0, 1)
 		c.pending = 0
 	}
 }
