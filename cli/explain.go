@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -53,14 +52,6 @@ type explainCmd struct {
 	json      bool
 }
 
-// explainRead is what one explain read: the snapshot with its orphans,
-// the set facts and each job type's unique keys.
-type explainRead struct {
-	snap   *model.Snapshot
-	facts  model.ExplainFacts
-	unique map[string][]model.UniqueKey
-}
-
 func (c *explainCmd) run(ctx context.Context, e env, args []string) error {
 	if len(args) == 0 {
 		return usageErrorf("explain needs a job type name (or --pool and a pool ID)")
@@ -87,21 +78,21 @@ func (c *explainCmd) run(ctx context.Context, e env, args []string) error {
 	var pools []model.PoolExplanation
 	cause := false
 	for _, a := range args {
-		if c.isPool(rd.snap, a) {
-			pe := model.ExplainPool(rd.snap, a)
+		if c.isPool(rd.Snap, a) {
+			pe := model.ExplainPool(rd.Snap, a)
 			cause = cause || !pe.Running
 			pools = append(pools, pe)
 			continue
 		}
-		f := rd.facts
-		f.Unique, f.UniqueScanned = rd.unique[a], true
-		x := model.Explain(rd.snap, f, a)
+		f := rd.Facts
+		f.Unique, f.UniqueScanned = rd.Unique[a], true
+		x := model.Explain(rd.Snap, f, a)
 		cause = cause || !x.Running
 		jobs = append(jobs, x)
 	}
 	widenPipe(e.stdout)
 	if c.json {
-		err = writeExplainJSON(e.stdout, rd.snap, jobs, pools, c.fixPrefix())
+		err = writeExplainJSON(e.stdout, rd.Snap, jobs, pools, c.fixPrefix())
 	} else {
 		err = writeExplainText(e.stdout, jobs, pools, c.fixPrefix())
 	}
@@ -131,11 +122,10 @@ func (c *explainCmd) isPool(snap *model.Snapshot, a string) bool {
 	return true
 }
 
-// read takes the snapshot (three round trips, a fourth only to confirm
-// drift) while the orphan scan and the unique keys' scan walk the keyspace
-// on connections of their own; then one round trip for the retry,
-// scheduled and dead sets, dated by the snapshot's Redis time.
-func (c *explainCmd) read(ctx context.Context, args []string) (*explainRead, error) {
+// read is redisq's ReadExplain: the snapshot, with the set facts and the
+// orphan and unique keys' scans beside it. --long-after marks the
+// long-running jobs of a saturated type.
+func (c *explainCmd) read(ctx context.Context, args []string) (*redisq.ExplainRead, error) {
 	d, stop, err := c.open(ctx)
 	if err != nil {
 		return nil, err
@@ -143,57 +133,17 @@ func (c *explainCmd) read(ctx context.Context, args []string) (*explainRead, err
 	defer stop()
 	cl := redisq.NewDialerClient(d, c.namespace, c.deadAfter)
 	defer cl.Close()
-	rd := &explainRead{unique: map[string][]model.UniqueKey{}}
-	var orph redisq.OrphanResult
-	var mu sync.Mutex
-	var scanErr error
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		var err error
-		orph, err = cl.ScanOrphans(ctx, redisq.DefaultScanCount, nil)
-		if err != nil {
-			mu.Lock()
-			scanErr = err
-			mu.Unlock()
-		}
-	}()
+	var jobs []string
 	if !c.pool {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for _, a := range args {
-				u, err := cl.UniqueKeys(ctx, a, redisq.DefaultScanCount)
-				mu.Lock()
-				if err != nil && scanErr == nil {
-					scanErr = err
-				}
-				rd.unique[a] = u
-				mu.Unlock()
-				if err != nil {
-					return
-				}
-			}
-		}()
+		jobs = args
 	}
-	snap, err := cl.Snapshot(ctx)
-	if err == nil && !c.pool {
-		rd.facts, err = cl.ExplainFacts(ctx, snap.RedisTime)
-	}
-	wg.Wait()
+	rd, err := cl.ReadExplain(ctx, jobs, redisq.DefaultScanCount)
 	if err != nil {
 		return nil, err
 	}
-	if scanErr != nil {
-		return nil, scanErr
+	if c.longAfter > 0 {
+		rd.Snap.LongAfter = c.longAfter
 	}
-	snap.Orphans = orph.Orphans
-	snap.Warnings = append(snap.Warnings, orph.Warnings...)
-	snap.LongAfter = c.longAfter
-	model.AnalyzeWorkers(snap.Workers, snap.RedisTime)
-	snap.Findings = model.Findings(snap)
-	rd.snap = snap
 	return rd, nil
 }
 

@@ -91,55 +91,18 @@ func (c *timelineCmd) run(ctx context.Context, e env, args []string) error {
 	return nil
 }
 
-// read takes the pools (the snapshot) and then walks the dead set's window
-// and the retry set on the same connection.
+// read takes the pools and the window's failures (redisq.ReadTimeline).
 func (c *timelineCmd) read(ctx context.Context) (*model.Timeline, string, error) {
 	conn, done, err := c.dial(ctx)
 	if err != nil {
 		return nil, "", err
 	}
 	defer done()
-	snap, err := redisq.ReadSnapshot(ctx, conn, c.namespace, c.deadAfter)
+	tl, err := redisq.ReadTimeline(ctx, conn, c.namespace, c.deadAfter, c.since, c.bucket, c.query)
 	if err != nil {
 		return nil, "", err
 	}
-	tl := model.NewTimeline(snap.RedisTime, c.since, c.bucket)
-	keys := redisq.NewKeys(c.namespace)
-	from, to := tl.From, tl.To-1
-	if c.query.HasSince {
-		from = max(from, c.query.Since)
-	}
-	if c.query.HasUntil {
-		to = min(to, c.query.Until)
-	}
-	if from <= to {
-		if err := redisq.WalkScores(ctx, conn, keys.Dead(), model.SetDead, from, to, matching(c.query, tl.AddDead)); err != nil {
-			return nil, "", err
-		}
-	}
-	// The retry set is scored by due time: every member is read.
-	if err := redisq.WalkScores(ctx, conn, keys.Retry(), model.SetRetry, 0, 1<<53, matching(c.query, tl.AddRetry)); err != nil {
-		return nil, "", err
-	}
-	tl.AddPools(snap.Pools)
-	return tl, snap.Namespace, nil
-}
-
-// matching passes on to add only the jobs q matches (all of them for an
-// empty query).
-func matching(q *model.Query, add func([]model.SetJob)) func([]model.SetJob) {
-	if q.Empty() {
-		return add
-	}
-	return func(jobs []model.SetJob) {
-		kept := make([]model.SetJob, 0, len(jobs))
-		for _, sj := range jobs {
-			if q.MatchSetJob(sj) {
-				kept = append(kept, sj)
-			}
-		}
-		add(kept)
-	}
+	return tl, c.namespace, nil
 }
 
 type timelineJSON struct {

@@ -19,6 +19,8 @@ const (
 	OutageSpan  = 4 * time.Minute
 	OutageJobs  = 36
 	OutageError = "stripe: POST /v1/charges: 504 gateway timeout"
+	// DeployAgo is when the deploy before the outage started its pools.
+	DeployAgo = 68 * time.Minute
 	// olderDeaths are unrelated failures over the three days before.
 	olderDeaths = 24
 )

@@ -2,7 +2,8 @@
 // their arguments, the pools with their names and hosts, and the timeline
 // that leaves the wreckage of an incident behind (a dead pool, a vanished
 // heartbeat, an orphaned in-progress list left by upstream's reaper, a
-// drifted lock).
+// drifted lock, and the cases of cases.go: a paused type, a type only the
+// dead pool served, a type saturated by long-running jobs).
 
 package demo
 
@@ -78,6 +79,18 @@ func jobSpecs() []*jobSpec {
 			args: func(r *rand.Rand) map[string]any {
 				return map[string]any{"endpoint_id": 1 + r.Intn(400), "event": pick(r, "invoice.paid", "order.created", "user.signed_up", "order.shipped")}
 			}},
+		{name: PausedJob, priority: 1, perMinute: 2, minRun: 2 * time.Second, maxRun: 8 * time.Second,
+			args: func(r *rand.Rand) map[string]any {
+				return map[string]any{"index": pick(r, "products", "users", "orders"), "shard": r.Intn(16)}
+			}},
+		{name: UnservedJob, priority: 1, perMinute: 3, minRun: time.Second, maxRun: 4 * time.Second,
+			args: func(r *rand.Rand) map[string]any {
+				return map[string]any{"batch_id": fmt.Sprintf("led_%05d", r.Intn(100000)), "source": pick(r, "bank_feed", "csv_upload")}
+			}},
+		{name: SaturatedJob, maxConcurrency: 2, priority: 1, perMinute: 1, minRun: 8 * time.Minute, maxRun: 20 * time.Minute,
+			args: func(r *rand.Rand) map[string]any {
+				return map[string]any{"video_id": 10000 + r.Intn(90000), "preset": pick(r, "720p", "1080p", "4k")}
+			}},
 		{name: "export_report", maxConcurrency: 2, priority: 1, perMinute: 1, minRun: 10 * time.Second, maxRun: 30 * time.Second,
 			args: func(r *rand.Rand) map[string]any {
 				return map[string]any{"report": pick(r, "monthly_sales", "churn", "tax_summary"), "account_id": 1000 + r.Intn(9000), "format": "csv"}
@@ -143,10 +156,12 @@ func (s *Sim) build() {
 	}
 	orphan := newPool(poolDef{concurrency: 2, jobs: []string{"sync_crm"}, age: 49 * time.Hour})
 	vanished := newPool(poolDef{concurrency: 3, jobs: []string{"resize_image", "sync_crm"}, age: 9 * time.Hour})
-	dead := newPool(poolDef{concurrency: 4, jobs: []string{"resize_image", "send_email"}, age: 5 * time.Hour})
-	a := newPool(poolDef{concurrency: 5, jobs: []string{"send_email", "resize_image", "deliver_webhook", "sync_crm"}, age: 26 * time.Hour})
-	b := newPool(poolDef{concurrency: 4, jobs: []string{"send_email", "charge_card", "deliver_webhook", "sync_crm"}, age: 3*time.Hour + 10*time.Minute})
-	c := newPool(poolDef{concurrency: 4, jobs: []string{"resize_image", "charge_card", "export_report", "sync_crm", "deliver_webhook"}, age: 47 * time.Minute})
+	dead := newPool(poolDef{concurrency: 4, jobs: []string{"resize_image", "send_email", UnservedJob}, age: 5 * time.Hour})
+	a := newPool(poolDef{concurrency: 5, jobs: []string{"send_email", "resize_image", "deliver_webhook", "sync_crm", SaturatedJob}, age: 26 * time.Hour})
+	// b and c are a deploy: they started on two hosts a few minutes before
+	// the card gateway's outage (OutageAgo).
+	b := newPool(poolDef{concurrency: 4, jobs: []string{"send_email", "charge_card", "deliver_webhook", "sync_crm", SaturatedJob}, age: DeployAgo - History + 40*time.Second})
+	c := newPool(poolDef{concurrency: 4, jobs: []string{"resize_image", "charge_card", "export_report", "sync_crm", "deliver_webhook", PausedJob}, age: DeployAgo - History})
 	s.scenario.Live = []string{a.id, b.id, c.id}
 	s.scenario.Dead, s.scenario.Vanished, s.scenario.Orphan = dead.id, vanished.id, orphan.id
 	s.scenario.OrphanJob, s.scenario.DriftJob = "sync_crm", "export_report"
@@ -158,10 +173,14 @@ func (s *Sim) build() {
 		_, err := s.conn.Do("INCRBY", s.keys.Lock(sp.name), sp.maxConcurrency+2)
 		return err
 	})
+	s.at(h, s.pauseAndBacklog)
 	for _, p := range s.pools {
 		p := p
 		s.at(h, func() error { return s.startPool(p) })
 	}
+	// After the pools' starts and before their workers' first fetches.
+	s.at(h, func() error { return s.startLongJob(a.workers[0], LongJobAges[0], 31*time.Minute, "frame 41200/96000") })
+	s.at(h, func() error { return s.startLongJob(b.workers[0], LongJobAges[1], 44*time.Minute, "frame 18050/72000") })
 	for _, name := range s.scenario.JobNames {
 		sp := s.specs[name]
 		s.at(h.Add(s.arrival(sp.perMinute)), func() error { return s.enqueueLoop(sp) })

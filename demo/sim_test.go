@@ -90,6 +90,7 @@ type state struct {
 	lockInfo   map[string]map[string]int64
 	maxConc    map[string]int64
 	knownJobs  map[string]bool
+	paused     map[string]bool
 	retry      int64
 	dead       int64
 }
@@ -100,7 +101,7 @@ func readState(t *testing.T, c redis.Conn, ns string) state {
 	st := state{
 		set: map[string]bool{}, heartbeats: map[string]map[string]string{}, queues: map[string][]string{},
 		inProgress: map[string]map[string]int64{}, lock: map[string]int64{}, lockInfo: map[string]map[string]int64{},
-		maxConc: map[string]int64{}, knownJobs: map[string]bool{},
+		maxConc: map[string]int64{}, knownJobs: map[string]bool{}, paused: map[string]bool{},
 	}
 	must := func(v any, err error) any {
 		t.Helper()
@@ -146,6 +147,8 @@ func readState(t *testing.T, c redis.Conn, ns string) state {
 			st.lock[strings.TrimSuffix(strings.TrimPrefix(rest, "jobs:"), ":lock")] = must(redis.Int64(c.Do("GET", key))).(int64)
 		case strings.HasSuffix(key, ":max_concurrency"):
 			st.maxConc[strings.TrimSuffix(strings.TrimPrefix(rest, "jobs:"), ":max_concurrency")] = must(redis.Int64(c.Do("GET", key))).(int64)
+		case strings.HasSuffix(key, ":paused"):
+			st.paused[strings.TrimSuffix(strings.TrimPrefix(rest, "jobs:"), ":paused")] = true
 		case strings.HasPrefix(rest, "jobs:"):
 			st.queues[strings.TrimPrefix(rest, "jobs:")] = must(redis.Strings(c.Do("LRANGE", key, 0, -1))).([]string)
 		}

@@ -214,6 +214,10 @@ func explainLock(snap *Snapshot, jt *JobType) *Cause {
 			Evidence: []string{at, fmt.Sprintf("but lock_info totals %d and the in-progress lists hold %d", jt.LockInfoTotal, jt.InProgress)},
 			Fix:      []string{"repair-locks", jt.Name}}
 	}
+	if jt.Queued == 0 {
+		// Every slot busy and nothing waiting: running at its cap.
+		return nil
+	}
 	c := &Cause{Kind: CauseSaturated, Verdict: fmt.Sprintf("%s is saturated: every one of its %d slots runs a job", jt.Name, jt.MaxConcurrency),
 		Evidence: []string{at + ", all held by live pools"},
 		FixText:  "wait for the running jobs, or raise MaxConcurrency in the pools' JobOptions (each pool start rewrites it)"}
@@ -226,6 +230,9 @@ func explainLock(snap *Snapshot, jt *JobType) *Cause {
 		line := fmt.Sprintf("job %s on worker %s of pool %s", w.JobID, w.WorkerID, w.PoolID)
 		if w.Running != nil {
 			line += " running for " + FormatAge(*w.Running)
+			if w.LongRunning(snap.LongAfter) {
+				line += " (long-running)"
+			}
 		}
 		switch {
 		case w.HasCheckin && w.CheckinAt > 0:

@@ -76,7 +76,7 @@ func TestExplainChecks(t *testing.T) {
 				jt := &s.JobTypes[0]
 				jt.Lock, jt.MaxConcurrency = 5, 2
 			}},
-		{name: "saturated", job: "send_email", want: []string{CauseSaturated}, in: "running for 20m",
+		{name: "saturated", job: "send_email", want: []string{CauseSaturated}, in: "running for 20m00s (long-running), no check-in",
 			setup: func(s *Snapshot, _ *ExplainFacts) {
 				s.Pools[0].InProgress = map[string]int64{"send_email": 2}
 				s.Pools[0].LockInfo = map[string]int64{"send_email": 2}
@@ -87,6 +87,14 @@ func TestExplainChecks(t *testing.T) {
 					{WorkerID: "w1", PoolID: "live1", Busy: true, JobName: "send_email", JobID: "a", StartedAt: now - 1200},
 					{WorkerID: "w2", PoolID: "live1", Busy: true, JobName: "send_email", JobID: "b", StartedAt: now - 60, HasCheckin: true, Checkin: "batch 3", CheckinAt: now - 5},
 				}
+			}},
+		{name: "saturated with nothing waiting", job: "send_email",
+			setup: func(s *Snapshot, _ *ExplainFacts) {
+				s.Pools[0].InProgress = map[string]int64{"send_email": 2}
+				s.Pools[0].LockInfo = map[string]int64{"send_email": 2}
+				jt := &s.JobTypes[0]
+				jt.Queued, jt.OldestEnqueuedAt = 0, 0
+				jt.Lock, jt.MaxConcurrency, jt.LockInfo = 2, 2, map[string]int64{"live1": 2}
 			}},
 		{name: "workers busy elsewhere", job: "send_email", want: []string{CauseWorkersBusy}, in: "resize 2",
 			setup: func(s *Snapshot, _ *ExplainFacts) {

@@ -20,7 +20,13 @@ type Timeline struct {
 	// and started_at; LastBeats the last heartbeat of each dead pool.
 	Starts    []StartMarker
 	LastBeats []BeatMarker
+	// errKeys remembers the normalised form of error texts already seen:
+	// a window's deaths repeat a few texts many times.
+	errKeys map[string]string
 }
+
+// timelineErrMemo bounds errKeys.
+const timelineErrMemo = 10000
 
 // TimelineBucket counts the failures of one bucket.
 type TimelineBucket struct {
@@ -56,7 +62,7 @@ func NewTimeline(now time.Time, since, bucket time.Duration) *Timeline {
 	to := now.Unix()
 	from := to - int64(since/time.Second)
 	start := from - from%b
-	tl := &Timeline{From: from, To: to + 1, Bucket: bucket}
+	tl := &Timeline{From: from, To: to + 1, Bucket: bucket, errKeys: map[string]string{}}
 	for s := start; s <= to; s += b {
 		tl.Buckets = append(tl.Buckets, TimelineBucket{Start: s, ByJob: map[string]int{}, ByError: map[string]int{}})
 	}
@@ -108,7 +114,14 @@ func (tl *Timeline) count(b *TimelineBucket, sj *SetJob) {
 		name, errText = sj.Job.Name, sj.Job.LastErr
 	}
 	b.ByJob[name]++
-	b.ByError[NormalizeError(errText)]++
+	key, ok := tl.errKeys[errText]
+	if !ok {
+		key = NormalizeError(errText)
+		if tl.errKeys != nil && len(tl.errKeys) < timelineErrMemo {
+			tl.errKeys[errText] = key
+		}
+	}
+	b.ByError[key]++
 }
 
 // AddPools sets the markers: the start of every pool with a heartbeat,

@@ -26,12 +26,26 @@ const ExplainDeadWindow = time.Hour
 // ExplainDeadWindow before now (newest first, at most ExplainSetLimit).
 // A set of the wrong type reads as empty.
 func ReadExplainFacts(ctx context.Context, conn redis.Conn, keys Keys, now time.Time) (model.ExplainFacts, error) {
+	f, err := readExplainSets(ctx, conn, keys)
+	if err != nil {
+		return f, err
+	}
+	f.Dead = deadSince(f.Dead, now.Add(-ExplainDeadWindow))
+	return f, nil
+}
+
+// readExplainSets is ReadExplainFacts without a clock: the latest
+// ExplainSetLimit deaths whatever their age. Those of them scored at or
+// after a moment are the deaths ZREVRANGEBYSCORE +inf from LIMIT 0
+// ExplainSetLimit gives (deadSince keeps them), so the read need not wait
+// for Redis's time. (ZREVRANGEBYSCORE rather than ZREVRANGE, which the
+// read-only connection's allow-list lacks.)
+func readExplainSets(ctx context.Context, conn redis.Conn, keys Keys) (model.ExplainFacts, error) {
 	f := model.ExplainFacts{SetLimit: ExplainSetLimit, DeadWindow: ExplainDeadWindow}
-	from := now.Add(-ExplainDeadWindow).Unix()
 	rs, err := pipeline(ctx, conn, []cmd{
 		{"ZRANGEBYSCORE", []any{keys.Retry(), "-inf", "+inf", "WITHSCORES", "LIMIT", 0, ExplainSetLimit}},
 		{"ZRANGEBYSCORE", []any{keys.Scheduled(), "-inf", "+inf", "WITHSCORES", "LIMIT", 0, ExplainSetLimit}},
-		{"ZREVRANGEBYSCORE", []any{keys.Dead(), "+inf", from, "WITHSCORES", "LIMIT", 0, ExplainSetLimit}},
+		{"ZREVRANGEBYSCORE", []any{keys.Dead(), "+inf", "-inf", "WITHSCORES", "LIMIT", 0, ExplainSetLimit}},
 	})
 	if err != nil {
 		return f, err
@@ -55,6 +69,17 @@ func ReadExplainFacts(ctx context.Context, conn redis.Conn, keys Keys, now time.
 		*dst[i] = model.ParseSetJobs(set, pairs)
 	}
 	return f, nil
+}
+
+// deadSince keeps the deaths (newest first) scored at or after from.
+func deadSince(dead []model.SetJob, from time.Time) []model.SetJob {
+	min := float64(from.Unix())
+	for i, sj := range dead {
+		if sj.Score < min {
+			return dead[:i]
+		}
+	}
+	return dead
 }
 
 // UniquePrefix is the prefix of job's unique keys, `<ns>:unique:<job>:`.
@@ -126,17 +151,6 @@ func ScanUniqueKeys(ctx context.Context, conn redis.Conn, keys Keys, job string,
 		}
 	}
 	return out, nil
-}
-
-// ExplainFacts reads ReadExplainFacts on a connection of its own.
-func (c *Client) ExplainFacts(ctx context.Context, now time.Time) (model.ExplainFacts, error) {
-	conn, err := c.conns.GetContext(ctx)
-	if err != nil {
-		return model.ExplainFacts{}, c.wrap(err)
-	}
-	defer conn.Close()
-	f, err := ReadExplainFacts(ctx, conn, c.keys, now)
-	return f, c.wrap(err)
 }
 
 // UniqueKeys runs ScanUniqueKeys on a connection of its own.

@@ -19,7 +19,10 @@ import (
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
-func TestMain(m *testing.M) { os.Exit(redistest.Main(m)) }
+func TestMain(m *testing.M) {
+	gcstate.MaybeRunChild()
+	os.Exit(redistest.Main(m))
+}
 
 type ctx struct{}
 
@@ -115,10 +118,20 @@ func TestExplainNamesTheCauseAndItsFix(t *testing.T) {
 	if _, err := enq.Enqueue("resize", nil); err != nil {
 		t.Fatal(err)
 	}
-	first, _, code = explain(t, bin, srv.Addr(), ns, "resize")
-	if code != 3 || first != "resize: no live pool serves resize" {
-		t.Errorf("no live pool: exit %d, %q", code, first)
+	first, out, code = explain(t, bin, srv.Addr(), ns, "resize")
+	if code != 3 || first != "resize: no live pool serves resize" || !strings.Contains(out, "start a worker pool that registers resize") {
+		t.Fatalf("no live pool: exit %d\n%s", code, out)
 	}
+	// The fix: a pool that registers it.
+	resize := work.NewWorkerPool(ctx{}, 1, ns, rp)
+	resize.Job("resize", func(*work.Job) error { return nil })
+	resize.Start()
+	defer resize.Stop()
+	gcstate.WaitFor(t, 10*time.Second, "resize runs", func() (bool, error) {
+		_, _, code := explain(t, bin, srv.Addr(), ns, "resize")
+		n, err := c.Do("LLEN", keys.Queue("resize"))
+		return code == 0 && n == int64(0), err
+	})
 }
 
 // poolID is the one pool ID of the namespace's pool set, once there.

@@ -1,0 +1,100 @@
+// The whole read of explain: the snapshot and the set facts on one
+// connection, the orphan scan and the unique keys' scans beside them on
+// connections of their own.
+
+package redisq
+
+import (
+	"context"
+	"sync"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// ExplainRead is what explain reads: the snapshot with the orphans the
+// scan found, the set facts dated by the snapshot's Redis time, and each
+// job type's unique keys.
+type ExplainRead struct {
+	Snap   *model.Snapshot
+	Facts  model.ExplainFacts
+	Unique map[string][]model.UniqueKey
+}
+
+// ReadExplain takes the snapshot (three round trips, the third for the
+// workers' observations, a fourth only to confirm drift) while, on
+// connections of their own, the set facts are read in one round trip and
+// the orphan scan and the unique keys' scans of jobs walk the keyspace
+// (SCAN, count keys a call). The deaths of the facts are dated by the
+// snapshot's Redis time once it is known. With no jobs (a pool's
+// explanation) neither the set facts nor unique keys are read. The
+// snapshot is analysed as ReadSnapshot leaves it: its findings do not
+// count the orphans the scan found.
+func (c *Client) ReadExplain(ctx context.Context, jobs []string, count int) (*ExplainRead, error) {
+	rd := &ExplainRead{Unique: map[string][]model.UniqueKey{}}
+	var orph OrphanResult
+	var mu sync.Mutex
+	var scanErr error
+	fail := func(err error) {
+		mu.Lock()
+		if scanErr == nil {
+			scanErr = err
+		}
+		mu.Unlock()
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var err error
+		if orph, err = c.ScanOrphans(ctx, count, nil); err != nil {
+			fail(err)
+		}
+	}()
+	if len(jobs) > 0 {
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			var err error
+			if rd.Facts, err = c.explainSets(ctx); err != nil {
+				fail(err)
+			}
+		}()
+		go func() {
+			defer wg.Done()
+			for _, j := range jobs {
+				u, err := c.UniqueKeys(ctx, j, count)
+				if err != nil {
+					fail(err)
+					return
+				}
+				mu.Lock()
+				rd.Unique[j] = u
+				mu.Unlock()
+			}
+		}()
+	}
+	snap, err := c.Snapshot(ctx)
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	if scanErr != nil {
+		return nil, scanErr
+	}
+	rd.Facts.Dead = deadSince(rd.Facts.Dead, snap.RedisTime.Add(-ExplainDeadWindow))
+	snap.Orphans = orph.Orphans
+	snap.Warnings = append(snap.Warnings, orph.Warnings...)
+	rd.Snap = snap
+	return rd, nil
+}
+
+// explainSets runs readExplainSets on a connection of its own.
+func (c *Client) explainSets(ctx context.Context) (model.ExplainFacts, error) {
+	conn, err := c.conns.GetContext(ctx)
+	if err != nil {
+		return model.ExplainFacts{}, c.wrap(err)
+	}
+	defer conn.Close()
+	f, err := readExplainSets(ctx, conn, c.keys)
+	return f, c.wrap(err)
+}
