@@ -28,6 +28,9 @@ type keyMap struct {
 	// History (u) opens the journal's actions, a read; Undo (U) plans the
 	// undo of the action under the cursor there, a write.
 	History, Undo key.Binding
+	// Explain (e) explains the selected job type or pool; Timeline (T)
+	// opens the failure timeline. Both are reads.
+	Explain, Timeline key.Binding
 
 	// The Jobs view's keys, enabled by that view only: s switches the set,
 	// v reverses the order, space marks, S opens the summary; R and D
@@ -64,6 +67,8 @@ func defaultKeyMap() keyMap {
 		TogglePause: key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
 		History:     key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "history")),
 		Undo:        key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "undo")),
+		Explain:     key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explain")),
+		Timeline:    key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "timeline")),
 		NextSet:     key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "set"), key.WithDisabled()),
 		SetsOrder:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "newest/oldest"), key.WithDisabled()),
 		Mark:        key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark"), key.WithDisabled()),
@@ -78,7 +83,7 @@ func defaultKeyMap() keyMap {
 // ShortHelp is the one-line help at the bottom.
 func (k keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.NextSet, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.Mark,
-		k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo, k.History, k.Refresh, k.Help, k.Quit}
+		k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo, k.Explain, k.History, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown by '?'.
@@ -88,7 +93,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.NextSet, k.SetsOrder, k.Mark, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo},
-		{k.ScanOrphans, k.History, k.Refresh, k.Command, k.Help, k.Quit},
+		{k.ScanOrphans, k.History, k.Explain, k.Timeline, k.Refresh, k.Command, k.Help, k.Quit},
 		k.Views,
 	}
 }

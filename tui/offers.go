@@ -17,6 +17,10 @@ type reads struct {
 	health  HealthReader
 	history HistoryReader
 	names   redisq.Keys
+
+	// explain and timeline are the explanations and the timeline.
+	explain  Explainer
+	timeline TimelineReader
 }
 
 // offered finds what r offers.
@@ -31,6 +35,8 @@ func offered(r Reader, namespace string) reads {
 	rd.follow, _ = r.(Follower)
 	rd.health, _ = r.(HealthReader)
 	rd.history, _ = r.(HistoryReader)
+	rd.explain, _ = r.(Explainer)
+	rd.timeline, _ = r.(TimelineReader)
 	return rd
 }
 
