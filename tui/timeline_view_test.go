@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/workq-tui/workq-tui/model"
@@ -103,7 +104,17 @@ func TestTimelineKeys(t *testing.T) {
 	if !strings.Contains(m.status.text, want) {
 		t.Errorf("enter on the bucket: status %q, want it to hold %q", m.status.text, want)
 	}
-	m = press(t, m, "l")
+	m = press(t, m, "g")
+	if v := timelineOf(t, m); v.cursor != 0 {
+		t.Errorf("g put the cursor on bucket %d", v.cursor)
+	}
+	m = press(t, m, "G")
+	if v := timelineOf(t, m); v.cursor != len(v.buckets())-1 {
+		t.Errorf("G put the cursor on bucket %d of %d", v.cursor, len(v.buckets()))
+	}
+	for i := 0; i < 11; i++ {
+		m = drive(t, m, tea.KeyMsg{Type: tea.KeyLeft})
+	}
 	m = press(t, m, "r")
 	v = timelineOf(t, m)
 	if got := tl.windows(); len(got) != 2 {
@@ -171,4 +182,33 @@ func repeatKey(k string, n int) []any {
 		out[i] = keyMsg(k)
 	}
 	return out
+}
+
+// At every size the chart is exactly the body's height and no line is
+// wider than the body, the cursor's column shown.
+func TestTimelineSizes(t *testing.T) {
+	tl, _ := (&fakeTimeline{}).Timeline(context.Background(), 6*time.Hour, 5*time.Minute)
+	st := newStyles(asciiRenderer(), defaultTheme())
+	for _, w := range []int{20, 45, 80, 200} {
+		for _, h := range []int{5, 14, 40} {
+			v := timelineView{km: defaultKeyMap(), since: 6 * time.Hour, bucket: 5 * time.Minute, cursor: -1}.setSize(w, h)
+			v, _ = v.update(timelineMsg{tl: tl})
+			for _, k := range []string{"h", "h", "h"} {
+				v, _ = v.update(keyMsg(k))
+			}
+			out := v.render(renderContext{st: st, now: fixedNow})
+			lines := strings.Split(out, "\n")
+			if len(lines) != h {
+				t.Errorf("%dx%d: %d lines", w, h, len(lines))
+			}
+			for i, l := range lines {
+				if lineWidth(l) > w {
+					t.Errorf("%dx%d: line %d is %d wide: %q", w, h, i, lineWidth(l), l)
+				}
+			}
+			if h >= 14 && !strings.Contains(out, "▲") {
+				t.Errorf("%dx%d: no cursor:\n%s", w, h, out)
+			}
+		}
+	}
 }
