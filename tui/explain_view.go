@@ -110,7 +110,7 @@ func (m Model) openExplain(s explainSubject) (Model, tea.Cmd) {
 	if v, ok := m.top().(explainView); ok && v.subject == s {
 		return m.updateTop(loadMsg{})
 	}
-	v := explainView{id: m.views, km: m.keys, reader: m.rd.explain, timeout: m.opts.FetchTimeout, subject: s}
+	v := explainView{id: m.views, km: m.keys, reader: m.rd.explain, timeout: m.opts.FetchTimeout, subject: s, readOnly: m.opts.ReadOnly}
 	return m.push(v.setSnapshot(m.snap, m.history))
 }
 
@@ -136,6 +136,8 @@ type explainView struct {
 	reader  Explainer
 	timeout time.Duration
 	subject explainSubject
+	// readOnly leaves out the keys of the fixes: they write.
+	readOnly bool
 	// jobType and pool are the subject in the last snapshot, for the
 	// actions its keys run; nil when the snapshot does not hold it.
 	jobType *model.JobType
@@ -265,7 +267,7 @@ func (v explainView) body(st styles) []string {
 		if c.FixText != "" {
 			lines = append(lines, "     "+textsafe.Clean(c.FixText))
 		}
-		if k := v.fixKey(c.Kind); k != "" {
+		if k := v.fixKey(c.Kind); k != "" && !v.readOnly {
 			lines = append(lines, "     "+st.accent.Render("here: "+k))
 		}
 	}
