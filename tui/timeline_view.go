@@ -113,19 +113,46 @@ func (m Model) openTimeline(since time.Duration) (Model, tea.Cmd) {
 		since: since, bucket: timelineBucket(since), cursor: -1})
 }
 
-// showWindow is enter on a bucket: the Jobs view filters by job name only,
-// so the status line gives the command that lists the bucket's jobs.
-func (m Model) showWindow(w timeWindow) (Model, tea.Cmd) {
+// windowCommand is the command line that lists a bucket's jobs: its
+// deaths, or its failures retrying when it has no death.
+func windowCommand(w timeWindow) string {
+	cmd, where := windowCommandParts(w)
+	return cmd + " " + where
+}
+
+// windowCommandParts is windowCommand before and from its --where.
+func windowCommandParts(w timeWindow) (cmd, where string) {
 	set := "dead"
 	if w.deaths == 0 && w.retrying > 0 {
 		set = "retry"
 	}
-	q := fmt.Sprintf("since:%s until:%s", time.Unix(w.from, 0).UTC().Format(time.RFC3339), time.Unix(w.until, 0).UTC().Format(time.RFC3339))
-	text := fmt.Sprintf("the Jobs view filters by job name only; this bucket's jobs: workq-tui jobs %s --where '%s'", set, q)
-	if w.deaths > 0 && w.retrying > 0 {
-		text += " (and jobs retry for those retrying)"
+	return "workq-tui jobs " + set, fmt.Sprintf("--where 'since:%s until:%s'",
+		time.Unix(w.from, 0).UTC().Format(time.RFC3339), time.Unix(w.until, 0).UTC().Format(time.RFC3339))
+}
+
+// windowCommandLines is windowCommand in lines of at most width columns
+// where it can be: on one line, or broken before --where with a
+// backslash, so that it still pastes into a shell.
+func windowCommandLines(w timeWindow, width int) []string {
+	if l := "  " + windowCommand(w); textsafe.Width(l) <= width {
+		return []string{l}
 	}
-	return m.setStatus(text, false)
+	cmd, where := windowCommandParts(w)
+	return []string{"  " + cmd + " \\", "    " + where}
+}
+
+// showWindow is enter on a bucket: the Jobs view filters by job name only,
+// so the status line gives the command that lists the bucket's jobs (the
+// view shows it whole under the chart).
+func (m Model) showWindow(w timeWindow) (Model, tea.Cmd) {
+	if w.deaths+w.retrying == 0 {
+		return m.setStatus("no failure in this bucket", false)
+	}
+	text := windowCommand(w) + " lists this bucket's jobs"
+	if w.deaths > 0 && w.retrying > 0 {
+		text += " (jobs retry for those retrying)"
+	}
+	return m.setStatus(text+"; the Jobs view filters by job name only", false)
 }
 
 // timelineView is the chart of one window.
@@ -377,6 +404,11 @@ func (v timelineView) bucketLines(st styles, marks map[int64]bucketMarks) []stri
 	sort.SliceStable(ms, func(i, j int) bool { return ms[i].at < ms[j].at })
 	for _, m := range ms {
 		lines = append(lines, fitLine("  "+m.text, v.width))
+	}
+	if w := v.selected().window; w != nil && b.Deaths+b.Retrying > 0 {
+		for _, l := range windowCommandLines(*w, v.width) {
+			lines = append(lines, fitLine(st.faint.Render(l), v.width))
+		}
 	}
 	if jobs := countsByMost(b.ByJob); len(jobs) > 0 {
 		parts := make([]string, len(jobs))

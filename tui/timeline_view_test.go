@@ -100,13 +100,16 @@ func TestTimelineKeys(t *testing.T) {
 		t.Errorf("raw bytes from Redis reached the screen")
 	}
 	m = press(t, m, "enter")
-	want := "workq-tui jobs dead --where 'since:2026-11-29T14:00:00Z until:2026-11-29T14:04:59Z' (and jobs retry for those retrying)"
+	want := "workq-tui jobs dead --where 'since:2026-11-29T14:00:00Z until:2026-11-29T14:04:59Z' lists this bucket's jobs (jobs retry for those retrying)"
 	if !strings.Contains(m.status.text, want) {
 		t.Errorf("enter on the bucket: status %q, want it to hold %q", m.status.text, want)
 	}
 	m = press(t, m, "g")
 	if v := timelineOf(t, m); v.cursor != 0 {
 		t.Errorf("g put the cursor on bucket %d", v.cursor)
+	}
+	if m = press(t, m, "enter"); m.status.text != "no failure in this bucket" {
+		t.Errorf("enter on an empty bucket: status %q", m.status.text)
 	}
 	m = press(t, m, "G")
 	if v := timelineOf(t, m); v.cursor != len(v.buckets())-1 {
