@@ -262,7 +262,13 @@ func (v explainView) body(st styles) []string {
 			lines = append(lines, "     "+textsafe.Clean(ev))
 		}
 		if i < len(v.x.fixes) && v.x.fixes[i] != "" {
-			lines = append(lines, "     fix: "+st.bold.Render(textsafe.Clean(v.x.fixes[i])))
+			for j, l := range pasteLines(textsafe.Clean(v.x.fixes[i]), max(v.width, 20)-len("     fix: ")) {
+				lead := "     fix: "
+				if j > 0 {
+					lead = "            "
+				}
+				lines = append(lines, lead+st.bold.Render(l))
+			}
 		}
 		if c.FixText != "" {
 			lines = append(lines, "     "+textsafe.Clean(c.FixText))
@@ -310,4 +316,42 @@ func (m Model) explainCommand(args []string) (Model, tea.Cmd) {
 		return m.pressBinding(m.keys.Explain)
 	}
 	return m.explainNamed(args[0])
+}
+
+// pasteLines breaks a command line into lines of at most width columns at
+// the spaces outside quotes, each but the last ending in a backslash, so
+// that the lines still paste into a shell as one command (the lines after
+// the first are indented two columns by their caller, and may be
+// two narrower). A word wider than width is a line of its own.
+func pasteLines(cmd string, width int) []string {
+	var words []string
+	start, quoted := 0, false
+	for i, r := range cmd {
+		switch {
+		case r == '\'':
+			quoted = !quoted
+		case r == ' ' && !quoted:
+			words = append(words, cmd[start:i])
+			start = i + 1
+		}
+	}
+	words = append(words, cmd[start:])
+	var lines []string
+	cur := ""
+	for _, w := range words {
+		room := width - 2 // " \\"
+		if len(lines) > 0 {
+			room -= 2
+		}
+		if cur != "" && textsafe.Width(cur)+1+textsafe.Width(w) > room {
+			lines = append(lines, cur+" \\")
+			cur = w
+			continue
+		}
+		if cur != "" {
+			cur += " "
+		}
+		cur += w
+	}
+	return append(lines, cur)
 }

@@ -228,3 +228,27 @@ func TestGoldenExplain(t *testing.T) {
 		})
 	}
 }
+
+// A fix too wide for the view breaks at spaces outside quotes, each line
+// but the last ending in a backslash: joined again it is the command.
+func TestPasteLines(t *testing.T) {
+	cmd := "workq-tui --redis r:6379 --namespace 'my ns' jobs retry requeue --all --job send_email"
+	for _, w := range []int{20, 40, 60, 200} {
+		lines := pasteLines(cmd, w)
+		for i, l := range lines {
+			if i < len(lines)-1 && !strings.HasSuffix(l, " \\") {
+				t.Errorf("width %d: line %d %q has no backslash", w, i, l)
+			}
+			// Only a single word wider than the width may overflow.
+			if oneWord := !strings.Contains(strings.TrimSuffix(l, " \\"), " "); lineWidth(l) > w && !oneWord {
+				t.Errorf("width %d: line %d %q is %d wide", w, i, l, lineWidth(l))
+			}
+		}
+		if got := strings.Join(lines, "\n"); strings.ReplaceAll(got, " \\\n", " ") != cmd || !strings.Contains(got, "'my ns'") {
+			t.Errorf("width %d: %q", w, lines)
+		}
+		if w == 200 && len(lines) != 1 {
+			t.Errorf("width 200: %q", lines)
+		}
+	}
+}
