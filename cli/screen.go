@@ -232,7 +232,7 @@ func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipg
 		SweepInterval: c.sweepInterval,
 	}
 	hist := screenHistoryOf(auditPathOf(auditor), t)
-	opts.Reader = screenReaderOf(client, d, t, hist)
+	opts.Reader = screenReaderOf(client, d, t, hist, c.longAfter)
 	if !t.redis.ReadOnly {
 		pool := d.Pool()
 		closers = append(closers, func() { pool.Close() })

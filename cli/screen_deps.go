@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"time"
+
 	"github.com/gomodule/redigo/redis"
 
 	"github.com/workq-tui/workq-tui/reaper"
@@ -24,6 +26,8 @@ type screenReader struct {
 	tui.HistoryReader
 	tui.HealthReader
 	tui.NamespaceFinder
+	tui.Explainer
+	tui.TimelineReader
 }
 
 // followedReader is a screen's reader behind Sentinel: its polls check the
@@ -55,6 +59,8 @@ type fullReader interface {
 	tui.HistoryReader
 	tui.HealthReader
 	tui.NamespaceFinder
+	tui.Explainer
+	tui.TimelineReader
 }
 
 type fullActor interface {
@@ -76,9 +82,10 @@ var (
 // screenReaderOf is the reader of target t. Regular polls read in-progress
 // lists only where jobs can be, of the heartbeats they know heartbeat_at
 // alone, and the workers' observations only while the Workers view is
-// shown; the sweeps read every list, and the scans run each on a
-// connection of their own; the history is read from h.
-func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screenHistory) tui.Reader {
+// shown; the sweeps read every list, and the scans and the timeline run
+// each on a connection of their own; the history is read from h;
+// explanations mark jobs running over longAfter as explain's --long-after.
+func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screenHistory, longAfter time.Duration) tui.Reader {
 	r := screenReader{
 		Poller:        redisq.NewPoller(client),
 		Sweeper:       client,
@@ -92,6 +99,9 @@ func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screen
 		// The search for other namespaces, when this one is empty.
 		NamespaceFinder: client,
 	}
+	// The explanations and the timeline read as explain and timeline do.
+	r.Explainer = screenExplainer{client: client, prefix: screenFixPrefix(t), longAfter: longAfter}
+	r.TimelineReader = screenTimeline{dial: d.Dial, namespace: t.namespace, deadAfter: client.DeadAfter()}
 	if f := t.sentinel.follower(r.Poller); f != nil {
 		r.Poller = f
 		return followedReader{screenReader: r, Follower: f}

@@ -67,6 +67,8 @@ func Actions() []Action {
 		a("history", GroupScreen, "the actions of the journal", "u"),
 		a("undo", GroupScreen, "undo the action under the cursor in the history", "U"),
 		a("switch_namespace", GroupScreen, "open the namespace found when this one is empty", "n"),
+		a("explain", GroupScreen, "why the selected job type or pool is not running", "e"),
+		a("timeline", GroupScreen, "the failures per time bucket", "T"),
 		a("next_set", GroupJobs, "Jobs view: next job set", "s"),
 		a("sets_order", GroupJobs, "Jobs view: newest or oldest first", "v"),
 		a("mark", GroupJobs, "Jobs view: mark the job", " "),

@@ -145,6 +145,34 @@ func actionBindings() []actionBinding {
 			},
 			run: func(m Model) (Model, tea.Cmd) { return m.switchNamespace() },
 		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.Explain },
+			name:    "explain",
+			disabledReason: func(m Model) string {
+				if m.rd.explain == nil {
+					return "explain is not available here"
+				}
+				if _, ok := m.explainTarget(); !ok {
+					return m.keys.Explain.Help().Key + " explains the selected job type or pool: select one in the Job types or Pools view"
+				}
+				return ""
+			},
+			run: func(m Model) (Model, tea.Cmd) {
+				s, _ := m.explainTarget()
+				return m.openExplain(s)
+			},
+		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.Timeline },
+			name:    "the timeline",
+			disabledReason: func(m Model) string {
+				if m.rd.timeline == nil {
+					return "the timeline is not available here"
+				}
+				return ""
+			},
+			run: func(m Model) (Model, tea.Cmd) { return m.openTimeline(timelineDefaultSince) },
+		},
 	}
 }
 

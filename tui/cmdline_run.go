@@ -69,6 +69,8 @@ func (m Model) commands() []command {
 			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showJobType(a) }},
 		{name: "history", action: func(k *keyMap) *key.Binding { return &k.History }},
 		{name: "undo", action: func(k *keyMap) *key.Binding { return &k.Undo }},
+		{name: "explain", args: Model.jobNames, run: Model.explainCommand},
+		{name: "timeline", args: timelineSinces, needs: noTimeline, run: Model.timelineCommand},
 		targetCommand(),
 		{name: "refresh", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.Refresh) }},
 		{name: "help", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.Help) }},

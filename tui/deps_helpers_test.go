@@ -66,6 +66,8 @@ func baseReader(o Options) testReader {
 		return r.testReader
 	case withHealth:
 		return r.testReader
+	case withExplain:
+		return r.testReader
 	case pollOnly:
 		return testReader{Poller: r.Poller, Peeker: fakePeeker{}}
 	}
@@ -130,6 +132,9 @@ func rebased(o Options, b testReader) Reader {
 	case withSets:
 		r.testReader = b
 		return r
+	case withExplain:
+		r.testReader = b
+		return r
 	}
 	return b
 }
@@ -164,3 +169,10 @@ type withHealth struct {
 type fakeHealth struct{ h *model.RedisHealth }
 
 func (f fakeHealth) Health(context.Context) (*model.RedisHealth, error) { return f.h, nil }
+
+// withExplain offers the explanations and the timeline.
+type withExplain struct {
+	testReader
+	Explainer
+	TimelineReader
+}

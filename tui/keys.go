@@ -31,6 +31,9 @@ type keyMap struct {
 	// SwitchNamespace (n) opens the screen on another namespace when
 	// this one is empty: a read.
 	SwitchNamespace key.Binding
+	// Explain (e) explains the selected job type or pool; Timeline (T)
+	// opens the failure timeline. Both are reads.
+	Explain, Timeline key.Binding
 
 	// The Jobs view's keys, enabled by that view only: s switches the set,
 	// v reverses the order, space marks, S opens the summary; R and D
@@ -68,6 +71,8 @@ func defaultKeyMap() keyMap {
 		History:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "history")),
 		Undo:            key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "undo")),
 		SwitchNamespace: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "switch namespace")),
+		Explain:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explain")),
+		Timeline:        key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "timeline")),
 		NextSet:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "set"), key.WithDisabled()),
 		SetsOrder:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "newest/oldest"), key.WithDisabled()),
 		Mark:            key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark"), key.WithDisabled()),
@@ -82,7 +87,7 @@ func defaultKeyMap() keyMap {
 // ShortHelp is the one-line help at the bottom.
 func (k keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.NextSet, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.Mark,
-		k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo, k.History, k.Refresh, k.Help, k.Quit}
+		k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo, k.Explain, k.History, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown by '?'.
@@ -92,7 +97,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.NextSet, k.SetsOrder, k.Mark, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo},
-		{k.ScanOrphans, k.History, k.SwitchNamespace, k.Refresh, k.Command, k.Help, k.Quit},
+		{k.ScanOrphans, k.History, k.SwitchNamespace, k.Explain, k.Timeline, k.Refresh, k.Command, k.Help, k.Quit},
 		k.Views,
 	}
 }

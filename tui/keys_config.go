@@ -21,8 +21,8 @@ func (k keyMap) rebind(bindings map[string][]string) keyMap {
 		"refresh": &k.Refresh, "help": &k.Help, "quit": &k.Quit, "command": &k.Command,
 		"reap": &k.ReapOne, "reap_all": &k.ReapAll, "requeue": &k.Requeue, "repair_locks": &k.RepairLocks,
 		"scan_orphans": &k.ScanOrphans, "pause": &k.TogglePause, "history": &k.History, "undo": &k.Undo,
-		"switch_namespace": &k.SwitchNamespace,
-		"next_set":         &k.NextSet, "sets_order": &k.SetsOrder, "mark": &k.Mark, "summary": &k.SetsSummary,
+		"switch_namespace": &k.SwitchNamespace, "explain": &k.Explain, "timeline": &k.Timeline,
+		"next_set": &k.NextSet, "sets_order": &k.SetsOrder, "mark": &k.Mark, "summary": &k.SetsSummary,
 		"sets_requeue": &k.SetsRequeue, "sets_delete": &k.SetsDelete,
 		"confirm": &k.Confirm, "cancel": &k.Cancel,
 	}

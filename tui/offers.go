@@ -20,6 +20,10 @@ type reads struct {
 	// (namespace.go).
 	namespaces NamespaceFinder
 	names      redisq.Keys
+
+	// explain and timeline are the explanations and the timeline.
+	explain  Explainer
+	timeline TimelineReader
 }
 
 // offered finds what r offers.
@@ -35,6 +39,8 @@ func offered(r Reader, namespace string) reads {
 	rd.health, _ = r.(HealthReader)
 	rd.history, _ = r.(HistoryReader)
 	rd.namespaces, _ = r.(NamespaceFinder)
+	rd.explain, _ = r.(Explainer)
+	rd.timeline, _ = r.(TimelineReader)
 	return rd
 }
 

@@ -85,7 +85,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.startSweep()
 	case clockMsg:
 		return m, m.clockCmd()
-	case peekMsg, queuePageMsg, historyMsg, historyActionMsg:
+	case peekMsg, queuePageMsg, historyMsg, historyActionMsg, explainMsg, timelineMsg:
 		return m.eachOpen(msg)
 	case actionProgressMsg:
 		if m.running != nil && m.running.seq == msg.seq {

@@ -54,6 +54,8 @@ type selection struct {
 	worker  *model.Worker
 	// action is an action of the journal (the history view).
 	action *journal.Summary
+	// window is a bucket of the timeline.
+	window *timeWindow
 }
 
 // renderContext is what a view draws with besides its own state.

@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+	"github.com/spf13/pflag"
+
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
+	"github.com/workq-tui/workq-tui/tui"
+)
+
+// screenExplainer is the screen's e: one ReadExplain and model.Explain or
+// model.ExplainPool on it, as `workq-tui explain` does; fix commands carry
+// the screen's connection flags.
+type screenExplainer struct {
+	client *redisq.Client
+	// prefix is "workq-tui" and the target's connection flags.
+	prefix string
+	// longAfter marks the long-running jobs of a saturated type (0: the
+	// default), as explain's --long-after.
+	longAfter time.Duration
+}
+
+var _ tui.Explainer = screenExplainer{}
+
+func (s screenExplainer) read(ctx context.Context, jobs []string) (*redisq.ExplainRead, error) {
+	rd, err := s.client.ReadExplain(ctx, jobs, redisq.DefaultScanCount)
+	if err != nil {
+		return nil, err
+	}
+	if s.longAfter > 0 {
+		rd.Snap.LongAfter = s.longAfter
+	}
+	return rd, nil
+}
+
+func (s screenExplainer) ExplainJob(ctx context.Context, job string) (model.Explanation, error) {
+	rd, err := s.read(ctx, []string{job})
+	if err != nil {
+		return model.Explanation{}, err
+	}
+	return explainJob(rd, job), nil
+}
+
+func (s screenExplainer) ExplainPool(ctx context.Context, id string) (model.PoolExplanation, error) {
+	rd, err := s.read(ctx, nil)
+	if err != nil {
+		return model.PoolExplanation{}, err
+	}
+	return model.ExplainPool(rd.Snap, id), nil
+}
+
+func (s screenExplainer) FixCommand(fix []string) string { return fixLine(s.prefix, fix) }
+
+// explainJob is explain's answer for one job type of a read: the set facts
+// with that type's unique keys.
+func explainJob(rd *redisq.ExplainRead, job string) model.Explanation {
+	f := rd.Facts
+	f.Unique, f.UniqueScanned = rd.Unique[job], true
+	return model.Explain(rd.Snap, f, job)
+}
+
+// screenTimeline is the screen's Timeline view: redisq.ReadTimeline, as
+// `workq-tui timeline` reads it, on a connection of its own.
+type screenTimeline struct {
+	dial      func(ctx context.Context) (redis.Conn, error)
+	namespace string
+	deadAfter time.Duration
+}
+
+var _ tui.TimelineReader = screenTimeline{}
+
+func (s screenTimeline) Timeline(ctx context.Context, since, bucket time.Duration) (*model.Timeline, error) {
+	conn, err := s.dial(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	return redisq.ReadTimeline(ctx, conn, s.namespace, s.deadAfter, since, bucket, nil)
+}
+
+// screenFixPrefix is "workq-tui" and the connection flags of target t as
+// the command line gave them (explain's own flags left out, as explain's
+// fix commands do), so that a fix the screen shows runs against the same
+// Redis and namespace. A flag given once per target of a fleet is t's.
+func screenFixPrefix(t *target) string {
+	parts := []string{"workq-tui"}
+	if t.fs == nil {
+		return parts[0]
+	}
+	own := pflag.NewFlagSet("target", pflag.ContinueOnError)
+	(&target{}).addFlags(own)
+	t.fs.Visit(func(f *pflag.Flag) {
+		if own.Lookup(f.Name) == nil || explainOwnFlag(f.Name) {
+			return
+		}
+		switch f.Name {
+		case "target":
+			if t.from != nil {
+				parts = append(parts, "--target", shellWord(t.from.Name))
+			}
+			return
+		case "redis":
+			parts = append(parts, "--redis", shellWord(t.redis.Address))
+			return
+		case "namespace":
+			parts = append(parts, "--namespace", shellWord(t.namespace))
+			return
+		}
+		if f.Value.Type() == "bool" {
+			if f.Value.String() == "true" {
+				parts = append(parts, "--"+f.Name)
+			}
+			return
+		}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			for _, v := range sv.GetSlice() {
+				parts = append(parts, "--"+f.Name, shellWord(v))
+			}
+			return
+		}
+		parts = append(parts, "--"+f.Name, shellWord(f.Value.String()))
+	})
+	return strings.Join(parts, " ")
+}
