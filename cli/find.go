@@ -30,8 +30,11 @@ many jobs run before it), each pool's in-progress lists (with the pool's
 status: alive, late or dead), the retry, scheduled and dead sets (with the
 time), the busy workers' observations (running since, last check-in) and
 the unique keys of the unique jobs found (a key that still blocks a new
-EnqueueUnique, with its TTL). One line per place. Every key is read in
-steps; nothing is written, so find works under --read-only.
+EnqueueUnique, with its TTL). A query by job name and arguments only also
+scans the unique keys for one whose job is in no other place (printed
+with the id "-"), with progress on stderr when it takes long. One line
+per place. Every key is read in steps; nothing is written, so find works
+under --read-only.
 
   find ID...                 jobs with any of these ids
   find --where QUERY         jobs matching QUERY (see jobs --help)
@@ -73,7 +76,7 @@ func (c *findCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	spec := redisq.FindSpec{IDs: args, Query: q, Now: time.Now()}
+	spec := redisq.FindSpec{IDs: args, Query: q, Now: time.Now(), Progress: findProgressPrinter(e.stderr, time.Now)}
 	if c.in != "" {
 		spec.In = map[string]bool{}
 		for _, p := range strings.Split(c.in, ",") {
@@ -119,7 +122,11 @@ func writePlaces(w io.Writer, places []redisq.Place, now time.Time) {
 	utc := func(s int64) string { return time.Unix(s, 0).UTC().Format(time.RFC3339) }
 	ago := func(s int64) string { return now.Sub(time.Unix(s, 0)).Round(time.Second).String() }
 	for _, p := range places {
-		head := fmt.Sprintf("%-11s %s %s", p.Kind, c(p.ID), c(p.Name))
+		id := c(p.ID)
+		if id == "" {
+			id = "-" // a unique key whose job is in no other place
+		}
+		head := fmt.Sprintf("%-11s %s %s", p.Kind, id, c(p.Name))
 		var where string
 		switch p.Kind {
 		case redisq.PlaceQueue:
@@ -139,7 +146,25 @@ func writePlaces(w io.Writer, places []redisq.Place, now time.Time) {
 				ttl = fmt.Sprintf("TTL %ds", p.TTL)
 			}
 			where = fmt.Sprintf("unique key %s blocks a new enqueue of it, %s", c(p.Key), ttl)
+			if p.ID == "" {
+				where = fmt.Sprintf("unique key %s blocks a new enqueue of these arguments, its job in no other place, %s", c(p.Key), ttl)
+			}
 		}
 		fmt.Fprintf(w, "%s  %s\n", head, where)
+	}
+}
+
+// findProgressPrinter reports find's scan of the unique keys on w once it
+// has taken a second, then at most once a second.
+func findProgressPrinter(w io.Writer, now func() time.Time) func(redisq.FindProgress) {
+	start := now()
+	last := start
+	return func(p redisq.FindProgress) {
+		t := now()
+		if t.Sub(last) < time.Second {
+			return
+		}
+		last = t
+		fmt.Fprintf(w, "unique keys: scanned about %d of %d keys\n", p.Scanned, p.Keys)
 	}
 }

@@ -32,6 +32,9 @@ func TestFind(t *testing.T) {
 	redistest.Do(t, c, "ZADD", "work:scheduled", now+600, job("s1", "sms", `,"unique":true`))
 	redistest.Do(t, c, "SET", `work:unique:sms:{"order_id":"ord_s1"}`+"\n", "1", "EX", 900)
 	redistest.Do(t, c, "ZADD", "work:dead", now-100, job("d1", "mail", fmt.Sprintf(`,"fails":4,"err":"gateway timeout","failed_at":%d`, now-100)))
+	// A unique key whose job is in no other place still blocks a new
+	// enqueue of its arguments.
+	redistest.Do(t, c, "SET", `work:unique:mail:{"account":"acc_9","n":17}`+"\n", "1", "EX", 600)
 	redistest.Do(t, c, "HSET", "work:worker:w1", "job_name", "mail", "job_id", "p1", "started_at", now-30, "args", `{"order_id":"ord_p1"}`, "checkin_at", now-3, "checkin", "ok")
 	before := redistest.Dump(t, c, "*")
 	addr := "--redis=" + srv.Addr()
@@ -85,6 +88,23 @@ func TestFind(t *testing.T) {
 	}
 	if ps, _ := places("--where", "err:timeout"); len(ps) != 1 || ps[0]["id"] != "d1" {
 		t.Fatalf("--where err: %v", ps)
+	}
+	// A query by name and arguments scans the unique keys too: the key of
+	// s1 once (found through its job), the one of no job with the id "".
+	if ps, _ := places("--where", "args.order_id:ord_s1"); len(ps) != 2 || ps[1]["place"] != "unique" || ps[1]["id"] != "s1" {
+		t.Fatalf("--where args of a unique job: %v", ps)
+	}
+	if ps, _ := places("--where", "job:mail args.account:acc_9 args.n:17"); len(ps) != 1 || ps[0]["place"] != "unique" || ps[0]["id"] != "" || ps[0]["name"] != "mail" {
+		t.Fatalf("--where on a unique key of no job: %v", ps)
+	}
+	if ps, code := places("--where", "job:sms args.account:acc_9"); code != ExitNotFound || len(ps) != 0 {
+		t.Fatalf("--where on another name: exit %d, %v", code, ps)
+	}
+	if ps, _ := places("--where", "args.account:acc_9 err:x"); len(ps) != 0 {
+		t.Fatalf("a key has no error, yet err: found %v", ps)
+	}
+	if out, _, _ := runCLI(t, input{}, addr, "find", "--where", "args:acc_9"); !strings.Contains(out, "unique      - mail  unique key work:unique:mail:") || !strings.Contains(out, "its job in no other place, TTL ") {
+		t.Fatalf("text of a unique key of no job:\n%s", out)
 	}
 	out, _, code := runCLI(t, input{}, addr, "find", "q2", "p2", "s1")
 	for _, want := range []string{"1 job(s) run before it", "pool gone is dead", "TTL 9", "run_at "} {

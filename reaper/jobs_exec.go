@@ -225,7 +225,9 @@ func (p *callPipe) run(ctx context.Context, items []JobItem) error {
 		for r, k := range skipped {
 			p.res.Skipped[r] += k
 		}
-		for len(p.inFlight) >= callsAhead {
+		// A paced call waits also for the replies of calls in flight that
+		// would, with it, pass the rate (a rate below a few jobs a second).
+		for len(p.inFlight) >= callsAhead || (len(p.inFlight) > 0 && p.pace.full(len(sent))) {
 			if err := p.waitOne(ctx); err != nil {
 				return err
 			}
@@ -284,6 +286,7 @@ func (p *callPipe) waitOne(ctx context.Context) error {
 	defer cancel()
 	reply, err := redis.ReceiveContext(p.c, rctx)
 	took := time.Since(call.at)
+	p.pace.done(len(call.items))
 	p.res.Calls++
 	p.res.Longest = max(p.res.Longest, took)
 	setKey := redisq.SetKey(p.e.keys, p.plan.Target.Set)

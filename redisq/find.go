@@ -8,8 +8,8 @@ package redisq
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -66,9 +66,44 @@ type FindSpec struct {
 	Query *model.Query
 	In    map[string]bool
 	Now   time.Time
+	// Paced makes the scan of the unique keys (a query by name and
+	// arguments only, see find_unique.go) pause after each call as the
+	// orphan scan does; Progress, when not nil, is told how far it got.
+	Paced    bool
+	Progress func(FindProgress)
 }
 
 func (f FindSpec) looks(place string) bool { return len(f.In) == 0 || f.In[place] }
+
+// mayHold returns what tells whether a job's raw bytes may be one f looks
+// for: false only when they lack every id's quoted text (or the query's
+// needle, see SetFilter.needle), so that most jobs are never parsed.
+func (f FindSpec) mayHold() func(raw []byte) bool {
+	var needles [][]byte
+	if len(f.IDs) == 0 {
+		if n := needleOf("", "", f.Query); n != nil {
+			needles = append(needles, n)
+		}
+	}
+	for _, id := range f.IDs {
+		if !literalInJSON(id) {
+			needles = nil // an id that may be written escaped: parse every job
+			break
+		}
+		needles = append(needles, []byte(`"`+id+`"`))
+	}
+	return func(raw []byte) bool {
+		if len(needles) == 0 {
+			return true
+		}
+		for _, n := range needles {
+			if holds(raw, n) {
+				return true
+			}
+		}
+		return false
+	}
+}
 
 func (f FindSpec) matchID(j *model.JobFields) bool {
 	if len(f.IDs) == 0 {
@@ -83,9 +118,12 @@ func (f FindSpec) matchID(j *model.JobFields) bool {
 }
 
 // Find looks for jobs in every place f names and returns one Place per
-// job found, in the order of FindPlaces.
+// job found, in the order of FindPlaces. A query by name and arguments only
+// also finds the unique keys whose job is in no other place (their Place
+// has no ID).
 func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, error) {
 	var out []Place
+	mayHold := f.mayHold()
 	pools, err := poolStatuses(ctx, c, keys, f.Now)
 	if err != nil {
 		return nil, err
@@ -98,6 +136,9 @@ func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, er
 		for _, n := range names {
 			key := keys.Queue(n)
 			err := WalkQueue(ctx, c, key, func(pos int64, raw []byte) {
+				if !mayHold(raw) {
+					return
+				}
 				if j, _ := model.ParseJobFields(raw); j != nil && f.matchID(j) && f.Query.MatchQueueJob(j) {
 					out = append(out, Place{Kind: PlaceQueue, Key: key, ID: j.ID, Name: j.Name, Position: pos, job: j})
 				}
@@ -108,14 +149,14 @@ func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, er
 		}
 	}
 	if f.looks(PlaceInProgress) {
-		err := scanKeys(ctx, c, keys.InProgressPattern(), func(key string) error {
-			_, pool, ok := keys.ParseInProgress(key)
-			if !ok {
-				return nil
-			}
-			return WalkQueue(ctx, c, key, func(_ int64, raw []byte) {
+		err := scanKeys(ctx, c, keys.InProgressPattern(), func(batch []string) error {
+			return readLists(ctx, c, batch, func(key string, raw []byte) {
+				_, pool, ok := keys.ParseInProgress(key)
+				if !ok || !mayHold(raw) {
+					return
+				}
 				if j, _ := model.ParseJobFields(raw); j != nil && f.matchID(j) && f.Query.MatchQueueJob(j) {
-					out = append(out, Place{Kind: PlaceInProgress, Key: key, ID: j.ID, Name: j.Name, Pool: pool, PoolStatus: string(pools[pool]), job: j})
+					out = append(out, Place{Kind: PlaceInProgress, Key: key, ID: j.ID, Name: j.Name, Pool: pool, PoolStatus: string(pools.status[pool]), job: j})
 				}
 			})
 		})
@@ -159,11 +200,18 @@ func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, er
 		out = append(out, ws...)
 	}
 	if f.looks(PlaceUnique) {
-		us, err := findUnique(ctx, c, keys, out)
+		seen := map[string]bool{}
+		us, err := findUnique(ctx, c, keys, out, seen)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, us...)
+		if f.scansUnique() {
+			if us, err = findUniqueKeys(ctx, c, keys, f, seen); err != nil {
+				return nil, err
+			}
+			out = append(out, us...)
+		}
 	}
 	return out, nil
 }
@@ -171,8 +219,9 @@ func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, er
 // BulkFindCount is the members each call of find's set walks reads.
 const BulkFindCount = 5 * DefaultSetScanCount
 
-// scanKeys hands each key matching pattern to each, SCAN by SCAN.
-func scanKeys(ctx context.Context, c redis.Conn, pattern string, each func(string) error) error {
+// scanKeys hands the keys matching pattern to each, one SCAN's batch at a
+// time.
+func scanKeys(ctx context.Context, c redis.Conn, pattern string, each func([]string) error) error {
 	cursor := "0"
 	for {
 		v, err := redis.Values(redis.DoContext(c, ctx, "SCAN", cursor, "MATCH", pattern, "COUNT", 1000))
@@ -183,8 +232,8 @@ func scanKeys(ctx context.Context, c redis.Conn, pattern string, each func(strin
 		if _, err := redis.Scan(v, &cursor, &ks); err != nil {
 			return fmt.Errorf("scan %s: %w", pattern, err)
 		}
-		for _, k := range ks {
-			if err := each(k); err != nil {
+		if len(ks) > 0 {
+			if err := each(ks); err != nil {
 				return err
 			}
 		}
@@ -194,65 +243,152 @@ func scanKeys(ctx context.Context, c redis.Conn, pattern string, each func(strin
 	}
 }
 
-// poolStatuses is each pool's status in worker_pools by its heartbeat.
-func poolStatuses(ctx context.Context, c redis.Conn, keys Keys, now time.Time) (map[string]model.Status, error) {
-	ids, err := redis.Strings(redis.DoContext(c, ctx, "SMEMBERS", keys.WorkerPools()))
-	if err != nil {
-		return nil, fmt.Errorf("find: read %s: %w", keys.WorkerPools(), err)
+// readLists hands each item of the lists keys to each: the first
+// QueueChunk items of every list in one pipelined round trip, a longer
+// list then walked on its own in steps (WalkQueue).
+func readLists(ctx context.Context, c redis.Conn, keys []string, each func(key string, raw []byte)) error {
+	start, stop := QueueRange(0, QueueChunk)
+	cmds := make([]cmd, len(keys))
+	for i, k := range keys {
+		cmds[i] = cmd{"LRANGE", []any{k, start, stop}}
 	}
-	out := map[string]model.Status{}
-	for _, id := range ids {
-		at, err := redis.String(redis.DoContext(c, ctx, "HGET", keys.Heartbeat(id), "heartbeat_at"))
-		if err != nil && !errors.Is(err, redis.ErrNil) {
-			return nil, fmt.Errorf("find: read %s: %w", keys.Heartbeat(id), err)
+	replies, err := pipelineChunks(ctx, c, cmds)
+	if err != nil {
+		return err
+	}
+	for i, r := range replies {
+		raws, err := redis.ByteSlices(r.v, r.err)
+		if isWrongType(err) {
+			return fmt.Errorf("%s holds a value that is not a list", keys[i])
 		}
-		n, perr := strconv.ParseInt(at, 10, 64)
-		hb := &model.Heartbeat{HeartbeatAt: n, HeartbeatAtMissing: at == "", HeartbeatAtMalformed: at != "" && perr != nil}
-		out[id] = model.Classify(hb, now, model.DefaultDeadAfter)
+		if err != nil {
+			return fmt.Errorf("read %s: %w", keys[i], err)
+		}
+		if len(raws) >= QueueChunk {
+			if err := WalkQueue(ctx, c, keys[i], func(_ int64, raw []byte) { each(keys[i], raw) }); err != nil {
+				return fmt.Errorf("read %s: %w", keys[i], err)
+			}
+			continue
+		}
+		for _, raw := range raws {
+			each(keys[i], raw)
+		}
+	}
+	return nil
+}
+
+// pipelineChunks runs cmds in pipelines of at most findPipeline
+// commands (see pipeline), ctx checked between them.
+func pipelineChunks(ctx context.Context, c redis.Conn, cmds []cmd) ([]reply, error) {
+	out := make([]reply, 0, len(cmds))
+	for lo := 0; lo < len(cmds); lo += findPipeline {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		rs, err := pipeline(ctx, c, cmds[lo:min(lo+findPipeline, len(cmds))])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rs...)
 	}
 	return out, nil
 }
 
+// findPipeline bounds the commands find sends in one round trip.
+const findPipeline = 1000
+
+// findPools is each pool in worker_pools: its heartbeat's status and the
+// workers it names.
+type findPools struct {
+	ids     []string
+	status  map[string]model.Status
+	workers map[string][]string
+}
+
+// poolStatuses reads each pool's heartbeat in worker_pools, pipelined.
+func poolStatuses(ctx context.Context, c redis.Conn, keys Keys, now time.Time) (findPools, error) {
+	p := findPools{status: map[string]model.Status{}, workers: map[string][]string{}}
+	ids, err := redis.Strings(redis.DoContext(c, ctx, "SMEMBERS", keys.WorkerPools()))
+	if err != nil {
+		return p, fmt.Errorf("find: read %s: %w", keys.WorkerPools(), err)
+	}
+	sort.Strings(ids)
+	p.ids = ids
+	cmds := make([]cmd, len(ids))
+	for i, id := range ids {
+		cmds[i] = cmd{"HMGET", []any{keys.Heartbeat(id), "heartbeat_at", "worker_ids"}}
+	}
+	replies, err := pipelineChunks(ctx, c, cmds)
+	if err != nil {
+		return p, fmt.Errorf("find: read the heartbeats: %w", err)
+	}
+	for i, r := range replies {
+		v, err := redis.Strings(r.v, r.err)
+		if err == nil && len(v) != 2 {
+			err = fmt.Errorf("HMGET returned %d values", len(v))
+		}
+		if err != nil {
+			return p, fmt.Errorf("find: read %s: %w", keys.Heartbeat(ids[i]), err)
+		}
+		at := v[0]
+		n, perr := strconv.ParseInt(at, 10, 64)
+		hb := &model.Heartbeat{HeartbeatAt: n, HeartbeatAtMissing: at == "", HeartbeatAtMalformed: at != "" && perr != nil}
+		p.status[ids[i]] = model.Classify(hb, now, model.DefaultDeadAfter)
+		for _, w := range strings.Split(v[1], ",") {
+			if w != "" {
+				p.workers[ids[i]] = append(p.workers[ids[i]], w)
+			}
+		}
+	}
+	return p, nil
+}
+
 // findWorkers reads the observations of the workers of each pool in
-// worker_pools and keeps those running a job that matches.
-func findWorkers(ctx context.Context, c redis.Conn, keys Keys, f FindSpec, pools map[string]model.Status) ([]Place, error) {
+// worker_pools (pipelined) and keeps those running a job that matches.
+func findWorkers(ctx context.Context, c redis.Conn, keys Keys, f FindSpec, pools findPools) ([]Place, error) {
+	type worker struct{ pool, id string }
+	var ws []worker
+	for _, pool := range pools.ids {
+		for _, w := range pools.workers[pool] {
+			ws = append(ws, worker{pool, w})
+		}
+	}
+	cmds := make([]cmd, len(ws))
+	for i, w := range ws {
+		cmds[i] = cmd{"HGETALL", []any{workerKeyPrefix(keys) + w.id}}
+	}
+	replies, err := pipelineChunks(ctx, c, cmds)
+	if err != nil {
+		return nil, fmt.Errorf("find: read the workers: %w", err)
+	}
 	var out []Place
-	for pool, status := range pools {
-		ids, err := redis.String(redis.DoContext(c, ctx, "HGET", keys.Heartbeat(pool), "worker_ids"))
-		if err != nil && !errors.Is(err, redis.ErrNil) {
-			return nil, fmt.Errorf("find: read %s: %w", keys.Heartbeat(pool), err)
+	for i, r := range replies {
+		pool, w, status := ws[i].pool, ws[i].id, pools.status[ws[i].pool]
+		key := workerKeyPrefix(keys) + w
+		obs, err := redis.StringMap(r.v, r.err)
+		if err != nil {
+			return nil, fmt.Errorf("find: read %s: %w", key, err)
 		}
-		for _, w := range strings.Split(ids, ",") {
-			if w == "" {
-				continue
-			}
-			key := workerKeyPrefix(keys) + w
-			obs, err := redis.StringMap(redis.DoContext(c, ctx, "HGETALL", key))
-			if err != nil {
-				return nil, fmt.Errorf("find: read %s: %w", key, err)
-			}
-			if obs["job_id"] == "" {
-				continue
-			}
-			j := &model.JobFields{ID: obs["job_id"], Name: obs["job_name"], Args: []byte(obs["args"])}
-			started, _ := strconv.ParseInt(obs["started_at"], 10, 64)
-			j.EnqueuedAt = started
-			if !f.matchID(j) || !f.Query.MatchFields(j) {
-				continue
-			}
-			checkin, _ := strconv.ParseInt(obs["checkin_at"], 10, 64)
-			out = append(out, Place{Kind: PlaceWorker, Key: key, ID: j.ID, Name: j.Name, Pool: pool, PoolStatus: string(status), Worker: w, StartedAt: started, CheckinAt: checkin})
+		if obs["job_id"] == "" {
+			continue
 		}
+		j := &model.JobFields{ID: obs["job_id"], Name: obs["job_name"], Args: []byte(obs["args"])}
+		started, _ := strconv.ParseInt(obs["started_at"], 10, 64)
+		j.EnqueuedAt = started
+		if !f.matchID(j) || !f.Query.MatchFields(j) {
+			continue
+		}
+		checkin, _ := strconv.ParseInt(obs["checkin_at"], 10, 64)
+		out = append(out, Place{Kind: PlaceWorker, Key: key, ID: j.ID, Name: j.Name, Pool: pool, PoolStatus: string(status), Worker: w, StartedAt: started, CheckinAt: checkin})
 	}
 	return out, nil
 }
 
 // findUnique reports the unique keys of the unique jobs found that still
 // exist (a key that blocks a new EnqueueUnique of the same arguments), with
-// their TTL.
-func findUnique(ctx context.Context, c redis.Conn, keys Keys, found []Place) ([]Place, error) {
+// their TTL, and adds them to seen.
+func findUnique(ctx context.Context, c redis.Conn, keys Keys, found []Place, seen map[string]bool) ([]Place, error) {
 	var out []Place
-	seen := map[string]bool{}
 	for _, p := range found {
 		if p.job == nil {
 			continue

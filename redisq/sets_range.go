@@ -115,7 +115,12 @@ func (s *RangeScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, err
 	if len(got)/2 < asked {
 		s.prog.Done = true
 	}
+	// Without a needle most members read are kept: room for all of them
+	// at once, instead of copying the jobs again as the slice grows.
 	var sel []model.SetJob
+	if s.needle == nil {
+		sel = make([]model.SetJob, 0, len(got)/2)
+	}
 	for i := 0; i+1 < len(got); i += 2 {
 		m, text := got[i], string(got[i+1])
 		score, perr := strconv.ParseFloat(text, 64)

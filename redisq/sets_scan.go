@@ -56,23 +56,42 @@ func (f SetFilter) Match(sj model.SetJob) bool {
 }
 
 // needle is text every member the filter selects holds, so that a walk
-// parses only the members that hold it: `"<id>"` for a job id, `"<name>"`
-// for a job name; nil when there is none (an error is matched ignoring
-// case), or when the text holds a character some JSON encoder may write
-// escaped (gocraft/work's two encoders, Go's and Lua's cjson, write every
-// other character as itself). It only narrows: Match decides.
+// parses only the members that hold it: `"<id>"` for a job id, the text of
+// an args: term (raw bytes of the arguments), the value of an
+// args.PATH:VALUE term (as a string's text or a number's digits),
+// `"<name>"` for a job name; nil when there is none (an error is matched
+// ignoring case), or when the text holds a character some JSON encoder may
+// write escaped (gocraft/work's two encoders, Go's and Lua's cjson, write
+// every other character as itself). It only narrows: Match decides.
 func (f SetFilter) needle() []byte {
-	id, job := f.ID, f.Job
+	return needleOf(f.ID, f.Job, f.Query)
+}
+
+// needleOf is the needle of an id, a job name and a query (see
+// SetFilter.needle), the most selective first.
+func needleOf(id, job string, q *model.Query) []byte {
 	if id == "" {
-		id = f.Query.ID()
+		id = q.ID()
 	}
 	if job == "" {
-		job = f.Query.JobName()
+		job = q.JobName()
 	}
-	switch {
-	case id != "" && literalInJSON(id):
+	if id != "" && literalInJSON(id) {
 		return []byte(`"` + id + `"`)
-	case job != "" && literalInJSON(job):
+	}
+	if q != nil {
+		for _, a := range q.Args {
+			if a != "" {
+				return []byte(a)
+			}
+		}
+		for _, p := range q.Paths {
+			if p.Value != "" && literalInJSON(p.Value) {
+				return []byte(p.Value)
+			}
+		}
+	}
+	if job != "" && literalInJSON(job) {
 		return []byte(`"` + job + `"`)
 	}
 	return nil

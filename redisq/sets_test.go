@@ -201,6 +201,10 @@ func TestSetFilterNeedle(t *testing.T) {
 		{SetFilter{Job: "x/y"}, ""},
 		{SetFilter{Error: "Ab 1"}, ""},
 		{SetFilter{}, ""},
+		{SetFilter{Job: "mail", Query: query(t, "args.order_id:ord_7")}, "ord_7"},
+		{SetFilter{Job: "mail", Query: query(t, "args.n:42 args:x1")}, "x1"},
+		{SetFilter{Query: query(t, "args.p:a/b job:mail")}, `"mail"`},
+		{SetFilter{Query: query(t, "id:j1 args.n:42")}, `"j1"`},
 	}
 	for _, tt := range tests {
 		if got := string(tt.f.needle()); got != tt.want {
@@ -250,4 +254,14 @@ func TestSetScanReadAhead(t *testing.T) {
 	if v, err := redis.String(c.Do("ECHO", "in step")); err != nil || v != "in step" {
 		t.Fatalf("after a drained scan: %q %v", v, err)
 	}
+}
+
+// query parses a query for a test.
+func query(t *testing.T, text string) *model.Query {
+	t.Helper()
+	q, err := model.ParseQuery(text, model.QueryClock{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
 }

@@ -412,11 +412,14 @@ func (s *SetScan) restart() {
 	s.chunk, s.ends = nil, nil
 }
 
-// holds reports whether m holds needle, a quoted text. It looks for the
+// holds reports whether m holds needle. For a quoted text it looks for the
 // text after the opening quote and then checks the quote: a quote is most
 // of a JSON member's bytes, and a search that starts from a frequent byte
 // stops at every one of them.
 func holds(m, needle []byte) bool {
+	if len(needle) < 2 || needle[0] != '"' {
+		return bytes.Contains(m, needle)
+	}
 	rest := needle[1:]
 	for off := 1; off < len(m); {
 		i := bytes.Index(m[off:], rest)

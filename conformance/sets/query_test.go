@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -23,8 +26,10 @@ import (
 // A real pool fails three waves of jobs, seconds apart, into the dead set.
 // A query selects exactly the jobs an equal filter over Client.DeadJobs
 // pages selects (the window of the middle wave's deaths; err~, args.PATH:,
-// fails>=); a bulk requeue by the window moves exactly those jobs, and the
-// same pool, now succeeding, runs each of them once.
+// fails>=); a bulk requeue by the window moves exactly those jobs, byte for
+// byte (the dead members less their failure fields, t the requeue's time),
+// and the same pool,
+// now succeeding, runs each of them once.
 func TestQueryMatchesUpstreamDeadJobs(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
@@ -134,10 +139,58 @@ func TestQueryMatchesUpstreamDeadJobs(t *testing.T) {
 	if plan.Total != int64(len(want)) {
 		t.Fatalf("plan takes %d, the window holds %d", plan.Total, len(want))
 	}
+	// The queue is paused while the requeue runs, so that its bytes can be
+	// read before the pool takes them: each is the dead member as it was,
+	// its failure fields (written last by gocraft/work's encoder) cut and
+	// its enqueue time t set to the time of the requeue, as gocraft/work's
+	// RetryDeadJob does; every other byte the same.
+	before, err := redis.Strings(c.Do("ZRANGEBYSCORE", "q:dead", lo, hi))
+	if err != nil || len(before) != len(want) {
+		t.Fatalf("window members: %d, %v", len(before), err)
+	}
+	var cut []string
+	for _, m := range before {
+		i := strings.Index(m, `,"fails":`)
+		if i < 0 || !strings.HasSuffix(m, "}") {
+			t.Fatalf("dead member without its failure fields last: %s", m)
+		}
+		cut = append(cut, m[:i]+"}")
+	}
+	if _, err := c.Do("SET", "q:jobs:charge:paused", "1"); err != nil {
+		t.Fatal(err)
+	}
 	failing.Store(false)
+	from := redistest.Time(t, c).Unix()
 	res, err := reaper.NewJobsExecutor("q", 5).Execute(ctx, c, plan, nil)
 	if err != nil || res.Done != int64(len(want)) {
 		t.Fatalf("execute: %+v %v", res, err)
+	}
+	to := redistest.Time(t, c).Unix()
+	queued, err := redis.Strings(c.Do("LRANGE", "q:jobs:charge", 0, -1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	enqueuedAt := regexp.MustCompile(`,"t":(\d+),`)
+	for i, q := range queued {
+		m := enqueuedAt.FindStringSubmatch(q)
+		if m == nil {
+			t.Fatalf("queued job without t: %s", q)
+		}
+		if at, _ := strconv.ParseInt(m[1], 10, 64); at < from || at > to {
+			t.Fatalf("queued job's t is not the time of the requeue (%d to %d): %s", from, to, q)
+		}
+		queued[i] = enqueuedAt.ReplaceAllString(q, `,"t":T,`)
+	}
+	for i := range cut {
+		cut[i] = enqueuedAt.ReplaceAllString(cut[i], `,"t":T,`)
+	}
+	sort.Strings(cut)
+	sort.Strings(queued)
+	if strings.Join(queued, "\n") != strings.Join(cut, "\n") {
+		t.Fatalf("queue holds\n%s\nwant the dead members less their failure fields\n%s", strings.Join(queued, "\n"), strings.Join(cut, "\n"))
+	}
+	if _, err := c.Do("DEL", "q:jobs:charge:paused"); err != nil {
+		t.Fatal(err)
 	}
 	gcstate.WaitFor(t, 30*time.Second, "every requeued job run", func() (bool, error) {
 		mu.Lock()
