@@ -23,6 +23,7 @@ type screenReader struct {
 	tui.OrphanScanner
 	tui.HistoryReader
 	tui.HealthReader
+	tui.Finder
 }
 
 // followedReader is a screen's reader behind Sentinel: its polls check the
@@ -53,6 +54,7 @@ type fullReader interface {
 	tui.OrphanScanner
 	tui.HistoryReader
 	tui.HealthReader
+	tui.Finder
 }
 
 type fullActor interface {
@@ -87,6 +89,7 @@ func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screen
 		SetScanner:    ScreenSetScanner(d.Dial, t.namespace),
 		OrphanScanner: ScreenScanner(d.Dial, t.namespace, redisq.DefaultScanCount),
 		HistoryReader: h,
+		Finder:        ScreenFinder(d.Dial, t.namespace),
 	}
 	if f := t.sentinel.follower(r.Poller); f != nil {
 		r.Poller = f

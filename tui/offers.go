@@ -16,6 +16,7 @@ type reads struct {
 	follow  Follower
 	health  HealthReader
 	history HistoryReader
+	find    Finder
 	names   redisq.Keys
 }
 
@@ -31,6 +32,7 @@ func offered(r Reader, namespace string) reads {
 	rd.follow, _ = r.(Follower)
 	rd.health, _ = r.(HealthReader)
 	rd.history, _ = r.(HistoryReader)
+	rd.find, _ = r.(Finder)
 	return rd
 }
 

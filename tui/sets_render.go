@@ -60,7 +60,7 @@ func (v setsView) titleLine(st styles) string {
 	order := orderText(v.set, v.newestFirst())
 	parts = append(parts, order)
 	if v.jobFilter != "" {
-		parts = append(parts, st.accent.Render("job "+textsafe.Clean(v.jobFilter)))
+		parts = append(parts, st.accent.Render("where "+textsafe.Clean(v.jobFilter)))
 	}
 	switch {
 	case v.loading:
@@ -70,7 +70,10 @@ func (v setsView) titleLine(st styles) string {
 	case v.loaded && len(v.page) > 0:
 		parts = append(parts, fmt.Sprintf("%d-%d of %d", v.offset+1, v.offset+len(v.page), v.total))
 	}
-	if len(v.marked) > 0 {
+	switch {
+	case v.markAll:
+		parts = append(parts, st.warn.Render(v.markAllText()))
+	case len(v.marked) > 0:
 		parts = append(parts, st.warn.Render(fmt.Sprintf("%d marked", len(v.marked))))
 	}
 	return strings.Join(parts, "  ")
@@ -135,7 +138,7 @@ func (v setsView) renderList(st styles) string {
 	for i := from; i < to; i++ {
 		sj := v.page[i]
 		mark := "  "
-		if _, on := v.marked[memberKey(sj)]; on {
+		if _, on := v.marked[memberKey(sj)]; on || v.markAll {
 			mark = "* "
 		}
 		row := mark + renderCells(cols, setJobCells(sj, v.redisNow))
@@ -153,7 +156,7 @@ func (v setsView) renderList(st styles) string {
 		case v.err != nil:
 			text = "could not read " + string(v.set) + ": " + oneLine(v.err.Error())
 		case v.jobFilter != "":
-			text += " of job type " + textsafe.Clean(v.jobFilter)
+			text += " matching " + textsafe.Clean(v.jobFilter)
 		}
 		lines = append(lines, st.faint.Render("  "+text))
 	}

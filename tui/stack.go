@@ -120,6 +120,8 @@ func (m Model) openSelected() (Model, tea.Cmd) {
 		return m.push(newArgsView(*sel.worker, wv.readAt, wv.latest, m.keys))
 	case sel.action != nil:
 		return m.push(newActionView(m.views, *sel.action, m.keys, m.rd.history, m.opts.FetchTimeout))
+	case sel.place != nil:
+		return m.jumpToPlace(*sel.place)
 	}
 	return m, nil
 }
