@@ -73,7 +73,7 @@ func defaultKeyMap() keyMap {
 		SetsSummary: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "summary"), key.WithDisabled()),
 		SetsRequeue: key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue"), key.WithDisabled()),
 		SetsDelete:  key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete"), key.WithDisabled()),
-		MarkAll:     key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "mark all matching"), key.WithDisabled()),
+		MarkAll:     key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "mark all"), key.WithDisabled()),
 		Find:        key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "find a job")),
 		Confirm:     key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
 		Cancel:      key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "cancel")),
