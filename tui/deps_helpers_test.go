@@ -66,6 +66,8 @@ func baseReader(o Options) testReader {
 		return r.testReader
 	case withHealth:
 		return r.testReader
+	case withSetsFind:
+		return r.testReader
 	case pollOnly:
 		return testReader{Poller: r.Poller, Peeker: fakePeeker{}}
 	}
@@ -128,6 +130,9 @@ func rebased(o Options, b testReader) Reader {
 		r.testReader = b
 		return r
 	case withSets:
+		r.testReader = b
+		return r
+	case withSetsFind:
 		r.testReader = b
 		return r
 	}

@@ -79,7 +79,8 @@ func (f *fakeSets) SetPage(_ context.Context, set model.SetName, flt redisq.SetF
 	f.reads = append(f.reads, fakeRead{set, flt, o})
 	var match []model.SetJob
 	for _, sj := range f.sorted(set, set.NewestFirst() != o.Reverse) {
-		if flt.Match(sj) {
+		// The time terms are the walk's (a score range), the others Match's.
+		if flt.Match(sj) && flt.Query.MatchSetJob(sj) {
 			match = append(match, sj)
 		}
 	}

@@ -57,6 +57,13 @@ func (v setsView) titleLine(st styles) string {
 		}
 	}
 	parts := []string{strings.Join(sets, "")}
+	// The marks come first: what R and D would take must not be cut.
+	switch {
+	case v.markAll:
+		parts = append(parts, st.warn.Render(v.markAllText()))
+	case len(v.marked) > 0:
+		parts = append(parts, st.warn.Render(fmt.Sprintf("%d marked", len(v.marked))))
+	}
 	order := orderText(v.set, v.newestFirst())
 	parts = append(parts, order)
 	if v.jobFilter != "" {
@@ -69,12 +76,6 @@ func (v setsView) titleLine(st styles) string {
 		parts = append(parts, st.statusErr.Render("error: "+oneLine(v.err.Error())))
 	case v.loaded && len(v.page) > 0:
 		parts = append(parts, fmt.Sprintf("%d-%d of %d", v.offset+1, v.offset+len(v.page), v.total))
-	}
-	switch {
-	case v.markAll:
-		parts = append(parts, st.warn.Render(v.markAllText()))
-	case len(v.marked) > 0:
-		parts = append(parts, st.warn.Render(fmt.Sprintf("%d marked", len(v.marked))))
 	}
 	return strings.Join(parts, "  ")
 }
