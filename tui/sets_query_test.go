@@ -163,7 +163,13 @@ func TestSetsBulkStop(t *testing.T) {
 		t.Fatalf("y: running %v, %d messages", m.running, len(first))
 	}
 	m, wait := sendSets(m, first[0])
+	if !strings.Contains(m.View(), "esc stops") {
+		t.Errorf("the progress line does not say that esc stops:\n%s", m.View())
+	}
 	m, _ = sendSets(m, keyMsg("esc"))
+	if !strings.Contains(m.View(), "stopping after the call in flight") {
+		t.Errorf("the progress line does not say it stops:\n%s", m.View())
+	}
 	if m.running == nil || !m.running.stopping || !strings.Contains(m.status.text, "stopping") {
 		t.Fatalf("esc: running %+v, status %q", m.running, m.status.text)
 	}

@@ -29,6 +29,9 @@ func (m Model) stopKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
 	if r == nil || r.stop == nil || m.dialog != nil || (msg.Type != tea.KeyEsc && msg.Type != tea.KeyCtrlC) {
 		return m, nil, false
 	}
+	if msg.Type == tea.KeyEsc && (m.cmdline.open || m.filtering) {
+		return m, nil, false // esc closes what is open first
+	}
 	if r.stopping {
 		if msg.Type == tea.KeyCtrlC {
 			return m, nil, false // a second ctrl+c quits
