@@ -28,6 +28,7 @@ type screenReader struct {
 	tui.NamespaceFinder
 	tui.Explainer
 	tui.TimelineReader
+	tui.Finder
 }
 
 // followedReader is a screen's reader behind Sentinel: its polls check the
@@ -61,6 +62,7 @@ type fullReader interface {
 	tui.NamespaceFinder
 	tui.Explainer
 	tui.TimelineReader
+	tui.Finder
 }
 
 type fullActor interface {
@@ -98,6 +100,7 @@ func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screen
 		HistoryReader: h,
 		// The search for other namespaces, when this one is empty.
 		NamespaceFinder: client,
+		Finder:          ScreenFinder(d.Dial, t.namespace),
 	}
 	// The explanations and the timeline read as explain and timeline do.
 	r.Explainer = screenExplainer{client: client, prefix: screenFixPrefix(t), longAfter: longAfter}

@@ -33,7 +33,10 @@ type action struct {
 	running string   // "reaping 2 pools", for the status line
 	targets []string // for the audit log
 	total   int64    // jobs it moves, for the progress bar
-	run     func(ctx context.Context, progress func(moved, total int64)) (actionOutcome, error)
+	// stoppable actions stop cleanly when their context is cancelled (esc
+	// or ctrl+c while they run; see stop.go).
+	stoppable bool
+	run       func(ctx context.Context, progress func(moved, total int64)) (actionOutcome, error)
 }
 
 // actionOutcome is what an action did, in words for the status line.

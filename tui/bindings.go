@@ -124,6 +124,17 @@ func actionBindings() []actionBinding {
 			run: func(m Model) (Model, tea.Cmd) { return m.openHistory() },
 		},
 		{
+			binding: func(k *keyMap) *key.Binding { return &k.Find },
+			name:    "find",
+			disabledReason: func(m Model) string {
+				if m.rd.find == nil {
+					return "find is not available here"
+				}
+				return ""
+			},
+			run: func(m Model) (Model, tea.Cmd) { return m.askFind() },
+		},
+		{
 			binding: func(k *keyMap) *key.Binding { return &k.Undo },
 			name:    "undo", write: func(w writes) bool { return w.undo != nil },
 			disabledReason: func(m Model) string {

@@ -45,6 +45,12 @@ func (m Model) commands() []command {
 		}
 		return out
 	}
+	noFinder := func(m Model) string {
+		if m.rd.find == nil {
+			return "find is not available here"
+		}
+		return ""
+	}
 	jobTerms := func(m Model) []string {
 		var out []string
 		for _, n := range m.jobNames() {
@@ -59,6 +65,7 @@ func (m Model) commands() []command {
 		{name: "workers", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.showTab("Workers"), nil }},
 		{name: "jobs", args: sets, needs: noJobs, run: Model.showJobs},
 		{name: "where", args: jobTerms, needs: noJobs, run: Model.where},
+		{name: "find", args: func(Model) []string { return nil }, needs: noFinder, run: Model.find},
 		{name: "reap", action: func(k *keyMap) *key.Binding { return &k.ReapOne }, args: Model.poolIDs,
 			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showPool(a) }},
 		{name: "reap-all", action: func(k *keyMap) *key.Binding { return &k.ReapAll }},
@@ -144,10 +151,11 @@ func (m Model) runCommand(line string) (Model, tea.Cmd) {
 	if c.args == nil && len(args) > 0 {
 		return m.setStatus(fmt.Sprintf(":%s takes no argument", c.name), true)
 	}
-	if c.name != "where" && len(args) > 1 {
+	wholeLine := c.name == "where" || c.name == "find"
+	if !wholeLine && len(args) > 1 {
 		return m.setStatus(fmt.Sprintf(":%s takes one argument", c.name), true)
 	}
-	if c.name == "where" {
+	if wholeLine {
 		args = []string{strings.TrimSpace(strings.TrimPrefix(line, fields[0]))}
 	}
 	var cmd tea.Cmd
@@ -285,34 +293,12 @@ func (m Model) showJobs(args []string) (Model, tea.Cmd) {
 // command that runs it.
 func (m Model) where(args []string) (Model, tea.Cmd) {
 	text := args[0]
-	q, err := model.ParseQuery(text, model.QueryClock{Now: m.opts.Now()})
-	if err != nil {
+	if _, err := parseSetsQuery(text, m.queryNow()); err != nil {
 		return m.setStatus("where: "+oneLine(err.Error()), true)
-	}
-	name, ok := onlyJobName(q)
-	if !ok {
-		v, _ := m.setsView()
-		return m.setStatus(fmt.Sprintf("the Jobs view filters by one job name (job:NAME); for more run: workq-tui jobs %s --where '%s'", v.set, oneLine(text)), true)
 	}
 	v, _ := m.setsView()
 	m.stack = nil
 	m.tab = m.setsTab()
-	v.jobFilter, v.typed, v.marked, v.showSummary = name, "", nil, false
-	return m.setsLoad(v, 0, false)
-}
-
-// onlyJobName is the job name of a query of one exact job: term, "" for
-// the empty query; ok is false for any other query.
-func onlyJobName(q *model.Query) (string, bool) {
-	others := len(q.Errs) + len(q.ErrREs) + len(q.IDs) + len(q.Args) + len(q.Paths)
-	if others > 0 || q.MinFails >= 0 || q.MaxFails >= 0 || q.HasSince || q.HasUntil || len(q.Jobs) > 1 {
-		return "", false
-	}
-	if len(q.Jobs) == 0 {
-		return "", true
-	}
-	if strings.ContainsAny(q.Jobs[0], "*?[") {
-		return "", false
-	}
-	return q.Jobs[0], true
+	v.showSummary = false
+	return m.applySetsQuery(v, text)
 }

@@ -240,24 +240,25 @@ func TestCmdLineHistoryAndEsc(t *testing.T) {
 	}
 }
 
-// TestCmdLineWhere: :where takes a job:NAME query into the Jobs view's
-// filter; a query the view cannot filter by says what runs it.
+// TestCmdLineWhere: :where takes a query of the command line's language
+// into the Jobs view's filter; a bad one says why and keeps the filter.
 func TestCmdLineWhere(t *testing.T) {
 	f := deadFixture()
 	o, _ := setsOptions(f)
 	m := newTest(t, o, 100, 30)
 	m = typeLine(t, m, "where job:resize_image", "enter")
 	v := jobsView(t, m)
-	if !m.setsFocused() || v.jobFilter != "resize_image" || f.lastRead().filter.Job != "resize_image" || v.total != 12 {
+	if !m.setsFocused() || v.jobFilter != "job:resize_image" || f.lastRead().filter.Query.JobName() != "resize_image" || v.total != 12 {
 		t.Fatalf(":where job:resize_image: focused %v filter %q read %+v total %d", m.setsFocused(), v.jobFilter, f.lastRead().filter, v.total)
 	}
-	m = typeLine(t, m, "where err:timeout", "enter")
-	if !strings.Contains(m.status.text, "workq-tui jobs dead --where 'err:timeout'") || jobsView(t, m).jobFilter != "resize_image" {
-		t.Errorf(":where err:timeout: status %q", m.status.text)
+	m = typeLine(t, m, "where err:timeout fails>=3", "enter")
+	if v := jobsView(t, m); v.jobFilter != "err:timeout fails>=3" || v.total != 30 {
+		t.Errorf(":where err:timeout fails>=3: filter %q total %d, status %q", v.jobFilter, v.total, m.status.text)
 	}
+	reads := len(f.reads)
 	m = typeLine(t, m, "where jb:x", "enter")
-	if !strings.HasPrefix(m.status.text, "where: bad query") {
-		t.Errorf(":where jb:x: status %q", m.status.text)
+	if !strings.HasPrefix(m.status.text, "where: bad query") || jobsView(t, m).jobFilter != "err:timeout fails>=3" || len(f.reads) != reads {
+		t.Errorf(":where jb:x: status %q, filter %q, %d reads after it", m.status.text, jobsView(t, m).jobFilter, len(f.reads)-reads)
 	}
 	m = typeLine(t, m, "where", "enter")
 	if jobsView(t, m).jobFilter != "" {

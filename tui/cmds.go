@@ -77,12 +77,12 @@ func peekCmd(p Peeker, poolID string, jobNames []string, limit int, view, seq in
 // the screen is behind (only the latest matters); the done event is always
 // delivered. The audit line is written once the action returns, whatever
 // the outcome.
-func runActionCmd(a action, seq int, timeout time.Duration, auditor Auditor, entry audit.Entry, now func() time.Time) tea.Cmd {
+func runActionCmd(parent context.Context, a action, seq int, timeout time.Duration, auditor Auditor, entry audit.Entry, now func() time.Time) tea.Cmd {
 	ch := make(chan tea.Msg, 1)
 	var events <-chan tea.Msg = ch
 	start := func() tea.Msg {
 		go func() {
-			ctx, cancel := context.WithTimeout(context.Background(), timeout)
+			ctx, cancel := context.WithTimeout(parent, timeout)
 			defer cancel()
 			progress := func(moved, total int64) {
 				select {

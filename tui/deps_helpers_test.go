@@ -67,6 +67,7 @@ func baseReader(o Options) testReader {
 	case withHealth:
 		return r.testReader
 	case withExplain:
+	case withSetsFind:
 		return r.testReader
 	case pollOnly:
 		return testReader{Poller: r.Poller, Peeker: fakePeeker{}}
@@ -133,6 +134,7 @@ func rebased(o Options, b testReader) Reader {
 		r.testReader = b
 		return r
 	case withExplain:
+	case withSetsFind:
 		r.testReader = b
 		return r
 	}

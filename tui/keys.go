@@ -40,6 +40,9 @@ type keyMap struct {
 	// requeue and delete (writes).
 	NextSet, SetsOrder, Mark, SetsSummary key.Binding
 	SetsRequeue, SetsDelete               key.Binding
+	// MarkAll (A) marks every job the Jobs view's query matches; Find (f),
+	// in every view, looks for a job id in every place (find.go).
+	MarkAll, Find key.Binding
 
 	// Dialog keys.
 	Confirm, Cancel key.Binding
@@ -79,6 +82,8 @@ func defaultKeyMap() keyMap {
 		SetsSummary:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "summary"), key.WithDisabled()),
 		SetsRequeue:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue"), key.WithDisabled()),
 		SetsDelete:      key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete"), key.WithDisabled()),
+		MarkAll:         key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "mark all"), key.WithDisabled()),
+		Find:            key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "find a job")),
 		Confirm:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
 		Cancel:          key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "cancel")),
 	}
@@ -94,10 +99,10 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextSet, k.SetsOrder, k.Mark, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
+		{k.NextSet, k.SetsOrder, k.Mark, k.MarkAll, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo},
-		{k.ScanOrphans, k.History, k.SwitchNamespace, k.Explain, k.Timeline, k.Refresh, k.Command, k.Help, k.Quit},
+		{k.ScanOrphans, k.History, k.Find, k.SwitchNamespace, k.Explain, k.Timeline, k.Refresh, k.Command, k.Help, k.Quit},
 		k.Views,
 	}
 }

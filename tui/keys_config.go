@@ -23,7 +23,7 @@ func (k keyMap) rebind(bindings map[string][]string) keyMap {
 		"scan_orphans": &k.ScanOrphans, "pause": &k.TogglePause, "history": &k.History, "undo": &k.Undo,
 		"switch_namespace": &k.SwitchNamespace, "explain": &k.Explain, "timeline": &k.Timeline,
 		"next_set": &k.NextSet, "sets_order": &k.SetsOrder, "mark": &k.Mark, "summary": &k.SetsSummary,
-		"sets_requeue": &k.SetsRequeue, "sets_delete": &k.SetsDelete,
+		"sets_requeue": &k.SetsRequeue, "sets_delete": &k.SetsDelete, "mark_all": &k.MarkAll, "find": &k.Find,
 		"confirm": &k.Confirm, "cancel": &k.Cancel,
 	}
 	for name, keys := range bindings {

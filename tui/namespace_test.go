@@ -10,13 +10,13 @@ import (
 	"github.com/workq-tui/workq-tui/model"
 )
 
-// fakeFinder finds the namespaces it holds and counts its searches.
-type fakeFinder struct {
+// fakeNamespaces finds the namespaces it holds and counts its searches.
+type fakeNamespaces struct {
 	found    []string
 	searches *int
 }
 
-func (f fakeFinder) FindNamespaces(context.Context) (model.NamespaceSearch, error) {
+func (f fakeNamespaces) FindNamespaces(context.Context) (model.NamespaceSearch, error) {
 	*f.searches++
 	return model.NamespaceSearch{Namespaces: f.found}, nil
 }
@@ -41,7 +41,7 @@ func emptyScreen(t *testing.T, switchable, readOnly bool) (Model, *int) {
 	searches := 0
 	o, _ := testOptions(staticSource(emptySnapshot("inc33")))
 	o.Namespace, o.SwitchNamespace, o.ReadOnly = "inc33", switchable, readOnly
-	o.Reader = withFinder{testReader: o.Reader.(testReader), NamespaceFinder: fakeFinder{found: []string{"inc3", "myapp"}, searches: &searches}}
+	o.Reader = withFinder{testReader: o.Reader.(testReader), NamespaceFinder: fakeNamespaces{found: []string{"inc3", "myapp"}, searches: &searches}}
 	m := New(o)
 	m.after = instantAfter
 	m = step(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})

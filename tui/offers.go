@@ -20,6 +20,7 @@ type reads struct {
 	// (namespace.go).
 	namespaces NamespaceFinder
 	names      redisq.Keys
+	find       Finder
 
 	// explain and timeline are the explanations and the timeline.
 	explain  Explainer
@@ -41,6 +42,7 @@ func offered(r Reader, namespace string) reads {
 	rd.namespaces, _ = r.(NamespaceFinder)
 	rd.explain, _ = r.(Explainer)
 	rd.timeline, _ = r.(TimelineReader)
+	rd.find, _ = r.(Finder)
 	return rd
 }
 

@@ -62,9 +62,11 @@ type setsView struct {
 	// reverse reads the set against its natural order (oldest death first
 	// for dead, latest first for retry and scheduled).
 	reverse bool
-	// jobFilter is the job type the pages are filtered by; typed is the
-	// filter being typed ('/'), applied on enter.
+	// jobFilter is the query the pages are filtered by, as typed, and
+	// query the same parsed (nil for none: see sets_query.go); typed is
+	// the filter being typed ('/'), applied on enter.
 	jobFilter, typed string
+	query            *model.Query
 
 	offset int
 	page   []model.SetJob
@@ -82,6 +84,9 @@ type setsView struct {
 
 	list   listState
 	marked map[string]model.SetJob
+	// markAll (A) marks every member the query matches, not only those
+	// read: R and D then plan on all of them.
+	markAll bool
 
 	redisNow    time.Time
 	showSummary bool
@@ -163,7 +168,7 @@ func (v setsView) detailPane() bool {
 func detailHeight(h int) int { return max(detailMinHeight, (h-2)/2) }
 
 // filterText is the filter being typed or applied: the '/' filter of this
-// view is a job type, applied on enter.
+// view is a query, applied on enter.
 func (v setsView) filterText() string {
 	if v.typed != "" {
 		return v.typed
@@ -212,6 +217,7 @@ func (v setsView) keys(k keyMap) keyMap {
 	k.NextSet.SetEnabled(true)
 	k.SetsOrder.SetEnabled(!v.showSummary)
 	k.Mark.SetEnabled(len(v.page) > 0 && !v.showSummary)
+	k.MarkAll.SetEnabled(v.total > 0 && !v.showSummary)
 	k.SetsSummary.SetEnabled(true)
 	can := v.writes && (!v.showSummary && len(v.page) > 0 || v.showSummary && picked)
 	k.SetsRequeue.SetEnabled(can)
@@ -271,6 +277,7 @@ func (v setsView) toggleMark() setsView {
 	for k, m := range v.marked {
 		marked[k] = m
 	}
+	v.markAll = false
 	k := memberKey(sj)
 	if _, on := marked[k]; on {
 		delete(marked, k)

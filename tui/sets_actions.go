@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -78,7 +79,17 @@ func (m Model) openSetsAction(kind actionKind, v setsView) (Model, tea.Cmd) {
 	var t reaper.JobsTarget
 	var what string
 	timeout := m.opts.FetchTimeout
-	if v.showSummary {
+	switch {
+	case v.markAll && !v.showSummary:
+		// Every member the query matches (A): the plan walks the set as
+		// the command line's --where does.
+		t = v.queryTarget()
+		what = "all " + strconv.FormatInt(v.total, 10) + " matching"
+		if v.jobFilter != "" {
+			what += " " + textsafe.Clean(v.jobFilter)
+		}
+		timeout = m.opts.ActionTimeout
+	case v.showSummary:
 		// Every job of the picked type: the plan scans the set.
 		name, ok := v.summaryPick()
 		if !ok {
@@ -87,7 +98,7 @@ func (m Model) openSetsAction(kind actionKind, v setsView) (Model, tea.Cmd) {
 		t = reaper.JobsTarget{Set: v.set, All: true, Job: name}
 		what = "every " + textsafe.Clean(name) + " job in " + string(v.set)
 		timeout = m.opts.ActionTimeout
-	} else {
+	default:
 		jobs := v.targets()
 		if len(jobs) == 0 {
 			return m.setStatus("no job selected", false)
@@ -135,7 +146,12 @@ func jobsAction(plan reaper.JobsPlan, a JobsActor) action {
 			verb, doing = "Run now", "running now"
 		}
 	}
-	if plan.Target.All {
+	switch {
+	case plan.Target.All && !plan.Target.Query.Empty():
+		set += " (all matching " + textsafe.Clean(plan.Target.Query.Text) + ")"
+	case plan.Target.All && plan.Target.Job == "":
+		set += " (every job)"
+	case plan.Target.All:
 		set += " (every " + textsafe.Clean(plan.Target.Job) + " job)"
 	}
 	act := action{
@@ -145,6 +161,8 @@ func jobsAction(plan reaper.JobsPlan, a JobsActor) action {
 		running: fmt.Sprintf("%s %s", doing, plural64(plan.Total, "job", "jobs")),
 		targets: reaper.JobsAuditTargets(plan.Target),
 		total:   plan.Total,
+		// A bulk action stops between two script calls on esc or ctrl+c.
+		stoppable: plan.Target.All,
 	}
 	// The command line's targets, cleaned: the screen's audit entries hold
 	// no byte from Redis raw.
@@ -153,7 +171,16 @@ func jobsAction(plan reaper.JobsPlan, a JobsActor) action {
 	}
 	act.run = func(ctx context.Context, progress func(moved, total int64)) (actionOutcome, error) {
 		res, err := a.ExecuteJobs(ctx, plan, reaper.JobsProgress(progress))
-		return summarizeJobs(plan, res), err
+		out := summarizeJobs(plan, res)
+		if err != nil && errors.Is(err, context.Canceled) {
+			// Stopped by the operator: what moved stays moved, the rest
+			// stays where it was.
+			left := max(plan.Total-res.Done-res.GoneCount-res.RescoredCount, 0)
+			out.summary = fmt.Sprintf("stopped: %d of %d jobs done, %d left; the same action again finishes it", res.Done, plan.Total, left)
+			out.failed = true
+			return out, nil
+		}
+		return out, err
 	}
 	return act
 }

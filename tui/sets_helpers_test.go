@@ -23,6 +23,18 @@ type fakeSets struct {
 	// planned and executed record the job actions.
 	planned  []reaper.JobsTarget
 	executed []reaper.JobsPlan
+	// stopAfter, when set, makes a bulk execution wait for its context
+	// after that many jobs, as the executor stops between two calls.
+	stopAfter int
+}
+
+// bulkMatch is whether a bulk target takes a member: a job of its name
+// (any when none) that its query matches, time terms included.
+func bulkMatch(t reaper.JobsTarget, sj model.SetJob) bool {
+	if sj.Job == nil {
+		return false
+	}
+	return (t.Job == "" || sj.Job.Name == t.Job) && t.Query.MatchSetJob(sj)
 }
 
 type fakeRead struct {
@@ -67,7 +79,8 @@ func (f *fakeSets) SetPage(_ context.Context, set model.SetName, flt redisq.SetF
 	f.reads = append(f.reads, fakeRead{set, flt, o})
 	var match []model.SetJob
 	for _, sj := range f.sorted(set, set.NewestFirst() != o.Reverse) {
-		if flt.Match(sj) {
+		// The time terms are the walk's (a score range), the others Match's.
+		if flt.Match(sj) && flt.Query.MatchSetJob(sj) {
 			match = append(match, sj)
 		}
 	}
@@ -139,9 +152,9 @@ func (f *fakeSets) PlanJobs(_ context.Context, action reaper.JobsAction, t reape
 	p := reaper.JobsPlan{Namespace: "work", Action: action, Target: t, RedisTime: fixture().RedisTime, ByName: map[string]int64{}}
 	if t.All {
 		for _, sj := range f.sorted(t.Set, false) {
-			if sj.Job != nil && sj.Job.Name == t.Job {
+			if bulkMatch(t, sj) {
 				p.Total++
-				p.ByName[t.Job]++
+				p.ByName[sj.Job.Name]++
 				if len(p.Items) < reaper.SampleSize {
 					p.Items = append(p.Items, reaper.JobItem{Job: sj})
 				}
@@ -170,7 +183,7 @@ func (f *fakeSets) PlanJobs(_ context.Context, action reaper.JobsAction, t reape
 }
 
 // ExecuteJobs takes the plan's members out of their set.
-func (f *fakeSets) ExecuteJobs(_ context.Context, p reaper.JobsPlan, progress reaper.JobsProgress) (reaper.JobsResult, error) {
+func (f *fakeSets) ExecuteJobs(ctx context.Context, p reaper.JobsPlan, progress reaper.JobsProgress) (reaper.JobsResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.executed = append(f.executed, p)
@@ -180,9 +193,12 @@ func (f *fakeSets) ExecuteJobs(_ context.Context, p reaper.JobsPlan, progress re
 	if p.Target.All {
 		items = nil
 		for _, sj := range f.sets[p.Target.Set] {
-			if sj.Job != nil && sj.Job.Name == p.Target.Job {
+			if bulkMatch(p.Target, sj) {
 				items = append(items, reaper.JobItem{Job: sj})
 			}
+		}
+		if f.stopAfter > 0 {
+			items = items[:min(f.stopAfter, len(items))]
 		}
 	}
 	for _, it := range items {
@@ -202,6 +218,10 @@ func (f *fakeSets) ExecuteJobs(_ context.Context, p reaper.JobsPlan, progress re
 		}
 	}
 	f.sets[p.Target.Set] = keep
+	if p.Target.All && f.stopAfter > 0 {
+		<-ctx.Done()
+		return res, fmt.Errorf("%s: stopped after %d jobs: %w", p.Action, res.Done, ctx.Err())
+	}
 	return res, nil
 }
 

@@ -58,10 +58,17 @@ func (v setsView) titleLine(st styles) string {
 		}
 	}
 	parts := []string{strings.Join(sets, "")}
+	// The marks come first: what R and D would take must not be cut.
+	switch {
+	case v.markAll:
+		parts = append(parts, st.warn.Render(v.markAllText()))
+	case len(v.marked) > 0:
+		parts = append(parts, st.warn.Render(fmt.Sprintf("%d marked", len(v.marked))))
+	}
 	order := orderText(v.set, v.newestFirst())
 	parts = append(parts, order)
 	if v.jobFilter != "" {
-		parts = append(parts, st.accent.Render("job "+textsafe.Clean(v.jobFilter)))
+		parts = append(parts, st.accent.Render("where "+textsafe.Clean(v.jobFilter)))
 	}
 	switch {
 	case v.loading:
@@ -70,9 +77,6 @@ func (v setsView) titleLine(st styles) string {
 		parts = append(parts, st.statusErr.Render("error: "+oneLine(v.err.Error())))
 	case v.loaded && len(v.page) > 0:
 		parts = append(parts, fmt.Sprintf("%d-%d of %d", v.offset+1, v.offset+len(v.page), v.total))
-	}
-	if len(v.marked) > 0 {
-		parts = append(parts, st.warn.Render(fmt.Sprintf("%d marked", len(v.marked))))
 	}
 	return strings.Join(parts, "  ")
 }
@@ -138,7 +142,9 @@ func (v setsView) renderList(st styles) string {
 		mark := "  "
 		// memberKey holds the member's bytes (megabytes, for some): built
 		// only when something is marked.
-		if len(v.marked) > 0 {
+		if v.markAll {
+			mark = "* "
+		} else if len(v.marked) > 0 {
 			if _, on := v.marked[memberKey(sj)]; on {
 				mark = "* "
 			}
@@ -158,7 +164,7 @@ func (v setsView) renderList(st styles) string {
 		case v.err != nil:
 			text = "could not read " + string(v.set) + ": " + oneLine(v.err.Error())
 		case v.jobFilter != "":
-			text += " of job type " + textsafe.Clean(v.jobFilter)
+			text += " matching " + textsafe.Clean(v.jobFilter)
 		}
 		lines = append(lines, st.faint.Render("  "+text))
 	}

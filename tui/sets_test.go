@@ -107,7 +107,7 @@ func TestSetsSwitchOrderFilter(t *testing.T) {
 	msgs = append(msgs, keyMsg("enter"))
 	m = drive(t, m, msgs...)
 	v = jobsView(t, m)
-	if r := f.lastRead(); r.filter.Job != "resize_image" || v.total != 12 || len(v.page) != 12 {
+	if r := f.lastRead(); r.filter.Query == nil || fmt.Sprint(r.filter.Query.Jobs) != "[*resize_image*]" || v.total != 12 || len(v.page) != 12 {
 		t.Errorf("filtered read %+v: total %d rows %d", r.filter, v.total, len(v.page))
 	}
 	for _, sj := range v.page {
@@ -335,7 +335,7 @@ func TestSetsSummaryPick(t *testing.T) {
 	}
 	m = drive(t, m, keys("j", "enter")...)
 	v := jobsView(t, m)
-	if v.showSummary || v.jobFilter != "resize_image" || f.lastRead().filter.Job != "resize_image" || v.total != 12 {
+	if v.showSummary || v.jobFilter != "job:resize_image" || f.lastRead().filter.Query.JobName() != "resize_image" || v.total != 12 {
 		t.Fatalf("enter on resize_image: summary %v, filter %q, read %+v, total %d", v.showSummary, v.jobFilter, f.lastRead().filter, v.total)
 	}
 	m = drive(t, m, keys("S", "R")...)

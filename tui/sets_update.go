@@ -160,7 +160,7 @@ func (m Model) onSetsActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 		m = m.pop() // the job it showed has moved
 	}
 	v, _ := m.setsView()
-	v.marked = nil
+	v.marked, v.markAll = nil, false
 	v.summary.done = false // what it counted has changed
 	m, load := m.setsLoad(v, v.offset, true)
 	var scan tea.Cmd
@@ -201,9 +201,7 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		case tea.KeyEnter, tea.KeyEsc:
 			m, cmd := m.onFilterKey(msg)
 			v, _ := m.setsView()
-			v.jobFilter, v.typed = v.typed, ""
-			v.marked = nil
-			m, load := m.setsLoad(v, 0, false)
+			m, load := m.applySetsQuery(v, v.typed)
 			return m, tea.Batch(cmd, load)
 		}
 		return m.onKey(msg)
@@ -232,8 +230,8 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		if key.Matches(msg, k.Enter) {
 			name, _ := v.summaryPick()
-			v.showSummary, v.jobFilter, v.typed, v.marked = false, name, "", nil
-			return m.setsLoad(v, 0, false)
+			v.showSummary = false
+			return m.applySetsQuery(v, jobQuery(name))
 		}
 		if key.Matches(msg, k.NextSet) {
 			v = v.switchSet()
@@ -249,10 +247,12 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.setsLoad(v.switchSet(), 0, false)
 	case key.Matches(msg, k.SetsOrder):
 		v.reverse = !v.reverse
-		v.marked = nil
+		v.marked, v.markAll = nil, false
 		return m.setsLoad(v, 0, false)
 	case key.Matches(msg, k.Mark):
 		return m.withSets(v.toggleMark()), nil
+	case key.Matches(msg, k.MarkAll):
+		return m.toggleMarkAll(v)
 	case key.Matches(msg, k.PageDown):
 		if int64(v.offset+setsPageSize) >= v.total {
 			return m.setStatus("last page", false)
@@ -268,13 +268,15 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			return m.push(newSetJobView(v, sj))
 		}
 		return m, nil
+	case key.Matches(msg, m.keys.Back) && v.markAll:
+		v.markAll = false
+		return m.withSets(v).setStatus("marks cleared", false)
 	case key.Matches(msg, m.keys.Back) && len(v.marked) > 0:
 		n := len(v.marked)
 		v.marked = nil
 		return m.withSets(v).setStatus(fmt.Sprintf("%s cleared", plural(n, "mark", "marks")), false)
 	case key.Matches(msg, m.keys.Back) && v.jobFilter != "":
-		v.jobFilter, v.typed, v.marked = "", "", nil
-		return m.setsLoad(v, 0, false)
+		return m.applySetsQuery(v, "")
 	}
 	return m.onKey(msg)
 }
@@ -287,7 +289,7 @@ func (v setsView) switchSet() setsView {
 			break
 		}
 	}
-	v.marked = nil
+	v.marked, v.markAll = nil, false
 	return v
 }
 
@@ -309,7 +311,7 @@ func (m Model) setsLoad(v setsView, offset int, keep bool) (Model, tea.Cmd) {
 	// The page asked for: a second pgdn before this read returns goes on
 	// from it.
 	v.offset = max(offset, 0)
-	f := redisq.SetFilter{Job: v.jobFilter}
+	f := redisq.SetFilter{Query: v.query}
 	timeout := m.opts.FetchTimeout
 	if !f.Empty() {
 		// A filtered page scans the whole set, paced.

@@ -122,6 +122,8 @@ func (m Model) openSelected() (Model, tea.Cmd) {
 		return m.push(newActionView(m.views, *sel.action, m.keys, m.rd.history, m.opts.FetchTimeout))
 	case sel.window != nil:
 		return m.showWindow(*sel.window)
+	case sel.place != nil:
+		return m.jumpToPlace(*sel.place)
 	}
 	return m, nil
 }

@@ -241,6 +241,10 @@ type runningAction struct {
 	kind         actionKind
 	title        string
 	moved, total int64
+	// stop cancels a stoppable action (stop.go); stopping is set once it
+	// was asked to.
+	stop     context.CancelFunc
+	stopping bool
 }
 
 // statusLine is the message at the bottom; it clears itself.

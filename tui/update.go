@@ -85,7 +85,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.startSweep()
 	case clockMsg:
 		return m, m.clockCmd()
-	case peekMsg, queuePageMsg, historyMsg, historyActionMsg, explainMsg, timelineMsg:
+	case peekMsg, queuePageMsg, historyMsg, historyActionMsg, explainMsg, timelineMsg, findMsg:
 		return m.eachOpen(msg)
 	case actionProgressMsg:
 		if m.running != nil && m.running.seq == msg.seq {
@@ -149,6 +149,9 @@ func (m Model) onKeys(msg tea.KeyMsg) (Model, tea.Cmd) {
 // oneKey is one key press: the Jobs view's keys first when the screen
 // has one (onSetsKey hands the others to onKey).
 func (m Model) oneKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if m, cmd, ok := m.stopKey(msg); ok {
+		return m, cmd
+	}
 	if m, cmd, ok := m.cmdLineKey(msg); ok {
 		return m, cmd
 	}
@@ -398,9 +401,10 @@ func (m Model) onDialogKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			return m.setStatus(fmt.Sprintf("%s is still running", m.running.title), true)
 		}
 		m.actionSeq++
-		m.running = &runningAction{seq: m.actionSeq, kind: a.kind, title: a.running, total: a.total}
+		ctx, stop := actionContext(a)
+		m.running = &runningAction{seq: m.actionSeq, kind: a.kind, title: a.running, total: a.total, stop: stop}
 		entry := audit.Entry{Target: m.opts.Target, Address: m.opts.Address, Namespace: m.opts.Namespace, Action: string(a.kind), Targets: a.targets}
-		return m, runActionCmd(a, m.actionSeq, m.opts.ActionTimeout, m.opts.Audit, entry, m.opts.Now)
+		return m, runActionCmd(ctx, a, m.actionSeq, m.opts.ActionTimeout, m.opts.Audit, entry, m.opts.Now)
 	case key.Matches(msg, m.keys.Cancel):
 		m.dialog = nil
 		return m.setStatus("cancelled: nothing was changed", false)
@@ -416,6 +420,9 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	kind := m.running.kind
+	if m.running.stop != nil {
+		m.running.stop() // releases the context
+	}
 	m.running = nil
 	text, isErr := msg.outcome.summary, msg.outcome.failed
 	if msg.err != nil {

@@ -424,10 +424,16 @@ func (m Model) renderFooter() string {
 // renderProgress is the running action with a bar of jobs moved.
 func renderProgress(r runningAction, width int, st styles) string {
 	label := r.title + "…"
+	if r.stopping {
+		label = "stopping after the call in flight: " + label
+	}
 	if r.total <= 0 {
 		return label
 	}
 	counts := fmt.Sprintf(" %d/%d jobs", r.moved, r.total)
+	if r.stop != nil && !r.stopping {
+		counts += "  esc stops"
+	}
 	barWidth := min(max(width-lineWidth(label)-lineWidth(counts)-3, 10), 50)
 	filled := int(int64(barWidth) * min(max(r.moved, 0), r.total) / r.total)
 	bar := st.barFull.Render(strings.Repeat("#", filled)) + st.barEmpty.Render(strings.Repeat("-", barWidth-filled))

@@ -7,6 +7,7 @@ import (
 
 	"github.com/workq-tui/workq-tui/internal/journal"
 	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // view is one layer of the screen: a tab, or what is pushed on it (a
@@ -56,6 +57,8 @@ type selection struct {
 	action *journal.Summary
 	// window is a bucket of the timeline.
 	window *timeWindow
+	// place is where a job was found (the find view).
+	place *redisq.Place
 }
 
 // renderContext is what a view draws with besides its own state.

@@ -1,0 +1,158 @@
+package tui
+
+// This file owns what the Jobs view's '/' and :where take: a query of the
+// command line's language (model.ParseQuery), where a plain word, as in
+// every other view's filter, matches part of the job name. The set reads
+// filter through it (redisq.SetFilter.Query).
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
+)
+
+// parseSetsQuery reads the Jobs view's filter. A word that is not a term
+// (no KEY:VALUE, KEY~RE, KEY>=N or KEY<=N) is a part of the job name: it
+// becomes the glob job:*WORD*. Times are read against now (Redis's
+// clock), clock times of today in UTC, the zone the screen shows times in.
+// A bad query is one line naming the term; nothing is read.
+func parseSetsQuery(text string, now time.Time) (*model.Query, error) {
+	terms := splitWords(text)
+	for i, w := range terms {
+		if !isTerm(w) {
+			terms[i] = "job:" + strconv.Quote("*"+unquotedWord(w)+"*")
+		}
+	}
+	q, err := model.ParseQuery(strings.Join(terms, " "), model.QueryClock{Now: now, Zone: time.UTC})
+	if err != nil {
+		return nil, err
+	}
+	q.Text = strings.TrimSpace(text)
+	return q, nil
+}
+
+// splitWords cuts text at spaces outside double quotes, as the query
+// language does; the quotes stay in the words.
+func splitWords(text string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted, escaped := false, false
+	for _, r := range text {
+		switch {
+		case escaped:
+			escaped = false
+		case quoted && r == '\\':
+			escaped = true
+		case r == '"':
+			quoted = !quoted
+		case !quoted && (r == ' ' || r == '\t'):
+			if cur.Len() > 0 {
+				out = append(out, cur.String())
+				cur.Reset()
+			}
+			continue
+		}
+		cur.WriteRune(r)
+	}
+	if cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+// isTerm reports whether a word is written as a term: a key of letters,
+// digits, dots and underscores followed by an operator. An unknown key
+// (erorr:x) is a term, so that ParseQuery says what is wrong with it.
+func isTerm(w string) bool {
+	for i, r := range w {
+		switch {
+		case r == ':' || r == '~' || strings.HasPrefix(w[i:], ">=") || strings.HasPrefix(w[i:], "<="):
+			return i > 0
+		case r == '.' || r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// unquotedWord is a plain word with its quotes taken away, for a job
+// name glob.
+func unquotedWord(w string) string {
+	if s, err := strconv.Unquote(w); err == nil {
+		return s
+	}
+	return w
+}
+
+// jobQuery is the filter of every job of one name: job:NAME, quoted when
+// the name needs it.
+func jobQuery(name string) string {
+	if name == "" {
+		return ""
+	}
+	if strings.ContainsAny(name, " \t\"\\") {
+		return "job:" + strconv.Quote(name)
+	}
+	return "job:" + name
+}
+
+// applySetsQuery filters the Jobs view by text and reads its first page.
+// A bad query says why in the status line and keeps the filter that was
+// applied: nothing is read.
+func (m Model) applySetsQuery(v setsView, text string) (Model, tea.Cmd) {
+	text = strings.TrimSpace(text)
+	q, err := parseSetsQuery(text, m.queryNow())
+	if err != nil {
+		v.typed = ""
+		return m.withSets(v).setStatus(oneLine(err.Error()), true)
+	}
+	if q.Empty() {
+		q, text = nil, ""
+	}
+	v.jobFilter, v.query, v.typed = text, q, ""
+	v.marked, v.markAll = nil, false
+	return m.setsLoad(v, 0, false)
+}
+
+// queryNow is the time a query's ages and clock times are read against:
+// Redis's clock of the last snapshot, else the screen's.
+func (m Model) queryNow() time.Time {
+	if m.snap != nil && !m.snap.RedisTime.IsZero() {
+		return m.snap.RedisTime
+	}
+	return m.opts.Now()
+}
+
+// toggleMarkAll marks every member the query matches (A), or takes the
+// marks away. The count is the last read's: the plan of R or D counts
+// again, from Redis.
+func (m Model) toggleMarkAll(v setsView) (Model, tea.Cmd) {
+	if v.markAll {
+		v.markAll = false
+		return m.withSets(v).setStatus("marks cleared", false)
+	}
+	v.markAll, v.marked = true, nil
+	return m.withSets(v), nil
+}
+
+// markAllText is the title line's word for A's marks.
+func (v setsView) markAllText() string {
+	return fmt.Sprintf("all %d matching marked", v.total)
+}
+
+// queryTarget is every member of the set the query matches, for the bulk
+// plan the command line's --where makes.
+func (v setsView) queryTarget() reaper.JobsTarget {
+	t := reaper.JobsTarget{Set: v.set, All: true}
+	if !v.query.Empty() {
+		t.Query = v.query
+	}
+	return t
+}
