@@ -122,12 +122,21 @@ func windowCommand(w timeWindow) string {
 
 // windowCommandParts is windowCommand before and from its --where.
 func windowCommandParts(w timeWindow) (cmd, where string) {
-	set := "dead"
+	return "workq-tui jobs " + string(w.set()), "--where '" + w.query() + "'"
+}
+
+// set is the set that holds the bucket's jobs: dead, unless only jobs
+// still retrying failed in it.
+func (w timeWindow) set() model.SetName {
 	if w.deaths == 0 && w.retrying > 0 {
-		set = "retry"
+		return model.SetRetry
 	}
-	return "workq-tui jobs " + set, fmt.Sprintf("--where 'since:%s until:%s'",
-		time.Unix(w.from, 0).UTC().Format(time.RFC3339), time.Unix(w.until, 0).UTC().Format(time.RFC3339))
+	return model.SetDead
+}
+
+// query selects the bucket's jobs in the query language.
+func (w timeWindow) query() string {
+	return fmt.Sprintf("since:%s until:%s", time.Unix(w.from, 0).UTC().Format(time.RFC3339), time.Unix(w.until, 0).UTC().Format(time.RFC3339))
 }
 
 // windowCommandLines is windowCommand in lines of at most width columns
@@ -141,18 +150,26 @@ func windowCommandLines(w timeWindow, width int) []string {
 	return []string{"  " + cmd + " \\", "    " + where}
 }
 
-// showWindow is enter on a bucket: the Jobs view filters by job name only,
-// so the status line gives the command that lists the bucket's jobs (the
-// view shows it whole under the chart).
+// showWindow is enter on a bucket: the Jobs view on the set that holds
+// its jobs, filtered to the bucket by the query language, from where they
+// can be marked (A) and requeued; without a Jobs view the status line
+// gives the command that lists them (the view shows it under the chart).
 func (m Model) showWindow(w timeWindow) (Model, tea.Cmd) {
 	if w.deaths+w.retrying == 0 {
 		return m.setStatus("no failure in this bucket", false)
 	}
-	text := windowCommand(w) + " lists this bucket's jobs"
-	if w.deaths > 0 && w.retrying > 0 {
-		text += " (jobs retry for those retrying)"
+	v, ok := m.setsView()
+	if !ok {
+		text := windowCommand(w) + " lists this bucket's jobs"
+		if w.deaths > 0 && w.retrying > 0 {
+			text += " (jobs retry for those retrying)"
+		}
+		return m.setStatus(text, false)
 	}
-	return m.setStatus(text+"; the Jobs view filters by job name only", false)
+	m.stack = nil
+	m.tab = m.setsTab()
+	v.set, v.showSummary = w.set(), false
+	return m.applySetsQuery(v, w.query())
 }
 
 // timelineView is the chart of one window.

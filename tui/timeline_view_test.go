@@ -215,3 +215,37 @@ func TestTimelineSizes(t *testing.T) {
 		}
 	}
 }
+
+// withSetsTimeline reads the job sets and the timeline.
+type withSetsTimeline struct {
+	testReader
+	JobSetReader
+	SetScanner
+	TimelineReader
+}
+
+// TestTimelineEnterListsTheBucketsJobs: with a Jobs view, enter on a
+// bucket opens it on the dead set filtered to the bucket through the query
+// language (since:/until:), from where A and R requeue them.
+func TestTimelineEnterListsTheBucketsJobs(t *testing.T) {
+	f := deadFixture()
+	o, _ := setsOptions(f)
+	o.Reader = withSetsTimeline{testReader: baseReader(o), JobSetReader: f, SetScanner: f, TimelineReader: &fakeTimeline{}}
+	m := newTest(t, o, 100, 30)
+	m = press(t, m, "T")
+	for i := 0; i < 12; i++ {
+		m = press(t, m, "h")
+	}
+	m = drive(t, m, keyMsg("enter"))
+	v := jobsView(t, m)
+	if !m.setsFocused() || v.set != model.SetDead {
+		t.Fatalf("enter on a bucket: focused %v, set %s", m.setsFocused(), v.set)
+	}
+	want := "since:2026-11-29T14:00:00Z until:2026-11-29T14:04:59Z"
+	if v.jobFilter != want {
+		t.Fatalf("the Jobs view's query is %q, want %q", v.jobFilter, want)
+	}
+	if view := m.View(); !strings.Contains(view, "where since:2026-11-29T14:00:00Z") || !strings.Contains(view, "filter: "+want) || !strings.Contains(view, "se00") {
+		t.Errorf("the query is not on screen:\n%s", view)
+	}
+}
