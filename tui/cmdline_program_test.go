@@ -6,9 +6,9 @@ import (
 )
 
 // TestCmdLineInTheProgram drives the command line through the bubbletea
-// program (teatest): ":jobs dead" shows the Jobs view on the dead set, tab
-// completes a job type's name and a dead pool's ID, and in read-only mode
-// reap is not offered.
+// program (teatest): ":jobs dead" shows the Jobs view on the dead set,
+// ":find ID" opens the find result, tab completes a job type's name and a
+// dead pool's ID, and in read-only mode reap is not offered.
 func TestCmdLineInTheProgram(t *testing.T) {
 	t.Run("jobs dead", func(t *testing.T) {
 		o, _ := setsOptions(deadFixture())
@@ -33,6 +33,15 @@ func TestCmdLineInTheProgram(t *testing.T) {
 			keyMsg("enter"), waitText("Reap 1 dead pool?"))
 		if !strings.Contains(view, "y: run it") {
 			t.Errorf("the reap dialog is not on screen:\n%s", view)
+		}
+	})
+	t.Run(":find and an id open the find result", func(t *testing.T) {
+		f := deadFixture()
+		o, _ := findOptions(f, &fakeFinder{places: placesOf(f)})
+		view := runProgram(t, o, 100, 30, waitText("worker-a"),
+			keyMsg(":"), keyMsg("find se05"), keyMsg("enter"), waitText("5 places"))
+		if !strings.Contains(view, "unique key blocks") || !strings.Contains(view, "queue, 17 run before it") {
+			t.Errorf("the find result is not on screen:\n%s", view)
 		}
 	})
 	t.Run("read-only offers no reap", func(t *testing.T) {
