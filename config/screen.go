@@ -79,6 +79,7 @@ func Actions() []Action {
 		a("mark_all", GroupJobs, "Jobs view: mark every job the query matches", "A"),
 		a("confirm", GroupDialog, "dialog: run the plan", "y"),
 		a("cancel", GroupDialog, "dialog: cancel", "n", "esc"),
+		a("force_requeue", GroupDialog, "dialog: requeue jobs no live pool serves, when it says so", "F"),
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -21,6 +22,31 @@ type confirmDialog struct {
 	// top is the first line of the plan shown when it does not fit: the
 	// list keys scroll it.
 	top int
+	// blocked, when set, is why y does nothing: the plan is shown, and alt
+	// is the choice there is instead.
+	blocked string
+	alt     *dialogChoice
+}
+
+// dialogChoice is a dialog's other answer than y: its key (with the words
+// the dialog shows for it) and what it does.
+type dialogChoice struct {
+	binding key.Binding
+	run     func(m Model) (Model, tea.Cmd)
+}
+
+// footerLines are the dialog's last lines: why y does nothing and what to
+// press instead, or y and cancel.
+func (d confirmDialog) footerLines(inner int, st styles) []string {
+	if d.blocked == "" {
+		return []string{"", fitLine("y: run it   n/esc/q: cancel", inner)}
+	}
+	choice := "n/esc/q: cancel"
+	if d.alt != nil {
+		h := d.alt.binding.Help()
+		choice = h.Key + ": " + h.Desc + "   " + choice
+	}
+	return []string{"", st.warn.Render(fitLine(d.blocked, inner)), fitLine(choice, inner)}
 }
 
 // renderDialog is the dialog box, centred in a width x height area: the
@@ -34,7 +60,7 @@ func renderDialog(d confirmDialog, width, height int, st styles) string {
 	if d.staleFor > 0 {
 		lines = append(lines, st.warn.Render(fitLine(fmt.Sprintf("planned from data %s old (Redis is not answering)", model.FormatAge(d.staleFor)), inner)))
 	}
-	footer := []string{"", fitLine("y: run it   n/esc/q: cancel", inner)}
+	footer := d.footerLines(inner, st)
 	body, room := d.planRoom(width, height)
 	for _, l := range fitPlan(body, room, d.top) {
 		lines = append(lines, fitLine(l, inner))
@@ -59,7 +85,11 @@ func (d confirmDialog) planRoom(width, height int) ([]string, int) {
 	if d.staleFor > 0 {
 		head++
 	}
-	return wrapPlan(d.action.body, inner), height - 2 - head - 2 // 2 border lines, 2 of footer
+	foot := 2
+	if d.blocked != "" {
+		foot = 3
+	}
+	return wrapPlan(d.action.body, inner), height - 2 - head - foot // 2 border lines
 }
 
 // scrolled is the dialog after a list key: the plan moved by a line, a

@@ -44,8 +44,9 @@ type keyMap struct {
 	// in every view, looks for a job id in every place (find.go).
 	MarkAll, Find key.Binding
 
-	// Dialog keys.
-	Confirm, Cancel key.Binding
+	// Dialog keys. ForceRequeue (F) asks for a requeue of jobs no live pool
+	// serves, in the dialog that says so.
+	Confirm, Cancel, ForceRequeue key.Binding
 }
 
 func defaultKeyMap() keyMap {
@@ -84,6 +85,7 @@ func defaultKeyMap() keyMap {
 		SetsDelete:      key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete"), key.WithDisabled()),
 		MarkAll:         key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "mark all"), key.WithDisabled()),
 		Find:            key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "find a job")),
+		ForceRequeue:    key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "requeue anyway")),
 		Confirm:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
 		Cancel:          key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "cancel")),
 	}
@@ -108,10 +110,19 @@ func (k keyMap) FullHelp() [][]key.Binding {
 }
 
 // dialogKeys is the help while a confirm dialog is open.
-type dialogKeys struct{ k keyMap }
+type dialogKeys struct {
+	k keyMap
+	d confirmDialog
+}
 
 func (d dialogKeys) ShortHelp() []key.Binding {
 	// q cancels here: a reflex q over a plan must not leave the screen.
+	if d.d.blocked != "" {
+		if d.d.alt != nil {
+			return []key.Binding{d.d.alt.binding, d.k.Cancel}
+		}
+		return []key.Binding{d.k.Cancel}
+	}
 	return []key.Binding{d.k.Confirm, d.k.Cancel}
 }
 func (d dialogKeys) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }

@@ -24,7 +24,7 @@ func (k keyMap) rebind(bindings map[string][]string) keyMap {
 		"switch_namespace": &k.SwitchNamespace, "explain": &k.Explain, "timeline": &k.Timeline,
 		"next_set": &k.NextSet, "sets_order": &k.SetsOrder, "mark": &k.Mark, "summary": &k.SetsSummary,
 		"sets_requeue": &k.SetsRequeue, "sets_delete": &k.SetsDelete, "mark_all": &k.MarkAll, "find": &k.Find,
-		"confirm": &k.Confirm, "cancel": &k.Cancel,
+		"confirm": &k.Confirm, "cancel": &k.Cancel, "force_requeue": &k.ForceRequeue,
 	}
 	for name, keys := range bindings {
 		b, ok := fields[name]

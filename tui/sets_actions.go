@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -39,6 +40,18 @@ type setsPlanMsg struct {
 	kind actionKind
 	plan reaper.JobsPlan
 	err  error
+	// ask is what was asked for, to ask again with Force.
+	ask setsAsk
+}
+
+// setsAsk is one plan asked for: the action, its target, what the status
+// line calls it and how long the plan may take.
+type setsAsk struct {
+	kind    actionKind
+	action  reaper.JobsAction
+	target  reaper.JobsTarget
+	what    string
+	timeout time.Duration
 }
 
 // sortMembers orders members as the plans list them: by score, then bytes.
@@ -106,15 +119,20 @@ func (m Model) openSetsAction(kind actionKind, v setsView) (Model, tea.Cmd) {
 		t = jobsTarget(v.set, jobs)
 		what = plural(len(jobs), "job", "jobs")
 	}
+	return m.planSets(setsAsk{kind: kind, action: action, target: t, what: what, timeout: timeout})
+}
+
+// planSets reads the plan asked for; onSetsPlan opens its dialog.
+func (m Model) planSets(ask setsAsk) (Model, tea.Cmd) {
 	m.actionSeq++
 	seq := m.actionSeq
-	m, clear := m.setStatus(fmt.Sprintf("planning the %s of %s…", action, what), false)
+	m, clear := m.setStatus(fmt.Sprintf("planning the %s of %s…", ask.action, ask.what), false)
 	actor := m.wr.jobs
 	plan := func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		ctx, cancel := context.WithTimeout(context.Background(), ask.timeout)
 		defer cancel()
-		p, err := actor.PlanJobs(ctx, action, t)
-		return setsPlanMsg{seq: seq, kind: kind, plan: p, err: err}
+		p, err := actor.PlanJobs(ctx, ask.action, ask.target)
+		return setsPlanMsg{seq: seq, kind: ask.kind, plan: p, err: err, ask: ask}
 	}
 	return m, tea.Batch(clear, plan)
 }
@@ -123,6 +141,23 @@ func (m Model) openSetsAction(kind actionKind, v setsView) (Model, tea.Cmd) {
 // moved on (another plan asked for, a dialog open, an action running).
 func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 	if msg.seq != m.actionSeq || m.dialog != nil || m.running != nil {
+		return m, nil
+	}
+	if errors.Is(msg.err, reaper.ErrUnserved) && msg.plan.Total > 0 && !msg.ask.target.Force {
+		// No live pool serves them: the plan is shown all the same, y
+		// does nothing, and F asks for the requeue anyway.
+		forced := msg.ask
+		forced.target.Force = true
+		forced.what += ", no live pool serving them"
+		m.dialog = &confirmDialog{
+			action:  jobsAction(msg.plan, m.wr.jobs),
+			blocked: "no live pool serves " + textsafe.Clean(msg.plan.Target.Job) + ": requeued, they wait until one starts",
+			alt: &dialogChoice{
+				binding: m.keys.ForceRequeue,
+				run:     func(m Model) (Model, tea.Cmd) { return m.planSets(forced) },
+			},
+		}
+		m.status = statusLine{}
 		return m, nil
 	}
 	if msg.err != nil {

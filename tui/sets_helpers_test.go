@@ -26,6 +26,9 @@ type fakeSets struct {
 	// stopAfter, when set, makes a bulk execution wait for its context
 	// after that many jobs, as the executor stops between two calls.
 	stopAfter int
+	// unserved are job names no live pool serves: a requeue of all of one
+	// is refused without Force, its plan built all the same (PlanJobs).
+	unserved map[string]bool
 }
 
 // bulkMatch is whether a bulk target takes a member: a job of its name
@@ -159,6 +162,9 @@ func (f *fakeSets) PlanJobs(_ context.Context, action reaper.JobsAction, t reape
 					p.Items = append(p.Items, reaper.JobItem{Job: sj})
 				}
 			}
+		}
+		if action == reaper.JobsRequeue && f.unserved[t.Job] && !t.Force {
+			return p, fmt.Errorf("requeue %s jobs of %q: %w", t.Set, t.Job, reaper.ErrUnserved)
 		}
 		return p, nil
 	}

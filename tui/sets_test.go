@@ -497,3 +497,38 @@ func TestSetsAuditLineBounded(t *testing.T) {
 		t.Errorf("audit targets %d (%q), moved %d", len(e.Targets), e.Targets[len(e.Targets)-1], e.Moved)
 	}
 }
+
+// TestSetsRequeueUnservedShowsThePlan: a requeue of every job of a type no
+// live pool serves shows its plan all the same, y does nothing there, and
+// F plans it again with force and opens the usual dialog; y runs that.
+func TestSetsRequeueUnservedShowsThePlan(t *testing.T) {
+	f := deadFixture()
+	f.unserved = map[string]bool{"resize_image": true}
+	m, d := openJobs(t, f, false, 80, 24)
+	m = drive(t, m, keys("S")...)
+	m = drive(t, m, keys("j")...)
+	m = drive(t, m, keys("R")...)
+	view := m.View()
+	if m.dialog == nil || !strings.Contains(view, "Requeue 12 jobs from dead (every resize_image job)?") ||
+		!strings.Contains(view, "no live pool serves resize_image") || !strings.Contains(view, "F: requeue anyway") {
+		t.Fatalf("no plan with the warning and the forced choice; status %q:\n%s", m.status.text, view)
+	}
+	if strings.Contains(view, "--force") || strings.Contains(view, "y: run it") || strings.Contains(view, "y run it") {
+		t.Errorf("the dialog names a flag or offers y:\n%s", view)
+	}
+	m = drive(t, m, keys("y")...)
+	if len(f.executed) != 0 || m.dialog == nil {
+		t.Fatalf("y in the refused plan: executed %d, dialog %v", len(f.executed), m.dialog != nil)
+	}
+	m = drive(t, m, keys("F")...)
+	if tg := f.planned[len(f.planned)-1]; !tg.Force || tg.Job != "resize_image" || !tg.All {
+		t.Fatalf("F planned %+v", tg)
+	}
+	if view := m.View(); m.dialog == nil || !strings.Contains(view, "y: run it") {
+		t.Fatalf("F opened no dialog to confirm:\n%s", view)
+	}
+	m = drive(t, m, keys("y")...)
+	if len(f.executed) != 1 || !f.executed[0].Target.Force || len(d.audit.entries) != 1 {
+		t.Fatalf("executed %+v, audit %+v", f.executed, d.audit.entries)
+	}
+}

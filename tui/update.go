@@ -394,6 +394,12 @@ func (m Model) openAction(kind actionKind, t reaper.Targets) (Model, tea.Cmd) {
 
 func (m Model) onDialogKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	switch {
+	case m.dialog.alt != nil && key.Matches(msg, m.dialog.alt.binding):
+		run := m.dialog.alt.run
+		m.dialog = nil
+		return run(m)
+	case m.dialog.blocked != "" && key.Matches(msg, m.keys.Confirm):
+		return m, nil // the dialog says why, and what to press instead
 	case key.Matches(msg, m.keys.Confirm):
 		a := m.dialog.action
 		m.dialog = nil

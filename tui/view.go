@@ -412,7 +412,7 @@ func (m Model) renderFooter() string {
 	var helpText string
 	switch {
 	case m.dialog != nil:
-		helpText = m.help.View(dialogKeys{m.keys})
+		helpText = m.help.View(dialogKeys{k: m.keys, d: *m.dialog})
 	case m.filtering:
 		helpText = m.help.View(filterKeys{})
 	default:
