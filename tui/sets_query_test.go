@@ -188,7 +188,7 @@ func TestSetsBulkStop(t *testing.T) {
 	if m.dialog == nil {
 		t.Fatalf("again: no dialog; status %q", m.status.text)
 	}
-	m = drive(t, m, keys("y")...)
+	drive(t, m, keys("y")...)
 	if n := countName(f.sets[model.SetDead], "resize_image"); n != 0 || len(f.sets[model.SetDead]) != 33 {
 		t.Errorf("again: %d resize_image left, dead %d (want 0, 33)", n, len(f.sets[model.SetDead]))
 	}

@@ -527,7 +527,7 @@ func TestSetsRequeueUnservedShowsThePlan(t *testing.T) {
 	if view := m.View(); m.dialog == nil || !strings.Contains(view, "y: run it") {
 		t.Fatalf("F opened no dialog to confirm:\n%s", view)
 	}
-	m = drive(t, m, keys("y")...)
+	drive(t, m, keys("y")...)
 	if len(f.executed) != 1 || !f.executed[0].Target.Force || len(d.audit.entries) != 1 {
 		t.Fatalf("executed %+v, audit %+v", f.executed, d.audit.entries)
 	}
