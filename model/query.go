@@ -25,6 +25,10 @@ type Query struct {
 	Text string
 	// Jobs are job: terms, each an exact name or a glob (* and ?).
 	Jobs []string
+	// NameParts are lower-cased parts of the job name, each matched as a
+	// case-insensitive substring: the screen's words that are not terms,
+	// as its other views' filters match (no term of the text gives them).
+	NameParts []string
 	// Errs are err: texts, lower-cased (a case-insensitive substring);
 	// ErrREs the err~ regular expressions.
 	Errs   []string

@@ -12,7 +12,7 @@ import (
 
 // Empty reports whether the query matches every job.
 func (q *Query) Empty() bool {
-	return q == nil || (len(q.Jobs) == 0 && len(q.Errs) == 0 && len(q.ErrREs) == 0 && len(q.IDs) == 0 &&
+	return q == nil || (len(q.Jobs) == 0 && len(q.NameParts) == 0 && len(q.Errs) == 0 && len(q.ErrREs) == 0 && len(q.IDs) == 0 &&
 		len(q.Args) == 0 && len(q.Paths) == 0 && q.MinFails < 0 && q.MaxFails < 0 && !q.HasSince && !q.HasUntil)
 }
 
@@ -100,6 +100,14 @@ func (q *Query) MatchFields(j *JobFields) bool {
 	for _, g := range q.Jobs {
 		if !globMatch(g, j.Name) {
 			return false
+		}
+	}
+	if len(q.NameParts) > 0 {
+		low := strings.ToLower(j.Name)
+		for _, p := range q.NameParts {
+			if !strings.Contains(low, p) {
+				return false
+			}
 		}
 	}
 	if q.MinFails >= 0 && j.Fails < q.MinFails || q.MaxFails >= 0 && j.Fails > q.MaxFails {

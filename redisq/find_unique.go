@@ -37,7 +37,7 @@ func (f FindSpec) scansUnique() bool {
 		return false
 	}
 	return len(q.Errs) == 0 && len(q.ErrREs) == 0 && len(q.IDs) == 0 && q.MinFails < 0 && q.MaxFails < 0 && !q.HasTime() &&
-		(len(q.Jobs) > 0 || len(q.Args) > 0 || len(q.Paths) > 0)
+		(len(q.Jobs) > 0 || len(q.NameParts) > 0 || len(q.Args) > 0 || len(q.Paths) > 0)
 }
 
 // findUniqueKeys scans the unique keys of the namespace for those whose

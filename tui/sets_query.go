@@ -23,16 +23,19 @@ import (
 // clock), clock times of today in UTC, the zone the screen shows times in.
 // A bad query is one line naming the term; nothing is read.
 func parseSetsQuery(text string, now time.Time) (*model.Query, error) {
-	terms := splitWords(text)
-	for i, w := range terms {
-		if !isTerm(w) {
-			terms[i] = "job:" + strconv.Quote("*"+unquotedWord(w)+"*")
+	var terms, parts []string
+	for _, w := range splitWords(text) {
+		if isTerm(w) {
+			terms = append(terms, w)
+		} else if p := strings.ToLower(unquotedWord(w)); p != "" {
+			parts = append(parts, p)
 		}
 	}
 	q, err := model.ParseQuery(strings.Join(terms, " "), model.QueryClock{Now: now, Zone: time.UTC})
 	if err != nil {
 		return nil, err
 	}
+	q.NameParts = parts
 	q.Text = strings.TrimSpace(text)
 	return q, nil
 }

@@ -7,18 +7,20 @@ import (
 )
 
 // TestParseSetsQuery: words that are not terms become parts of the job
-// name; terms go to the query language as written.
+// name, matched whatever their case; terms go to the query language as
+// written.
 func TestParseSetsQuery(t *testing.T) {
 	now := time.Date(2026, 12, 1, 4, 0, 0, 0, time.UTC)
 	tests := []struct {
-		text, jobs, errs string
-		bad              bool
+		text, jobs, parts, errs string
+		bad                     bool
 	}{
-		{text: "sync", jobs: "[*sync*]"},
-		{text: "sync email", jobs: "[*sync* *email*]"},
-		{text: `"send mail"`, jobs: "[*send mail*]"},
-		{text: "job:send_*", jobs: "[send_*]"},
-		{text: `sync err:"gateway timeout"`, jobs: "[*sync*]", errs: "[gateway timeout]"},
+		{text: "sync", jobs: "[]", parts: "[sync]"},
+		{text: "SYNC", jobs: "[]", parts: "[sync]"},
+		{text: "sync email", jobs: "[]", parts: "[sync email]"},
+		{text: `"send mail"`, jobs: "[]", parts: "[send mail]"},
+		{text: "job:send_*", jobs: "[send_*]", parts: "[]"},
+		{text: `sync err:"gateway timeout"`, jobs: "[]", parts: "[sync]", errs: "[gateway timeout]"},
 		{text: "http://x", bad: true}, // a term of an unknown key: said, not guessed
 		{text: "erorr:x", bad: true},
 		{text: "since:03:10 until:03:00", bad: true},
@@ -37,6 +39,9 @@ func TestParseSetsQuery(t *testing.T) {
 			}
 			if got := fmt.Sprint(q.Jobs); got != tc.jobs {
 				t.Errorf("jobs %s, want %s", got, tc.jobs)
+			}
+			if got := fmt.Sprint(q.NameParts); got != tc.parts {
+				t.Errorf("name parts %s, want %s", got, tc.parts)
 			}
 			if tc.errs != "" && fmt.Sprint(q.Errs) != tc.errs {
 				t.Errorf("errs %v, want %s", q.Errs, tc.errs)

@@ -85,23 +85,25 @@ func TestSetsQueryFilter(t *testing.T) {
 }
 
 // TestSetsFilterMeansTheSame: a word that filters Job types filters Jobs
-// the same way: part of the job name.
+// the same way: part of the job name, whatever its case.
 func TestSetsFilterMeansTheSame(t *testing.T) {
-	f := deadFixture()
-	m, _ := openJobs(t, f, false, 100, 30)
-	m = drive(t, m, keys("tab")...) // Pools
-	m = drive(t, m, keys("tab")...) // Job types
-	m = drive(t, m, keyMsg("/"), keyMsg("resize"), keyMsg("enter"))
-	if !strings.Contains(m.View(), "resize_image") || strings.Contains(m.View(), "send_email") {
-		t.Fatalf("Job types /resize:\n%s", m.View())
-	}
-	m = drive(t, m, keys("shift+tab", "shift+tab")...)
-	if !m.setsFocused() {
-		t.Fatal("not on the Jobs view")
-	}
-	m = typeFilter(t, m, "resize")
-	if v := jobsView(t, m); v.total != 12 {
-		t.Errorf("Jobs /resize: total %d, want the 12 resize_image jobs", v.total)
+	for _, word := range []string{"resize", "RESIZE", "Resize"} {
+		f := deadFixture()
+		m, _ := openJobs(t, f, false, 100, 30)
+		m = drive(t, m, keys("tab")...) // Pools
+		m = drive(t, m, keys("tab")...) // Job types
+		m = drive(t, m, keyMsg("/"), keyMsg(word), keyMsg("enter"))
+		if !strings.Contains(m.View(), "resize_image") || strings.Contains(m.View(), "send_email") {
+			t.Fatalf("Job types /%s:\n%s", word, m.View())
+		}
+		m = drive(t, m, keys("shift+tab", "shift+tab")...)
+		if !m.setsFocused() {
+			t.Fatal("not on the Jobs view")
+		}
+		m = typeFilter(t, m, word)
+		if v := jobsView(t, m); v.total != 12 {
+			t.Errorf("Jobs /%s: total %d, want the 12 resize_image jobs", word, v.total)
+		}
 	}
 }
 

@@ -107,7 +107,7 @@ func TestSetsSwitchOrderFilter(t *testing.T) {
 	msgs = append(msgs, keyMsg("enter"))
 	m = drive(t, m, msgs...)
 	v = jobsView(t, m)
-	if r := f.lastRead(); r.filter.Query == nil || fmt.Sprint(r.filter.Query.Jobs) != "[*resize_image*]" || v.total != 12 || len(v.page) != 12 {
+	if r := f.lastRead(); r.filter.Query == nil || fmt.Sprint(r.filter.Query.NameParts) != "[resize_image]" || v.total != 12 || len(v.page) != 12 {
 		t.Errorf("filtered read %+v: total %d rows %d", r.filter, v.total, len(v.page))
 	}
 	for _, sj := range v.page {
