@@ -160,6 +160,9 @@ type Snapshot struct {
 	// Health is what Redis says of its own safety for the queue (see
 	// HealthFindings); nil when it was not read.
 	Health *RedisHealth `json:"-"`
+	// Cost is what the read cost Redis, when it was measured (the
+	// screen's polls); nil otherwise.
+	Cost *ReadCost `json:"-"`
 }
 
 // SetCounts are the sizes (ZCARD) of the three job sets.

@@ -444,7 +444,12 @@ func (c *Client) Poll(ctx context.Context, req PollRequest) (*model.Snapshot, er
 		return nil, c.wrap(err)
 	}
 	defer conn.Close()
-	snap, err := ReadPoll(ctx, conn, c.namespace, c.deadAfter, req)
+	// The screen's help says what its polls cost Redis.
+	cost := &model.ReadCost{}
+	snap, err := ReadPoll(ctx, metered(conn, cost), c.namespace, c.deadAfter, req)
+	if snap != nil {
+		snap.Cost = cost
+	}
 	return snap, c.wrap(err)
 }
 

@@ -6,12 +6,15 @@ package tui
 // keys do nothing while it is open.
 
 import (
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -19,17 +22,32 @@ import (
 // helpView is the full help of the keys km (those of the view it opened
 // over, as they applied then), scrolled by top.
 type helpView struct {
-	km            keyMap
-	h             help.Model
+	km keyMap
+	h  help.Model
+	// cost says what the screen's last poll cost Redis ("" unknown).
+	cost          string
 	top           int
 	width, height int
 }
 
-// newHelpView is the help of km, drawn with h's styles.
-func newHelpView(km keyMap, h help.Model) helpView {
+// newHelpView is the help of km, drawn with h's styles, under what the
+// screen costs Redis.
+func newHelpView(km keyMap, h help.Model, cost string) helpView {
 	h.ShowAll = true
 	km.Back = closeHelp()
-	return helpView{km: km, h: h}
+	return helpView{km: km, h: h, cost: cost}
+}
+
+// costLine says what the last poll cost Redis, as the client saw it, and
+// how often the screen polls; "" when the poll did not measure it.
+func costLine(snap *model.Snapshot, every time.Duration) string {
+	if snap == nil || snap.Cost == nil {
+		return ""
+	}
+	c := snap.Cost
+	return fmt.Sprintf("this screen's last poll: %s in %s, %s of replies, %s waiting for Redis; one every %s",
+		plural(c.Commands, "command", "commands"), plural(c.RoundTrips, "round trip", "round trips"),
+		formatBytes(c.ReplyBytes), c.Waited.Round(100*time.Microsecond), model.FormatAge(every))
 }
 
 // closeHelp is esc in the help.
@@ -51,6 +69,10 @@ func (v helpView) lines() []string {
 	h := v.h
 	h.Width = 0
 	var out, row []string
+	if v.cost != "" {
+		out = append(out, strings.Split(ansi.Wrap(v.cost, max(v.width, 20), ""), "\n")...)
+		out = append(out, "")
+	}
 	rowWidth := 0
 	flush := func() {
 		if len(row) > 0 {

@@ -3,6 +3,9 @@ package tui
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/workq-tui/workq-tui/model"
 )
 
 // TestHelpIsAViewOnTheStack: ? opens the help over the view on screen,
@@ -47,5 +50,19 @@ func TestHelpFitsNarrowScreens(t *testing.T) {
 	// The header's two lines narrow on their own; the help's must not.
 	if body := strings.SplitN(view, "\n", 3)[2]; strings.Contains(body, "…") {
 		t.Errorf("the help at 60 columns cuts a line:\n%s", view)
+	}
+}
+
+// TestHelpSaysWhatTheScreenCosts: the help opens with what the last poll
+// cost Redis, as the poll measured it, and how often the screen polls.
+func TestHelpSaysWhatTheScreenCosts(t *testing.T) {
+	snap := fixture()
+	snap.Cost = &model.ReadCost{Commands: 330, RoundTrips: 3, ReplyBytes: 84_200, Waited: 4100 * time.Microsecond}
+	o, _ := testOptions(staticSource(snap))
+	o.Interval = 2 * time.Second
+	view := press(t, newTest(t, o, 120, 30), "?").View()
+	want := "this screen's last poll: 330 commands in 3 round trips, 84.2 kB of replies, 4.1ms waiting for Redis; one every 2s"
+	if !strings.Contains(view, want) {
+		t.Errorf("the help lacks %q:\n%s", want, view)
 	}
 }

@@ -321,7 +321,7 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		if isHelp(m.top()) {
 			return m.pop(), nil
 		}
-		return m.push(newHelpView(k, m.help))
+		return m.push(newHelpView(k, m.help, costLine(m.snap, m.pollEvery)))
 	case key.Matches(msg, k.Refresh):
 		m, load := m.eachOpen(loadMsg{})
 		m, cmd := m.refresh()
