@@ -158,8 +158,9 @@ func (v setsView) listHeight() int {
 // detailMinHeight is the least room the detail pane needs below the list.
 const detailMinHeight = 8
 
-// detailPane reports whether the detail pane is shown under the list (it
-// takes the whole body instead while showDetail).
+// detailPane reports whether the detail pane is shown under the list: not
+// in the summary, nor where the body is too short (enter pushes the whole
+// detail, setjob.go).
 func (v setsView) detailPane() bool {
 	return !v.showSummary && v.height-2-detailHeight(v.height) >= 3
 }
