@@ -133,10 +133,10 @@ type Count struct {
 }
 
 // Sorted returns the counts of m, largest first, then by key.
-func Sorted(m map[string]int64) []Count {
+func Sorted[N int | int64](m map[string]N) []Count {
 	out := make([]Count, 0, len(m))
 	for k, n := range m {
-		out = append(out, Count{k, n})
+		out = append(out, Count{k, int64(n)})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].N != out[j].N {

@@ -427,37 +427,17 @@ func (v timelineView) bucketLines(st styles, marks map[int64]bucketMarks) []stri
 			lines = append(lines, fitLine(st.faint.Render(l), v.width))
 		}
 	}
-	if jobs := countsByMost(b.ByJob); len(jobs) > 0 {
+	if jobs := model.Sorted(b.ByJob); len(jobs) > 0 {
 		parts := make([]string, len(jobs))
 		for i, j := range jobs {
-			parts[i] = fmt.Sprintf("%s %d", textsafe.Clean(j.name), j.n)
+			parts[i] = fmt.Sprintf("%s %d", textsafe.Clean(j.Key), j.N)
 		}
 		lines = append(lines, fitLine("  jobs: "+strings.Join(parts, ", "), v.width))
 	}
-	for _, e := range countsByMost(b.ByError) {
-		lines = append(lines, fitLine(fmt.Sprintf("  %5d  %s", e.n, textsafe.Clean(e.name)), v.width))
+	for _, e := range model.Sorted(b.ByError) {
+		lines = append(lines, fitLine(fmt.Sprintf("  %5d  %s", e.N, textsafe.Clean(e.Key)), v.width))
 	}
 	return lines
-}
-
-type nameCount struct {
-	name string
-	n    int
-}
-
-// countsByMost is a count map, most first, then by name.
-func countsByMost(m map[string]int) []nameCount {
-	out := make([]nameCount, 0, len(m))
-	for k, n := range m {
-		out = append(out, nameCount{k, n})
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].n != out[j].n {
-			return out[i].n > out[j].n
-		}
-		return out[i].name < out[j].name
-	})
-	return out
 }
 
 // statusLine says what the window holds, or why it could not be read.
