@@ -84,9 +84,7 @@ func (c *explainCmd) run(ctx context.Context, e env, args []string) error {
 			pools = append(pools, pe)
 			continue
 		}
-		f := rd.Facts
-		f.Unique, f.UniqueScanned = rd.Unique[a], true
-		x := model.Explain(rd.Snap, f, a)
+		x := explainJob(rd, a)
 		cause = cause || !x.Running
 		jobs = append(jobs, x)
 	}
