@@ -291,3 +291,11 @@ func nonNil(s []string) []string {
 	}
 	return s
 }
+
+// explainJob is explain's answer for one job type of a read: the set facts
+// with that type's unique keys.
+func explainJob(rd *redisq.ExplainRead, job string) model.Explanation {
+	f := rd.Facts
+	f.Unique, f.UniqueScanned = rd.Unique[job], true
+	return model.Explain(rd.Snap, f, job)
+}

@@ -56,14 +56,6 @@ func (s screenExplainer) ExplainPool(ctx context.Context, id string) (model.Pool
 
 func (s screenExplainer) FixCommand(fix []string) string { return fixLine(s.prefix, fix) }
 
-// explainJob is explain's answer for one job type of a read: the set facts
-// with that type's unique keys.
-func explainJob(rd *redisq.ExplainRead, job string) model.Explanation {
-	f := rd.Facts
-	f.Unique, f.UniqueScanned = rd.Unique[job], true
-	return model.Explain(rd.Snap, f, job)
-}
-
 // screenTimeline is the screen's Timeline view: redisq.ReadTimeline, as
 // `workq-tui timeline` reads it, on a connection of its own.
 type screenTimeline struct {
