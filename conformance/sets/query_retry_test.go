@@ -1,9 +1,7 @@
 package sets_test
 
 import (
-	"context"
 	"fmt"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -89,33 +87,10 @@ func TestQueryMatchesUpstreamRetryJobs(t *testing.T) {
 		}
 	}
 	keys := redisq.NewKeys("r")
-	ctx := context.Background()
 	rfc := func(s int64) string { return time.Unix(s, 0).UTC().Format(time.RFC3339) }
-	ids := func(text string) []string {
-		q, err := model.ParseQuery(text, model.QueryClock{Now: time.Now()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := redisq.FilterSetPage(ctx, c, keys, model.SetRetry, redisq.SetFilter{Query: q}, redisq.PageOptions{Limit: 1000}, redisq.ScanOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, sj := range p.Jobs {
-			out = append(out, sj.Job.ID)
-		}
-		sort.Strings(out)
-		return out
-	}
+	ids := func(text string) []string { return queryIDs(t, c, keys, model.SetRetry, text) }
 	upIDs := func(keep func(*work.RetryJob) bool) []string {
-		var out []string
-		for _, j := range up {
-			if keep(j) {
-				out = append(out, j.ID)
-			}
-		}
-		sort.Strings(out)
-		return out
+		return keptIDs(up, func(j *work.RetryJob) string { return j.ID }, keep)
 	}
 	for _, tc := range []struct {
 		query string

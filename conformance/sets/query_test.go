@@ -85,31 +85,9 @@ func TestQueryMatchesUpstreamDeadJobs(t *testing.T) {
 	keys := redisq.NewKeys("q")
 	ctx := context.Background()
 	window := fmt.Sprintf("since:%s until:%s", time.Unix(lo, 0).UTC().Format(time.RFC3339), time.Unix(hi, 0).UTC().Format(time.RFC3339))
-	ids := func(text string) []string {
-		q, err := model.ParseQuery(text, model.QueryClock{Now: time.Now()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := redisq.FilterSetPage(ctx, c, keys, model.SetDead, redisq.SetFilter{Query: q}, redisq.PageOptions{Limit: 1000}, redisq.ScanOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var out []string
-		for _, sj := range p.Jobs {
-			out = append(out, sj.Job.ID)
-		}
-		sort.Strings(out)
-		return out
-	}
+	ids := func(text string) []string { return queryIDs(t, c, keys, model.SetDead, text) }
 	upIDs := func(keep func(*work.DeadJob) bool) []string {
-		var out []string
-		for _, j := range up {
-			if keep(j) {
-				out = append(out, j.ID)
-			}
-		}
-		sort.Strings(out)
-		return out
+		return keptIDs(up, func(j *work.DeadJob) string { return j.ID }, keep)
 	}
 	for _, tc := range []struct {
 		query string
