@@ -1,14 +1,10 @@
 package reaper
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
-	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -97,42 +93,10 @@ func TestJobsBulkRequeueKilled(t *testing.T) {
 	}
 	for round := 0; round < 2*wantKills && kills < wantKills; round++ {
 		beat()
-		cmd := exec.Command(exe, "-test.run=^TestJobsKillChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), jobsKillChildEnv+"="+srv.Addr())
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
 		// Kill during the plan's scan (after a random delay), or after a
 		// random number of script calls.
-		afterCalls := rng.IntN(4)
-		var timer *time.Timer
-		if afterCalls == 0 {
-			timer = time.AfterFunc(time.Duration(rng.IntN(40))*time.Millisecond, func() { _ = cmd.Process.Signal(syscall.SIGKILL) })
-		}
-		sc := bufio.NewScanner(out)
-		calls, finished := 0, false
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case strings.HasPrefix(line, "error"), line == "planned 0":
-				t.Fatalf("child: %s", line)
-			case strings.HasPrefix(line, "finished"):
-				finished = true
-			case strings.HasPrefix(line, "done"):
-				calls++
-				if calls == afterCalls {
-					_ = cmd.Process.Signal(syscall.SIGKILL)
-				}
-			}
-		}
-		_ = cmd.Wait()
-		if timer != nil {
-			timer.Stop()
-		}
+		calls, finished := killChild(t, exe, "TestJobsKillChild", jobsKillChildEnv+"="+srv.Addr(),
+			rng.IntN(4), time.Duration(rng.IntN(40))*time.Millisecond, func(line string) bool { return line == "planned 0" })
 		if finished {
 			t.Fatalf("round %d: the child finished before it was killed (after %d calls)", round, calls)
 		}

@@ -1,14 +1,11 @@
 package reaper
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -126,40 +123,8 @@ func TestUndoKilled(t *testing.T) {
 	// with 0, after a random delay); it reports whether the child was
 	// killed before it finished.
 	child := func(mode, dir string, maxCalls int) (killed bool) {
-		cmd := exec.Command(exe, "-test.run=^TestUndoKillChild$", "-test.count=1")
-		cmd.Env = append(os.Environ(), undoKillChildEnv+"="+mode+" "+srv.Addr()+" "+dir)
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		afterCalls := rng.IntN(maxCalls + 1)
-		var timer *time.Timer
-		if afterCalls == 0 {
-			timer = time.AfterFunc(time.Duration(rng.IntN(30))*time.Millisecond, func() { _ = cmd.Process.Signal(syscall.SIGKILL) })
-		}
-		sc := bufio.NewScanner(out)
-		calls, finished := 0, false
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case strings.HasPrefix(line, "error"):
-				t.Fatalf("%s child: %s", mode, line)
-			case strings.HasPrefix(line, "finished"):
-				finished = true
-			case strings.HasPrefix(line, "done"):
-				calls++
-				if calls == afterCalls {
-					_ = cmd.Process.Signal(syscall.SIGKILL)
-				}
-			}
-		}
-		_ = cmd.Wait()
-		if timer != nil {
-			timer.Stop()
-		}
+		_, finished := killChild(t, exe, "TestUndoKillChild", undoKillChildEnv+"="+mode+" "+srv.Addr()+" "+dir,
+			rng.IntN(maxCalls+1), time.Duration(rng.IntN(30))*time.Millisecond, nil)
 		return !finished
 	}
 	kills := map[string]int{}
