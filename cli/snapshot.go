@@ -216,6 +216,9 @@ type jobTypeJSON struct {
 	MaxConcurrency int64    `json:"max_concurrency"`
 	Paused         bool     `json:"paused"`
 	Drift          bool     `json:"drift"`
+	// Leaked is how many of InProgress are leaked entries (placeholders
+	// of jobs that already ran); absent when none.
+	Leaked int64 `json:"leaked,omitempty"`
 }
 
 // workerJSON is one worker; every field after busy is null for an idle
@@ -355,6 +358,7 @@ func snapshotJSONWithoutWorkers(snap *model.Snapshot) snapshotJSON {
 			InProgress:     jt.InProgress,
 			Lock:           jt.Lock,
 			LockInfoTotal:  jt.LockInfoTotal,
+			Leaked:         jt.Leaked,
 			MaxConcurrency: jt.MaxConcurrency,
 			Paused:         jt.Paused,
 			Drift:          jt.Drift,

@@ -95,7 +95,8 @@ func Analyze(snap *Snapshot, deadAfter time.Duration) {
 			}
 			jt.Latency = &lat
 		}
-		jt.Drift = Drifted(jt.Lock, jt.LockInfoTotal, jt.InProgress)
+		jt.Leaked = LeakedCount(snap.Leaked, jt.Name, "")
+		jt.Drift = Drifted(jt.Lock, jt.LockInfoTotal, jt.InProgress-jt.Leaked)
 	}
 	sort.SliceStable(snap.JobTypes, func(i, j int) bool { return snap.JobTypes[i].Name < snap.JobTypes[j].Name })
 
@@ -191,6 +192,7 @@ func Findings(snap *Snapshot) []Finding {
 		}
 		out = append(out, Finding{Kind: FindingDrift, Subject: jt.Name, Detail: detail})
 	}
+	out = append(out, LeakedFindings(snap.Leaked)...)
 	for _, o := range snap.Orphans {
 		out = append(out, Finding{Kind: FindingOrphan, Subject: o.Key,
 			Detail: fmt.Sprintf("%d jobs of %s held by pool %s, which is not in the worker_pools set", o.Length, o.JobName, o.PoolID)})

@@ -96,7 +96,10 @@ type JobType struct {
 	MaxConcurrency int64            `json:"max_concurrency"`
 	Paused         bool             `json:"paused"`
 	Drift          bool             `json:"drift"`
-	Warnings       []string         `json:"warnings,omitempty"`
+	// Leaked is how many of InProgress are leaked entries (see
+	// LeakedEntry): they are left out of the drift rule.
+	Leaked   int64    `json:"leaked,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // InProgressList is an in-progress list found by key, used for orphans: lists
@@ -144,6 +147,9 @@ type Snapshot struct {
 	// Workers view); a read that did and found none leaves it empty, not
 	// nil.
 	Workers []Worker `json:"-"`
+	// Leaked are the in-progress entries whose job already ended (see
+	// LeakedEntry), read where a list holds more than its pool counts.
+	Leaked []LeakedEntry `json:"-"`
 	// Orphans are filled by the orphan scan; nil when no scan has run.
 	Orphans  []InProgressList `json:"orphans"`
 	Findings []Finding        `json:"findings"`

@@ -98,8 +98,15 @@ func NewPlan(snap *model.Snapshot, t Targets) (Plan, error) {
 		sort.Strings(extra)
 		pp.JobNames = append(pp.JobNames, extra...)
 
+		if !t.RequeueLeaked {
+			for _, l := range snap.Leaked {
+				if l.PoolID == id {
+					pp.Leaked = append(pp.Leaked, l)
+				}
+			}
+		}
 		for _, job := range pp.JobNames {
-			n := pool.InProgress[job]
+			n := pool.InProgress[job] - model.LeakedCount(pp.Leaked, job, id)
 			info, present := pool.LockInfo[job]
 			if n == 0 && !present {
 				continue

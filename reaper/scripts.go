@@ -21,6 +21,8 @@ var (
 	luaRequeue string
 	//go:embed lua/repair_locks.lua
 	luaRepairLocks string
+	//go:embed lua/reap_leaked.lua
+	luaReapLeaked string
 )
 
 // scripts are a Reaper's scripts (a redis.Script holds only its text and
@@ -38,6 +40,9 @@ type scripts struct {
 	requeue *redis.Script
 	// repairLocks resets one job type's counters (lua/repair_locks.lua).
 	repairLocks *redis.Script
+	// reapLeaked removes a dead pool's leaked entries before its reap
+	// (lua/reap_leaked.lua, after lua/check.lua).
+	reapLeaked *redis.Script
 }
 
 func newScripts() scripts {
@@ -46,5 +51,6 @@ func newScripts() scripts {
 		reapFinal:   redis.NewScript(-1, luaCheck+"\n"+luaReapFinal),
 		requeue:     redis.NewScript(5, luaRequeue),
 		repairLocks: redis.NewScript(-1, luaRepairLocks),
+		reapLeaked:  redis.NewScript(-1, luaCheck+"\n"+luaReapLeaked),
 	}
 }
