@@ -23,6 +23,8 @@ var (
 	luaRepairLocks string
 	//go:embed lua/reap_leaked.lua
 	luaReapLeaked string
+	//go:embed lua/remove_leaked.lua
+	luaRemoveLeaked string
 )
 
 // scripts are a Reaper's scripts (a redis.Script holds only its text and
@@ -43,14 +45,17 @@ type scripts struct {
 	// reapLeaked removes a dead pool's leaked entries before its reap
 	// (lua/reap_leaked.lua, after lua/check.lua).
 	reapLeaked *redis.Script
+	// removeLeaked removes one leaked entry (lua/remove_leaked.lua).
+	removeLeaked *redis.Script
 }
 
 func newScripts() scripts {
 	return scripts{
-		reapBatch:   redis.NewScript(-1, luaCheck+"\n"+luaReapBatch),
-		reapFinal:   redis.NewScript(-1, luaCheck+"\n"+luaReapFinal),
-		requeue:     redis.NewScript(5, luaRequeue),
-		repairLocks: redis.NewScript(-1, luaRepairLocks),
-		reapLeaked:  redis.NewScript(-1, luaCheck+"\n"+luaReapLeaked),
+		reapBatch:    redis.NewScript(-1, luaCheck+"\n"+luaReapBatch),
+		reapFinal:    redis.NewScript(-1, luaCheck+"\n"+luaReapFinal),
+		requeue:      redis.NewScript(5, luaRequeue),
+		repairLocks:  redis.NewScript(-1, luaRepairLocks),
+		reapLeaked:   redis.NewScript(-1, luaCheck+"\n"+luaReapLeaked),
+		removeLeaked: redis.NewScript(2, luaRemoveLeaked),
 	}
 }

@@ -3,6 +3,7 @@ package variants_test
 import (
 	"encoding/json"
 	"os"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -24,10 +25,17 @@ func TestMain(m *testing.M) {
 // keys and bytes for the same calls.
 var builds = []string{"master", "gojek"}
 
-func runCLI(t *testing.T, args ...string) (string, string, int) {
+// cliIn returns a runner of the built workq-tui whose journals and audit
+// log go to a directory of the test's own.
+func cliIn(t *testing.T) func(args ...string) (string, string, int) {
 	t.Helper()
-	r := redistest.Run(t, redistest.Binary(t), nil, args...)
-	return r.Stdout, r.Stderr, r.Code
+	bin := redistest.Binary(t)
+	env := []string{"XDG_STATE_HOME=" + t.TempDir()}
+	return func(args ...string) (string, string, int) {
+		t.Helper()
+		r := redistest.Run(t, bin, env, args...)
+		return r.Stdout, r.Stderr, r.Code
+	}
 }
 
 // ran records the arguments of every job a v0.5.1 pool's handler ran.
@@ -99,12 +107,13 @@ func TestRecordedLeak(t *testing.T) {
 func TestSnapshotLeakedNotDrift(t *testing.T) {
 	for _, b := range builds {
 		t.Run(b, func(t *testing.T) {
+			runCLI := cliIn(t) // built before the pool's heartbeat is set
 			srv := redistest.Start(t)
 			c := srv.Dial()
 			defer c.Close()
 			s := variants.Read(t, b+"-live.json")
 			variants.Load(t, c, s, true)
-			out, stderr, _ := runCLI(t, "--redis", srv.Addr(), "-n", s.Namespace, "snapshot", "--json")
+			out, stderr, _ := runCLI("--redis", srv.Addr(), "-n", s.Namespace, "snapshot", "--json")
 			var snap struct {
 				JobTypes []struct {
 					Name   string `json:"name"`
@@ -139,12 +148,13 @@ func TestSnapshotLeakedNotDrift(t *testing.T) {
 func TestRepairLocksLeavesTypeRunnable(t *testing.T) {
 	for _, b := range builds {
 		t.Run(b, func(t *testing.T) {
+			runCLI := cliIn(t) // built before the pool's heartbeat is set
 			srv := redistest.Start(t)
 			c := srv.Dial()
 			defer c.Close()
 			s := variants.Read(t, b+"-live.json")
 			variants.Load(t, c, s, true)
-			out, stderr, code := runCLI(t, "--redis", srv.Addr(), "-n", s.Namespace, "repair-locks", "sync_account", "--yes")
+			out, stderr, code := runCLI("--redis", srv.Addr(), "-n", s.Namespace, "repair-locks", "sync_account", "--yes")
 			if code != 0 {
 				t.Fatalf("repair-locks: exit %d\n%s\n%s", code, out, stderr)
 			}
@@ -181,6 +191,7 @@ func TestReapDoesNotRunFinishedJobAgain(t *testing.T) {
 				name += "/requeue-leaked"
 			}
 			t.Run(name, func(t *testing.T) {
+				runCLI := cliIn(t)
 				srv := redistest.Start(t)
 				c := srv.Dial()
 				defer c.Close()
@@ -191,7 +202,7 @@ func TestReapDoesNotRunFinishedJobAgain(t *testing.T) {
 				if force {
 					args = append(args, "--requeue-leaked")
 				}
-				out, stderr, code := runCLI(t, args...)
+				out, stderr, code := runCLI(args...)
 				if code != 0 {
 					t.Fatalf("reap: exit %d\n%s\n%s", code, out, stderr)
 				}
@@ -223,5 +234,49 @@ func TestReapDoesNotRunFinishedJobAgain(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestRemoveLeakedAndUndo: remove-leaked --dry-run changes nothing; with
+// --yes it removes the leaked entry and leaves lock and lock_info; undo
+// pushes it back, byte for byte.
+func TestRemoveLeakedAndUndo(t *testing.T) {
+	for _, b := range builds {
+		t.Run(b, func(t *testing.T) {
+			runCLI := cliIn(t)
+			srv := redistest.Start(t)
+			c := srv.Dial()
+			defer c.Close()
+			s := variants.Read(t, b+"-live.json")
+			variants.Load(t, c, s, true)
+			pool := s.PoolID(t)
+			list := s.Namespace + ":jobs:sync_account:" + pool + ":inprogress"
+			before := redistest.Dump(t, c, list)
+			conn := []string{"--redis", srv.Addr(), "-n", s.Namespace}
+			out, stderr, code := runCLI(append(conn, "remove-leaked", "--dry-run")...)
+			if code != 0 || !strings.Contains(out, "Total: 1 entry removed") || !strings.Contains(out, "Dry run: nothing changed.") {
+				t.Fatalf("remove-leaked --dry-run: exit %d\n%s\n%s", code, out, stderr)
+			}
+			if n, _ := redis.Int(c.Do("LLEN", list)); n != 1 {
+				t.Fatalf("the dry run changed the list: %d entries", n)
+			}
+			out, stderr, code = runCLI(append(conn, "remove-leaked", "--yes")...)
+			if code != 0 || !strings.Contains(out, "Done: 1 leaked entry removed.") {
+				t.Fatalf("remove-leaked: exit %d\n%s\n%s", code, out, stderr)
+			}
+			if n, _ := redis.Int(c.Do("LLEN", list)); n != 0 {
+				t.Fatalf("the list holds %d entries after remove-leaked", n)
+			}
+			if v := str(t, c, "GET", s.Namespace+":jobs:sync_account:lock"); v != "0" {
+				t.Errorf("lock %s, want 0 unchanged", v)
+			}
+			out, stderr, code = runCLI(append(conn, "undo", "--yes")...)
+			if code != 0 {
+				t.Fatalf("undo: exit %d\n%s\n%s", code, out, stderr)
+			}
+			if after := redistest.Dump(t, c, list); !reflect.DeepEqual(after, before) {
+				t.Errorf("after undo %q, want %q", after, before)
+			}
+		})
 	}
 }
