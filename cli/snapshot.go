@@ -164,6 +164,11 @@ func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Dura
 		}
 		snap.Search = &search
 	}
+	v, err := cl.Variant(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
+	snap.Variant = &v
 	snap.LongAfter = longAfter
 	snap.Findings = model.Findings(snap)
 	return snap, nil
@@ -184,6 +189,10 @@ type snapshotJSON struct {
 	// NamespaceSearch is null unless the namespace is empty: then the
 	// namespaces of the database that hold gocraft/work keys.
 	NamespaceSearch *model.NamespaceSearch `json:"namespace_search"`
+	// Variant is which build wrote the namespace, with the evidence;
+	// absent for gocraft/work's layout with nothing that tells a later
+	// build or Harbor (see docs/namespace.md).
+	Variant *model.Variant `json:"variant,omitempty"`
 }
 
 type poolJSON struct {
@@ -319,6 +328,9 @@ func snapshotJSONWithoutWorkers(snap *model.Snapshot) snapshotJSON {
 		Findings:  snap.Findings,
 
 		NamespaceSearch: snap.Search,
+	}
+	if snap.Variant.Said() {
+		out.Variant = snap.Variant
 	}
 	if out.Orphans == nil {
 		out.Orphans = []model.InProgressList{}

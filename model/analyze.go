@@ -164,7 +164,7 @@ func poolLess(a, b *Pool) bool {
 func Findings(snap *Snapshot) []Finding {
 	var out []Finding
 	if snap.Search != nil && EmptyNamespace(snap) {
-		out = append(out, EmptyNamespaceFinding(snap.Namespace, *snap.Search))
+		out = append(out, EmptyNamespaceFinding(snap.Namespace, *snap.Search, snap.Variant))
 	}
 	for _, p := range snap.Pools {
 		if p.Status != StatusDead {
@@ -193,6 +193,9 @@ func Findings(snap *Snapshot) []Finding {
 		out = append(out, Finding{Kind: FindingDrift, Subject: jt.Name, Detail: detail})
 	}
 	out = append(out, LeakedFindings(snap.Leaked)...)
+	if f, ok := VariantFinding(snap.Namespace, snap.Variant); ok {
+		out = append(out, f)
+	}
 	for _, o := range snap.Orphans {
 		out = append(out, Finding{Kind: FindingOrphan, Subject: o.Key,
 			Detail: fmt.Sprintf("%d jobs of %s held by pool %s, which is not in the worker_pools set", o.Length, o.JobName, o.PoolID)})

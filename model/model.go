@@ -150,6 +150,9 @@ type Snapshot struct {
 	// Leaked are the in-progress entries whose job already ended (see
 	// LeakedEntry), read where a list holds more than its pool counts.
 	Leaked []LeakedEntry `json:"-"`
+	// Variant is which build wrote the namespace (see JudgeVariant); nil
+	// when it was not read.
+	Variant *Variant `json:"-"`
 	// Orphans are filled by the orphan scan; nil when no scan has run.
 	Orphans  []InProgressList `json:"orphans"`
 	Findings []Finding        `json:"findings"`

@@ -64,10 +64,15 @@ func (s *NamespaceSearch) SortNamespaces() {
 }
 
 // EmptyNamespaceFinding is the finding of an empty namespace, naming the
-// namespaces the search found (at most a few, then how many more).
-func EmptyNamespaceFinding(namespace string, s NamespaceSearch) Finding {
+// namespaces the search found (at most a few, then how many more). With a
+// variant that found keys of another layout under it (v may be nil), it
+// says so: the namespace is not empty, it is not gocraft/work's.
+func EmptyNamespaceFinding(namespace string, s NamespaceSearch, v *Variant) Finding {
 	const shown = 5
 	detail := "no gocraft/work keys in this namespace (no known_jobs, worker_pools, queues or job sets)"
+	if v != nil && v.Name == VariantOther {
+		detail = "keys under " + namespace + ", but not gocraft/work's layout (" + strings.Join(v.Evidence, "; ") + ")"
+	}
 	switch {
 	case s.Skipped != "":
 		detail += "; other namespaces not searched: " + s.Skipped
