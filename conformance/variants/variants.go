@@ -17,6 +17,9 @@
 //     read from the key: its placeholder stayed in the pool's in-progress
 //     list while lock and lock_info went back to 0. Read while the pool
 //     was alive and idle.
+//   - master-queued.json, gojek-queued.json: the two enqueues alone, no
+//     pool: the queue holds the first job's placeholder, the unique key the
+//     second job, the one a worker would run.
 //   - master-dead.json, gojek-dead.json: the same, then the pool's process
 //     killed with SIGKILL, and one more EnqueueUniqueByKey with the same key
 //     map, accepted (the worker had deleted the key): a dead pool holding a
