@@ -41,3 +41,22 @@ func TestLeakedFindingsOnePerList(t *testing.T) {
 		t.Fatalf("findings %+v", f)
 	}
 }
+
+func TestHarborPeriodic(t *testing.T) {
+	for _, tc := range []struct {
+		args string
+		want bool
+	}{
+		{`{"_job_kind_periodic_":true,"redis_url_reg":"x"}`, true},
+		{`{"_job_kind_periodic_": true}`, true},
+		{`{"_job_kind_periodic_":false}`, false},
+		{`{"note":"_job_kind_periodic_"}`, false},
+		{`{}`, false},
+		{``, false},
+	} {
+		j := JobFields{Args: []byte(tc.args)}
+		if got := j.HarborPeriodic(); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}
