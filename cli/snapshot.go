@@ -116,7 +116,7 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 // another): the finding, which names the namespaces found. nil otherwise.
 func emptyNamespaceError(snap *model.Snapshot) error {
 	for _, f := range snap.Findings {
-		if f.Kind == model.FindingEmptyNamespace {
+		if f.Kind == model.FindingEmptyNamespace || f.Kind == model.FindingOtherLayout {
 			return fmt.Errorf("namespace %s: %s", f.Subject, f.Detail)
 		}
 	}

@@ -164,7 +164,7 @@ func poolLess(a, b *Pool) bool {
 func Findings(snap *Snapshot) []Finding {
 	var out []Finding
 	if snap.Search != nil && EmptyNamespace(snap) {
-		out = append(out, EmptyNamespaceFinding(snap.Namespace, *snap.Search, snap.Variant))
+		out = append(out, EmptyNamespaceFinding(snap.Namespace, *snap.Search))
 	}
 	for _, p := range snap.Pools {
 		if p.Status != StatusDead {

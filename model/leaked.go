@@ -102,9 +102,9 @@ func LeakedFindings(leaked []LeakedEntry) []Finding {
 			j++
 		}
 		l := leaked[i]
-		detail := fmt.Sprintf("%d entries of %s in pool %s's in-progress list belong to jobs that already ran (gocraft/work master's EnqueueUniqueByKey leaves them): they hold no slot; remove them with remove-leaked", j-i, l.JobName, l.PoolID)
+		detail := fmt.Sprintf("%d entries of %s in pool %s's in-progress list belong to jobs that already ran (gocraft/work master's EnqueueUniqueByKey leaves them): they hold no slot; remove them with the remove-leaked command", j-i, l.JobName, l.PoolID)
 		if j-i == 1 {
-			detail = fmt.Sprintf("1 entry (%s) of %s in pool %s's in-progress list belongs to a job that already ran (gocraft/work master's EnqueueUniqueByKey leaves it): it holds no slot; remove it with remove-leaked", l.ID, l.JobName, l.PoolID)
+			detail = fmt.Sprintf("1 entry (%s) of %s in pool %s's in-progress list belongs to a job that already ran (gocraft/work master's EnqueueUniqueByKey leaves it): it holds no slot; remove it with the remove-leaked command", l.ID, l.JobName, l.PoolID)
 		}
 		out = append(out, Finding{Kind: FindingLeaked, Subject: l.Key, Detail: detail})
 		i = j

@@ -236,7 +236,7 @@ func (s *Snapshot) HasHealthFindings() bool {
 func (s *Snapshot) HasProblems() bool {
 	for _, f := range s.Findings {
 		switch f.Kind {
-		case FindingDeadPool, FindingDrift, FindingOrphan, FindingEmptyNamespace:
+		case FindingDeadPool, FindingDrift, FindingOrphan, FindingEmptyNamespace, FindingOtherLayout:
 			return true
 		}
 	}

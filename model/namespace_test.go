@@ -41,7 +41,7 @@ func TestEmptyNamespaceFinding(t *testing.T) {
 		{NamespaceSearch{Namespaces: []string{"a", "b", "c", "d", "e", "f", "g"}, Partial: true}, ": a, b, c, d, e and 2 more (searched part of the keyspace)"},
 		{NamespaceSearch{Skipped: "12000000 keys, more than 1000000"}, "; other namespaces not searched: 12000000 keys"},
 	} {
-		if d := EmptyNamespaceFinding("n", tc.s, nil).Detail; !strings.Contains(d, tc.want) {
+		if d := EmptyNamespaceFinding("n", tc.s).Detail; !strings.Contains(d, tc.want) {
 			t.Errorf("%+v: %q lacks %q", tc.s, d, tc.want)
 		}
 	}

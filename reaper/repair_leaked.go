@@ -84,5 +84,5 @@ func writeLeakedNote(b *strings.Builder, j JobLockPlan) {
 	for _, l := range j.Leaked {
 		fmt.Fprintf(b, "    %s in %s\n", textsafe.Clean(l.ID), textsafe.Clean(l.Key))
 	}
-	fmt.Fprintf(b, "  remove them with remove-leaked\n")
+	fmt.Fprintf(b, "  the remove-leaked command removes them\n")
 }

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/gomodule/redigo/redis"
 
@@ -134,9 +135,17 @@ func isMissOrWrongType(err error) bool {
 // scanSome returns up to max keys matching pattern, from at most
 // variantScanCalls SCAN calls.
 func scanSome(ctx context.Context, conn redis.Conn, pattern string, max int) ([]string, error) {
+	return scanPaced(ctx, conn, pattern, max, variantScanCalls, nil)
+}
+
+// scanPaced returns up to max keys matching pattern, from at most calls
+// SCAN calls, waiting pause(a call's duration) after each when pause is not
+// nil.
+func scanPaced(ctx context.Context, conn redis.Conn, pattern string, max, calls int, pause func(time.Duration) time.Duration) ([]string, error) {
 	var out []string
 	cursor := "0"
-	for calls := 0; calls < variantScanCalls && len(out) < max; calls++ {
+	for n := 0; n < calls && len(out) < max; n++ {
+		start := time.Now()
 		v, err := redis.Values(redis.DoContext(conn, ctx, "SCAN", cursor, "MATCH", pattern, "COUNT", 1000))
 		if err != nil {
 			return nil, fmt.Errorf("read variant: scan %s: %w", pattern, err)
@@ -153,6 +162,11 @@ func scanSome(ctx context.Context, conn redis.Conn, pattern string, max int) ([]
 		}
 		if cursor == "0" {
 			break
+		}
+		if pause != nil {
+			if err := sleepCtx(ctx, pause(time.Since(start))); err != nil {
+				return nil, fmt.Errorf("read variant: %w", err)
+			}
 		}
 	}
 	return out, nil
