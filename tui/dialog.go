@@ -26,6 +26,11 @@ type confirmDialog struct {
 	// is the choice there is instead.
 	blocked string
 	alt     *dialogChoice
+	// id tells dialogs apart; clock is set each time the dialog comes on
+	// screen, and read once it has been on screen for DialogReadTime:
+	// only then does an answer count (dialog_read.go).
+	id, clock int
+	read      bool
 }
 
 // dialogChoice is a dialog's other answer than y: its key (with the words
