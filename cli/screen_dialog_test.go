@@ -70,4 +70,6 @@ func TestScreenDialogConfirmsOnlyWhatWasDrawn(t *testing.T) {
 	s.WaitText(5*time.Second, "EXITED 0")
 }
 
-func strconvQuote(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "\r", `\r`), "\x18", `\x18`) }
+func strconvQuote(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r", `\r`), "\x18", `\x18`)
+}
