@@ -9,7 +9,6 @@ import (
 
 	"github.com/workq-tui/workq-tui/internal/redistest"
 	"github.com/workq-tui/workq-tui/redisq"
-	"github.com/workq-tui/workq-tui/tui"
 )
 
 // TestScreenDialogConfirmsOnlyWhatWasDrawn: the built program in a
@@ -55,9 +54,9 @@ func TestScreenDialogConfirmsOnlyWhatWasDrawn(t *testing.T) {
 	}
 	// The operator reads the dialog, then presses y.
 	s.Write("\x18")
-	s.WaitText(5*time.Second, "y: run it")
-	time.Sleep(2 * tui.DialogReadTime)
+	s.WaitText(5*time.Second, "Reap 2 dead pools?")
 	unchanged("the dialog open")
+	s.WaitText(5*time.Second, "y: run it") // offered once the dialog has been on screen
 	s.Write("y")
 	deadline := time.Now().Add(10 * time.Second)
 	for srv.Do("SCARD", k.WorkerPools()) != int64(0) {

@@ -33,6 +33,9 @@ func TestDialogAnswerCountsOnlyOnceRead(t *testing.T) {
 	if m.dialog == nil || read.clock == 0 {
 		t.Fatalf("X: dialog %v, no timer for its reading", m.dialog != nil)
 	}
+	if v := m.View(); strings.Contains(v, "y: run it") || !strings.Contains(v, "n/esc/q: cancel") {
+		t.Fatalf("the dialog offers y before it was read:\n%s", v)
+	}
 	m, _ = update(m, keyMsg("y"))
 	if m.dialog == nil || m.running != nil || !strings.Contains(m.status.text, "y ignored") {
 		t.Fatalf("y before the dialog was read: dialog %v, running %v, status %q", m.dialog != nil, m.running != nil, m.status.text)
@@ -61,6 +64,9 @@ func TestDialogAnswerCountsOnlyOnceRead(t *testing.T) {
 		t.Fatal("y confirmed on the clock of an earlier showing")
 	}
 	m, _ = update(m, again)
+	if v := m.View(); !strings.Contains(v, "y: run it") {
+		t.Fatalf("the dialog read does not offer y:\n%s", v)
+	}
 	m, cmd = update(m, keyMsg("y"))
 	if m.dialog != nil || m.running == nil {
 		t.Fatal("y after the dialog was read did not confirm it")
