@@ -146,3 +146,50 @@ func TestDialogIgnoresYOfTheSameWrite(t *testing.T) {
 		})
 	}
 }
+
+// A dialog that opens while a fleet shows its own view over the screen
+// (a plan that arrived after the operator went back) is not on screen:
+// its clock starts when the screen is shown again, and a y before that
+// does nothing.
+func TestDialogOpenedHiddenCountsFromWhenShown(t *testing.T) {
+	o, d := testOptions(staticSource(fixture()))
+	m := newTest(t, o, 120, 30)
+	m, _ = m.setHidden(true)
+	next, cmd := m.Update(keyMsg("X"))
+	m = next.(Model)
+	for _, msg := range runCmd(cmd) {
+		if s, ok := msg.(scheduled); ok {
+			if _, ok := s.msg.(dialogReadMsg); ok {
+				t.Fatal("a hidden dialog's clock started")
+			}
+		}
+	}
+	if m.dialog == nil {
+		t.Fatal("X opened no dialog")
+	}
+	m, cmd = m.setHidden(false)
+	var read dialogReadMsg
+	for _, msg := range runCmd(cmd) {
+		if s, ok := msg.(scheduled); ok {
+			if r, ok := s.msg.(dialogReadMsg); ok {
+				read = r
+			}
+		}
+	}
+	if read.clock == 0 {
+		t.Fatal("shown again, the dialog's clock did not start")
+	}
+	next, _ = m.Update(keyMsg("y"))
+	if m = next.(Model); m.running != nil {
+		t.Fatal("y confirmed a dialog just shown again")
+	}
+	next, _ = m.Update(read)
+	next, cmd = next.(Model).Update(keyMsg("y"))
+	if m = next.(Model); m.running == nil {
+		t.Fatal("y after the dialog was read did not confirm it")
+	}
+	runCmd(cmd)
+	if n := len(d.reaper.executed()); n != 1 {
+		t.Fatalf("%d reaps, want 1", n)
+	}
+}
