@@ -90,6 +90,9 @@ func (o Options) Endpoint() (Endpoint, error) {
 				ep.User = name
 			}
 		}
+		if err := checkURLQuery(u); err != nil {
+			return ep, err
+		}
 		host, port := u.Hostname(), u.Port()
 		if host == "" {
 			host = "localhost"
@@ -437,4 +440,21 @@ func Hint(err error) string {
 		return "the Redis user lacks a permission for this; --read-only needs +@read (and +time for Redis's clock), repairs need write and script permissions"
 	}
 	return ""
+}
+
+// checkURLQuery refuses a --redis URL with a query (?password=..., ?db=2)
+// or a fragment: nothing reads them, so a password there would be kept in
+// ps and shell history and ignored besides. The URL is not repeated.
+func checkURLQuery(u *url.URL) error {
+	if u.RawQuery == "" && !u.ForceQuery && u.Fragment == "" {
+		return nil
+	}
+	q, _ := url.ParseQuery(u.RawQuery)
+	for k := range q {
+		k = strings.ToLower(k)
+		if strings.Contains(k, "pass") || strings.Contains(k, "secret") || strings.Contains(k, "token") || k == "auth" || k == "pwd" {
+			return errors.New("the --redis URL holds a password, which would show in ps: put it in REDIS_PASSWORD or --password-file instead")
+		}
+	}
+	return errors.New("invalid --redis URL: it takes no query (?KEY=...) or fragment (#...): expected redis://[user@]host[:port][/db] or rediss://")
 }
