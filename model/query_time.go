@@ -20,19 +20,16 @@ import (
 // Every second of it is a score a sorted set holds exactly (a float64
 // holds every integer up to 2^53), so a bound in the range selects exactly
 // the members scored within it; a time outside it is refused.
-var (
-	minQueryTime = time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC)
-	maxQueryTime = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
-)
-
-// MinQuerySecond and MaxQuerySecond are that range in Unix seconds.
-var (
-	MinQuerySecond = minQueryTime.Unix()
-	MaxQuerySecond = maxQueryTime.Unix()
+//
+// MinQuerySecond and MaxQuerySecond are that range in Unix seconds:
+// 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z.
+const (
+	MinQuerySecond = -62167219200
+	MaxQuerySecond = 253402300799
 )
 
 // maxQueryDays is the most days an age can go back and stay in the range.
-var maxQueryDays = (MaxQuerySecond - MinQuerySecond) / 86400
+const maxQueryDays = (MaxQuerySecond - MinQuerySecond) / 86400
 
 // ageRE is the shape of a Go duration (2h, 1h30m, 1.5s): a text of that
 // shape that time.ParseDuration refuses is too long for a time.Duration.
@@ -47,9 +44,9 @@ func parseQueryTime(s string, clock QueryClock) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, err
 	}
-	if at.Before(minQueryTime) || at.After(maxQueryTime) {
+	if sec := at.Unix(); sec < MinQuerySecond || sec > MaxQuerySecond || sec == MaxQuerySecond && at.Nanosecond() > 0 {
 		return time.Time{}, fmt.Errorf("time %q is out of range: a time bound lies from %s to %s", s,
-			minQueryTime.Format(time.RFC3339), maxQueryTime.Format(time.RFC3339))
+			time.Unix(MinQuerySecond, 0).UTC().Format(time.RFC3339), time.Unix(MaxQuerySecond, 0).UTC().Format(time.RFC3339))
 	}
 	return at, nil
 }

@@ -86,6 +86,12 @@ func TestQueryTimeRefused(t *testing.T) {
 	}
 }
 
+func TestQueryRangeConstants(t *testing.T) {
+	if lo, hi := time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC).Unix(), time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC).Unix(); lo != MinQuerySecond || hi != MaxQuerySecond {
+		t.Fatalf("range %d..%d, want %d..%d", MinQuerySecond, MaxQuerySecond, lo, hi)
+	}
+}
+
 // TestQueryScoreBeyondInt64: a score no int64 holds (+inf, 1e300) is
 // compared as a number, as ZRANGEBYSCORE compares it.
 func TestQueryScoreBeyondInt64(t *testing.T) {

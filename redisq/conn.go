@@ -10,6 +10,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/url"
 	"os"
@@ -354,9 +355,18 @@ func (c *deadlineNetConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
+// unixNano is a deadline in unix nanoseconds, 0 for none. A deadline past
+// what an int64 of nanoseconds holds (2262-04-11T23:47:16Z) is held there,
+// one before 1970 at 1 (passed): UnixNano itself would wrap, and turn a
+// far deadline (a context of a long --timeout) into one long past.
 func unixNano(t time.Time) int64 {
-	if t.IsZero() {
+	switch {
+	case t.IsZero():
 		return 0
+	case t.After(time.Unix(0, math.MaxInt64)):
+		return math.MaxInt64
+	case t.Before(time.Unix(0, 1)):
+		return 1
 	}
 	return t.UnixNano()
 }
