@@ -395,7 +395,7 @@ func explainDeaths(now time.Time, f ExplainFacts, jt *JobType) *Cause {
 		}
 	}
 	c := &Cause{Kind: CauseRecentDeaths, Verdict: fmt.Sprintf("%s of %s died in the last %s", Plural(len(dead), "job", "jobs"), jt.Name, FormatAge(f.DeadWindow)),
-		Evidence: []string{fmt.Sprintf("the last died %s ago", FormatAge(max(now.Sub(time.Unix(int64(dead[0].Score), 0)), 0))),
+		Evidence: []string{fmt.Sprintf("the last died %s ago", FormatAge(max(now.Sub(time.Unix(ScoreSeconds(dead[0].Score), 0)), 0))),
 			fmt.Sprintf("top error (%d of %d): %s", topN, len(dead), top)},
 		FixText: "fix the error, then requeue them: jobs dead requeue --all " + quoted(shellword.Flag("job", jt.Name))}
 	if len(f.Dead) >= f.SetLimit && f.SetLimit > 0 {
