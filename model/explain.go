@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/workq-tui/workq-tui/internal/shellword"
 )
 
 // Cause kinds, in the order Explain checks them.
@@ -168,7 +170,7 @@ func explainPaused(jt *JobType) *Cause {
 	}
 	return &Cause{Kind: CausePaused, Verdict: fmt.Sprintf("%s is paused", jt.Name),
 		Evidence: []string{fmt.Sprintf("the key jobs:%s:paused exists: no pool takes its jobs; %d queued", jt.Name, jt.Queued)},
-		Fix:      []string{"unpause", jt.Name}}
+		Fix:      fixWords([]string{"unpause"}, jt.Name)}
 }
 
 func explainNoLivePool(jt *JobType, listed, live []*Pool) *Cause {
@@ -212,12 +214,12 @@ func explainLock(snap *Snapshot, jt *JobType) *Cause {
 	if len(deadIDs) > 0 {
 		return &Cause{Kind: CauseDeadPoolLocks, Verdict: fmt.Sprintf("dead pools hold %d of %s's %d slots", deadHeld, jt.Name, jt.MaxConcurrency),
 			Evidence: []string{at, "lock_info names dead pools: " + nameSome(deadIDs)},
-			Fix:      append([]string{"reap"}, deadIDs...)}
+			Fix:      fixWords([]string{"reap"}, deadIDs...)}
 	}
 	if jt.Lock > jt.LockInfoTotal || jt.Lock > jt.InProgress {
 		return &Cause{Kind: CauseLockDrift, Verdict: fmt.Sprintf("%s's lock has drifted to max_concurrency", jt.Name),
 			Evidence: []string{at, fmt.Sprintf("but lock_info totals %d and the in-progress lists hold %d", jt.LockInfoTotal, jt.InProgress)},
-			Fix:      []string{"repair-locks", jt.Name}}
+			Fix:      fixWords([]string{"repair-locks"}, jt.Name)}
 	}
 	if jt.Queued == 0 {
 		// Every slot busy and nothing waiting: running at its cap.
@@ -316,7 +318,7 @@ func explainHeld(snap *Snapshot, jt *JobType) *Cause {
 	}
 	return &Cause{Kind: CauseHeldDead, Verdict: fmt.Sprintf("%s of %s held by dead pools", Plural(n, "job", "jobs"), jt.Name),
 		Evidence: []string{"in-progress lists of dead pools: " + nameSome(ids)},
-		Fix:      append([]string{"reap"}, ids...)}
+		Fix:      fixWords([]string{"reap"}, ids...)}
 }
 
 func explainOrphaned(snap *Snapshot, jt *JobType) *Cause {
@@ -333,7 +335,7 @@ func explainOrphaned(snap *Snapshot, jt *JobType) *Cause {
 	}
 	return &Cause{Kind: CauseOrphaned, Verdict: fmt.Sprintf("%s of %s held in orphaned in-progress lists", Plural(n, "job", "jobs"), jt.Name),
 		Evidence: []string{"lists of pools not in worker_pools: " + nameSome(keys)},
-		Fix:      append([]string{"requeue"}, keys...)}
+		Fix:      fixWords([]string{"requeue"}, keys...)}
 }
 
 func explainRetry(snap *Snapshot, f ExplainFacts, jt *JobType) *Cause {
@@ -345,7 +347,7 @@ func explainRetry(snap *Snapshot, f ExplainFacts, jt *JobType) *Cause {
 		return nil
 	}
 	c := &Cause{Kind: CauseWaitingRetry, Verdict: fmt.Sprintf("%s's queue is empty while %s wait in retry", jt.Name, Plural(len(retry), "job", "jobs")),
-		Fix: []string{"jobs", "retry", "requeue", "--all", "--job", jt.Name}}
+		Fix: append([]string{"jobs", "retry", "requeue", "--all"}, shellword.Flag("job", jt.Name)...)}
 	c.Evidence = append(c.Evidence, "the next is due "+dueIn(retry[0].Score, snap.RedisTime))
 	if len(f.Retry) >= f.SetLimit && f.SetLimit > 0 {
 		c.Evidence = append(c.Evidence, fmt.Sprintf("counted among the %d soonest members of the retry set", f.SetLimit))
@@ -398,9 +400,9 @@ func explainDeaths(now time.Time, f ExplainFacts, jt *JobType) *Cause {
 		}
 	}
 	c := &Cause{Kind: CauseRecentDeaths, Verdict: fmt.Sprintf("%s of %s died in the last %s", Plural(len(dead), "job", "jobs"), jt.Name, FormatAge(f.DeadWindow)),
-		Evidence: []string{fmt.Sprintf("the last died %s ago", FormatAge(max(now.Sub(time.Unix(int64(dead[0].Score), 0)), 0))),
+		Evidence: []string{fmt.Sprintf("the last died %s ago", FormatAge(max(now.Sub(time.Unix(ScoreSeconds(dead[0].Score), 0)), 0))),
 			fmt.Sprintf("top error (%d of %d): %s", topN, len(dead), top)},
-		FixText: "fix the error, then requeue them: jobs dead requeue --all --job " + jt.Name}
+		FixText: "fix the error, then requeue them: jobs dead requeue --all " + quoted(shellword.Flag("job", jt.Name))}
 	if len(f.Dead) >= f.SetLimit && f.SetLimit > 0 {
 		c.Evidence = append(c.Evidence, fmt.Sprintf("counted among the %d latest deaths", f.SetLimit))
 	}
