@@ -20,7 +20,7 @@ func explainLeaked(snap *Snapshot, jt *JobType) *Cause {
 	}
 	c := &Cause{Kind: CauseLeaked,
 		Verdict: fmt.Sprintf("%s of %s's in progress %d hold no slot: nothing runs in them", Plural(len(mine), "leaked entry", "leaked entries"), jt.Name, jt.InProgress),
-		Fix:     []string{"remove-leaked", jt.Name}}
+		Fix:     fixWords([]string{"remove-leaked"}, jt.Name)}
 	for i, l := range mine {
 		if i == explainListMax {
 			c.Evidence = append(c.Evidence, fmt.Sprintf("and %d more", len(mine)-i))
