@@ -2,6 +2,7 @@ package variants_test
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"reflect"
 	"strings"
@@ -74,7 +75,7 @@ func startV051(t *testing.T, addr, ns string) *ran {
 func str(t *testing.T, c redis.Conn, cmd string, args ...any) string {
 	t.Helper()
 	v, err := redis.String(c.Do(cmd, args...))
-	if err != nil && err != redis.ErrNil {
+	if err != nil && !errors.Is(err, redis.ErrNil) {
 		t.Fatalf("%s %v: %v", cmd, args, err)
 	}
 	return v
