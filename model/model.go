@@ -150,6 +150,10 @@ type Snapshot struct {
 	// Leaked are the in-progress entries whose job already ended (see
 	// LeakedEntry), read where a list holds more than its pool counts.
 	Leaked []LeakedEntry `json:"-"`
+	// LeakAware says the read looked for leaked entries wherever a list
+	// holds more than its pool counts (a snapshot and a sweep do, the
+	// screen's poll does not): Leaked is then all there is.
+	LeakAware bool `json:"-"`
 	// Variant is which build wrote the namespace (see JudgeVariant); nil
 	// when it was not read.
 	Variant *Variant `json:"-"`

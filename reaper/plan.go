@@ -31,7 +31,7 @@ func NewPlan(snap *model.Snapshot, t Targets) (Plan, error) {
 	if snap == nil {
 		return Plan{}, fmt.Errorf("plan reap: no snapshot")
 	}
-	p := Plan{Namespace: snap.Namespace, RedisTime: snap.RedisTime, DeadAfter: snap.DeadAfter}
+	p := Plan{Namespace: snap.Namespace, RedisTime: snap.RedisTime, DeadAfter: snap.DeadAfter, LeakAware: snap.LeakAware || t.RequeueLeaked}
 	if p.DeadAfter <= 0 {
 		p.DeadAfter = model.DefaultDeadAfter
 	}

@@ -66,6 +66,13 @@ func (r *Reaper) Reap(ctx context.Context, plan Plan, progress Progress) (Result
 				jobs = append(jobs, j)
 			}
 		}
+		if !plan.LeakAware {
+			if pr, stop := r.unlistedLeaks(ctx, pp, jobs); stop {
+				errs = append(errs, pr.Err)
+				res.Pools = append(res.Pools, pr)
+				continue
+			}
+		}
 		pr := r.reapPool(ctx, pp, jobs, deadAfter, report)
 		if pr.Err != nil {
 			errs = append(errs, pr.Err)

@@ -5,6 +5,7 @@ package reaper
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // removeLeaked runs lua/reap_leaked.lua for the pool's leaked entries. It
@@ -89,4 +91,50 @@ func writeLeakedRemoved(b *strings.Builder, pr PoolResult) {
 	for _, j := range slices.Sorted(maps.Keys(pr.LeakedRemoved)) {
 		fmt.Fprintf(b, "  %s: %s removed, not requeued\n", textsafe.Clean(j), model.Plural(pr.LeakedRemoved[j], "leaked entry", "leaked entries"))
 	}
+}
+
+// unlistedLeaks looks, for a plan made without looking for leaked entries
+// (the screen's poll), for leaked entries in the pool's lists. A pool that
+// holds any is left alone: requeued, their jobs would run again, and
+// removing them was not in the plan shown. It reports whether the reap of
+// the pool stops here, with the result to report.
+func (r *Reaper) unlistedLeaks(ctx context.Context, pp PoolPlan, jobs []string) (PoolResult, bool) {
+	pr := PoolResult{PoolID: pp.PoolID}
+	conn, err := r.conns.GetContext(ctx)
+	if err != nil {
+		pr.Err = fmt.Errorf("reap pool %s: %w", pp.PoolID, err)
+		return pr, true
+	}
+	defer conn.Close()
+	var cands []redisq.LeakCandidate
+	for _, job := range jobs {
+		n, err1 := redis.Int64(redis.DoContext(conn, ctx, "LLEN", r.keys.InProgress(job, pp.PoolID)))
+		held, err2 := redis.Int64(redis.DoContext(conn, ctx, "HGET", r.keys.LockInfo(job), pp.PoolID))
+		if err1 != nil || errors.Is(err2, redis.ErrNil) {
+			err2 = nil
+		}
+		if err1 != nil || err2 != nil || n <= max(held, 0) {
+			continue // a key of the wrong type: the reap's scripts say so
+		}
+		cands = append(cands, redisq.LeakCandidate{PoolID: pp.PoolID, JobName: job, Counted: held})
+	}
+	if len(cands) == 0 {
+		return pr, false
+	}
+	ids, err := redis.String(redis.DoContext(conn, ctx, "HGET", r.keys.Heartbeat(pp.PoolID), "worker_ids"))
+	if err == nil && ids != "" {
+		for i := range cands {
+			cands[i].WorkerIDs = strings.Split(ids, ",")
+		}
+	}
+	leaked, err := redisq.ReadLeaked(ctx, conn, r.keys, cands)
+	if err != nil {
+		pr.Err = fmt.Errorf("reap pool %s: %w", pp.PoolID, err)
+		return pr, true
+	}
+	if len(leaked) == 0 {
+		return pr, false
+	}
+	pr.Skipped = fmt.Sprintf("pool %s holds %s that the plan did not list (their jobs already ran: requeued, they would run again); not reaped: plan again from a full read (the reap command lists them apart)", pp.PoolID, model.Plural(len(leaked), "leaked in-progress entry", "leaked in-progress entries"))
+	return pr, true
 }

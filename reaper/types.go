@@ -27,6 +27,11 @@ type Plan struct {
 	RedisTime time.Time
 	DeadAfter time.Duration
 	Pools     []PoolPlan
+	// LeakAware says the plan's snapshot looked for leaked entries (see
+	// model.Snapshot.LeakAware), or they are requeued anyway: without it,
+	// Reap looks for them in each pool first and leaves a pool that holds
+	// any alone.
+	LeakAware bool
 }
 
 // PoolPlan is the reap of one dead pool.

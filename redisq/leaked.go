@@ -139,6 +139,9 @@ func uniqueHolder(ctx context.Context, conn redis.Conn, key string) (string, err
 // keeps the leaked entries found, and classifies the snapshot again, so
 // that they are reported as leaked, not as drift.
 func (rd *snapshotReader) readLeaked() error {
+	// A list that holds more than its pool counts makes its job type
+	// drift, so reading the drifted types' lists finds every leak.
+	rd.snap.LeakAware = true
 	var drifted []string
 	for _, jt := range rd.snap.JobTypes {
 		if jt.Drift {
