@@ -18,10 +18,11 @@ import (
 // dialog, then the focused view. After every message the layout is
 // measured again, so the views always know their size.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	shown := m.showsWorkers()
+	shown, snap := m.showsWorkers(), m.snap
 	m, cmd := m.update(msg)
 	m, poll := m.workersShown(shown)
-	return m.relayout(), tea.Batch(cmd, poll)
+	m, reread := m.rereadShown(msg, snap)
+	return m.relayout(), tea.Batch(cmd, poll, reread)
 }
 
 // showsWorkers reports whether the Workers view is on show: the only

@@ -1,0 +1,161 @@
+package tui
+
+// This file owns how the Jobs view follows the polls: while it is on
+// screen, each poll is followed by one read of the page it shows (a
+// ZRANGE of the page and a ZCARD, never a scan), so that a member that
+// left the set disappears and a new one appears, with the cursor kept on
+// its member, and the marks and the query as they were.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
+)
+
+// setsFollow is the state of the Jobs view's re-reads.
+type setsFollow struct {
+	// last is the poll (Model.polls) that the last read of the page
+	// followed: the next re-read waits for a newer one.
+	last uint64
+	// running is set while a re-read runs; there is never more than one.
+	running bool
+	// readAt is when the page shown was read (the screen's clock).
+	readAt time.Time
+	// fresh counts the members that came in above the first one shown
+	// since the page was opened (the top page, newest first).
+	fresh int64
+}
+
+// setsRereadCmd reads the page shown again: one read of the page and the
+// set's size, without the other sets' sizes (the poll reads them).
+func setsRereadCmd(r JobSetReader, set model.SetName, o redisq.PageOptions, seq int, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		msg := setsPageMsg{seq: seq, reread: true}
+		msg.page, msg.err = r.SetPage(ctx, set, redisq.SetFilter{}, o, redisq.ScanOptions{})
+		return msg
+	}
+}
+
+// setsReread reads the Jobs view's page again when a poll arrived since
+// its last read and no read runs. A page filtered by a query is read by a
+// walk of the set, too costly for every poll: it is read again on r, and
+// says how old it is.
+func (m Model) setsReread() (Model, tea.Cmd) {
+	v, _ := m.setsView()
+	if m.rd.sets == nil || !v.loaded || v.loading || v.poll.running || v.showSummary ||
+		v.poll.last == m.polls || v.query != nil {
+		return m, nil
+	}
+	v.poll.last = m.polls
+	v.poll.running = true
+	v.loadSeq++
+	return m.withSets(v), setsRereadCmd(m.rd.sets, v.set, v.pageOptions(v.offset), v.loadSeq, m.opts.FetchTimeout)
+}
+
+// onSetsReread takes a re-read: the page replaces the one shown, the
+// cursor stays on the member it is on now (on the same row when that
+// member left), and the window stays where it was, unless it showed the
+// top of the page, where the new members come in.
+func (m Model) onSetsReread(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
+	v.poll.running = false
+	if msg.seq != v.loadSeq {
+		return m.withSets(v), nil // a read asked for since replaced it
+	}
+	if msg.err != nil {
+		// The page stays, with the error and its age.
+		v.err = msg.err
+		return m.withSets(v), nil
+	}
+	p := msg.page
+	if len(p.Jobs) == 0 && p.Offset > 0 && p.Total > 0 {
+		// The page emptied: show the last one that has jobs.
+		last := int((p.Total - 1) / setsPageSize * setsPageSize)
+		return m.setsLoad(v, min(last, p.Offset-setsPageSize), false)
+	}
+	v.err = nil
+	v.poll.readAt = m.opts.Now()
+	v.poll.fresh = v.freshAfter(p)
+	if v.counts != nil {
+		c := withSetCount(*v.counts, v.set, p.Total)
+		v.counts = &c
+	}
+	oldRow, oldOffset := v.list.cursor, v.list.offset
+	v.keep, v.keepIndex = "", oldRow
+	if sj, ok := v.current(); ok {
+		v.keep = memberKey(sj)
+	}
+	v = v.withPage(p)
+	if oldOffset > 0 {
+		// Held away from the top: the member under the cursor stays on
+		// the same line of the screen.
+		v.list.offset = oldOffset + v.list.cursor - oldRow
+		v.list = v.list.clamp(len(v.page), v.listHeight())
+	}
+	return m.withSets(v), nil
+}
+
+// freshAfter is the count of new members once page p replaces the one
+// shown: those p lists above the first member shown, added to the count
+// so far unless the cursor was on the top row (the operator has seen
+// what came before). Only the top page, newest first, takes new members
+// at its top; a whole page of them counts the set's growth.
+func (v setsView) freshAfter(p redisq.SetPage) int64 {
+	if v.offset != 0 || p.Offset != 0 || !v.newestFirst() || len(v.page) == 0 {
+		return v.poll.fresh
+	}
+	fresh := v.poll.fresh
+	if v.list.cursor == 0 {
+		fresh = 0
+	}
+	first := v.page[0]
+	var n int64
+	for _, sj := range p.Jobs {
+		if !newerMember(sj, first) {
+			break
+		}
+		n++
+	}
+	if n == int64(len(p.Jobs)) {
+		n = max(n, p.Total-v.total)
+	}
+	return fresh + n
+}
+
+// newerMember reports whether a comes before b newest first: a higher
+// score, ties by the member's bytes, as ZREVRANGE orders them.
+func newerMember(a, b model.SetJob) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	return bytes.Compare(a.Raw, b.Raw) > 0
+}
+
+// freshText is the title line's count of new members, shown while the
+// cursor is held away from the top, where they are.
+func (v setsView) freshText() string {
+	if v.poll.fresh <= 0 || v.list.cursor == 0 && v.offset == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d new since opened", v.poll.fresh)
+}
+
+// withSetCount is c with the size of set replaced by n.
+func withSetCount(c redisq.SetCounts, set model.SetName, n int64) redisq.SetCounts {
+	switch set {
+	case model.SetRetry:
+		c.Retry = n
+	case model.SetScheduled:
+		c.Scheduled = n
+	case model.SetDead:
+		c.Dead = n
+	}
+	return c
+}
