@@ -29,8 +29,9 @@ func cursorLine(screen string) string {
 
 // TestScreenJobsFollowPolls runs the program at 80x24 on a real Redis:
 // a death written while the Jobs view is open appears within two polls,
-// the cursor staying on its job and the title counting the new one; S
-// with a query counts what the query matches, not the whole set.
+// the cursor staying on its job and the title counting the new one, and
+// so does one that a query in force matches; S with a query counts what
+// the query matches, not the whole set.
 func TestScreenJobsFollowPolls(t *testing.T) {
 	srv := redistest.Start(t)
 	seedDeadPool(t, srv, "work", poolA, "send_email")
@@ -67,7 +68,9 @@ func TestScreenJobsFollowPolls(t *testing.T) {
 	// S with a query counts what the query matches, read fresh.
 	s.Keys("/", "resize", "Enter")
 	s.WaitText(10*time.Second, "where resize", "1-10 of 10")
+	// A matching death comes in with the query in force.
 	srv.Do("ZADD", dead, now-1, deadJob("resize_image", "ri99", now-1, "too large"))
+	s.WaitText(2*interval+1500*time.Millisecond, "ri99", "[dead 32]", "1 new since opened", "where resize")
 	s.Keys("S")
 	screen = s.WaitText(10*time.Second, "summary of dead where resize: 11 members")
 	if strings.Contains(screen, "send_email") || strings.Contains(screen, "charge_card") {

@@ -138,6 +138,11 @@ func (setsView) title() string { return "Jobs" }
 
 func (v setsView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
 	v.redisNow = s.RedisTime
+	if v.counts != nil {
+		// The sizes the poll read, as fresh as the header's.
+		c := s.Sets
+		v.counts = &c
+	}
 	return v
 }
 

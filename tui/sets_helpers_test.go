@@ -24,6 +24,8 @@ type fakeSets struct {
 	scans []redisq.SetFilter
 	// pageErr, when set, is the error of every page read.
 	pageErr error
+	// follows are the follows of a filtered page (FollowSetPage).
+	follows []fakeRead
 	// planned and executed record the job actions.
 	planned  []reaper.JobsTarget
 	executed []reaper.JobsPlan

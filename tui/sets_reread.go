@@ -18,6 +18,13 @@ import (
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
+// SetPageFollower reads again a page of a job set filtered by a query
+// without a walk of the set (redisq.FollowSetPage; *redisq.Client in the
+// program). Without it, such a page is read again on r only.
+type SetPageFollower interface {
+	FollowSetPage(ctx context.Context, set model.SetName, f redisq.SetFilter, prev redisq.SetPage, o redisq.PageOptions) (redisq.SetPage, error)
+}
+
 // setsFollow is the state of the Jobs view's re-reads.
 type setsFollow struct {
 	// last is the poll (Model.polls) that the last read of the page
@@ -44,20 +51,42 @@ func setsRereadCmd(r JobSetReader, set model.SetName, o redisq.PageOptions, seq 
 	}
 }
 
+// setsFollowCmd reads a filtered page again from what it showed (prev):
+// one round trip, never a walk of the set.
+func setsFollowCmd(r SetPageFollower, set model.SetName, f redisq.SetFilter, prev redisq.SetPage, o redisq.PageOptions, seq int, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		msg := setsPageMsg{seq: seq, reread: true}
+		msg.page, msg.err = r.FollowSetPage(ctx, set, f, prev, o)
+		return msg
+	}
+}
+
 // setsReread reads the Jobs view's page again when a poll arrived since
-// its last read and no read runs. A page filtered by a query is read by a
-// walk of the set, too costly for every poll: it is read again on r, and
-// says how old it is.
+// its last read and no read runs. A page filtered by a query is followed
+// from what it shows (SetPageFollower), or, without that, read again on r
+// only, saying how old it is.
 func (m Model) setsReread() (Model, tea.Cmd) {
 	v, _ := m.setsView()
-	if m.rd.sets == nil || !v.loaded || v.loading || v.poll.running || v.showSummary ||
-		v.poll.last == m.polls || v.query != nil {
+	if m.rd.sets == nil || !v.loaded || v.loading || v.poll.running || v.showSummary || v.poll.last == m.polls {
+		return m, nil
+	}
+	f := redisq.SetFilter{Query: v.query}
+	if !f.Empty() && (m.rd.setFollow == nil || v.err != nil) {
+		// A filtered page that is not there to follow (its read failed)
+		// is read again on r.
 		return m, nil
 	}
 	v.poll.last = m.polls
 	v.poll.running = true
 	v.loadSeq++
-	return m.withSets(v), setsRereadCmd(m.rd.sets, v.set, v.pageOptions(v.offset), v.loadSeq, m.opts.FetchTimeout)
+	o := v.pageOptions(v.offset)
+	if f.Empty() {
+		return m.withSets(v), setsRereadCmd(m.rd.sets, v.set, o, v.loadSeq, m.opts.FetchTimeout)
+	}
+	prev := redisq.SetPage{Set: v.set, Offset: v.offset, Total: v.total, Jobs: v.page}
+	return m.withSets(v), setsFollowCmd(m.rd.setFollow, v.set, f, prev, o, v.loadSeq, m.opts.FetchTimeout)
 }
 
 // onSetsReread takes a re-read: the page replaces the one shown, the
@@ -83,7 +112,8 @@ func (m Model) onSetsReread(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
 	v.err = nil
 	v.poll.readAt = m.opts.Now()
 	v.poll.fresh = v.freshAfter(p)
-	if v.counts != nil {
+	if v.counts != nil && v.query == nil {
+		// An unfiltered page's total is the set's size.
 		c := withSetCount(*v.counts, v.set, p.Total)
 		v.counts = &c
 	}

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,11 +12,14 @@ import (
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
-// poll delivers a poll's snapshot, as the poll command returns it, and
-// runs what follows it.
-func poll(t *testing.T, m Model, at time.Time) Model {
+// poll delivers a poll's snapshot, as the poll command returns it, with
+// the sizes of f's sets, and runs what follows it.
+func poll(t *testing.T, m Model, f *fakeSets, at time.Time) Model {
 	t.Helper()
-	return drive(t, m, snapshotMsg{gen: m.gen, snap: fixture(), at: at})
+	s := fixture()
+	c, _ := f.SetCounts(context.Background())
+	s.Sets = c
+	return drive(t, m, snapshotMsg{gen: m.gen, snap: s, at: at})
 }
 
 // remove takes the member of set with job id out of the fake.
@@ -58,7 +62,7 @@ func TestSetsPageFollowsPolls(t *testing.T) {
 	f.addJob(model.SetDead, "charge_card", "cc2", 4, "gateway timeout after 30s (HTTP 504)")
 	f.remove(model.SetDead, gone)
 	reads := f.readCount()
-	m = poll(t, m, fixedNow)
+	m = poll(t, m, f, fixedNow)
 	if n := f.readCount() - reads; n != 1 {
 		t.Fatalf("%d reads after a poll, want 1", n)
 	}
@@ -89,7 +93,7 @@ func TestSetsPageFollowsPolls(t *testing.T) {
 	}
 
 	// A poll with nothing new reads the page once more and moves nothing.
-	m = poll(t, m, fixedNow)
+	m = poll(t, m, f, fixedNow)
 	if v2 := jobsView(t, m); f.readCount()-reads != 2 || cursorID(t, v2) != under || v2.poll.fresh != 2 {
 		t.Errorf("second poll: %d reads, cursor %s, %d new", f.readCount()-reads, cursorID(t, v2), v2.poll.fresh)
 	}
@@ -100,7 +104,7 @@ func TestSetsPageFollowsPolls(t *testing.T) {
 		t.Errorf("the count of new members stays at the top:\n%s", m.View())
 	}
 	f.addJob(model.SetDead, "charge_card", "cc3", 3, "gateway timeout after 30s (HTTP 504)")
-	m = poll(t, m, fixedNow)
+	m = poll(t, m, f, fixedNow)
 	if v := jobsView(t, m); cursorID(t, v) != "cc2" || v.poll.fresh != 1 || !strings.Contains(m.View(), "1 new since opened") {
 		t.Errorf("after g and one more death: cursor %s, %d new:\n%s", cursorID(t, v), v.poll.fresh, m.View())
 	}
@@ -114,7 +118,7 @@ func TestSetsFollowOnlyOnScreen(t *testing.T) {
 	m, _ := openJobs(t, f, false, 100, 30)
 	reads := f.readCount()
 	m = drive(t, m, keys("tab")...) // the Pools view
-	m = poll(t, m, fixedNow)
+	m = poll(t, m, f, fixedNow)
 	if f.readCount() != reads {
 		t.Fatalf("a poll read the page of a view not on screen")
 	}
@@ -144,22 +148,54 @@ func TestSetsFollowOnlyOnScreen(t *testing.T) {
 	}
 }
 
-// TestSetsQueryKeptAcrossPolls: the query in force, and the cursor, stay
-// through polls; the summary counts what the query matches, read fresh.
+// withSetsFollow offers the Jobs view's reads and the follow of a
+// filtered page.
+type withSetsFollow struct {
+	withSets
+	SetPageFollower
+}
+
+// FollowSetPage records the read and answers with the page a full read
+// of the filter gives.
+func (f *fakeSets) FollowSetPage(ctx context.Context, set model.SetName, flt redisq.SetFilter, prev redisq.SetPage, o redisq.PageOptions) (redisq.SetPage, error) {
+	f.mu.Lock()
+	f.follows = append(f.follows, fakeRead{set, flt, o})
+	f.mu.Unlock()
+	o.Offset = prev.Offset
+	p, err := f.SetPage(ctx, set, flt, o, redisq.ScanOptions{})
+	f.mu.Lock()
+	f.reads = f.reads[:len(f.reads)-1]
+	f.mu.Unlock()
+	return p, err
+}
+
+// TestSetsQueryKeptAcrossPolls: a page filtered by a query follows the
+// polls from what it shows (no walk of the set), the query and the
+// cursor staying; the summary counts what the query matches, read fresh.
 func TestSetsQueryKeptAcrossPolls(t *testing.T) {
 	f := deadFixture()
-	m, _ := openJobs(t, f, false, 100, 30)
-	m = drive(t, m, keys("/", "resize", "enter", "j", "j")...)
+	o, _ := setsOptions(f)
+	o.Reader = withSetsFollow{o.Reader.(withSets), f}
+	m := newTest(t, o, 100, 30)
+	m = drive(t, m, keys("shift+tab", "/", "resize", "enter", "j", "j")...)
 	v := jobsView(t, m)
 	under := cursorID(t, v)
 	if v.jobFilter != "resize" || v.total != 12 {
 		t.Fatalf("query %q, total %d", v.jobFilter, v.total)
 	}
-	m = poll(t, m, fixedNow)
-	m = poll(t, m, fixedNow)
+	reads := f.readCount()
+	f.addJob(model.SetDead, "resize_image", "ri50", 3, "image too large")
+	m = poll(t, m, f, fixedNow)
+	m = poll(t, m, f, fixedNow)
 	v = jobsView(t, m)
 	if v.jobFilter != "resize" || v.query == nil || cursorID(t, v) != under || !strings.Contains(m.View(), "where resize") {
 		t.Errorf("after polls: query %q, cursor %s:\n%s", v.jobFilter, cursorID(t, v), m.View())
+	}
+	if f.readCount() != reads || len(f.follows) != 2 || f.follows[0].filter.Query.Text != "resize" {
+		t.Errorf("%d page reads (want none), follows %+v", f.readCount()-reads, f.follows)
+	}
+	if ids := pageIDs(v); ids[0] != "ri50" || v.total != 13 || v.counts.Dead != 46 || !strings.Contains(m.View(), "1 new since opened") {
+		t.Errorf("the new match is not at the top: %v, total %d:\n%s", ids, v.total, m.View())
 	}
 	// S counts what the query matches, not the whole set.
 	m = drive(t, m, keys("S")...)
@@ -167,14 +203,14 @@ func TestSetsQueryKeptAcrossPolls(t *testing.T) {
 	if got := f.scans[len(f.scans)-1]; got.Query.Text != "resize" {
 		t.Errorf("the summary scan's filter %+v", got)
 	}
-	if v.summary.sum.Members != 12 || v.summary.sum.ByName["send_email"] != 0 || !strings.Contains(m.View(), "summary of dead where resize: 12 members") {
+	if v.summary.sum.Members != 13 || v.summary.sum.ByName["send_email"] != 0 || !strings.Contains(m.View(), "summary of dead where resize: 13 members") {
 		t.Errorf("summary %+v:\n%s", v.summary.sum, m.View())
 	}
 	// Read fresh: a death of the type since, and S again, counts it.
 	f.addJob(model.SetDead, "resize_image", "ri99", 2, "image too large")
 	m = drive(t, m, keys("S", "S")...)
-	if v := jobsView(t, m); v.summary.sum.Members != 13 {
-		t.Errorf("S again counts %d, want 13", v.summary.sum.Members)
+	if v := jobsView(t, m); v.summary.sum.Members != 14 {
+		t.Errorf("S again counts %d, want 14", v.summary.sum.Members)
 	}
 }
 
@@ -193,7 +229,7 @@ func TestSetsPageSaysWhenOlder(t *testing.T) {
 	}
 	f.pageErr = errors.New("i/o timeout")
 	now = now.Add(7 * time.Second)
-	m = poll(t, m, now)
+	m = poll(t, m, f, now)
 	view := m.View()
 	if got := pageIDs(jobsView(t, m)); fmt.Sprint(got) != fmt.Sprint(before) {
 		t.Errorf("a failed re-read changed the page")
@@ -205,8 +241,25 @@ func TestSetsPageSaysWhenOlder(t *testing.T) {
 	}
 	f.pageErr = nil
 	now = now.Add(2 * time.Second)
-	m = poll(t, m, now)
+	m = poll(t, m, f, now)
 	if view := m.View(); strings.Contains(view, "page as of") || strings.Contains(view, "error:") {
 		t.Errorf("after a good re-read:\n%s", view)
+	}
+}
+
+// TestSetsQueryWithoutFollower: without the follow of a filtered page, a
+// poll does not walk the set for it: the page says how old it is.
+func TestSetsQueryWithoutFollower(t *testing.T) {
+	f := deadFixture()
+	now := fixedNow
+	o, _ := setsOptions(f)
+	o.Now = func() time.Time { return now }
+	m := newTest(t, o, 100, 30)
+	m = drive(t, m, keys("shift+tab", "/", "resize", "enter")...)
+	reads := f.readCount()
+	now = now.Add(3 * time.Second)
+	m = poll(t, m, f, now)
+	if f.readCount() != reads || !strings.Contains(m.View(), "page as of 3s ago") {
+		t.Errorf("%d reads:\n%s", f.readCount()-reads, m.View())
 	}
 }
