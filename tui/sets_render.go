@@ -21,7 +21,11 @@ import (
 
 func (v setsView) render(c renderContext) string {
 	w := v.width
-	lines := []string{fitLine(v.titleLine(c.st, olderNote("page", v.poll.readAt, c.fetchedAt, c.now)), w)}
+	var older string
+	if !v.showSummary {
+		older = olderNote("page", v.poll.readAt, c.fetchedAt, c.now)
+	}
+	lines := []string{fitLine(v.titleLine(c.st, older), w)}
 	body := max(v.height-1, 0)
 	switch {
 	case v.showSummary:

@@ -51,6 +51,27 @@ func setsRereadCmd(r JobSetReader, set model.SetName, o redisq.PageOptions, seq 
 	}
 }
 
+// setsChaseCmd is setsRereadCmd of the page the member under the cursor
+// was pushed onto.
+func setsChaseCmd(r JobSetReader, set model.SetName, o redisq.PageOptions, seq int, timeout time.Duration) tea.Cmd {
+	read := setsRereadCmd(r, set, o, seq, timeout)
+	return func() tea.Msg {
+		msg := read().(setsPageMsg)
+		msg.chase = true
+		return msg
+	}
+}
+
+// pageHolds reports whether page p lists the member of key k.
+func pageHolds(p redisq.SetPage, k string) bool {
+	for _, sj := range p.Jobs {
+		if memberKey(sj) == k {
+			return true
+		}
+	}
+	return false
+}
+
 // setsFollowCmd reads a filtered page again from what it showed (prev):
 // one round trip, never a walk of the set.
 func setsFollowCmd(r SetPageFollower, set model.SetName, f redisq.SetFilter, prev redisq.SetPage, o redisq.PageOptions, seq int, timeout time.Duration) tea.Cmd {
@@ -121,6 +142,14 @@ func (m Model) onSetsReread(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
 	v.keep, v.keepIndex = "", oldRow
 	if sj, ok := v.current(); ok {
 		v.keep = memberKey(sj)
+	}
+	if grew := p.Total - v.total; grew > 0 && !msg.chase && v.query == nil && v.newestFirst() && v.keep != "" && !pageHolds(p, v.keep) {
+		// New members above pushed the one under the cursor off the
+		// page: read the page it is on now, once.
+		v.poll.running = true
+		v.loadSeq++
+		o := v.pageOptions(v.offset + int(grew))
+		return m.withSets(v), setsChaseCmd(m.rd.sets, v.set, o, v.loadSeq, m.opts.FetchTimeout)
 	}
 	v = v.withPage(p)
 	if oldOffset > 0 {

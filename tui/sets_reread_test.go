@@ -263,3 +263,27 @@ func TestSetsQueryWithoutFollower(t *testing.T) {
 		t.Errorf("%d reads:\n%s", f.readCount()-reads, m.View())
 	}
 }
+
+// TestSetsCursorChasedOffThePage: new deaths that push the member under
+// the cursor off the page make the view read the page it is on now, once,
+// so the cursor stays on it.
+func TestSetsCursorChasedOffThePage(t *testing.T) {
+	f := deadFixture()
+	m, _ := openJobs(t, f, false, 100, 30)
+	for range 18 {
+		m = drive(t, m, keys("j")...)
+	}
+	under := cursorID(t, jobsView(t, m))
+	for i := range 3 {
+		f.addJob(model.SetDead, "charge_card", fmt.Sprintf("cc%d", i), int64(10+i), "gateway timeout")
+	}
+	reads := f.readCount()
+	m = poll(t, m, f, fixedNow)
+	v := jobsView(t, m)
+	if got := cursorID(t, v); got != under || v.offset != 3 || f.readCount()-reads != 2 {
+		t.Errorf("cursor on %s (want %s), offset %d, %d reads", got, under, v.offset, f.readCount()-reads)
+	}
+	if view := m.View(); !strings.Contains(view, "4-23 of 48") || !strings.Contains(view, "3 new since opened") {
+		t.Errorf("title line:\n%s", view)
+	}
+}

@@ -21,11 +21,13 @@ import (
 // setsPageMsg is one page read of the Jobs view, with the three set sizes.
 type setsPageMsg struct {
 	seq int
-	// reread is set on a read that follows a poll (sets_reread.go).
-	reread bool
-	page   redisq.SetPage
-	counts *redisq.SetCounts
-	err    error
+	// reread is set on a read that follows a poll (sets_reread.go),
+	// chase on one that follows the member under the cursor to the page
+	// new members pushed it onto.
+	reread, chase bool
+	page          redisq.SetPage
+	counts        *redisq.SetCounts
+	err           error
 }
 
 // setsScanStepMsg is one step of a summary scan.
