@@ -90,7 +90,8 @@ func FollowSetPage(ctx context.Context, c redis.Conn, keys Keys, set model.SetNa
 		}
 	}
 	page.Total += int64(len(came))
-	jobs := append(came, kept...)
+	came = append(came, kept...)
+	jobs := came
 	less := naturalLess(o.newestFirst(set))
 	sort.SliceStable(jobs, func(i, j int) bool { return less(jobs[i], jobs[j]) })
 	page.Jobs = jobs[:min(len(jobs), o.limit())]
