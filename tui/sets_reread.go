@@ -151,6 +151,7 @@ func (m Model) onSetsReread(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
 		o := v.pageOptions(v.offset + int(grew))
 		return m.withSets(v), setsChaseCmd(m.rd.sets, v.set, o, v.loadSeq, m.opts.FetchTimeout)
 	}
+	old := v.page
 	v = v.withPage(p)
 	if oldOffset > 0 {
 		// Held away from the top: the member under the cursor stays on
@@ -158,7 +159,54 @@ func (m Model) onSetsReread(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
 		v.list.offset = oldOffset + v.list.cursor - oldRow
 		v.list = v.list.clamp(len(v.page), v.listHeight())
 	}
+	var left int
+	if v.marked, left = v.unmarkLeft(old, p); left > 0 {
+		// R or D on them would find them gone.
+		return m.withSets(v).setStatus(plural(left, "marked job", "marked jobs")+" left the set: unmarked", false)
+	}
 	return m.withSets(v), nil
+}
+
+// unmarkLeft is the marks less those of the members of the page shown
+// before (old) that page p shows left the set: absent from p where p
+// would list them, between its first member and its last (its end when
+// it is not full). It returns how many marks it took away.
+func (v setsView) unmarkLeft(old []model.SetJob, p redisq.SetPage) (map[string]model.SetJob, int) {
+	if len(v.marked) == 0 || len(p.Jobs) == 0 {
+		return v.marked, 0
+	}
+	newest := v.newestFirst()
+	before := func(a, b model.SetJob) bool {
+		if newest {
+			return newerMember(a, b)
+		}
+		return newerMember(b, a)
+	}
+	first, last := p.Jobs[0], p.Jobs[len(p.Jobs)-1]
+	full := len(p.Jobs) >= setsPageSize
+	shown := make(map[string]bool, len(p.Jobs))
+	for _, sj := range p.Jobs {
+		shown[memberKey(sj)] = true
+	}
+	var gone []string
+	for _, sj := range old {
+		k := memberKey(sj)
+		if _, on := v.marked[k]; !on || shown[k] || p.Offset > 0 && before(sj, first) || full && before(last, sj) {
+			continue
+		}
+		gone = append(gone, k)
+	}
+	if len(gone) == 0 {
+		return v.marked, 0
+	}
+	marked := make(map[string]model.SetJob, len(v.marked))
+	for k, sj := range v.marked {
+		marked[k] = sj
+	}
+	for _, k := range gone {
+		delete(marked, k)
+	}
+	return marked, len(gone)
 }
 
 // freshAfter is the count of new members once page p replaces the one

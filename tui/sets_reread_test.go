@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -296,4 +297,35 @@ func markedLine(view, id string) bool {
 		}
 	}
 	return false
+}
+
+// TestSetsUnmarksWhatLeft: a marked job that a re-read shows left the set
+// loses its mark, and the status line says so; a marked job pushed down
+// off the page by new ones keeps it.
+func TestSetsUnmarksWhatLeft(t *testing.T) {
+	f := deadFixture()
+	m, _ := openJobs(t, f, false, 100, 30)
+	// Mark the fourth, fifth and last rows.
+	m = drive(t, m, keys("j", "j", "j", " ", " ", "G", " ")...)
+	v := jobsView(t, m)
+	ids := pageIDs(v)
+	if len(v.marked) != 3 {
+		t.Fatalf("%d marked", len(v.marked))
+	}
+	f.remove(model.SetDead, ids[4])
+	f.addJob(model.SetDead, "charge_card", "cc1", 5, "gateway timeout")
+	f.addJob(model.SetDead, "charge_card", "cc2", 6, "gateway timeout")
+	m = poll(t, m, f, fixedNow)
+	v = jobsView(t, m)
+	var still []string
+	for _, sj := range v.marked {
+		still = append(still, sj.Job.ID)
+	}
+	if len(v.marked) != 2 || !strings.Contains(m.status.text, "1 marked job left the set") {
+		t.Errorf("marks %v, status %q", still, m.status.text)
+	}
+	sort.Strings(still)
+	if want := []string{ids[3], ids[19]}; fmt.Sprint(still) != fmt.Sprint(want) {
+		t.Errorf("marked %v, want %v (%s left the set; %s was pushed off the page)", still, want, ids[4], ids[19])
+	}
 }
