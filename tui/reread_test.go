@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -89,5 +90,35 @@ func TestDetailFollowsPolls(t *testing.T) {
 	m, _ = stepCmd(m, snapshotMsg{gen: m.gen, snap: fixture(), at: now})
 	if view := m.View(); !strings.Contains(view, "in-progress jobs as of 5s ago") {
 		t.Errorf("no note of the jobs' age:\n%s", view)
+	}
+}
+
+// TestQueueSaysWhenOlder: a re-read of the queue that fails keeps the
+// jobs shown and says how much older than the header they are.
+func TestQueueSaysWhenOlder(t *testing.T) {
+	now := fixedNow
+	q := queueFixture()
+	o, _ := testOptions(staticSource(fixture()))
+	o.Now = func() time.Time { return now }
+	o.Reader = withQueue{baseReader(o), q}
+	m := openSendEmailQueue(t, o, 100, 30)
+	q.mu.Lock()
+	q.err = errors.New("i/o timeout")
+	q.mu.Unlock()
+	now = now.Add(4 * time.Second)
+	m = pollNow(t, m, now)
+	view := m.View()
+	for _, want := range []string{"queue as of 4s ago: could not read the queue: i/o timeout", "#1 send_email"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the view lacks %q:\n%s", want, view)
+		}
+	}
+	q.mu.Lock()
+	q.err = nil
+	q.mu.Unlock()
+	now = now.Add(time.Second)
+	m = pollNow(t, m, now)
+	if view := m.View(); strings.Contains(view, "as of") || !strings.Contains(view, "jobs #1–#20 of 45") {
+		t.Errorf("after a good re-read:\n%s", view)
 	}
 }
