@@ -60,7 +60,7 @@ type sizes struct {
 	smoke bool
 }
 
-var fullSizes = sizes{pools: 1000, jobTypes: 20, rounds: 25, loopRounds: 3, procRuns: 10,
+var fullSizes = sizes{pools: 1000, jobTypes: 20, rounds: 25, loopRounds: 3, procRuns: 20,
 	reapJobs: 100000, screenPools: 10000, noiseKeys: 1000000, scanPolls: 20}
 
 var smokeSizes = sizes{pools: 20, jobTypes: 4, rounds: 3, loopRounds: 1, procRuns: 2,

@@ -82,7 +82,7 @@ func scanWalk(c redis.Conn, ns string) error {
 // observations; and the poll while the paced sweep runs.
 func (e *env) poll() {
 	small := pollSizes{pools: 1000, jobTypes: 20, cpuPolls: 50, delayPolls: 20}
-	big := pollSizes{pools: 10000, jobTypes: 50, cpuPolls: 10}
+	big := pollSizes{pools: 10000, jobTypes: 50, cpuPolls: 30}
 	if e.sz.smoke {
 		small = pollSizes{pools: 200, jobTypes: 4, cpuPolls: 4, delayPolls: 3}
 		big = pollSizes{pools: 300, jobTypes: 5, cpuPolls: 2}
