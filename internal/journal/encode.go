@@ -148,7 +148,8 @@ func (f *fields) key(n string, k *Key) {
 	g.bytes("value", k.Value)
 	g.int("pttl", k.PTTL)
 	g.str("mode", k.Mode)
-	f.b = append(g.b, '}')
+	g.b = append(g.b, '}')
+	f.b = g.b
 }
 
 func appendItem(b []byte, it *Item) []byte {
