@@ -89,7 +89,10 @@ func (e *env) poll() {
 	}
 	e.pollCost("5a", "5b", pollNS, small, 0.35)
 	e.sweepDelay(small)
-	e.pollCost("", "5c", pollNS+"-big", big, 0.1)
+	// 5c's goal keeps the margin of 5b's (0.35x for about 0.24x): the
+	// poll's Redis CPU at this size measured 0.10x to 0.12x over runs of
+	// the same reads, and a goal of 0.10x flipped between them.
+	e.pollCost("", "5c", pollNS+"-big", big, 0.15)
 }
 
 // pollCost adds the commands line (cmdID, when not empty) and the Redis
