@@ -69,7 +69,7 @@ func (l *auditLog) ready() error {
 	if err := os.MkdirAll(filepath.Dir(l.file.Path), 0o700); err != nil {
 		return localErrorf("audit log: nothing changed: %w", err)
 	}
-	f, err := os.OpenFile(l.file.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := audit.Open(l.file.Path)
 	if err != nil {
 		return localErrorf("audit log: nothing changed: %w", err)
 	}
