@@ -411,3 +411,30 @@ func TestHistorySentinelsSilent(t *testing.T) {
 		t.Fatalf("history waited %s for silent sentinels", took)
 	}
 }
+
+// A write past --journal-max names the journals it dropped, on one line;
+// an undo never drops the journal it puts back, even past the bound.
+func TestJournalPruneNamedAndUndoSourceKept(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	undoState(t, c)
+	addr := "--redis=" + srv.Addr()
+	auditPath := filepath.Join(t.TempDir(), "audit.log")
+	al := "--audit-log=" + auditPath
+	if out, stderr, code := runCLI(t, input{}, addr, al, "jobs", "dead", "requeue", "--all", "--yes"); code != 0 {
+		t.Fatalf("requeue: exit %d: %s\n%s", code, stderr, out)
+	}
+	first := journalIDRe.FindStringSubmatch(auditLines(t, auditPath)[0])[1]
+	out, stderr, code := runCLI(t, input{}, addr, al, "--journal-max=1", "jobs", "retry", "requeue", "--all", "--yes")
+	if code != 0 || !strings.Contains(out, "Journal: dropped the journals of 1 older action to keep the directory within --journal-max: "+first+".") {
+		t.Fatalf("requeue past the bound: exit %d: %s\n%s", code, stderr, out)
+	}
+	second := journalIDRe.FindStringSubmatch(auditLines(t, auditPath)[1])[1]
+	out, stderr, code = runCLI(t, input{}, addr, al, "--journal-max=1", "undo", "--yes", second)
+	if code != 0 || !strings.Contains(out, "put back 40") {
+		t.Fatalf("undo past the bound: exit %d: %s\n%s", code, stderr, out)
+	}
+	if _, err := os.Stat(filepath.Join(journal.DirBeside(auditPath), second+".wqj")); err != nil {
+		t.Fatalf("the undone action's journal: %v", err)
+	}
+}
