@@ -27,14 +27,18 @@ func historyCommand() command {
 		name:    "history",
 		args:    "[ACTION_ID]",
 		summary: "list the writes of this target and namespace, or show what one changed",
-		help: `List the actions in the journal (the directory journal beside the audit
-log) that ran on this Redis and namespace: ID, time, command, how many
+		help: `List the actions in the journal (beside the audit log: the directory
+journal beside the default one, FILE.journal beside an --audit-log FILE)
+that ran on this Redis and namespace: ID, time, command, how many
 script calls and items, and whether it ended, was undone or was cut short.
 With ACTION_ID, show what the action changed, call by call: each job's set,
 score and bytes, each queue, unique key and pause key as they were before.
 The journal holds the jobs' bytes, arguments included: its files are
 readable by their owner only. Reaps, orphan requeues and lock repairs are on
-record here, though undo refuses them. Nothing is sent to Redis.`,
+record here, though undo refuses them. Only the user's own journal files are
+read: other files of the directory are named, escaped, and left alone.
+Nothing is sent to Redis (with Sentinel, the sentinels are asked for the
+master, for at most a second).`,
 		flags: func(fs *pflag.FlagSet) runner {
 			c := &historyCmd{}
 			c.target.addFlags(fs)

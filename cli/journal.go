@@ -1,7 +1,7 @@
 package cli
 
 // This file owns the journal of the commands that write: where it is (the
-// directory journal beside the audit log), starting and ending an action's
+// directory beside the audit log, journal.DirBeside), starting and ending an action's
 // journal, and the second connection a journalled job action reads on.
 
 import (

@@ -35,7 +35,9 @@ lifted, an unpause put back. Items that moved on (taken by a worker, changed
 since) are counted, listed and left alone. Running undo again finishes an
 undo that was stopped, and changes nothing once all is back. Reaps, orphan
 requeues and lock repairs are refused (they repaired broken state), and so
-is the undo of an undo (run the action again instead).`,
+is the undo of an undo (run the action again instead), and so is a journal
+changed after it was written, one not the user's own, or one naming a key
+outside the namespace.`,
 		flags: func(fs *pflag.FlagSet) runner {
 			c := &undoCmd{}
 			c.target.addFlags(fs)
