@@ -63,10 +63,10 @@ func rewriteHeader(t *testing.T, path string, edit func(h map[string]any)) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head := make([]byte, 8)
-	binary.BigEndian.PutUint32(head[0:4], uint32(len(payload)))
-	binary.BigEndian.PutUint32(head[4:8], crc32.Checksum(payload, crc32.MakeTable(crc32.Castagnoli)))
-	out := append(append(head, payload...), b[8+size:]...)
+	out := make([]byte, 8, 8+len(payload)+len(b))
+	binary.BigEndian.PutUint32(out[0:4], uint32(len(payload)))
+	binary.BigEndian.PutUint32(out[4:8], crc32.Checksum(payload, crc32.MakeTable(crc32.Castagnoli)))
+	out = append(append(out, payload...), b[8+size:]...)
 	if err := os.WriteFile(path, out, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -391,12 +391,18 @@ func TestHistorySentinelsSilent(t *testing.T) {
 	}
 	defer ln.Close()
 	go func() {
+		var held []net.Conn // open, never answered
+		defer func() {
+			for _, c := range held {
+				_ = c.Close()
+			}
+		}()
 		for {
 			conn, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			defer conn.Close() // held open, never answered
+			held = append(held, conn)
 		}
 	}()
 	auditPath := filepath.Join(t.TempDir(), "audit.log")

@@ -32,7 +32,11 @@ func TestUndoStoppedReportsExactly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
+	defer func() {
+		if err := w.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
 	// The server is held busy; the first call of 10 items queues behind
 	// it, and the stop comes while it waits.
 	blocker := srv.Dial()

@@ -61,7 +61,7 @@ func TestFIFOAfterTheCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }() // opened for reading
 		fi, err := f.Stat()
 		if err != nil {
 			t.Fatal(err)
