@@ -38,9 +38,9 @@ func (d Dir) Skim(id string) (*Action, error) {
 		a.Header.ID = id
 	}
 	off, last, records := int64(used), int64(-1), 1
+	head := make([]byte, 8) // one buffer for every length read
 	for off < size {
-		var head [8]byte
-		if _, err := io.ReadFull(r, head[:]); err != nil {
+		if _, err := io.ReadFull(r, head); err != nil {
 			a.Damage = joinDamage(a.Damage, fmt.Sprintf("cut short after record %d", records))
 			return a, nil
 		}
