@@ -35,7 +35,7 @@ func TestDemoScreen(t *testing.T) {
 	t.Logf("live and dead pools on the screen %v after start (a share %.2f of the 3 s allowed)", took.Round(time.Millisecond), took.Seconds()/3)
 
 	s.Keys("X")
-	s.WaitText(5*time.Second, "Reap 2 dead pools?")
+	s.WaitText(5*time.Second, "Reap 2 dead pools?", "y: run it")
 	s.Keys("y")
 	s.WaitFor(10*time.Second, "reap result with the dead pools gone", func(screen string) bool {
 		return strings.Contains(screen, "reaped 2 pools") && rows(screen, "DEAD") == 0 && rows(screen, "ok") == 3

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/workq-tui/workq-tui/internal/shellword"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
@@ -169,34 +170,40 @@ func (c *explainCmd) fixPrefix() string {
 		}
 		if sv, ok := f.Value.(pflag.SliceValue); ok {
 			for _, v := range sv.GetSlice() {
-				parts = append(parts, "--"+f.Name, shellWord(v))
+				parts = append(parts, "--"+f.Name, shellword.Quote(v))
 			}
 			return
 		}
-		parts = append(parts, "--"+f.Name, shellWord(f.Value.String()))
+		parts = append(parts, "--"+f.Name, shellword.Quote(f.Value.String()))
 	})
 	return strings.Join(parts, " ")
 }
 
-// fixLine is a cause's fix as a command line, "" when it has none.
+// fixLine is a cause's fix as a command line, "" when it has none or
+// when no command line can carry one of its words (a NUL byte read from
+// Redis: noFix says so instead).
 func fixLine(prefix string, fix []string) string {
 	if len(fix) == 0 {
 		return ""
 	}
 	words := make([]string, len(fix))
 	for i, w := range fix {
-		words[i] = shellWord(w)
+		if !shellword.Quotable(w) {
+			return ""
+		}
+		words[i] = shellword.Quote(w)
 	}
 	return prefix + " " + strings.Join(words, " ")
 }
 
-// shellWord quotes s for a POSIX shell when it holds anything but plain
-// characters.
-func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@=,+") == "" {
-		return s
+// noFix is why a cause with a fix prints none: "" when it prints one.
+func noFix(fix []string) string {
+	for _, w := range fix {
+		if !shellword.Quotable(w) {
+			return "no fix printed: a name holds a NUL byte, which no command line can pass"
+		}
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return ""
 }
 
 func writeExplainText(w io.Writer, jobs []model.Explanation, pools []model.PoolExplanation, prefix string) error {
@@ -218,6 +225,8 @@ func writeExplainText(w io.Writer, jobs []model.Explanation, pools []model.PoolE
 			}
 			if l := fixLine(prefix, c.Fix); l != "" {
 				fmt.Fprintf(&b, "     fix: %s\n", textsafe.Clean(l))
+			} else if why := noFix(c.Fix); why != "" {
+				fmt.Fprintf(&b, "     %s\n", why)
 			}
 			if c.FixText != "" {
 				fmt.Fprintf(&b, "     %s\n", textsafe.Clean(c.FixText))

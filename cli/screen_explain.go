@@ -8,6 +8,7 @@ import (
 	"github.com/gomodule/redigo/redis"
 	"github.com/spf13/pflag"
 
+	"github.com/workq-tui/workq-tui/internal/shellword"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 	"github.com/workq-tui/workq-tui/tui"
@@ -93,14 +94,14 @@ func screenFixPrefix(t *target) string {
 		switch f.Name {
 		case "target":
 			if t.from != nil {
-				parts = append(parts, "--target", shellWord(t.from.Name))
+				parts = append(parts, "--target", shellword.Quote(t.from.Name))
 			}
 			return
 		case "redis":
-			parts = append(parts, "--redis", shellWord(t.redis.Address))
+			parts = append(parts, "--redis", shellword.Quote(t.redis.Address))
 			return
 		case "namespace":
-			parts = append(parts, "--namespace", shellWord(t.namespace))
+			parts = append(parts, "--namespace", shellword.Quote(t.namespace))
 			return
 		}
 		if f.Value.Type() == "bool" {
@@ -111,11 +112,11 @@ func screenFixPrefix(t *target) string {
 		}
 		if sv, ok := f.Value.(pflag.SliceValue); ok {
 			for _, v := range sv.GetSlice() {
-				parts = append(parts, "--"+f.Name, shellWord(v))
+				parts = append(parts, "--"+f.Name, shellword.Quote(v))
 			}
 			return
 		}
-		parts = append(parts, "--"+f.Name, shellWord(f.Value.String()))
+		parts = append(parts, "--"+f.Name, shellword.Quote(f.Value.String()))
 	})
 	return strings.Join(parts, " ")
 }

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/workq-tui/workq-tui/internal/safefile"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 )
 
 // FileName is the configuration file's name inside its directory.
@@ -168,11 +169,13 @@ type Problem struct {
 	Msg  string
 }
 
+// String is the problem on one line, the file's name and what the file
+// wrote (a key's or an action's name) made safe for the terminal.
 func (p Problem) String() string {
 	if p.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg)
+		return textsafe.Clean(fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg))
 	}
-	return fmt.Sprintf("%s: %s", p.File, p.Msg)
+	return textsafe.Clean(fmt.Sprintf("%s: %s", p.File, p.Msg))
 }
 
 // Problems are every problem found in a file, in line order. Error gives

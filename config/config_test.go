@@ -85,6 +85,12 @@ func TestParseProblems(t *testing.T) {
 			[]string{`c.toml:3: targets.a.password: a password is not kept in this file: name a file holding it with password_file, or an environment variable with password_env`}},
 		{"password in the URL", "[targets.a]\nredis = \"redis://u:hunter2@x:1\"\n", 0o600,
 			[]string{`c.toml:2: targets.a.redis: the URL holds a password: name a file holding it with password_file, or an environment variable with password_env`}},
+		{"password in the URL's query", "[targets.a]\nredis = \"redis://x:1/0?password=hunter2\"\n", 0o600,
+			[]string{`c.toml:2: targets.a.redis: the URL holds a password: name a file holding it with password_file, or an environment variable with password_env`}},
+		{"password in a query parameter of another name", "[targets.a]\nredis = \"rediss://x:1?db=2&requirePass=hunter2\"\n", 0o600,
+			[]string{`c.toml:2: targets.a.redis: the URL holds a password: name a file holding it with password_file, or an environment variable with password_env`}},
+		{"a query in the URL", "[targets.a]\nredis = \"redis://x:1/0?db=2\"\n", 0o600,
+			[]string{`c.toml:2: targets.a.redis: invalid redis URL: it takes no query (?KEY=...) or fragment (#...): expected redis://[user@]host[:port][/db] or rediss://`}},
 		{"bad values, all of them", "[targets.a]\ndb = -1\ntls = \"yes\"\ntimeout = 5\ndead_after = \"soon\"\nnamespace = \"\"\npassword_env = \"MY-VAR\"\nredis = \"ftp://x\"\n", 0o600,
 			[]string{
 				`c.toml:2: targets.a.db: -1 is not a database number`,

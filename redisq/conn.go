@@ -10,6 +10,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/url"
 	"strconv"
@@ -90,6 +91,9 @@ func (o Options) Endpoint() (Endpoint, error) {
 			if name := u.User.Username(); name != "" && ep.User == "" {
 				ep.User = name
 			}
+		}
+		if err := checkURLQuery(u); err != nil {
+			return ep, err
 		}
 		host, port := u.Hostname(), u.Port()
 		if host == "" {
@@ -352,9 +356,18 @@ func (c *deadlineNetConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
+// unixNano is a deadline in unix nanoseconds, 0 for none. A deadline past
+// what an int64 of nanoseconds holds (2262-04-11T23:47:16Z) is held there,
+// one before 1970 at 1 (passed): UnixNano itself would wrap, and turn a
+// far deadline (a context of a long --timeout) into one long past.
 func unixNano(t time.Time) int64 {
-	if t.IsZero() {
+	switch {
+	case t.IsZero():
 		return 0
+	case t.After(time.Unix(0, math.MaxInt64)):
+		return math.MaxInt64
+	case t.Before(time.Unix(0, 1)):
+		return 1
 	}
 	return t.UnixNano()
 }
@@ -438,4 +451,21 @@ func Hint(err error) string {
 		return "the Redis user lacks a permission for this; --read-only needs +@read (and +time for Redis's clock), repairs need write and script permissions"
 	}
 	return ""
+}
+
+// checkURLQuery refuses a --redis URL with a query (?password=..., ?db=2)
+// or a fragment: nothing reads them, so a password there would be kept in
+// ps and shell history and ignored besides. The URL is not repeated.
+func checkURLQuery(u *url.URL) error {
+	if u.RawQuery == "" && !u.ForceQuery && u.Fragment == "" {
+		return nil
+	}
+	q, _ := url.ParseQuery(u.RawQuery)
+	for k := range q {
+		k = strings.ToLower(k)
+		if strings.Contains(k, "pass") || strings.Contains(k, "secret") || strings.Contains(k, "token") || k == "auth" || k == "pwd" {
+			return errors.New("the --redis URL holds a password, which would show in ps: put it in REDIS_PASSWORD or --password-file instead")
+		}
+	}
+	return errors.New("invalid --redis URL: it takes no query (?KEY=...) or fragment (#...): expected redis://[user@]host[:port][/db] or rediss://")
 }

@@ -149,16 +149,14 @@ func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 		forced := msg.ask
 		forced.target.Force = true
 		forced.what += ", no live pool serving them"
-		m.dialog = &confirmDialog{
+		return m.openDialog(confirmDialog{
 			action:  jobsAction(msg.plan, m.wr.jobs),
 			blocked: "no live pool serves " + textsafe.Clean(msg.plan.Target.Job) + ": requeued, they wait until one starts",
 			alt: &dialogChoice{
 				binding: m.keys.ForceRequeue,
 				run:     func(m Model) (Model, tea.Cmd) { return m.planSets(forced) },
 			},
-		}
-		m.status = statusLine{}
-		return m, nil
+		}), nil
 	}
 	if msg.err != nil {
 		return m.setStatus("not planned: "+oneLine(msg.err.Error()), true)
@@ -166,9 +164,7 @@ func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 	if msg.plan.Total == 0 {
 		return m.setStatus(fmt.Sprintf("nothing to %s: no job left that the plan would take", msg.plan.Action), false)
 	}
-	m.dialog = &confirmDialog{action: jobsAction(msg.plan, m.wr.jobs)}
-	m.status = statusLine{}
-	return m, nil
+	return m.openDialog(confirmDialog{action: jobsAction(msg.plan, m.wr.jobs)}), nil
 }
 
 // jobsAction turns a job plan into an action.

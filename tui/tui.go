@@ -225,6 +225,7 @@ type Model struct {
 	cmdline   cmdLine
 
 	dialog    *confirmDialog
+	dialogSeq int
 	running   *runningAction
 	actionSeq int
 

@@ -55,7 +55,7 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // encode is a record as written: length, checksum, payload.
 func encode(r Record) ([]byte, error) {
-	payload, err := json.Marshal(r)
+	payload, err := marshalRecord(r)
 	if err != nil {
 		return nil, fmt.Errorf("encode journal record: %w", err)
 	}
