@@ -12,6 +12,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 
+	"github.com/workq-tui/workq-tui/internal/safefile"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -74,7 +75,7 @@ func Parse(name string, data []byte, perm fs.FileMode, home string) (*File, erro
 			}
 		}
 	}
-	if len(p.problems) == 0 && othersCanRead(perm) {
+	if len(p.problems) == 0 && safefile.OthersCanRead(perm) {
 		for _, t := range f.Targets() {
 			key := ""
 			for _, k := range []string{"password_file", "password_env", "sentinel_password_file", "sentinel_password_env"} {
