@@ -30,7 +30,7 @@ func failures(now time.Time, n int, from, to time.Duration, err string) []Failur
 func TestAssessFailures(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	l := DefaultHealthLimits()
-	burst := append(failures(now, 200, 4*time.Minute, 0, "gateway timeout after <n>s (http 504)"),
+	burst := append(failures(now, 200, 4*time.Minute, 0, "gateway timeout after Ns (HTTP 504)"),
 		failures(now, 50, 4*time.Minute, 0, "card declined")...)
 	tests := []struct {
 		name    string
