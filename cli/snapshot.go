@@ -177,6 +177,7 @@ func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Dura
 		snap.Search = &search
 	}
 	snap.LongAfter = longAfter
+	snap.Findings = model.Findings(snap)
 	// The job health of one read: the hour's failures, all of them new.
 	if err := cl.AssessJobs(ctx, redisq.NewHealthTracker(t.namespace, limits), snap); err != nil {
 		return nil, err

@@ -580,6 +580,29 @@ func JobHealthFindings(h *JobHealth) []Finding {
 	return out
 }
 
+// WithJobHealth is findings (as Findings lists them) with its job health
+// findings replaced by h's, where Findings puts them: after the orphans.
+func WithJobHealth(findings []Finding, h *JobHealth) []Finding {
+	out := make([]Finding, 0, len(findings)+len(h.Problems))
+	at := -1
+	for _, f := range findings {
+		switch f.Kind {
+		case FindingFailing, FindingBacklog, FindingStarving, FindingStuck, FindingPausedBacklog, FindingUnserved:
+			continue
+		case FindingEmptyNamespace, FindingDeadPool, FindingLatePool, FindingDrift, FindingOrphan:
+		default:
+			if at < 0 {
+				at = len(out)
+			}
+		}
+		out = append(out, f)
+	}
+	if at < 0 {
+		at = len(out)
+	}
+	return slices.Insert(out, at, JobHealthFindings(h)...)
+}
+
 // FormatRate prints a rate with at most one decimal: 48, 2.5, 0.3.
 func FormatRate(r float64) string {
 	if r >= 10 || r == math.Trunc(r) {

@@ -200,3 +200,19 @@ func TestHealthLimitsCheck(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// WithJobHealth puts the findings where Findings does, replacing old ones.
+func TestWithJobHealth(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	snap := healthSnap(now, []string{"b"}, JobType{Name: "a", Queued: 3, OldestEnqueuedAt: now.Add(-time.Hour).Unix()}, JobType{Name: "b"})
+	snap.Pools = append(snap.Pools, Pool{ID: "dead"})
+	snap.Warnings = []string{"w"}
+	Analyze(snap, DefaultDeadAfter)
+	snap.Jobs = AssessJobs(snap, HealthInput{}, DefaultHealthLimits())
+	want := Findings(snap)
+	stale := append([]Finding{{Kind: FindingBacklog, Subject: "old"}}, want...)
+	got := WithJobHealth(stale, snap.Jobs)
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got  %v\nwant %v", got, want)
+	}
+}

@@ -64,7 +64,8 @@ func NewHealthTracker(namespace string, limits model.HealthLimits) *HealthTracke
 func (t *HealthTracker) Limits() model.HealthLimits { return t.limits }
 
 // Assess reads what changed since the last read and the observations the
-// judgement needs, sets snap.Jobs and lists snap's findings again.
+// judgement needs, sets snap.Jobs and puts its findings among snap's (in
+// the place model.Findings gives them, without listing the others again).
 func (t *HealthTracker) Assess(ctx context.Context, conn redis.Conn, snap *model.Snapshot) error {
 	log, err := t.readFailures(ctx, conn, snap.RedisTime)
 	if err != nil {
@@ -79,7 +80,7 @@ func (t *HealthTracker) Assess(ctx context.Context, conn redis.Conn, snap *model
 		}
 	}
 	snap.Jobs = model.AssessJobs(snap, model.HealthInput{Failures: log, Workers: ws}, t.limits)
-	snap.Findings = model.Findings(snap)
+	snap.Findings = model.WithJobHealth(snap.Findings, snap.Jobs)
 	return nil
 }
 

@@ -36,6 +36,14 @@ func snapshot(t *testing.T, bin, addr, ns string, extra ...string) (string, int)
 	return r.Stdout + r.Stderr, r.Code
 }
 
+// explain runs `workq-tui explain job` on the namespace with extra flags.
+func explain(t *testing.T, bin, addr, ns, job string, extra ...string) (string, int) {
+	t.Helper()
+	args := append([]string{"--redis", addr, "-n", ns, "explain", job}, extra...)
+	r := redistest.Run(t, bin, nil, args...)
+	return r.Stdout + r.Stderr, r.Code
+}
+
 // finding is the line of the findings naming kind and subject, "" when
 // there is none.
 func finding(out, kind, subject string) string {
@@ -112,6 +120,12 @@ func TestJobHealthAgainstRealPools(t *testing.T) {
 				t.Errorf("the finding lacks %q: %s", want, line)
 			}
 		}
+		out, code = explain(t, bin, srv.Addr(), ns, "charge_card", flags...)
+		if code != 3 || !strings.HasPrefix(out, "charge_card: charge_card is failing ") ||
+			!strings.Contains(out, "fix: workq-tui --redis "+srv.Addr()+" --namespace "+ns+" jobs dead requeue --all --job charge_card") ||
+			!strings.Contains(out, "run it once the error is fixed") {
+			t.Errorf("explain: exit %d\n%s", code, out)
+		}
 		time.Sleep(16 * time.Second)
 		out, code = snapshot(t, bin, srv.Addr(), ns, flags...)
 		if code != 0 || finding(out, "failing", "charge_card") != "" {
@@ -181,6 +195,15 @@ func TestJobHealthAgainstRealPools(t *testing.T) {
 		if line := finding(out, "stuck", "export"); !strings.Contains(line, "2 workers busy with it") || !strings.Contains(line, "while send_sms waits") {
 			t.Errorf("stuck\n%s", out)
 		}
+		out, code = explain(t, bin, srv.Addr(), ns, "export", "--long-after", "2s")
+		if code != 3 || !strings.Contains(out, "2 workers stuck") || !strings.Contains(out, "restart the stuck pools' processes") {
+			t.Errorf("explain export: exit %d\n%s", code, out)
+		}
+		out, code = explain(t, bin, srv.Addr(), ns, "send_sms", "--starve-after", "2s")
+		if code != 3 || !strings.Contains(out, "every worker of the pools serving send_sms is busy with other job types") ||
+			!strings.Contains(out, "export 2") {
+			t.Errorf("explain send_sms: exit %d\n%s", code, out)
+		}
 		release()
 		gcstate.WaitFor(t, 10*time.Second, "send_sms drained", func() (bool, error) {
 			n, err := redis.Int(c.Do("LLEN", ns+":jobs:send_sms"))
@@ -214,6 +237,14 @@ func TestJobHealthAgainstRealPools(t *testing.T) {
 		}
 		if line := finding(out, "unserved", "orphan_job"); !strings.Contains(line, "3 queued and no live pool lists it") {
 			t.Errorf("unserved\n%s", out)
+		}
+		out, code = explain(t, bin, srv.Addr(), ns, "refund_card", "--paused-limit", "2s")
+		if code != 3 || !strings.Contains(out, "paused with 85 queued") || !strings.Contains(out, "fix: workq-tui --redis "+srv.Addr()+" --namespace "+ns+" unpause refund_card") {
+			t.Errorf("explain refund_card: exit %d\n%s", code, out)
+		}
+		out, code = explain(t, bin, srv.Addr(), ns, "orphan_job")
+		if code != 3 || !strings.Contains(out, "no live pool serves orphan_job") {
+			t.Errorf("explain orphan_job: exit %d\n%s", code, out)
 		}
 	})
 }
