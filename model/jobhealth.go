@@ -144,8 +144,10 @@ type JobProblem struct {
 	Wait time.Duration
 	// Since is when a failing type began failing (unix seconds).
 	Since int64
-	// Errors are the window's top errors (failing).
+	// Errors are the window's top errors (failing); Share the top one's
+	// share of the window's failures, in percent.
 	Errors []ErrorShare
+	Share  int
 	// Holders are what holds the slots (starving) or the stuck workers'
 	// words (stuck), for explain's evidence.
 	Holders []string
@@ -320,6 +322,7 @@ func assessFailures(job string, fs []Failure, now time.Time, l HealthLimits) (*J
 	p := &JobProblem{Kind: FindingFailing, Job: job, Rate: r.FailRate, Since: since, Errors: shares}
 	top := shares[0]
 	pct := 100 * top.Count / r.Failures
+	p.Share = pct
 	errText := top.Err
 	if errText == "" {
 		errText = "no error text"
@@ -402,14 +405,19 @@ func SaturatedPools(pools []*Pool) (full []*Pool, all bool) {
 
 // assessStarving: jobs waited longer than StarveAfter while no slot was
 // free for them, every worker of every live pool serving the type busy or
-// the lock at max_concurrency held by running jobs.
+// the lock at max_concurrency held by live pools' running jobs (a lock
+// held by dead pools or drifted is a finding of its own).
 func assessStarving(snap *Snapshot, jt *JobType, pools []*Pool, workers map[string]*Worker, wait time.Duration, l HealthLimits) *JobProblem {
 	if wait <= l.StarveAfter {
 		return nil
 	}
 	var why string
 	var holders []string
-	if jt.MaxConcurrency > 0 && jt.Lock >= jt.MaxConcurrency && jt.InProgress >= jt.MaxConcurrency {
+	var liveHeld int64
+	for _, p := range pools {
+		liveHeld += jt.LockInfo[p.ID]
+	}
+	if jt.MaxConcurrency > 0 && jt.Lock >= jt.MaxConcurrency && liveHeld >= jt.MaxConcurrency {
 		why = fmt.Sprintf("lock %d at max_concurrency %d held by running jobs", jt.Lock, jt.MaxConcurrency)
 		holders = holdersOf(pools, workers, snap.RedisTime, jt.Name)
 	} else if _, all := SaturatedPools(pools); all {

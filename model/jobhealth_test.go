@@ -216,3 +216,17 @@ func TestWithJobHealth(t *testing.T) {
 		t.Errorf("got  %v\nwant %v", got, want)
 	}
 }
+
+// A lock at max_concurrency held by a dead pool is not starving: the dead
+// pool and the lock are findings of their own, with their fix.
+func TestAssessStarvingNotForDeadPoolsLocks(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	snap := healthSnap(now, []string{"a"}, JobType{Name: "a", Queued: 2, OldestEnqueuedAt: now.Add(-time.Hour).Unix(),
+		Lock: 1, MaxConcurrency: 1, LockInfo: map[string]int64{"dead": 1}})
+	snap.Pools = append(snap.Pools, Pool{ID: "dead", InProgress: map[string]int64{"a": 1}, Heartbeat: &Heartbeat{HeartbeatAt: now.Add(-time.Hour).Unix(), JobNames: []string{"a"}, Concurrency: 1}})
+	Analyze(snap, DefaultDeadAfter)
+	h := AssessJobs(snap, HealthInput{}, DefaultHealthLimits())
+	if p := h.Of("a"); len(p) != 1 || p[0].Kind != FindingBacklog {
+		t.Errorf("problems %+v, want a backlog alone", p)
+	}
+}

@@ -1,0 +1,75 @@
+package tui
+
+// This file owns the job health in the Job types view: the WHY mark of a
+// type with a job health problem and no other mark (FAILING, BACKLOG,
+// STARVING, STUCK, PAUSED, NO POOL), the reason line under the list (the
+// problem's evidence with its thresholds), and the failure rate column.
+// The health is the reader's, judged once per poll (model.Snapshot.Jobs).
+
+import (
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// The job health marks.
+const (
+	markFailing  = "FAILING"
+	markBacklog  = "BACKLOG"
+	markStarving = "STARVING"
+	markStuck    = "STUCK"
+	markPaused   = "PAUSED"
+	markNoPool   = "NO POOL"
+)
+
+func healthMark(kind string) string {
+	switch kind {
+	case model.FindingFailing:
+		return markFailing
+	case model.FindingBacklog:
+		return markBacklog
+	case model.FindingStarving:
+		return markStarving
+	case model.FindingStuck:
+		return markStuck
+	case model.FindingPausedBacklog:
+		return markPaused
+	case model.FindingUnserved:
+		return markNoPool
+	}
+	return ""
+}
+
+// withHealthMarks is blocks with, for each job type that has none, the
+// mark and the reason of its worst job health problem. blocks is not
+// changed.
+func withHealthMarks(blocks map[string]jobBlock, snap *model.Snapshot) map[string]jobBlock {
+	if snap == nil || snap.Jobs == nil || len(snap.Jobs.Problems) == 0 {
+		return blocks
+	}
+	out := make(map[string]jobBlock, len(blocks)+len(snap.Jobs.Problems))
+	for k, b := range blocks {
+		out[k] = b
+	}
+	// The problems come worst first: the first of a type is its mark.
+	for _, p := range snap.Jobs.Problems {
+		if _, ok := out[p.Job]; ok {
+			continue
+		}
+		out[p.Job] = jobBlock{mark: healthMark(p.Kind), reason: textsafe.Clean(p.Job + ": " + p.Detail)}
+	}
+	return out
+}
+
+// failRateCell is a job type's failures a minute over the window, "-"
+// when it failed in neither the window nor the baseline (or the health
+// was not judged).
+func failRateCell(snap *model.Snapshot, job string) string {
+	if snap == nil || snap.Jobs == nil {
+		return "-"
+	}
+	r, ok := snap.Jobs.Rates[job]
+	if !ok {
+		return "-"
+	}
+	return model.FormatRate(r.FailRate)
+}
