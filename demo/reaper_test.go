@@ -1,8 +1,8 @@
 package demo
 
 import (
-	"slices"
 	"context"
+	"slices"
 	"testing"
 	"time"
 
