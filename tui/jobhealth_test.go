@@ -95,3 +95,21 @@ func TestProblemsLineFits(t *testing.T) {
 		t.Error("a snapshot without job health problems has a problems line")
 	}
 }
+
+// FAILING wins over another mark, whose reason the line keeps; the other
+// kinds leave a structural mark alone.
+func TestHealthMarksOverOtherMarks(t *testing.T) {
+	s := healthFixture()
+	blocks := map[string]jobBlock{"charge_card": {mark: markBlocked, reason: "charge_card is saturated"},
+		"send_sms": {mark: markHeld, reason: "held"}}
+	got := withHealthMarks(blocks, s)
+	if b := got["charge_card"]; b.mark != markFailing || !strings.HasSuffix(b.reason, "; also BLOCKED: charge_card is saturated") {
+		t.Errorf("charge_card: %+v", b)
+	}
+	if b := got["send_sms"]; b.mark != markHeld {
+		t.Errorf("send_sms: %+v", b)
+	}
+	if blocks["charge_card"].mark != markBlocked {
+		t.Error("withHealthMarks changed its argument")
+	}
+}

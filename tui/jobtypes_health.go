@@ -40,8 +40,9 @@ func healthMark(kind string) string {
 }
 
 // withHealthMarks is blocks with, for each job type that has none, the
-// mark and the reason of its worst job health problem. blocks is not
-// changed.
+// mark and the reason of its worst job health problem; a failing type is
+// FAILING whatever else holds it back (the reason line names the other
+// mark too): its jobs die now. blocks is not changed.
 func withHealthMarks(blocks map[string]jobBlock, snap *model.Snapshot) map[string]jobBlock {
 	if snap == nil || snap.Jobs == nil || len(snap.Jobs.Problems) == 0 {
 		return blocks
@@ -52,10 +53,14 @@ func withHealthMarks(blocks map[string]jobBlock, snap *model.Snapshot) map[strin
 	}
 	// The problems come worst first: the first of a type is its mark.
 	for _, p := range snap.Jobs.Problems {
-		if _, ok := out[p.Job]; ok {
-			continue
+		reason := textsafe.Clean(p.Job + ": " + p.Detail)
+		if b, ok := out[p.Job]; ok {
+			if p.Kind != model.FindingFailing || b.mark == markFailing {
+				continue
+			}
+			reason = textsafe.Clean(p.Job+": "+p.Short) + "; also " + b.mark + ": " + b.reason
 		}
-		out[p.Job] = jobBlock{mark: healthMark(p.Kind), reason: textsafe.Clean(p.Job + ": " + p.Detail)}
+		out[p.Job] = jobBlock{mark: healthMark(p.Kind), reason: reason}
 	}
 	return out
 }
