@@ -215,6 +215,7 @@ func AssessJobs(snap *Snapshot, in HealthInput, l HealthLimits) *JobHealth {
 	}
 	workers := mergeWorkers(snap.Workers, in.Workers)
 	live := livePoolsByJob(snap)
+	full := saturatedSet(snap)
 	for i := range snap.JobTypes {
 		jt := &snap.JobTypes[i]
 		if jt.Queued == 0 {
@@ -243,7 +244,7 @@ func AssessJobs(snap *Snapshot, in HealthInput, l HealthLimits) *JobHealth {
 				h.Problems = append(h.Problems, JobProblem{Kind: FindingUnserved, Job: jt.Name, Wait: wait, Short: short, Detail: d})
 			}
 		default:
-			if p := assessStarving(snap, jt, pools, workers, wait, l); p != nil {
+			if p := assessStarving(snap, jt, pools, full, workers, wait, l); p != nil {
 				h.Problems = append(h.Problems, *p)
 			} else if wait > l.WaitLimit {
 				h.Problems = append(h.Problems, JobProblem{Kind: FindingBacklog, Job: jt.Name, Wait: wait,
@@ -403,11 +404,35 @@ func SaturatedPools(pools []*Pool) (full []*Pool, all bool) {
 	return full, len(full) == len(pools) && len(pools) > 0
 }
 
+// saturatedSet are the live pools whose every worker holds a job, each
+// pool's lists summed once per judgement rather than once per job type.
+func saturatedSet(snap *Snapshot) map[*Pool]bool {
+	out := map[*Pool]bool{}
+	for i := range snap.Pools {
+		p := &snap.Pools[i]
+		if p.Status != StatusDead && p.Heartbeat != nil {
+			if full, _ := SaturatedPools([]*Pool{p}); len(full) == 1 {
+				out[p] = true
+			}
+		}
+	}
+	return out
+}
+
+func allSaturated(pools []*Pool, full map[*Pool]bool) bool {
+	for _, p := range pools {
+		if !full[p] {
+			return false
+		}
+	}
+	return len(pools) > 0
+}
+
 // assessStarving: jobs waited longer than StarveAfter while no slot was
 // free for them, every worker of every live pool serving the type busy or
 // the lock at max_concurrency held by live pools' running jobs (a lock
 // held by dead pools or drifted is a finding of its own).
-func assessStarving(snap *Snapshot, jt *JobType, pools []*Pool, workers map[string]*Worker, wait time.Duration, l HealthLimits) *JobProblem {
+func assessStarving(snap *Snapshot, jt *JobType, pools []*Pool, full map[*Pool]bool, workers map[string]*Worker, wait time.Duration, l HealthLimits) *JobProblem {
 	if wait <= l.StarveAfter {
 		return nil
 	}
@@ -420,7 +445,7 @@ func assessStarving(snap *Snapshot, jt *JobType, pools []*Pool, workers map[stri
 	if jt.MaxConcurrency > 0 && jt.Lock >= jt.MaxConcurrency && liveHeld >= jt.MaxConcurrency {
 		why = fmt.Sprintf("lock %d at max_concurrency %d held by running jobs", jt.Lock, jt.MaxConcurrency)
 		holders = holdersOf(pools, workers, snap.RedisTime, jt.Name)
-	} else if _, all := SaturatedPools(pools); all {
+	} else if allSaturated(pools, full) {
 		var n int64
 		for _, p := range pools {
 			n += p.Heartbeat.Concurrency
