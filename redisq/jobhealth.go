@@ -233,12 +233,17 @@ func sortFailures(fs []model.Failure) {
 }
 
 // AssessJobs judges snap's job health with tracker on a connection of the
-// client's.
+// client's; what it costs Redis is added to snap.Cost when the read was
+// measured (the screen's polls).
 func (c *Client) AssessJobs(ctx context.Context, t *HealthTracker, snap *model.Snapshot) error {
 	conn, err := c.conns.GetContext(ctx)
 	if err != nil {
 		return c.wrap(err)
 	}
 	defer conn.Close()
-	return c.wrap(t.Assess(ctx, conn, snap))
+	var rc redis.Conn = conn
+	if snap.Cost != nil {
+		rc = metered(conn, snap.Cost)
+	}
+	return c.wrap(t.Assess(ctx, rc, snap))
 }
