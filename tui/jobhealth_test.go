@@ -113,3 +113,14 @@ func TestHealthMarksOverOtherMarks(t *testing.T) {
 		t.Error("withHealthMarks changed its argument")
 	}
 }
+
+// At 60x20 the header still names the worst problem and counts the rest.
+func TestGoldenJobHealth60x20(t *testing.T) {
+	o, _ := testOptions(staticSource(healthFixture()))
+	out := runProgram(t, o, 60, 20, waitText("charge_card failing"), keyMsg("tab"), waitText("STARVING"))
+	checkScreen(t, out, 60, 20)
+	if first, _, _ := strings.Cut(out, "\n"); first != "✖ charge_card failing 48/min (80% gateway timeout) · +5" {
+		t.Errorf("first line %q", first)
+	}
+	golden.RequireEqual(t, []byte(out))
+}

@@ -197,18 +197,20 @@ func (v jobTypesView) render(c renderContext) string {
 }
 
 // jobTypeColumnSpecs: on a narrow screen the trend and lock_info's count
-// go first; the name, the counts and the marks stay.
+// go first, then the failure rate, the PAUSED column (WHY says PAUSED too)
+// and the in-progress count; the name, the counts and the marks (WHY says
+// why a type does not run) stay.
 var jobTypeColumnSpecs = []colSpec{
 	{title: "JOB", min: 12, max: 30, keep: 100},
 	{title: "QUEUED", min: 7, max: 9, right: true, keep: 99},
 	{title: "LATENCY", min: 7, max: 7, right: true, keep: 95},
-	{title: "FAIL/M", min: 6, max: 6, right: true, keep: 92},
-	{title: "INPROG", min: 6, max: 6, right: true, keep: 94},
+	{title: "FAIL/M", min: 6, max: 6, right: true, keep: 91},
+	{title: "INPROG", min: 6, max: 6, right: true, keep: 93},
 	{title: "LOCK/MAX", min: 9, max: 11, right: true, keep: 96},
 	{title: "LOCKINFO", min: 8, max: 8, right: true, keep: 80},
-	{title: "PAUSED", min: 6, max: 6, keep: 97},
+	{title: "PAUSED", min: 6, max: 6, keep: 92},
 	{title: "DRIFT", min: 5, max: 5, keep: 98},
-	{title: "WHY", min: 8, max: 8, keep: 93},
+	{title: "WHY", min: 8, max: 8, keep: 94},
 	{title: "TREND", min: 8, max: historyLen, keep: 70},
 }
 

@@ -7,6 +7,8 @@ package tui
 // The health is the reader's, judged once per poll (model.Snapshot.Jobs).
 
 import (
+	"fmt"
+
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -40,16 +42,28 @@ func healthMark(kind string) string {
 }
 
 // withHealthMarks is blocks with, for each job type that has none, the
-// mark and the reason of its worst job health problem; a failing type is
-// FAILING whatever else holds it back (the reason line names the other
-// mark too): its jobs die now. blocks is not changed.
+// mark and the reason of its worst job health problem, else PAUSED for a
+// paused type (so that WHY says it when a narrow screen has no PAUSED
+// column); a failing type is FAILING whatever else holds it back (the
+// reason line names the other mark too): its jobs die now. blocks is not
+// changed.
 func withHealthMarks(blocks map[string]jobBlock, snap *model.Snapshot) map[string]jobBlock {
-	if snap == nil || snap.Jobs == nil || len(snap.Jobs.Problems) == 0 {
+	if snap == nil {
 		return blocks
 	}
-	out := make(map[string]jobBlock, len(blocks)+len(snap.Jobs.Problems))
+	out := make(map[string]jobBlock, len(blocks))
 	for k, b := range blocks {
 		out[k] = b
+	}
+	defer func() {
+		for _, jt := range snap.JobTypes {
+			if _, ok := out[jt.Name]; !ok && jt.Paused {
+				out[jt.Name] = jobBlock{mark: markPaused, reason: textsafe.Clean(fmt.Sprintf("%s is paused, %d queued", jt.Name, jt.Queued))}
+			}
+		}
+	}()
+	if snap.Jobs == nil {
+		return out
 	}
 	// The problems come worst first: the first of a type is its mark.
 	for _, p := range snap.Jobs.Problems {
