@@ -241,9 +241,8 @@ func (c *Client) AssessJobs(ctx context.Context, t *HealthTracker, snap *model.S
 		return c.wrap(err)
 	}
 	defer conn.Close()
-	var rc redis.Conn = conn
 	if snap.Cost != nil {
-		rc = metered(conn, snap.Cost)
+		return c.wrap(t.Assess(ctx, metered(conn, snap.Cost), snap))
 	}
-	return c.wrap(t.Assess(ctx, rc, snap))
+	return c.wrap(t.Assess(ctx, conn, snap))
 }
