@@ -52,12 +52,15 @@ type HealthTracker struct {
 	retrySeen map[uint64]int64
 	retryFrom int64
 	log       map[string][]model.Failure
+	// norm caches NormalizeError by error text: a failing type's errors
+	// repeat, and the first read takes thousands.
+	norm map[string]string
 }
 
 // NewHealthTracker returns a tracker of the namespace judging with limits.
 func NewHealthTracker(namespace string, limits model.HealthLimits) *HealthTracker {
 	return &HealthTracker{keys: NewKeys(namespace), limits: limits, seed: maphash.MakeSeed(),
-		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string][]model.Failure{}}
+		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string][]model.Failure{}, norm: map[string]string{}}
 }
 
 // Limits are the thresholds the tracker judges with.
@@ -171,11 +174,11 @@ func (t *HealthTracker) addDead(pairs [][]byte) {
 			clear(t.deadAtLast)
 		}
 		t.deadAtLast[h] = true
-		sj := model.ParseMember(model.SetDead, pairs[i])
-		if sj.Job == nil || sj.Job.Name == "" {
+		j, _ := model.ParseJobFields(pairs[i])
+		if j == nil || j.Name == "" {
 			continue
 		}
-		t.log[sj.Job.Name] = append(t.log[sj.Job.Name], model.Failure{At: at, Err: model.NormalizeError(sj.Job.LastErr), Dead: true})
+		t.log[j.Name] = append(t.log[j.Name], model.Failure{At: at, Err: t.normalize(j.LastErr), Dead: true})
 	}
 }
 
@@ -187,13 +190,25 @@ func (t *HealthTracker) addRetry(pairs [][]byte, since int64) {
 		if _, ok := t.retrySeen[h]; ok {
 			continue
 		}
-		sj := model.ParseMember(model.SetRetry, pairs[i])
-		if sj.Job == nil || sj.Job.Name == "" || sj.Job.FailedAt <= since {
+		j, _ := model.ParseJobFields(pairs[i])
+		if j == nil || j.Name == "" || j.FailedAt <= since {
 			continue
 		}
-		t.retrySeen[h] = sj.Job.FailedAt
-		t.log[sj.Job.Name] = append(t.log[sj.Job.Name], model.Failure{At: sj.Job.FailedAt, Err: model.NormalizeError(sj.Job.LastErr)})
+		t.retrySeen[h] = j.FailedAt
+		t.log[j.Name] = append(t.log[j.Name], model.Failure{At: j.FailedAt, Err: t.normalize(j.LastErr)})
 	}
+}
+
+// normalize is model.NormalizeError, cached (up to 10,000 texts).
+func (t *HealthTracker) normalize(s string) string {
+	if n, ok := t.norm[s]; ok {
+		return n
+	}
+	n := model.NormalizeError(s)
+	if len(t.norm) < 10_000 {
+		t.norm[s] = n
+	}
+	return n
 }
 
 // prune drops what fell out of the history and returns a copy of the log,

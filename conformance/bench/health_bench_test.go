@@ -3,6 +3,7 @@ package bench_test
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"time"
 
 	"github.com/workq-tui/workq-tui/model"
@@ -64,16 +65,28 @@ func (e *env) health() {
 
 	// 9c: the first read against the raw range of the history.
 	since := time.Now().Add(-limits.History()).Unix()
+	// A-B-B-A rounds, each side after a collection, so that the garbage
+	// of the load above weighs on neither.
 	var raws, firsts []time.Duration
-	for i := 0; i < max(3, sz.runs/3); i++ {
+	rawRead := func() {
+		runtime.GC()
 		raws = append(raws, timeIt(t, "raw range", func() error {
 			_, err := c.Do("ZRANGEBYSCORE", redisq.NewKeys(ns).Dead(), since, "+inf", "WITHSCORES")
 			return err
 		}))
+	}
+	firstRead := func() {
+		runtime.GC()
 		firsts = append(firsts, timeIt(t, "first health read", func() error {
 			snap := &model.Snapshot{Namespace: ns, RedisTime: time.Now()}
 			return client.AssessJobs(ctx, redisq.NewHealthTracker(ns, limits), snap)
 		}))
+	}
+	for i := 0; i < max(2, sz.runs/3); i++ {
+		rawRead()
+		firstRead()
+		firstRead()
+		rawRead()
 	}
 
 	// 9a, 9b: polls with and without the job health, alternating, a few
