@@ -58,6 +58,9 @@ type Target struct {
 	File string
 	Line int
 	Settings
+	// Health are the job health keys the table gives (see HealthKeys),
+	// each as the text its flag takes.
+	Health map[string]string
 	// set holds the keys the table gives.
 	set map[string]bool
 }

@@ -24,6 +24,8 @@ func Keys() []string {
 		"tls", "tls_ca", "tls_skip_verify", "timeout", "dead_after", "read_only",
 		"sentinel", "sentinel_master", "sentinel_user", "sentinel_password_file",
 		"sentinel_password_env", "sentinel_tls", "replica",
+		"fail_window", "fail_baseline", "fail_floor", "fail_multiple",
+		"wait_limit", "starve_after", "paused_limit", "checkin_limit",
 	}
 }
 
@@ -146,6 +148,9 @@ func (p *parser) target(name string, v any) *Target {
 func (p *parser) setKey(t *Target, key string, v any) error {
 	if ok, err := p.setSentinelKey(t, key, v); ok {
 		return err
+	}
+	if isHealthKey(key) {
+		return setHealthKey(t, key, v)
 	}
 	switch key {
 	case "password", "pass", "redis_password", "requirepass":

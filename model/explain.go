@@ -114,15 +114,22 @@ func Explain(snap *Snapshot, f ExplainFacts, job string) Explanation {
 	}
 	ix := newExplainIndex(snap)
 	e.Facts = jobFacts(snap, jt, live)
-	e.check(explainPaused(jt))
+	e.check(explainFailing(snap, jt))
+	e.check(explainPaused(snap, jt))
 	e.check(explainNoLivePool(jt, listed, live))
 	e.check(explainLock(snap, ix, jt))
 	e.check(explainWorkersBusy(snap, jt, live))
+	e.check(explainStarving(snap, jt, &e))
+	e.check(explainStuck(snap, jt))
 	e.check(explainHeld(ix, jt))
 	e.check(explainOrphaned(ix, jt))
 	e.check(explainRetry(snap, f, jt))
 	e.check(explainUnique(snap, f, jt))
-	e.check(explainDeaths(snap.RedisTime, f, jt))
+	if healthProblem(snap, jt.Name, FindingFailing) == nil {
+		// A failing type's cause says it with the thresholds already.
+		e.check(explainDeaths(snap.RedisTime, f, jt))
+	}
+	e.check(explainBacklog(snap, jt))
 	e.Running = len(e.Causes) == 0
 	if e.Running {
 		e.Verdict = fmt.Sprintf("%s is running normally", job)
@@ -160,13 +167,17 @@ func jobFacts(snap *Snapshot, jt *JobType, live []*Pool) []string {
 		Plural(len(live), "live pool", "live pools"), Plural(workers, "worker", "workers"))}
 }
 
-func explainPaused(jt *JobType) *Cause {
+func explainPaused(snap *Snapshot, jt *JobType) *Cause {
 	if !jt.Paused {
 		return nil
 	}
-	return &Cause{Kind: CausePaused, Verdict: fmt.Sprintf("%s is paused", jt.Name),
+	c := &Cause{Kind: CausePaused, Verdict: fmt.Sprintf("%s is paused", jt.Name),
 		Evidence: []string{fmt.Sprintf("the key jobs:%s:paused exists: no pool takes its jobs; %d queued", jt.Name, jt.Queued)},
 		Fix:      fixWords([]string{"unpause"}, jt.Name)}
+	if d := pausedEvidence(snap, jt.Name); d != "" {
+		c.Evidence = append(c.Evidence, d)
+	}
+	return c
 }
 
 func explainNoLivePool(jt *JobType, listed, live []*Pool) *Cause {
