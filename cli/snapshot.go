@@ -128,7 +128,7 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 // another): the finding, which names the namespaces found. nil otherwise.
 func emptyNamespaceError(snap *model.Snapshot) error {
 	for _, f := range snap.Findings {
-		if f.Kind == model.FindingEmptyNamespace {
+		if f.Kind == model.FindingEmptyNamespace || f.Kind == model.FindingOtherLayout {
 			return fmt.Errorf("namespace %s: %s", f.Subject, f.Detail)
 		}
 	}
@@ -176,6 +176,11 @@ func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Dura
 		}
 		snap.Search = &search
 	}
+	v, err := cl.Variant(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
+	snap.Variant = &v
 	snap.LongAfter = longAfter
 	snap.Findings = model.Findings(snap)
 	// The job health of one read: the hour's failures, all of them new.
@@ -200,6 +205,10 @@ type snapshotJSON struct {
 	// NamespaceSearch is null unless the namespace is empty: then the
 	// namespaces of the database that hold gocraft/work keys.
 	NamespaceSearch *model.NamespaceSearch `json:"namespace_search"`
+	// Variant is which build wrote the namespace, with the evidence;
+	// absent for gocraft/work's layout with nothing that tells a later
+	// build or Harbor (see docs/namespace.md).
+	Variant *model.Variant `json:"variant,omitempty"`
 }
 
 type poolJSON struct {
@@ -232,6 +241,9 @@ type jobTypeJSON struct {
 	MaxConcurrency int64    `json:"max_concurrency"`
 	Paused         bool     `json:"paused"`
 	Drift          bool     `json:"drift"`
+	// Leaked is how many of InProgress are leaked entries (placeholders
+	// of jobs that already ran); absent when none.
+	Leaked int64 `json:"leaked,omitempty"`
 }
 
 // workerJSON is one worker; every field after busy is null for an idle
@@ -333,6 +345,9 @@ func snapshotJSONWithoutWorkers(snap *model.Snapshot) snapshotJSON {
 
 		NamespaceSearch: snap.Search,
 	}
+	if snap.Variant.Said() {
+		out.Variant = snap.Variant
+	}
 	if out.Orphans == nil {
 		out.Orphans = []model.InProgressList{}
 	}
@@ -371,6 +386,7 @@ func snapshotJSONWithoutWorkers(snap *model.Snapshot) snapshotJSON {
 			InProgress:     jt.InProgress,
 			Lock:           jt.Lock,
 			LockInfoTotal:  jt.LockInfoTotal,
+			Leaked:         jt.Leaked,
 			MaxConcurrency: jt.MaxConcurrency,
 			Paused:         jt.Paused,
 			Drift:          jt.Drift,

@@ -95,7 +95,8 @@ func Analyze(snap *Snapshot, deadAfter time.Duration) {
 			}
 			jt.Latency = &lat
 		}
-		jt.Drift = Drifted(jt.Lock, jt.LockInfoTotal, jt.InProgress)
+		jt.Leaked = LeakedCount(snap.Leaked, jt.Name, "")
+		jt.Drift = Drifted(jt.Lock, jt.LockInfoTotal, jt.InProgress-jt.Leaked)
 	}
 	sort.SliceStable(snap.JobTypes, func(i, j int) bool { return snap.JobTypes[i].Name < snap.JobTypes[j].Name })
 
@@ -190,6 +191,10 @@ func Findings(snap *Snapshot) []Finding {
 			detail += fmt.Sprintf("; lock at max_concurrency %d blocks every worker", jt.MaxConcurrency)
 		}
 		out = append(out, Finding{Kind: FindingDrift, Subject: jt.Name, Detail: detail})
+	}
+	out = append(out, LeakedFindings(snap.Leaked)...)
+	if f, ok := VariantFinding(snap.Namespace, snap.Variant); ok {
+		out = append(out, f)
 	}
 	for _, o := range snap.Orphans {
 		out = append(out, Finding{Kind: FindingOrphan, Subject: o.Key,

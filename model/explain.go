@@ -123,6 +123,7 @@ func Explain(snap *Snapshot, f ExplainFacts, job string) Explanation {
 	e.check(explainStuck(snap, jt))
 	e.check(explainHeld(ix, jt))
 	e.check(explainOrphaned(ix, jt))
+	e.check(explainLeaked(snap, jt))
 	e.check(explainRetry(snap, f, jt))
 	e.check(explainUnique(snap, f, jt))
 	if healthProblem(snap, jt.Name, FindingFailing) == nil {
@@ -153,7 +154,11 @@ func jobFacts(snap *Snapshot, jt *JobType, live []*Pool) []string {
 	if jt.Latency != nil {
 		line += fmt.Sprintf(" (oldest waiting %s)", FormatAge(*jt.Latency))
 	}
-	line += fmt.Sprintf(", in progress %d, lock %d", jt.InProgress, jt.Lock)
+	line += fmt.Sprintf(", in progress %d", jt.InProgress)
+	if jt.Leaked > 0 {
+		line += fmt.Sprintf(" (%d leaked)", jt.Leaked)
+	}
+	line += fmt.Sprintf(", lock %d", jt.Lock)
 	if jt.MaxConcurrency > 0 {
 		line += fmt.Sprintf(" of max_concurrency %d", jt.MaxConcurrency)
 	} else {

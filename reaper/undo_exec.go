@@ -160,7 +160,7 @@ func (r *UndoResult) count(code byte, it journal.Item) {
 // all pause keys) per call, at most batch items and MaxBatchBytes of bytes.
 func (u *Undoer) batchOf(op string, items []UndoItem) int {
 	switch op {
-	case journal.OpQueueDelete:
+	case journal.OpQueueDelete, journal.OpRemoveLeaked:
 		return 1
 	case journal.OpPause, journal.OpUnpause:
 		return len(items)
@@ -223,7 +223,7 @@ func (u *Undoer) callArgs(plan UndoPlan, call []UndoItem) (*redis.Script, []any,
 			}
 			argv = append(argv, it.Item.Old, it.Item.Score, uk, val, deadline)
 		}
-	case journal.OpQueueDelete:
+	case journal.OpQueueDelete, journal.OpRemoveLeaked:
 		script = u.queue
 		it := call[0]
 		keys = []any{it.Item.Queue}

@@ -20,6 +20,7 @@ func healthVerdict(findings []model.Finding) (text string, problems bool) {
 		one, plural string
 	}{
 		{model.FindingEmptyNamespace, "empty namespace", "empty namespaces"},
+		{model.FindingOtherLayout, "namespace of another layout", "namespaces of another layout"},
 		{model.FindingDeadPool, "dead pool", "dead pools"},
 		{model.FindingDrift, "drift", "drifts"},
 		{model.FindingOrphan, "orphaned list", "orphaned lists"},
