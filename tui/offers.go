@@ -25,6 +25,8 @@ type reads struct {
 	// explain and timeline are the explanations and the timeline.
 	explain  Explainer
 	timeline TimelineReader
+	// commands makes the command lines the screen prints to be run.
+	commands CommandLiner
 }
 
 // offered finds what r offers.
@@ -43,6 +45,7 @@ func offered(r Reader, namespace string) reads {
 	rd.explain, _ = r.(Explainer)
 	rd.timeline, _ = r.(TimelineReader)
 	rd.find, _ = r.(Finder)
+	rd.commands, _ = r.(CommandLiner)
 	return rd
 }
 

@@ -109,20 +109,24 @@ func (m Model) openTimeline(since time.Duration) (Model, tea.Cmd) {
 		m = m.setTop(v)
 		return m.updateTop(loadMsg{})
 	}
-	return m.push(timelineView{id: m.views, km: m.keys, reader: m.rd.timeline, timeout: m.opts.FetchTimeout,
+	return m.push(timelineView{id: m.views, km: m.keys, reader: m.rd.timeline, commands: m.rd.commands, timeout: m.opts.FetchTimeout,
 		since: since, bucket: timelineBucket(since), cursor: -1})
 }
 
-// windowCommand is the command line that lists a bucket's jobs: its
-// deaths, or its failures retrying when it has no death.
-func windowCommand(w timeWindow) string {
-	cmd, where := windowCommandParts(w)
-	return cmd + " " + where
+// windowWords are the words after the program's name of the command
+// that lists a bucket's jobs: its deaths, or its failures retrying when it
+// has no death.
+func windowWords(w timeWindow) []string {
+	return []string{"jobs", string(w.set()), "--where", w.query()}
 }
 
-// windowCommandParts is windowCommand before and from its --where.
-func windowCommandParts(w timeWindow) (cmd, where string) {
-	return "workq-tui jobs " + string(w.set()), "--where '" + w.query() + "'"
+// windowCommand is the command line that lists a bucket's jobs, with the
+// connection flags in force; "" when c cannot say them.
+func windowCommand(c CommandLiner, w timeWindow) string {
+	if c == nil {
+		return ""
+	}
+	return strings.Join(c.CommandWords(windowWords(w)), " ")
 }
 
 // set is the set that holds the bucket's jobs: dead, unless only jobs
@@ -140,14 +144,22 @@ func (w timeWindow) query() string {
 }
 
 // windowCommandLines is windowCommand in lines of at most width columns
-// where it can be: on one line, or broken before --where with a
-// backslash, so that it still pastes into a shell.
-func windowCommandLines(w timeWindow, width int) []string {
-	if l := "  " + windowCommand(w); textsafe.Width(l) <= width {
-		return []string{l}
+// where it can be, broken so that it still pastes into a shell (see
+// commandLines); none when c cannot say the connection flags.
+func windowCommandLines(c CommandLiner, w timeWindow, width int) []string {
+	if c == nil {
+		return nil
 	}
-	cmd, where := windowCommandParts(w)
-	return []string{"  " + cmd + " \\", "    " + where}
+	words := c.CommandWords(windowWords(w))
+	pieces := make([]shellPiece, 0, len(words)+1)
+	for i, word := range words {
+		if i == len(words)-1 {
+			pieces = append(pieces, queryPieces(word)...)
+			continue
+		}
+		pieces = append(pieces, shellPiece{text: word})
+	}
+	return commandLines(pieces, width, "  ", "    ")
 }
 
 // showWindow is enter on a bucket: the Jobs view on the set that holds
@@ -160,7 +172,11 @@ func (m Model) showWindow(w timeWindow) (Model, tea.Cmd) {
 	}
 	v, ok := m.setsView()
 	if !ok {
-		text := windowCommand(w) + " lists this bucket's jobs"
+		cmd := windowCommand(m.rd.commands, w)
+		if cmd == "" {
+			return m.setStatus("the Jobs view is not available here", false)
+		}
+		text := cmd + " lists this bucket's jobs"
 		if w.deaths > 0 && w.retrying > 0 {
 			text += " (jobs retry for those retrying)"
 		}
@@ -177,6 +193,7 @@ type timelineView struct {
 	id            int
 	km            keyMap
 	reader        TimelineReader
+	commands      CommandLiner
 	timeout       time.Duration
 	since, bucket time.Duration
 
@@ -423,7 +440,7 @@ func (v timelineView) bucketLines(st styles, marks map[int64]bucketMarks) []stri
 		lines = append(lines, fitLine("  "+m.text, v.width))
 	}
 	if w := v.selected().window; w != nil && b.Deaths+b.Retrying > 0 {
-		for _, l := range windowCommandLines(*w, v.width) {
+		for _, l := range windowCommandLines(v.commands, *w, v.width) {
 			lines = append(lines, fitLine(st.faint.Render(l), v.width))
 		}
 	}

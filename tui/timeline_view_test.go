@@ -100,7 +100,7 @@ func TestTimelineKeys(t *testing.T) {
 		t.Errorf("raw bytes from Redis reached the screen")
 	}
 	m = press(t, m, "enter")
-	want := "workq-tui jobs dead --where 'since:2026-11-29T14:00:00Z until:2026-11-29T14:04:59Z' lists this bucket's jobs (jobs retry for those retrying)"
+	want := "workq-tui --redis r:6379 jobs dead --where 'since:2026-11-29T14:00:00Z until:2026-11-29T14:04:59Z' lists this bucket's jobs (jobs retry for those retrying)"
 	if !strings.Contains(m.status.text, want) {
 		t.Errorf("enter on the bucket: status %q, want it to hold %q", m.status.text, want)
 	}
