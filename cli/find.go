@@ -131,6 +131,9 @@ func writePlaces(w io.Writer, places []redisq.Place, now time.Time) {
 		switch p.Kind {
 		case redisq.PlaceQueue:
 			where = fmt.Sprintf("in %s, %d job(s) run before it", c(p.Key), p.Position)
+			if p.Paused {
+				where = fmt.Sprintf("in %s, paused: nothing runs until it is unpaused, then %d job(s) before it", c(p.Key), p.Position)
+			}
 		case redisq.PlaceInProgress:
 			where = fmt.Sprintf("in %s, pool %s is %s", c(p.Key), c(p.Pool), p.PoolStatus)
 		case redisq.PlaceRetry, redisq.PlaceScheduled, redisq.PlaceDead:
