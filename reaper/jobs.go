@@ -305,6 +305,27 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 // counts show it per name).
 func (p JobsPlan) Serves(name string) bool { return p.served[name] }
 
+// SkippedUnserved is how many members a bulk plan made without Force
+// leaves alone because no live pool serves their name.
+func (p JobsPlan) SkippedUnserved() int64 {
+	var n int64
+	for _, s := range p.Skipped {
+		if s.Reason == skipReason(ErrUnserved) {
+			n += s.N
+		}
+	}
+	return n
+}
+
+// Unforced rewrites the warning of a plan made with Force for the
+// operator who did not give it: the jobs nobody serves are listed, and how
+// says what a run without Force does and how to force it.
+func (p *JobsPlan) Unforced(how string) {
+	for i, w := range p.Warnings {
+		p.Warnings[i] = strings.Replace(w, "(--force given)", "("+how+")", 1)
+	}
+}
+
 // Paused reports whether a requeue's job name is paused: its jobs wait in
 // their queue until it is unpaused.
 func (p JobsPlan) Paused(name string) bool { return p.paused[name] }
