@@ -70,3 +70,16 @@ func TestDemoCommands(t *testing.T) {
 		t.Errorf("repair-locks on the demo: exit %d, %s", code, errOut)
 	}
 }
+
+// The demo's embedded Redis answers INFO without memory or persistence
+// sections: the demo says nothing of them, and blames no user for it.
+func TestDemoHealthNotBlamedOnUser(t *testing.T) {
+	out, errOut, _ := runCLI(t, input{}, "--demo", "snapshot")
+	if strings.Contains(out+errOut, "not readable") || strings.Contains(out+errOut, "may lose jobs") {
+		t.Errorf("the demo's snapshot warns of an unreadable health:\n%s%s", out, errOut)
+	}
+	out, _, _ = runCLI(t, input{}, "--demo", "snapshot", "--json")
+	if strings.Contains(out, "redis_health_unreadable") {
+		t.Errorf("the demo's snapshot --json:\n%s", out)
+	}
+}
