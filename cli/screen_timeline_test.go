@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -58,9 +59,10 @@ func runPasted(t *testing.T, line string) (string, int) {
 	return string(out), code
 }
 
-// The Timeline view's command that lists a bucket's jobs names the Redis
-// and the namespace on screen, fits the terminal without a cut, and,
-// pasted into a shell, lists the bucket's deaths.
+// T opens the Timeline view fitted to a 10-minute-old incident, on its
+// bucket; the command that lists the bucket's jobs names the Redis and
+// the namespace on screen, fits the terminal without a cut, and, pasted
+// into a shell, lists the bucket's deaths.
 func TestScreenTimelineCommandPastes(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {60, 20}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
@@ -69,22 +71,18 @@ func TestScreenTimelineCommandPastes(t *testing.T) {
 			now := redistest.Time(t, c).Unix()
 			redistest.Do(t, c, "SADD", "shop:known_jobs", "charge")
 			for i := range 3 {
-				at := now - 600 + int64(i)
+				at := now - 600
 				redistest.Do(t, c, "ZADD", "shop:dead", at, fmt.Sprintf(`{"name":"charge","id":"dead%d","t":%d,"args":{},"fails":25,"err":"card declined","failed_at":%d}`, i, at-100, at))
 			}
 			s := redistest.StartTmux(t, size[0], size[1], []string{"NO_COLOR=1"}, redistest.Binary(t),
 				"--redis", srv.Addr(), "-n", "shop", "--read-only", "--audit-log", filepath.Join(t.TempDir(), "audit.log"))
 			s.WaitText(15*time.Second, "dead jobs 3")
 			s.Keys("T")
-			s.WaitText(10*time.Second, "UTC")
-			screen := ""
-			for range 4 {
-				screen = s.Screen()
-				if strings.Contains(screen, "workq-tui --redis") {
-					break
-				}
-				s.Keys("h")
-				time.Sleep(300 * time.Millisecond)
+			// The window is fitted to the incident, the cursor on its
+			// bucket, labelled with seconds.
+			screen := s.WaitText(10*time.Second, "(fitted", "UTC: 3 dead")
+			if !regexp.MustCompile(`\d\d:\d\d:\d\d–\d\d:\d\d:\d\d UTC: 3 dead`).MatchString(screen) {
+				t.Errorf("the incident's bucket is not labelled with seconds:\n%s", screen)
 			}
 			line := pastedCommand(t, screen, "workq-tui --redis")
 			if strings.Contains(line, "…") {
