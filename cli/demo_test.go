@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 )
 
 // TestDemoCommands: --demo works with the one-shot commands, in any
@@ -81,5 +83,25 @@ func TestDemoHealthNotBlamedOnUser(t *testing.T) {
 	out, _, _ = runCLI(t, input{}, "--demo", "snapshot", "--json")
 	if strings.Contains(out, "redis_health_unreadable") {
 		t.Errorf("the demo's snapshot --json:\n%s", out)
+	}
+}
+
+// The demo's listings and summaries fit 80 columns; --wide gives what
+// they leave out.
+func TestDemoJobsFit80(t *testing.T) {
+	for _, args := range [][]string{{"jobs", "dead"}, {"jobs", "retry"}, {"jobs", "dead", "--summary"}, {"jobs", "retry", "--summary"}} {
+		out, errOut, code := runCLI(t, input{}, append([]string{"--demo"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if w := textsafe.Width(l); w > 80 {
+				t.Errorf("%v: a line of %d columns: %q", args, w, l)
+			}
+		}
+	}
+	out, _, _ := runCLI(t, input{}, "--demo", "jobs", "dead", "--summary", "--wide")
+	if !strings.Contains(out, "EXAMPLE") {
+		t.Errorf("--summary --wide has no examples:\n%s", out)
 	}
 }
