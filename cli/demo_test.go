@@ -105,3 +105,19 @@ func TestDemoJobsFit80(t *testing.T) {
 		t.Errorf("--summary --wide has no examples:\n%s", out)
 	}
 }
+
+// explain's text wraps at spaces to 80 columns; only a fix command line,
+// which must paste whole, may be wider. --wide keeps each line whole.
+func TestDemoExplainFits80(t *testing.T) {
+	args := []string{"--demo", "explain", "charge_card", "export_report", "import_ledger", "sync_crm"}
+	out, _, _ := runCLI(t, input{}, args...)
+	for _, l := range strings.Split(out, "\n") {
+		if w := textsafe.Width(l); w > 80 && !strings.HasPrefix(strings.TrimSpace(l), "fix: ") {
+			t.Errorf("a line of %d columns: %q", w, l)
+		}
+	}
+	wide, _, _ := runCLI(t, input{}, append(args, "--wide")...)
+	if strings.Count(wide, "\n") >= strings.Count(out, "\n") {
+		t.Errorf("--wide wraps too:\n%s", wide)
+	}
+}

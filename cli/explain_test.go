@@ -96,6 +96,7 @@ func TestExplainCommand(t *testing.T) {
 // the program's name and the connection flags, and --force for a type no
 // live pool serves, which a requeue refuses without it.
 func TestExplainDeathsFixRuns(t *testing.T) {
+	redistest.Binary(t) // built before the pool's beat, which lasts 10 s
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	k := redisq.NewKeys("shop")
