@@ -121,3 +121,22 @@ func TestDemoExplainFits80(t *testing.T) {
 		t.Errorf("--wide wraps too:\n%s", wide)
 	}
 }
+
+// find's places fit 80 columns, a long one continued under its id;
+// --wide keeps each on one line.
+func TestDemoFindFits80(t *testing.T) {
+	args := []string{"--demo", "find", "--where", "job:charge_card"}
+	out, errOut, code := runCLI(t, input{}, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if w := textsafe.Width(l); w > 80 {
+			t.Errorf("a line of %d columns: %q", w, l)
+		}
+	}
+	wide, _, _ := runCLI(t, input{}, append(args, "--wide")...)
+	if strings.Count(wide, "\n") >= strings.Count(out, "\n") {
+		t.Errorf("--wide wraps too:\n%s", wide)
+	}
+}

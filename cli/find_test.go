@@ -104,7 +104,7 @@ func TestFind(t *testing.T) {
 	if ps, _ := places("--where", "args.account:acc_9 err:x"); len(ps) != 0 {
 		t.Fatalf("a key has no error, yet err: found %v", ps)
 	}
-	if out, _, _ := runCLI(t, input{}, addr, "find", "--where", "args:acc_9"); !strings.Contains(out, "unique      - mail  unique key work:unique:mail:") || !strings.Contains(out, "its job in no other place, TTL ") {
+	if out, _, _ := runCLI(t, input{}, addr, "find", "--wide", "--where", "args:acc_9"); !strings.Contains(out, "unique      - mail  unique key work:unique:mail:") || !strings.Contains(out, "its job in no other place, TTL ") {
 		t.Fatalf("text of a unique key of no job:\n%s", out)
 	}
 	out, _, code := runCLI(t, input{}, addr, "find", "q2", "p2", "s1")
