@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -51,7 +52,8 @@ func runPasted(t *testing.T, line string) (string, int) {
 	cmd.Env = append(redistest.Env(), "PATH="+dir+":"+os.Getenv("PATH"), "NO_COLOR=1")
 	out, err := cmd.CombinedOutput()
 	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
 		code = ee.ExitCode()
 	} else if err != nil {
 		t.Fatalf("sh -c %q: %v", line, err)

@@ -32,7 +32,8 @@ func FitTimeline(tl *Timeline, buckets int) (since, bucket time.Duration, ok boo
 			break
 		}
 	}
-	since = (span/bucket + 1) * bucket
+	n := int64(span/bucket) + 1
+	since = time.Duration(n) * bucket
 	if since >= time.Duration(tl.To-tl.From)*time.Second && bucket == tl.Bucket {
 		return 0, 0, false
 	}

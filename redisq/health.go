@@ -50,7 +50,9 @@ func ReadHealth(ctx context.Context, conn redis.Conn, keys Keys) (*model.RedisHe
 			} else {
 				h.Unreadable = true
 			}
-			return h, nil //nolint:nilerr // INFO refused (an ACL user without it): a finding of its own, never a failed snapshot
+			// INFO refused, or without the sections: a finding of its
+			// own (or none), never a failed snapshot.
+			return h, nil
 		}
 		s, err := redis.String(r.v, nil)
 		if err != nil {
