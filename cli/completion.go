@@ -56,7 +56,9 @@ nothing): job names for pause, unpause, repair-locks, jobs queue and
 --job; dead pool IDs for reap; in-progress lists of dead pools and orphans
 for requeue; the first page of job IDs for jobs SET requeue|delete and
 jobs queue JOB delete. The Redis is the one the command line names so far
-(--redis, --target, ...), else the default.
+(--redis, --target, ...), else the default. A value that would need
+quoting is not offered, and one that begins with '-' only after "--"
+(pause -- <TAB>), where no command reads it as a flag.
 
   bash:  source <(workq-tui completion bash)     (in ~/.bashrc)
   zsh:   source <(workq-tui completion zsh)      (in ~/.zshrc, after compinit)

@@ -205,7 +205,8 @@ func TestShellSafe(t *testing.T) {
 	for s, want := range map[string]bool{
 		"mail": true, "ns:report": true, "work:jobs:a:b:inprogress": true, "dé": true, "a@1": true,
 		"": false, "a b": false, "a\x1b[2J": false, "$(rm -rf x)": false, "a;b": false, "`x`": false,
-		"'q'": false, "*": false, "a\nb": false, "~root": false, "a\u202eb": false,
+		"'q'": false, "*": false, "a\nb": false, "~root": false, "a\u202eb": false, "=ls": false, "a^b": false,
+		"x=y": true,
 	} {
 		if got := shellSafe(s); got != want {
 			t.Errorf("shellSafe(%q) = %v, want %v", s, got, want)

@@ -132,10 +132,12 @@ func (e env) completeWords(ctx context.Context, words []string) completion {
 	switch {
 	case st.pending != "":
 		c = e.flagCandidates(ctx, fs, st.pending, cur, live)
+		c.cands = offered(c.cands, false)
 	case !st.dashdash && strings.HasPrefix(cur, "--") && strings.Contains(cur, "="):
 		name, value, _ := strings.Cut(cur[2:], "=")
 		if f := fs.Lookup(name); f != nil && f.NoOptDefVal == "" {
 			c = e.flagCandidates(ctx, fs, f.Name, value, live)
+			c.cands = offered(c.cands, true) // after "--name=", in the flag's own word
 			prefix = "--" + name + "="
 		}
 	case !st.dashdash && strings.HasPrefix(cur, "-"):
@@ -147,7 +149,7 @@ func (e env) completeWords(ctx context.Context, words []string) completion {
 			}
 		}
 	default:
-		c.cands = operandCandidates(ctx, cmd.name, st.operands, live)
+		c.cands = offered(operandCandidates(ctx, cmd.name, st.operands, live), st.dashdash)
 	}
 	c.cands = keep(c.cands, prefix, cur)
 	return c
@@ -324,16 +326,34 @@ func without(cands []candidate, given []string) []candidate {
 	return out
 }
 
-// shellSafe reports a value read from Redis that can be offered as typed:
-// clean text of letters, digits and punctuation that no shell gives a
-// meaning to. A value with spaces, quotes, globs or control characters is
-// not offered (it would need quoting, or could run something).
+// offered is the candidates that may be offered where they go: each one
+// shellSafe, and none that begins with '-' unless dashOK (after "--" on
+// the line, or inside a "--flag=" word), where no command reads it as a
+// flag. A job named --redis=host offered after "pause " would be typed
+// as the --redis flag; it is offered after "pause -- ".
+func offered(cands []candidate, dashOK bool) []candidate {
+	var out []candidate
+	for _, c := range cands {
+		if shellSafe(c.value) && (dashOK || !strings.HasPrefix(c.value, "-")) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// shellSafe reports a value that can be offered as typed: the shells
+// insert a candidate as it is (bash's COMPREPLY, zsh's _describe -Q), so
+// it is clean text of letters, digits and punctuation that none of bash,
+// zsh and fish gives a meaning to, and it does not begin with '=' (zsh
+// expands =cmd to a path). A value with spaces, quotes, globs, '^' (a
+// glob in zsh, a redirection in older fish) or control characters is not
+// offered: it would need quoting, or could run something.
 func shellSafe(s string) bool {
-	if s == "" || textsafe.Clean(s) != s {
+	if s == "" || s[0] == '=' || textsafe.Clean(s) != s {
 		return false
 	}
 	for _, r := range s {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_.-:@/+,%=^", r) {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_.-:@/+,%=", r) {
 			return false
 		}
 	}

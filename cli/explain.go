@@ -10,6 +10,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/workq-tui/workq-tui/config"
+	"github.com/workq-tui/workq-tui/internal/shellword"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
@@ -28,7 +30,9 @@ serving it, a lock at max_concurrency (held by dead pools, drifted, or
 saturated by running jobs), the serving pools' workers busy with other job
 types, jobs held in dead pools' or orphaned in-progress lists, an empty
 queue while jobs wait in retry, unique keys blocking new enqueues, and
-recent deaths with their top error. With --pool, or for an argument that is
+recent deaths with their top error; and job health: failing now (with the
+thresholds, as snapshot's --fail-* flags set them), starving for a slot,
+running on stuck workers, a backlog. With --pool, or for an argument that is
 a pool ID, it tells why a pool is late or dead instead. Exit status 3 when
 a cause was found. It only reads.`,
 		flags: func(fs *pflag.FlagSet) runner {
@@ -36,6 +40,7 @@ a cause was found. It only reads.`,
 			c.target.addFlags(fs)
 			addDeadAfter(fs, &c.deadAfter)
 			addLongAfter(fs, &c.longAfter)
+			addHealthLimits(fs, &c.limits)
 			fs.BoolVar(&c.pool, "pool", false, "the arguments are worker pool IDs")
 			fs.BoolVar(&c.json, "json", false, "print one JSON object")
 			fs.BoolVar(&c.wide, "wide", false, "print each line whole (the text wraps at 80 columns without it; commands are never wrapped)")
@@ -49,6 +54,7 @@ type explainCmd struct {
 	fs        *pflag.FlagSet
 	deadAfter time.Duration
 	longAfter time.Duration
+	limits    model.HealthLimits
 	pool      bool
 	json      bool
 	wide      bool
@@ -72,6 +78,11 @@ func (c *explainCmd) run(ctx context.Context, e env, args []string) error {
 	if err := checkDeadAfter(c.deadAfter); err != nil {
 		return err
 	}
+	limits, err := c.healthLimits(c.limits)
+	if err != nil {
+		return err
+	}
+	c.limits = limits
 	rd, err := c.read(ctx, args)
 	if err != nil {
 		return err
@@ -144,6 +155,9 @@ func (c *explainCmd) read(ctx context.Context, args []string) (*redisq.ExplainRe
 	if c.longAfter > 0 {
 		rd.Snap.LongAfter = c.longAfter
 	}
+	if err := cl.AssessJobs(ctx, redisq.NewHealthTracker(c.namespace, c.limits), rd.Snap); err != nil {
+		return nil, err
+	}
 	return rd, nil
 }
 
@@ -153,6 +167,11 @@ func explainOwnFlag(name string) bool {
 	switch name {
 	case "json", "wide", "pool", "long-after", "dead-after", "read-only", "demo", "demo-seed", "help", "version":
 		return true
+	}
+	for _, k := range config.HealthKeys() {
+		if name == config.HealthFlag(k) {
+			return true
+		}
 	}
 	return false
 }
@@ -171,34 +190,40 @@ func (c *explainCmd) fixPrefix() string {
 		}
 		if sv, ok := f.Value.(pflag.SliceValue); ok {
 			for _, v := range sv.GetSlice() {
-				parts = append(parts, "--"+f.Name, shellWord(v))
+				parts = append(parts, "--"+f.Name, shellword.Quote(v))
 			}
 			return
 		}
-		parts = append(parts, "--"+f.Name, shellWord(f.Value.String()))
+		parts = append(parts, "--"+f.Name, shellword.Quote(f.Value.String()))
 	})
 	return strings.Join(parts, " ")
 }
 
-// fixLine is a cause's fix as a command line, "" when it has none.
+// fixLine is a cause's fix as a command line, "" when it has none or
+// when no command line can carry one of its words (a NUL byte read from
+// Redis: noFix says so instead).
 func fixLine(prefix string, fix []string) string {
 	if len(fix) == 0 {
 		return ""
 	}
 	words := make([]string, len(fix))
 	for i, w := range fix {
-		words[i] = shellWord(w)
+		if !shellword.Quotable(w) {
+			return ""
+		}
+		words[i] = shellword.Quote(w)
 	}
 	return prefix + " " + strings.Join(words, " ")
 }
 
-// shellWord quotes s for a POSIX shell when it holds anything but plain
-// characters.
-func shellWord(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@=,+") == "" {
-		return s
+// noFix is why a cause with a fix prints none: "" when it prints one.
+func noFix(fix []string) string {
+	for _, w := range fix {
+		if !shellword.Quotable(w) {
+			return "no fix printed: a name holds a NUL byte, which no command line can pass"
+		}
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return ""
 }
 
 func writeExplainText(w io.Writer, jobs []model.Explanation, pools []model.PoolExplanation, prefix string, wide bool) error {
@@ -236,6 +261,8 @@ func writeExplainText(w io.Writer, jobs []model.Explanation, pools []model.PoolE
 			// A command line stays whole, so that it pastes.
 			if l := fixLine(prefix, c.Fix); l != "" {
 				fmt.Fprintf(&b, "     fix: %s\n", textsafe.Clean(l))
+			} else if why := noFix(c.Fix); why != "" {
+				fmt.Fprintf(&b, "     %s\n", why)
 			}
 			if c.FixText != "" {
 				say("     ", c.FixText)

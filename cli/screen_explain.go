@@ -8,6 +8,7 @@ import (
 	"github.com/gomodule/redigo/redis"
 	"github.com/spf13/pflag"
 
+	"github.com/workq-tui/workq-tui/internal/shellword"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 	"github.com/workq-tui/workq-tui/tui"
@@ -23,6 +24,8 @@ type screenExplainer struct {
 	// longAfter marks the long-running jobs of a saturated type (0: the
 	// default), as explain's --long-after.
 	longAfter time.Duration
+	// tracker judges the job health (nil: not judged).
+	tracker *redisq.HealthTracker
 }
 
 var _ tui.Explainer = screenExplainer{}
@@ -34,6 +37,11 @@ func (s screenExplainer) read(ctx context.Context, jobs []string) (*redisq.Expla
 	}
 	if s.longAfter > 0 {
 		rd.Snap.LongAfter = s.longAfter
+	}
+	if s.tracker != nil {
+		if err := s.client.AssessJobs(ctx, s.tracker, rd.Snap); err != nil {
+			return nil, err
+		}
 	}
 	return rd, nil
 }
@@ -87,7 +95,7 @@ var _ tui.CommandLiner = screenCommands{}
 func (c screenCommands) CommandWords(words []string) []string {
 	out := append([]string(nil), c.prefix...)
 	for _, w := range words {
-		out = append(out, shellWord(w))
+		out = append(out, shellword.Quote(w))
 	}
 	return out
 }
@@ -111,14 +119,14 @@ func screenPrefixWords(t *target) []string {
 		switch f.Name {
 		case "target":
 			if t.from != nil {
-				parts = append(parts, "--target", shellWord(t.from.Name))
+				parts = append(parts, "--target", shellword.Quote(t.from.Name))
 			}
 			return
 		case "redis":
-			parts = append(parts, "--redis", shellWord(t.redis.Address))
+			parts = append(parts, "--redis", shellword.Quote(t.redis.Address))
 			return
 		case "namespace":
-			parts = append(parts, "--namespace", shellWord(t.namespace))
+			parts = append(parts, "--namespace", shellword.Quote(t.namespace))
 			return
 		}
 		if f.Value.Type() == "bool" {
@@ -129,11 +137,11 @@ func screenPrefixWords(t *target) []string {
 		}
 		if sv, ok := f.Value.(pflag.SliceValue); ok {
 			for _, v := range sv.GetSlice() {
-				parts = append(parts, "--"+f.Name, shellWord(v))
+				parts = append(parts, "--"+f.Name, shellword.Quote(v))
 			}
 			return
 		}
-		parts = append(parts, "--"+f.Name, shellWord(f.Value.String()))
+		parts = append(parts, "--"+f.Name, shellword.Quote(f.Value.String()))
 	})
 	return parts
 }

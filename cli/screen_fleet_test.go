@@ -157,7 +157,7 @@ redis = "%s"
 	s.Keys("Enter")
 	s.WaitText(5*time.Second, "fleet › live", poolA)
 	s.Keys("X")
-	s.WaitText(5*time.Second, "live: ")
+	s.WaitText(5*time.Second, "live: ", "y: run it")
 	s.Keys("y")
 	s.WaitText(10*time.Second, "reaped 1 pool")
 	s.Keys("Escape")

@@ -79,7 +79,7 @@ func TestScreenRequeuesOrphan(t *testing.T) {
 	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
 	wait(gone)
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("R")})
-	wait("Requeue 2 jobs from 1 in-progress list?")
+	wait("Requeue 2 jobs from 1 in-progress list?", "y: run it")
 	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("y")})
 	wait("requeued 2 jobs from 1 list", "no orphaned in-progress lists")
 	if err := tm.Quit(); err != nil {

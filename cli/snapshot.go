@@ -23,12 +23,18 @@ import (
 func snapshotCommand() command {
 	return command{
 		name:    "snapshot",
-		summary: "print every pool, job type and busy worker once (--json for JSON); exit 3 on dead pools, drift or orphans",
+		summary: "print every pool, job type and busy worker once (--json for JSON); exit 3 on dead pools, drift, orphans or job health problems",
 		help: `Read the namespace once and print its worker pools, job types, busy
 workers, orphaned in-progress lists and findings, as a table or (--json) as
 one JSON object. A job running longer than --long-after is a long_running
-finding. Exit status 3 when there are dead pools, lock drift or orphans
-(long-running jobs alone do not change it); 1, with one line naming the
+finding. Exit status 3 when there are dead pools, lock drift, orphans or
+job health problems (long-running jobs alone do not change it): a type
+failing (its failure rate over --fail-window at or above --fail-floor a
+minute and over --fail-multiple times the --fail-baseline before), a
+backlog (the oldest job waited over --wait-limit), starving (no slot free
+for over --starve-after), stuck workers (running over --long-after or no
+check-in for --checkin-limit while their pool's types wait), paused with
+jobs waiting over --paused-limit, or unserved (no live pool); 1, with one line naming the
 namespaces the database holds, when the namespace holds no gocraft/work
 key at all (a typo in -n, most often). Redis health findings (an
 eviction policy other than noeviction, memory above 90% of maxmemory,
@@ -39,6 +45,7 @@ warnings that change it only with --strict. It only reads.`,
 			c.target.addFlags(fs)
 			addDeadAfter(fs, &c.deadAfter)
 			addLongAfter(fs, &c.longAfter)
+			addHealthLimits(fs, &c.limits)
 			fs.BoolVar(&c.json, "json", false, "print one JSON object")
 			fs.BoolVar(&c.wide, "wide", false, "print IDs and cells whole (the table fits 80 columns without it)")
 			fs.BoolVar(&c.strict, "strict", false, "exit 3 on Redis health findings too")
@@ -51,6 +58,7 @@ type snapshotCmd struct {
 	target
 	deadAfter time.Duration
 	longAfter time.Duration
+	limits    model.HealthLimits
 	json      bool
 	wide      bool
 	strict    bool
@@ -87,7 +95,11 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 	if err := checkDeadAfter(c.deadAfter); err != nil {
 		return err
 	}
-	snap, err := readSnapshot(ctx, &c.target, c.deadAfter, c.longAfter)
+	limits, err := c.healthLimits(c.limits)
+	if err != nil {
+		return err
+	}
+	snap, err := readSnapshot(ctx, &c.target, c.deadAfter, c.longAfter, limits)
 	if err != nil {
 		return err
 	}
@@ -125,7 +137,7 @@ func emptyNamespaceError(snap *model.Snapshot) error {
 
 // readSnapshot reads t's namespace once: the pipelined snapshot, the
 // orphan scan and the findings.
-func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Duration) (*model.Snapshot, error) {
+func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Duration, limits model.HealthLimits) (*model.Snapshot, error) {
 	d, stop, err := t.open(ctx)
 	if err != nil {
 		return nil, err
@@ -166,6 +178,10 @@ func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Dura
 	}
 	snap.LongAfter = longAfter
 	snap.Findings = model.Findings(snap)
+	// The job health of one read: the hour's failures, all of them new.
+	if err := cl.AssessJobs(ctx, redisq.NewHealthTracker(t.namespace, limits), snap); err != nil {
+		return nil, err
+	}
 	return snap, nil
 }
 

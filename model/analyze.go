@@ -158,8 +158,8 @@ func poolLess(a, b *Pool) bool {
 
 // Findings lists what an operator should look at, in a stable order: an
 // empty namespace (when snap.Search is set), dead pools, late pools,
-// drifted job types, orphans, long-running jobs (longest first), Redis
-// health, then warnings.
+// drifted job types, orphans, job health problems (snap.Jobs), long-running
+// jobs (longest first), Redis health, then warnings.
 func Findings(snap *Snapshot) []Finding {
 	var out []Finding
 	if snap.Search != nil && EmptyNamespace(snap) {
@@ -195,6 +195,7 @@ func Findings(snap *Snapshot) []Finding {
 		out = append(out, Finding{Kind: FindingOrphan, Subject: o.Key,
 			Detail: fmt.Sprintf("%d jobs of %s held by pool %s, which is not in the worker_pools set", o.Length, o.JobName, o.PoolID)})
 	}
+	out = append(out, JobHealthFindings(snap.Jobs)...)
 	if snap.LongAfter > 0 {
 		long := sortedWorkers(snap.Workers, func(w *Worker) bool { return w.LongRunning(snap.LongAfter) })
 		for _, w := range long {

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/workq-tui/workq-tui/internal/shellword"
 )
 
 // Cause kinds, in the order Explain checks them.
@@ -110,16 +112,24 @@ func Explain(snap *Snapshot, f ExplainFacts, job string) Explanation {
 	if jt == nil {
 		jt = &JobType{Name: job}
 	}
+	ix := newExplainIndex(snap)
 	e.Facts = jobFacts(snap, jt, live)
-	e.check(explainPaused(jt))
+	e.check(explainFailing(snap, jt))
+	e.check(explainPaused(snap, jt))
 	e.check(explainNoLivePool(jt, listed, live))
-	e.check(explainLock(snap, jt))
+	e.check(explainLock(snap, ix, jt))
 	e.check(explainWorkersBusy(snap, jt, live))
-	e.check(explainHeld(snap, jt))
-	e.check(explainOrphaned(snap, jt))
+	e.check(explainStarving(snap, jt, &e))
+	e.check(explainStuck(snap, jt))
+	e.check(explainHeld(ix, jt))
+	e.check(explainOrphaned(ix, jt))
 	e.check(explainRetry(snap, f, jt))
 	e.check(explainUnique(snap, f, jt))
-	e.check(explainDeaths(snap.RedisTime, f, jt, len(live) > 0))
+	if healthProblem(snap, jt.Name, FindingFailing) == nil {
+		// A failing type's cause says it with the thresholds already.
+		e.check(explainDeaths(snap.RedisTime, f, jt, len(live) > 0))
+	}
+	e.check(explainBacklog(snap, jt))
 	e.Running = len(e.Causes) == 0
 	if e.Running {
 		e.Verdict = fmt.Sprintf("%s is running normally", job)
@@ -161,13 +171,17 @@ func jobFacts(snap *Snapshot, jt *JobType, live []*Pool) []string {
 		Plural(len(live), "live pool", "live pools"), Plural(workers, "worker", "workers"))}
 }
 
-func explainPaused(jt *JobType) *Cause {
+func explainPaused(snap *Snapshot, jt *JobType) *Cause {
 	if !jt.Paused {
 		return nil
 	}
-	return &Cause{Kind: CausePaused, Verdict: fmt.Sprintf("%s is paused", jt.Name),
+	c := &Cause{Kind: CausePaused, Verdict: fmt.Sprintf("%s is paused", jt.Name),
 		Evidence: []string{fmt.Sprintf("the key jobs:%s:paused exists: no pool takes its jobs; %d queued", jt.Name, jt.Queued)},
-		Fix:      []string{"unpause", jt.Name}}
+		Fix:      fixWords([]string{"unpause"}, jt.Name)}
+	if d := pausedEvidence(snap, jt.Name); d != "" {
+		c.Evidence = append(c.Evidence, d)
+	}
+	return c
 }
 
 func explainNoLivePool(jt *JobType, listed, live []*Pool) *Cause {
@@ -190,7 +204,7 @@ func explainNoLivePool(jt *JobType, listed, live []*Pool) *Cause {
 
 // explainLock tells the three reasons of a lock at max_concurrency apart:
 // slots held by dead pools, drift, or every slot running a job.
-func explainLock(snap *Snapshot, jt *JobType) *Cause {
+func explainLock(snap *Snapshot, ix *explainIndex, jt *JobType) *Cause {
 	if jt.MaxConcurrency <= 0 || jt.Lock < jt.MaxConcurrency {
 		return nil
 	}
@@ -203,7 +217,7 @@ func explainLock(snap *Snapshot, jt *JobType) *Cause {
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
-		if p, ok := snap.Pool(id); ok && p.Status == StatusDead && jt.LockInfo[id] > 0 {
+		if ix.deadIDs[id] && jt.LockInfo[id] > 0 {
 			deadIDs = append(deadIDs, id)
 			deadHeld += jt.LockInfo[id]
 		}
@@ -211,12 +225,12 @@ func explainLock(snap *Snapshot, jt *JobType) *Cause {
 	if len(deadIDs) > 0 {
 		return &Cause{Kind: CauseDeadPoolLocks, Verdict: fmt.Sprintf("dead pools hold %d of %s's %d slots", deadHeld, jt.Name, jt.MaxConcurrency),
 			Evidence: []string{at, "lock_info names dead pools: " + nameSome(deadIDs)},
-			Fix:      append([]string{"reap"}, deadIDs...)}
+			Fix:      fixWords([]string{"reap"}, deadIDs...)}
 	}
 	if jt.Lock > jt.LockInfoTotal || jt.Lock > jt.InProgress {
 		return &Cause{Kind: CauseLockDrift, Verdict: fmt.Sprintf("%s's lock has drifted to max_concurrency", jt.Name),
 			Evidence: []string{at, fmt.Sprintf("but lock_info totals %d and the in-progress lists hold %d", jt.LockInfoTotal, jt.InProgress)},
-			Fix:      []string{"repair-locks", jt.Name}}
+			Fix:      fixWords([]string{"repair-locks"}, jt.Name)}
 	}
 	if jt.Queued == 0 {
 		// Every slot busy and nothing waiting: running at its cap.
@@ -226,7 +240,7 @@ func explainLock(snap *Snapshot, jt *JobType) *Cause {
 		Evidence: []string{at + ", all held by live pools"},
 		FixText:  "wait for the running jobs, or raise MaxConcurrency in the pools' JobOptions (each pool start rewrites it)"}
 	n := 0
-	for _, w := range BusyWorkers(snap.Workers) {
+	for _, w := range ix.busyWorkers() {
 		if w.JobName != jt.Name || n == explainListMax {
 			continue
 		}
@@ -301,11 +315,11 @@ func explainWorkersBusy(snap *Snapshot, jt *JobType, live []*Pool) *Cause {
 		FixText:  "wait, or start more workers that register " + jt.Name}
 }
 
-func explainHeld(snap *Snapshot, jt *JobType) *Cause {
+func explainHeld(ix *explainIndex, jt *JobType) *Cause {
 	var ids []string
 	var n int64
-	for _, p := range snap.Pools {
-		if p.Status == StatusDead && p.InProgress[jt.Name] > 0 {
+	for _, p := range ix.dead {
+		if p.InProgress[jt.Name] > 0 {
 			ids = append(ids, p.ID)
 			n += p.InProgress[jt.Name]
 		}
@@ -315,24 +329,22 @@ func explainHeld(snap *Snapshot, jt *JobType) *Cause {
 	}
 	return &Cause{Kind: CauseHeldDead, Verdict: fmt.Sprintf("%s of %s held by dead pools", Plural(n, "job", "jobs"), jt.Name),
 		Evidence: []string{"in-progress lists of dead pools: " + nameSome(ids)},
-		Fix:      append([]string{"reap"}, ids...)}
+		Fix:      fixWords([]string{"reap"}, ids...)}
 }
 
-func explainOrphaned(snap *Snapshot, jt *JobType) *Cause {
+func explainOrphaned(ix *explainIndex, jt *JobType) *Cause {
 	var keys []string
 	var n int64
-	for _, o := range snap.Orphans {
-		if o.JobName == jt.Name && o.Length > 0 {
-			keys = append(keys, o.Key)
-			n += o.Length
-		}
+	for _, o := range ix.orphans[jt.Name] {
+		keys = append(keys, o.Key)
+		n += o.Length
 	}
 	if len(keys) == 0 {
 		return nil
 	}
 	return &Cause{Kind: CauseOrphaned, Verdict: fmt.Sprintf("%s of %s held in orphaned in-progress lists", Plural(n, "job", "jobs"), jt.Name),
 		Evidence: []string{"lists of pools not in worker_pools: " + nameSome(keys)},
-		Fix:      append([]string{"requeue"}, keys...)}
+		Fix:      fixWords([]string{"requeue"}, keys...)}
 }
 
 func explainRetry(snap *Snapshot, f ExplainFacts, jt *JobType) *Cause {
@@ -344,7 +356,7 @@ func explainRetry(snap *Snapshot, f ExplainFacts, jt *JobType) *Cause {
 		return nil
 	}
 	c := &Cause{Kind: CauseWaitingRetry, Verdict: fmt.Sprintf("%s's queue is empty while %s wait in retry", jt.Name, Plural(len(retry), "job", "jobs")),
-		Fix: []string{"jobs", "retry", "requeue", "--all", "--job", jt.Name}}
+		Fix: append([]string{"jobs", "retry", "requeue", "--all"}, shellword.Flag("job", jt.Name)...)}
 	c.Evidence = append(c.Evidence, "the next is due "+dueIn(retry[0].Score, snap.RedisTime))
 	if len(f.Retry) >= f.SetLimit && f.SetLimit > 0 {
 		c.Evidence = append(c.Evidence, fmt.Sprintf("counted among the %d soonest members of the retry set", f.SetLimit))
@@ -400,9 +412,9 @@ func explainDeaths(now time.Time, f ExplainFacts, jt *JobType, served bool) *Cau
 		}
 	}
 	c := &Cause{Kind: CauseRecentDeaths, Verdict: fmt.Sprintf("%s of %s died in the last %s", Plural(len(dead), "job", "jobs"), jt.Name, FormatAge(f.DeadWindow)),
-		Evidence: []string{fmt.Sprintf("the last died %s ago", FormatAge(max(now.Sub(time.Unix(int64(dead[0].Score), 0)), 0))),
+		Evidence: []string{fmt.Sprintf("the last died %s ago", FormatAge(max(now.Sub(time.Unix(ScoreSeconds(dead[0].Score), 0)), 0))),
 			fmt.Sprintf("top error (%d of %d): %s", topN, len(dead), top)},
-		Fix:     []string{"jobs", "dead", "requeue", "--all", "--job", jt.Name},
+		Fix:     append([]string{"jobs", "dead", "requeue", "--all"}, shellword.Flag("job", jt.Name)...),
 		FixText: "fix the error first: requeued, they run again"}
 	if !served {
 		c.Fix = append(c.Fix, "--force")

@@ -34,7 +34,7 @@ func ExplainPool(snap *Snapshot, id string) PoolExplanation {
 		if len(keys) > 0 {
 			c.Verdict += fmt.Sprintf(", and %s of it are orphaned", Plural(len(keys), "in-progress list", "in-progress lists"))
 			c.Evidence = []string{"lists: " + nameSome(keys)}
-			c.Fix = append([]string{"requeue"}, keys...)
+			c.Fix = fixWords([]string{"requeue"}, keys...)
 		} else {
 			c.FixText = "nothing holds it: it stopped cleanly or was reaped"
 		}
@@ -62,7 +62,7 @@ func ExplainPool(snap *Snapshot, id string) PoolExplanation {
 	switch p.Status {
 	case StatusDead:
 		c := Cause{Kind: FindingDeadPool, Verdict: fmt.Sprintf("pool %s is dead", id),
-			Evidence: []string{deadDetail(*p, snap.DeadAfter)}, Fix: []string{"reap", id}}
+			Evidence: []string{deadDetail(*p, snap.DeadAfter)}, Fix: fixWords([]string{"reap"}, id)}
 		e.Causes = append(e.Causes, c)
 	case StatusLate:
 		e.Causes = append(e.Causes, Cause{Kind: FindingLatePool, Verdict: fmt.Sprintf("pool %s is late", id),

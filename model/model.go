@@ -160,6 +160,9 @@ type Snapshot struct {
 	// Health is what Redis says of its own safety for the queue (see
 	// HealthFindings); nil when it was not read.
 	Health *RedisHealth `json:"-"`
+	// Jobs is the job health (AssessJobs) when it was judged; nil
+	// otherwise. Findings lists its problems.
+	Jobs *JobHealth `json:"-"`
 	// Cost is what the read cost Redis, when it was measured (the
 	// screen's polls); nil otherwise.
 	Cost *ReadCost `json:"-"`
@@ -222,14 +225,24 @@ func (s *Snapshot) HasHealthFindings() bool {
 	return len(HealthFindings(s.Health, "", s.RedisTime)) > 0
 }
 
-// HasProblems reports whether the snapshot has dead pools, drift, orphans
-// or an empty namespace: what makes `workq-tui snapshot` exit non-zero.
+// HasProblems reports whether the snapshot has dead pools, drift, orphans,
+// an empty namespace or a job health problem: what makes `workq-tui
+// snapshot` exit non-zero.
 func (s *Snapshot) HasProblems() bool {
 	for _, f := range s.Findings {
-		switch f.Kind {
-		case FindingDeadPool, FindingDrift, FindingOrphan, FindingEmptyNamespace:
+		if IsProblem(f.Kind) {
 			return true
 		}
+	}
+	return false
+}
+
+// IsProblem reports whether a finding of the kind counts in HasProblems.
+func IsProblem(kind string) bool {
+	switch kind {
+	case FindingDeadPool, FindingDrift, FindingOrphan, FindingEmptyNamespace,
+		FindingFailing, FindingBacklog, FindingStarving, FindingStuck, FindingPausedBacklog, FindingUnserved:
+		return true
 	}
 	return false
 }

@@ -91,7 +91,12 @@ func (u *Undoer) Execute(ctx context.Context, c redis.Conn, plan UndoPlan, w Jou
 		if err != nil {
 			return res, fmt.Errorf("undo: nothing more sent: %w", err)
 		}
-		reply, err := redis.Values(script.DoContext(ctx, c, args...))
+		// A call once sent is waited for even when ctx is cancelled (within
+		// callWait), so that what it put back is counted: an undo stopped by
+		// Ctrl-C stops between calls and reports exactly what it did.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callWait)
+		reply, err := redis.Values(script.DoContext(cctx, c, args...))
+		cancel()
 		res.Calls++
 		if err != nil {
 			_ = w.Commit(seq, journal.Commit{Error: err.Error()})

@@ -221,7 +221,7 @@ func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, er
 			return nil, fmt.Errorf("find: %w", err)
 		}
 		for _, sj := range hits {
-			out = append(out, Place{Kind: string(set), Key: SetKey(keys, set), ID: sj.Job.ID, Name: sj.Job.Name, At: int64(sj.Score), ScoreField: set.ScoreField(), job: sj.Job})
+			out = append(out, Place{Kind: string(set), Key: SetKey(keys, set), ID: sj.Job.ID, Name: sj.Job.Name, At: model.ScoreSeconds(sj.Score), ScoreField: set.ScoreField(), job: sj.Job})
 		}
 	}
 	if f.looks(PlaceWorker) {

@@ -30,7 +30,7 @@ func TestCmdLineInTheProgram(t *testing.T) {
 		o, _ := setsOptions(deadFixture())
 		view := runProgram(t, o, 100, 30, waitText("worker-a"),
 			keyMsg(":"), keyMsg("reap aa"), keyMsg("tab"), waitText(":reap aaaabbbbccccddddeeeeffff"),
-			keyMsg("enter"), waitText("Reap 1 dead pool?"))
+			keyMsg("enter"), waitText("Reap 1 dead pool?"), waitText("y: run it"))
 		if !strings.Contains(view, "y: run it") {
 			t.Errorf("the reap dialog is not on screen:\n%s", view)
 		}

@@ -26,6 +26,11 @@ type confirmDialog struct {
 	// is the choice there is instead.
 	blocked string
 	alt     *dialogChoice
+	// id tells dialogs apart; clock is set each time the dialog comes on
+	// screen, and read once it has been on screen for DialogReadTime:
+	// only then does an answer count (dialog_read.go).
+	id, clock int
+	read      bool
 }
 
 // dialogChoice is a dialog's other answer than y: its key (with the words
@@ -36,13 +41,19 @@ type dialogChoice struct {
 }
 
 // footerLines are the dialog's last lines: why y does nothing and what to
-// press instead, or y and cancel.
+// press instead, or y and cancel. Until the dialog has been on screen for
+// DialogReadTime only cancel is offered: y does nothing yet, and its
+// appearing tells the operator (and a test driving the terminal) that it
+// now does.
 func (d confirmDialog) footerLines(inner int, st styles) []string {
 	if d.blocked == "" {
+		if !d.read {
+			return []string{"", fitLine("n/esc/q: cancel", inner)}
+		}
 		return []string{"", fitLine("y: run it   n/esc/q: cancel", inner)}
 	}
 	choice := "n/esc/q: cancel"
-	if d.alt != nil {
+	if d.alt != nil && d.read {
 		h := d.alt.binding.Help()
 		choice = h.Key + ": " + h.Desc + "   " + choice
 	}

@@ -264,6 +264,7 @@ func TestFleetEnterActEsc(t *testing.T) {
 		t.Fatalf("esc in a dialog: open %d, dialog %v", d.f.open, d.f.children[1].dialog != nil)
 	}
 	d.send(keyMsg("X"))
+	d.advance(DialogReadTime) // the operator reads the plan
 	d.send(keyMsg("y"))
 	if n := len(depsA.reaper.executed()); n != 0 {
 		t.Fatalf("the other target's reaper ran %d plans", n)
@@ -398,9 +399,10 @@ func TestFleetActionRunsOnWhileAway(t *testing.T) {
 	o.Actor = testActor{r}
 	other, _ := fleetTarget("west", staticSource(fixture()), time.Hour)
 	d.start(o, other)
-	for _, k := range []string{"enter", "X", "y"} {
-		d.send(keyMsg(k))
-	}
+	d.send(keyMsg("enter"))
+	d.send(keyMsg("X"))
+	d.advance(DialogReadTime) // the operator reads the plan
+	d.send(keyMsg("y"))
 	if d.f.children[0].running == nil {
 		t.Fatal("no action running after X, y")
 	}

@@ -221,13 +221,24 @@ func newTest(t *testing.T, o Options, w, h int) Model {
 func step(t *testing.T, m Model, msg tea.Msg) Model {
 	t.Helper()
 	next, _ := m.Update(msg)
-	return next.(Model)
+	return dialogRead(next.(Model))
 }
 
 // stepCmd applies one message and returns the model and its command.
 func stepCmd(m Model, msg tea.Msg) (Model, tea.Cmd) {
 	next, cmd := m.Update(msg)
-	return next.(Model), cmd
+	return dialogRead(next.(Model)), cmd
+}
+
+// dialogRead is the screen once a dialog that came on screen has been
+// there for DialogReadTime: a test's steps are reads of the terminal far
+// apart. The tests of the rule itself call Update.
+func dialogRead(m Model) Model {
+	if m.dialog == nil || m.dialog.clock == 0 {
+		return m
+	}
+	next, _ := m.Update(dialogReadMsg{clock: m.dialog.clock})
+	return next.(Model)
 }
 
 // runCmd runs a command and flattens batches; timers (scheduled) are

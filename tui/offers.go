@@ -25,6 +25,9 @@ type reads struct {
 	// explain and timeline are the explanations and the timeline.
 	explain  Explainer
 	timeline TimelineReader
+
+	// setFollow follows a filtered page of the Jobs view (sets_reread.go).
+	setFollow SetPageFollower
 	// commands makes the command lines the screen prints to be run.
 	commands CommandLiner
 }
@@ -45,6 +48,7 @@ func offered(r Reader, namespace string) reads {
 	rd.explain, _ = r.(Explainer)
 	rd.timeline, _ = r.(TimelineReader)
 	rd.find, _ = r.(Finder)
+	rd.setFollow, _ = r.(SetPageFollower)
 	rd.commands, _ = r.(CommandLiner)
 	return rd
 }

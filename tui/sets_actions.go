@@ -112,8 +112,14 @@ func (m Model) openSetsAction(kind actionKind, v setsView) (Model, tea.Cmd) {
 		if !ok {
 			return m.setStatus("select a job type in the summary", false)
 		}
+		// The jobs the summary counted: of the picked type, and of the
+		// query it was of.
 		t = reaper.JobsTarget{Set: v.set, All: true, Job: name}
 		what = "every " + textsafe.Clean(name) + " job in " + string(v.set)
+		if !v.summary.query.Empty() && v.summary.where != jobQuery(name) {
+			t.Query = v.summary.query
+			what += " matching " + textsafe.Clean(v.summary.where)
+		}
 		timeout = m.opts.ActionTimeout
 	default:
 		jobs := v.targets()
@@ -164,16 +170,14 @@ func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 		forced := msg.ask
 		forced.target.Force = true
 		forced.what += ", no live pool serving them"
-		m.dialog = &confirmDialog{
+		return m.openDialog(confirmDialog{
 			action:  jobsAction(msg.plan, m.wr.jobs),
 			blocked: "no live pool serves " + textsafe.Clean(strings.Join(msg.plan.Unserved, ", ")) + ": requeued, they wait until one starts",
 			alt: &dialogChoice{
 				binding: m.keys.ForceRequeue,
 				run:     func(m Model) (Model, tea.Cmd) { return m.planSets(forced) },
 			},
-		}
-		m.status = statusLine{}
-		return m, nil
+		}), nil
 	}
 	if msg.err != nil {
 		return m.setStatus("not planned: "+oneLine(msg.err.Error()), true)
@@ -181,9 +185,7 @@ func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 	if msg.plan.Total == 0 {
 		return m.setStatus(fmt.Sprintf("nothing to %s: no job left that the plan would take", msg.plan.Action), false)
 	}
-	m.dialog = &confirmDialog{action: jobsAction(msg.plan, m.wr.jobs)}
-	m.status = statusLine{}
-	return m, nil
+	return m.openDialog(confirmDialog{action: jobsAction(msg.plan, m.wr.jobs)}), nil
 }
 
 // jobsAction turns a job plan into an action.

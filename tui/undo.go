@@ -77,9 +77,7 @@ func (m Model) onUndoPlan(msg undoPlanMsg) (Model, tea.Cmd) {
 	if m.opts.Target != "" {
 		a.title = oneLine(m.opts.Target) + ": " + a.title
 	}
-	m.dialog = &confirmDialog{action: a}
-	m.status = statusLine{}
-	return m, nil
+	return m.openDialog(confirmDialog{action: a}), nil
 }
 
 // undoAction turns an undo plan into an action.

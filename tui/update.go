@@ -18,10 +18,13 @@ import (
 // dialog, then the focused view. After every message the layout is
 // measured again, so the views always know their size.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	shown := m.showsWorkers()
+	shown, dialog, snap := m.showsWorkers(), m.onScreen(), m.snap
 	m, cmd := m.update(msg)
 	m, poll := m.workersShown(shown)
-	return m.relayout(), tea.Batch(cmd, poll)
+	m, reread := m.rereadShown(msg, snap)
+	m = m.relayout()
+	m, read := m.dialogOnScreen(dialog)
+	return m, tea.Batch(cmd, poll, reread, read)
 }
 
 // showsWorkers reports whether the Workers view is on show: the only
@@ -55,9 +58,11 @@ func (m Model) workersShown(shown bool) (Model, tea.Cmd) {
 // setHidden marks the screen hidden behind a fleet's own view, or shown;
 // shown on the Workers view, it reads the workers at once (workersShown).
 func (m Model) setHidden(hidden bool) (Model, tea.Cmd) {
-	shown := m.showsWorkers()
+	shown, dialog := m.showsWorkers(), m.onScreen()
 	m.hidden = hidden
-	return m.workersShown(shown)
+	m, poll := m.workersShown(shown)
+	m, read := m.dialogOnScreen(dialog)
+	return m, tea.Batch(poll, read)
 }
 
 func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
@@ -85,6 +90,8 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.startSweep()
 	case clockMsg:
 		return m, m.clockCmd()
+	case dialogReadMsg:
+		return m.onDialogRead(msg), nil
 	case peekMsg, queuePageMsg, historyMsg, historyActionMsg, explainMsg, timelineMsg, findMsg:
 		return m.eachOpen(msg)
 	case actionProgressMsg:
@@ -123,10 +130,10 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 
 // onKeys takes the runes of one message as key presses one after the
 // other: keys typed fast, or delivered together over a slow link, arrive
-// as one message ("jjj"). A dialog opened by one of them ends the burst:
-// the rest was typed before the dialog was on screen, so a "y" in it must
-// not confirm what the operator has not seen. A paste is text, not keys:
-// it goes to the filter whole.
+// as one message ("jjj"). A dialog opened by one of them gets the rest,
+// and its y does nothing then: an answer counts only once the dialog has
+// been on screen (dialog_read.go). A paste is text, not keys: it goes to
+// the filter whole.
 func (m Model) onKeys(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste || m.filtering || m.dialog != nil {
 		// A burst typed into the filter is text; one that arrives while a
@@ -135,13 +142,9 @@ func (m Model) onKeys(msg tea.KeyMsg) (Model, tea.Cmd) {
 	}
 	var cmds []tea.Cmd
 	for _, r := range msg.Runes {
-		hadDialog := m.dialog != nil
 		var cmd tea.Cmd
 		m, cmd = m.oneKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
 		cmds = append(cmds, cmd)
-		if m.dialog != nil && !hadDialog {
-			break
-		}
 	}
 	return m, tea.Batch(cmds...)
 }
@@ -384,8 +387,7 @@ func (m Model) openAction(kind actionKind, t reaper.Targets) (Model, tea.Cmd) {
 	if m.opts.Target != "" {
 		a.title = oneLine(m.opts.Target) + ": " + a.title
 	}
-	m.dialog = &confirmDialog{action: a}
-	m.status = statusLine{} // a hint from before does not belong to the dialog
+	m = m.openDialog(confirmDialog{action: a})
 	if m.err != nil {
 		m.dialog.staleFor = m.opts.Now().Sub(m.fetchedAt)
 	}
@@ -394,6 +396,8 @@ func (m Model) openAction(kind actionKind, t reaper.Targets) (Model, tea.Cmd) {
 
 func (m Model) onDialogKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	switch {
+	case !m.dialog.read && (key.Matches(msg, m.keys.Confirm) || m.dialog.alt != nil && key.Matches(msg, m.dialog.alt.binding)):
+		return m.unreadAnswer(msg.String())
 	case m.dialog.alt != nil && key.Matches(msg, m.dialog.alt.binding):
 		run := m.dialog.alt.run
 		m.dialog = nil

@@ -73,14 +73,14 @@ func TestScreenPauseInTmux(t *testing.T) {
 		verb := "pause"
 		if pause {
 			s.Keys("p")
-			s.WaitText(10*time.Second, "Pause steady?", "workers stop taking new steady jobs")
+			s.WaitText(10*time.Second, "Pause steady?", "workers stop taking new steady jobs", "y: run it")
 			s.Keys("y")
 			s.WaitText(10*time.Second, "paused steady", "1 paused")
 		} else {
 			verb = "unpause"
 			s.WaitText(10*time.Second, "p unpause")
 			s.Keys("p")
-			s.WaitText(10*time.Second, "Unpause steady?", "workers start taking steady jobs again")
+			s.WaitText(10*time.Second, "Unpause steady?", "workers start taking steady jobs again", "y: run it")
 			s.Keys("y")
 			s.WaitText(10*time.Second, "unpaused steady")
 		}

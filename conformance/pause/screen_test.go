@@ -150,7 +150,7 @@ func TestScreenPauseAndUnpause(t *testing.T) {
 	waitFrame("the Job types view with p", has("[Job types]", "p pause"))
 
 	p.Send(key("p"))
-	waitFrame("the pause dialog", has("Pause steady?", "workers stop taking new steady jobs"))
+	waitFrame("the pause dialog", has("Pause steady?", "workers stop taking new steady jobs", "y: run it"))
 	if n, _ := redis.Int(c.Do("EXISTS", keys.Paused("steady"))); n != 0 {
 		t.Fatal("paused before y")
 	}
@@ -199,7 +199,7 @@ func TestScreenPauseAndUnpause(t *testing.T) {
 	stream.stop()
 	total := len(stream.since(time.Time{}))
 	p.Send(key("p"))
-	waitFrame("the unpause dialog", has("Unpause steady?", "workers start taking steady jobs again"))
+	waitFrame("the unpause dialog", has("Unpause steady?", "workers start taking steady jobs again", "y: run it"))
 	p.Send(key("y"))
 	waitFrame("the unpause done", has("unpaused steady"))
 	if n, _ := redis.Int(c.Do("EXISTS", keys.Paused("steady"))); n != 0 {

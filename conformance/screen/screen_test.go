@@ -79,7 +79,7 @@ func TestScreenReapsKilledPool(t *testing.T) {
 	}
 	t.Logf("before the reap:\n%s", screen)
 	s.Keys("X")
-	s.WaitText(5*time.Second, "Reap 1 dead pool?", "e2e_mail", "Total: 3 jobs back")
+	s.WaitText(5*time.Second, "Reap 1 dead pool?", "e2e_mail", "Total: 3 jobs back", "y: run it")
 	s.Keys("y")
 	screen = s.WaitText(10*time.Second, "reaped 1 pool, 3 jobs back in their queues")
 	t.Logf("after the reap:\n%s", screen)

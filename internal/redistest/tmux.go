@@ -81,6 +81,20 @@ func (s *Tmux) Keys(keys ...string) {
 	s.tmux(append([]string{"send-keys", "-t", "w"}, keys...)...)
 }
 
+// Write puts raw bytes on the program's input in one write, as a fast
+// typist, a paste without bracketing, or a script would: tmux pastes its
+// buffer with one write to the terminal. No bracketed paste, no newline
+// rewriting.
+func (s *Tmux) Write(raw string) {
+	s.t.Helper()
+	load := exec.Command("tmux", "-S", s.socket, "load-buffer", "-b", "raw", "-")
+	load.Stdin = strings.NewReader(raw)
+	if out, err := load.CombinedOutput(); err != nil {
+		s.t.Fatalf("tmux load-buffer: %v: %s", err, out)
+	}
+	s.tmux("paste-buffer", "-d", "-r", "-b", "raw", "-t", "w")
+}
+
 // Screen is the pane's text now.
 func (s *Tmux) Screen() string {
 	s.t.Helper()
