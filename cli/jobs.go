@@ -76,6 +76,7 @@ appends one line to the audit log.`,
 			fs.IntVar(&c.limit, "limit", 20, "jobs per page (listing)")
 			fs.IntVar(&c.offset, "offset", 0, "jobs skipped before the page (listing)")
 			fs.BoolVar(&c.json, "json", false, "print JSON (listing, summary)")
+			fs.BoolVar(&c.wide, "wide", false, "print errors whole, and the args and error examples (listing, summary); the text fits 80 columns without it")
 			fs.BoolVar(&c.summary, "summary", false, "count the jobs by job type and by error instead of listing them")
 			fs.BoolVar(&c.all, "all", false, "every job of the set (of --job NAME when given) (requeue, delete)")
 			fs.BoolVar(&c.force, "force", false, "requeue jobs no live pool serves; delete an ID found with different bytes in a queue")
@@ -98,6 +99,7 @@ type jobsCmd struct {
 	limit   int
 	offset  int
 	json    bool
+	wide    bool
 	summary bool
 	all     bool
 	force   bool
@@ -120,7 +122,7 @@ type jobsOp struct {
 
 // Which flags each form takes, besides the connection flags.
 var (
-	jobsListFlags  = []string{"job", "error", "where", "limit", "offset", "json", "summary"}
+	jobsListFlags  = []string{"job", "error", "where", "limit", "offset", "json", "summary", "wide"}
 	jobsWriteFlags = []string{"dry-run", "yes", "batch", "audit-log"}
 )
 

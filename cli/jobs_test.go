@@ -12,6 +12,7 @@ import (
 	"github.com/gomodule/redigo/redis"
 
 	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 )
 
 // jobsState fills namespace work: known and served job names, a dead set
@@ -80,9 +81,22 @@ func TestJobsList(t *testing.T) {
 	if strings.ContainsAny(out, "\x1b\u202e") {
 		t.Errorf("control text reached the output: %q", out)
 	}
-	for _, want := range []string{"dead: 6 jobs; 1-6, most recent first", `raw not json \x1b[2J`, "1700000060.5", "2023-11-14 22:16:40", `evil \x1b[31mred\u202e`} {
+	for _, want := range []string{"dead: 6 jobs; 1-6, most recent first", "1700000060.5", "2023-11-14 22:16:40", `evil \x1b[31mred`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("listing lacks %q:\n%s", want, out)
+		}
+	}
+	// 80 columns without --wide; with it, the args and the raw text of a
+	// member that is not a job.
+	for _, l := range strings.Split(out, "\n") {
+		if w := textsafe.Width(l); w > 80 {
+			t.Errorf("a line of %d columns: %q", w, l)
+		}
+	}
+	wide := run("dead", "--wide")
+	for _, want := range []string{"ARGS", `raw not json \x1b[2J`, `evil \x1b[31mred\u202e`, `"big":12345678901234567`} {
+		if !strings.Contains(wide, want) {
+			t.Errorf("--wide lacks %q:\n%s", want, wide)
 		}
 	}
 	if got := listedIDs(run("retry")); !reflect.DeepEqual(got, []string{"r1", "r2"}) {

@@ -39,7 +39,7 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 		// saying that a run without it is refused.
 		t.Force = true
 		if plan, err = reaper.PlanJobs(ctx, conn, keys, op.action, t); err == nil {
-			unforcedWarnings(&plan)
+			plan.Unforced("without --force the requeue is refused; --force pushes them anyway")
 		}
 	}
 	if err != nil && plan.Refused != nil && c.write.dryRun {
@@ -104,15 +104,6 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 		return fmt.Errorf("%s: %s of %d not touched: they left or moved since the plan (see above)", op.title, jobsPlural(n, "job"), plan.Total)
 	}
 	return nil
-}
-
-// unforcedWarnings rewrites the warning of a plan made with --force for a
-// dry run without it: the jobs nobody serves are listed, and a run without
-// --force refuses them.
-func unforcedWarnings(p *reaper.JobsPlan) {
-	for i, w := range p.Warnings {
-		p.Warnings[i] = strings.Replace(w, "(--force given)", "(without --force the requeue is refused; --force pushes them anyway)", 1)
-	}
 }
 
 // checkQueueDuplicates refuses a queue delete whose id matches jobs with

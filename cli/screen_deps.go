@@ -30,6 +30,7 @@ type screenReader struct {
 	tui.Explainer
 	tui.TimelineReader
 	tui.Finder
+	tui.CommandLiner
 }
 
 // followedReader is a screen's reader behind Sentinel: its polls check the
@@ -65,6 +66,7 @@ type fullReader interface {
 	tui.Explainer
 	tui.TimelineReader
 	tui.Finder
+	tui.CommandLiner
 }
 
 type fullActor interface {
@@ -109,6 +111,7 @@ func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screen
 	r.SetPageFollower = client
 	// The explanations and the timeline read as explain and timeline do.
 	r.Explainer = screenExplainer{client: client, prefix: screenFixPrefix(t), longAfter: longAfter}
+	r.CommandLiner = screenCommands{prefix: screenPrefixWords(t)}
 	r.TimelineReader = screenTimeline{dial: d.Dial, namespace: t.namespace, deadAfter: client.DeadAfter()}
 	if f := t.sentinel.follower(r.Poller); f != nil {
 		r.Poller = f

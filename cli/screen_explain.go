@@ -83,14 +83,32 @@ func (s screenTimeline) Timeline(ctx context.Context, since, bucket time.Duratio
 	return redisq.ReadTimeline(ctx, conn, s.namespace, s.deadAfter, since, bucket, nil)
 }
 
-// screenFixPrefix is "workq-tui" and the connection flags of target t as
-// the command line gave them (explain's own flags left out, as explain's
-// fix commands do), so that a fix the screen shows runs against the same
-// Redis and namespace. A flag given once per target of a fleet is t's.
-func screenFixPrefix(t *target) string {
+// screenFixPrefix is screenPrefixWords as one line.
+func screenFixPrefix(t *target) string { return strings.Join(screenPrefixWords(t), " ") }
+
+// screenCommands is the screen's command lines: the prefix in force
+// (screenPrefixWords), then the command's words, each shell-quoted.
+type screenCommands struct{ prefix []string }
+
+var _ tui.CommandLiner = screenCommands{}
+
+func (c screenCommands) CommandWords(words []string) []string {
+	out := append([]string(nil), c.prefix...)
+	for _, w := range words {
+		out = append(out, shellword.Quote(w))
+	}
+	return out
+}
+
+// screenPrefixWords is "workq-tui" and the connection flags of target t
+// as the command line gave them (explain's own flags left out, as
+// explain's fix commands do), as shell words, so that a command the screen
+// prints runs against the same Redis and namespace. A flag given once per
+// target of a fleet is t's.
+func screenPrefixWords(t *target) []string {
 	parts := []string{"workq-tui"}
 	if t.fs == nil {
-		return parts[0]
+		return parts
 	}
 	own := pflag.NewFlagSet("target", pflag.ContinueOnError)
 	(&target{}).addFlags(own)
@@ -125,5 +143,5 @@ func screenFixPrefix(t *target) string {
 		}
 		parts = append(parts, "--"+f.Name, shellword.Quote(f.Value.String()))
 	})
-	return strings.Join(parts, " ")
+	return parts
 }

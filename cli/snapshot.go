@@ -474,7 +474,9 @@ func writeSnapshotTable(w io.Writer, snap *model.Snapshot, wide bool) error {
 	fmt.Fprintf(bw, "\nJOB TYPES (%d)\n", len(snap.JobTypes))
 	if len(snap.JobTypes) > 0 {
 		t := table.New(2)
-		t.Row("NAME", "QUEUED", "LATENCY", "IN PROGRESS", "LOCK/MAX", "LOCK_INFO", "PAUSED", "DRIFT")
+		// A name of up to 16 columns (whole with --wide) and INPROG, as
+		// the screen calls it, keep the row within 80 columns.
+		t.Row("NAME", "QUEUED", "LATENCY", "INPROG", "LOCK/MAX", "LOCK_INFO", "PAUSED", "DRIFT")
 		for _, jt := range snap.JobTypes {
 			lat := "-"
 			if jt.Latency != nil {
@@ -484,7 +486,11 @@ func writeSnapshotTable(w io.Writer, snap *model.Snapshot, wide bool) error {
 			if jt.MaxConcurrency > 0 {
 				maxC = strconv.FormatInt(jt.MaxConcurrency, 10)
 			}
-			t.Row(c(jt.Name), strconv.FormatInt(jt.Queued, 10), lat, strconv.FormatInt(jt.InProgress, 10),
+			name := c(jt.Name)
+			if !tc.wide {
+				name = textsafe.Cut(name, tc.job)
+			}
+			t.Row(name, strconv.FormatInt(jt.Queued, 10), lat, strconv.FormatInt(jt.InProgress, 10),
 				strconv.FormatInt(jt.Lock, 10)+"/"+maxC, strconv.FormatInt(jt.LockInfoTotal, 10),
 				yesNo(jt.Paused, "paused"), yesNo(jt.Drift, "DRIFT"))
 		}

@@ -182,7 +182,7 @@ func actionBindings() []actionBinding {
 				}
 				return ""
 			},
-			run: func(m Model) (Model, tea.Cmd) { return m.openTimeline(timelineDefaultSince) },
+			run: func(m Model) (Model, tea.Cmd) { return m.openTimeline(timelineDefaultSince, true) },
 		},
 	}
 }

@@ -215,6 +215,23 @@ func (m Model) poolIDs() []string {
 	return append(dead, other...)
 }
 
+// deadPoolIDs are the dead pools of the last snapshot: the only ones
+// :reap can reap (a live pool's reap is refused), so the only ones it
+// completes.
+func (m Model) deadPoolIDs() []string {
+	if m.snap == nil {
+		return nil
+	}
+	var out []string
+	for _, p := range m.snap.Pools {
+		if typeable(p.ID) && p.Status == model.StatusDead {
+			out = append(out, p.ID)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
 // cmdKeys is the help while the command line is open.
 type cmdKeys struct{}
 

@@ -66,7 +66,7 @@ func (m Model) commands() []command {
 		{name: "jobs", args: sets, needs: noJobs, run: Model.showJobs},
 		{name: "where", args: jobTerms, needs: noJobs, run: Model.where},
 		{name: "find", args: func(Model) []string { return nil }, needs: noFinder, run: Model.find},
-		{name: "reap", action: func(k *keyMap) *key.Binding { return &k.ReapOne }, args: Model.poolIDs,
+		{name: "reap", action: func(k *keyMap) *key.Binding { return &k.ReapOne }, args: Model.deadPoolIDs,
 			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showPool(a) }},
 		{name: "reap-all", action: func(k *keyMap) *key.Binding { return &k.ReapAll }},
 		{name: "requeue", action: func(k *keyMap) *key.Binding { return &k.Requeue }},

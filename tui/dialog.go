@@ -111,8 +111,11 @@ func (d confirmDialog) scrolled(msg tea.KeyMsg, k keyMap, width, height int) (co
 	if len(body) <= room {
 		return d, false
 	}
-	_, scroll := planParts(body, room)
-	top, ok := scrolled(d.top, msg, k, scroll+room, room)
+	tail, scroll := planParts(body, room)
+	// The lines that scroll: keep of them at a time, above the line
+	// that says where they are and the closing paragraph.
+	keep := max(room-1-len(tail), 1)
+	top, ok := scrolled(d.top, msg, k, scroll+keep, keep)
 	d.top = min(top, scroll)
 	return d, ok
 }

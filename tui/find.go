@@ -208,6 +208,9 @@ func placeCells(p redisq.Place, now time.Time) []string {
 	switch p.Kind {
 	case redisq.PlaceQueue:
 		where = fmt.Sprintf("queue, %d run before it", p.Position)
+		if p.Paused {
+			where = fmt.Sprintf("queue, paused, %d before it", p.Position)
+		}
 	case redisq.PlaceInProgress:
 		where = fmt.Sprintf("running in pool %s (%s)", pool, p.PoolStatus)
 	case redisq.PlaceRetry, redisq.PlaceScheduled, redisq.PlaceDead:

@@ -28,6 +28,8 @@ type reads struct {
 
 	// setFollow follows a filtered page of the Jobs view (sets_reread.go).
 	setFollow SetPageFollower
+	// commands makes the command lines the screen prints to be run.
+	commands CommandLiner
 }
 
 // offered finds what r offers.
@@ -47,6 +49,7 @@ func offered(r Reader, namespace string) reads {
 	rd.timeline, _ = r.(TimelineReader)
 	rd.find, _ = r.(Finder)
 	rd.setFollow, _ = r.(SetPageFollower)
+	rd.commands, _ = r.(CommandLiner)
 	return rd
 }
 

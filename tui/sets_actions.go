@@ -42,6 +42,10 @@ type setsPlanMsg struct {
 	err  error
 	// ask is what was asked for, to ask again with Force.
 	ask setsAsk
+	// unforced: plan is the one Force would run, read because without it
+	// the requeue was refused or took nothing (no live pool serves the
+	// jobs); y does not run it, F asks for it.
+	unforced bool
 }
 
 // setsAsk is one plan asked for: the action, its target, what the status
@@ -138,6 +142,17 @@ func (m Model) planSets(ask setsAsk) (Model, tea.Cmd) {
 		ctx, cancel := context.WithTimeout(context.Background(), ask.timeout)
 		defer cancel()
 		p, err := actor.PlanJobs(ctx, ask.action, ask.target)
+		if ask.action == reaper.JobsRequeue && !ask.target.Force &&
+			(errors.Is(err, reaper.ErrUnserved) || err == nil && p.Total == 0 && p.SkippedUnserved() > 0) {
+			// Nothing runs without Force: the plan shown is the one F
+			// would run, as a dry run of the command line shows it.
+			forced := ask.target
+			forced.Force = true
+			if fp, ferr := actor.PlanJobs(ctx, ask.action, forced); ferr == nil && fp.Total > 0 {
+				fp.Unforced("y does not requeue them; F pushes them anyway")
+				return setsPlanMsg{seq: seq, kind: ask.kind, plan: fp, ask: ask, unforced: true}
+			}
+		}
 		return setsPlanMsg{seq: seq, kind: ask.kind, plan: p, err: err, ask: ask}
 	}
 	return m, tea.Batch(clear, plan)
@@ -149,15 +164,15 @@ func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 	if msg.seq != m.actionSeq || m.dialog != nil || m.running != nil {
 		return m, nil
 	}
-	if errors.Is(msg.err, reaper.ErrUnserved) && msg.plan.Total > 0 && !msg.ask.target.Force {
-		// No live pool serves them: the plan is shown all the same, y
+	if msg.unforced {
+		// No live pool serves them: the plan F would run is shown, y
 		// does nothing, and F asks for the requeue anyway.
 		forced := msg.ask
 		forced.target.Force = true
 		forced.what += ", no live pool serving them"
 		return m.openDialog(confirmDialog{
 			action:  jobsAction(msg.plan, m.wr.jobs),
-			blocked: "no live pool serves " + textsafe.Clean(msg.plan.Target.Job) + ": requeued, they wait until one starts",
+			blocked: "no live pool serves " + textsafe.Clean(strings.Join(msg.plan.Unserved, ", ")) + ": requeued, they wait until one starts",
 			alt: &dialogChoice{
 				binding: m.keys.ForceRequeue,
 				run:     func(m Model) (Model, tea.Cmd) { return m.planSets(forced) },
