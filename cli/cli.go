@@ -78,6 +78,7 @@ func commands() []command {
 		repairLocksCommand(),
 		pauseCommand(),
 		unpauseCommand(),
+		throttleCommand(),
 		historyCommand(),
 		undoCommand(),
 		targetsCommand(),
