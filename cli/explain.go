@@ -39,6 +39,7 @@ a cause was found. It only reads.`,
 			addLongAfter(fs, &c.longAfter)
 			fs.BoolVar(&c.pool, "pool", false, "the arguments are worker pool IDs")
 			fs.BoolVar(&c.json, "json", false, "print one JSON object")
+			c.audit.addJournalFlag(fs)
 			return c
 		},
 	}
@@ -51,6 +52,7 @@ type explainCmd struct {
 	longAfter time.Duration
 	pool      bool
 	json      bool
+	audit     auditFlag
 }
 
 func (c *explainCmd) run(ctx context.Context, e env, args []string) error {
@@ -75,6 +77,7 @@ func (c *explainCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	markThrottled(e, c.audit, &c.target, rd.Snap)
 	var jobs []model.Explanation
 	var pools []model.PoolExplanation
 	cause := false

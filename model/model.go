@@ -97,6 +97,9 @@ type JobType struct {
 	Paused         bool             `json:"paused"`
 	Drift          bool             `json:"drift"`
 	Warnings       []string         `json:"warnings,omitempty"`
+	// Throttled is set while a throttle recorded in the journal is in
+	// force (see Throttled); nil otherwise or when no journal was read.
+	Throttled *Throttled `json:"throttled,omitempty"`
 }
 
 // InProgressList is an in-progress list found by key, used for orphans: lists
