@@ -44,6 +44,7 @@ type screenActor struct {
 	tui.Requeuer
 	tui.LockRepairer
 	tui.Pauser
+	tui.Throttler
 	tui.JobsActor
 	tui.Undoer
 }
@@ -70,6 +71,7 @@ type fullActor interface {
 	tui.Requeuer
 	tui.LockRepairer
 	tui.Pauser
+	tui.Throttler
 	tui.JobsActor
 	tui.Undoer
 }
@@ -89,7 +91,7 @@ var (
 // explanations mark jobs running over longAfter as explain's --long-after.
 func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screenHistory, longAfter time.Duration) tui.Reader {
 	r := screenReader{
-		Poller:        redisq.NewPoller(client),
+		Poller:        throttleMarking(redisq.NewPoller(client), h),
 		Sweeper:       client,
 		HealthReader:  client,
 		Peeker:        redisq.RawPeeker{Client: client},
@@ -122,6 +124,7 @@ func screenActorOf(r *reaper.Reaper, pool *redis.Pool, t *target, batch int, j *
 		Requeuer:     r,
 		LockRepairer: r,
 		Pauser:       screenPauser(pool, j),
+		Throttler:    screenThrottler{pool: pool, j: j},
 		JobsActor:    screenJobsJournalled(pool, t.namespace, batch, j),
 		Undoer:       screenUndoer{h: h, pool: pool, batch: batch, j: j},
 	}

@@ -20,7 +20,7 @@ func (k keyMap) rebind(bindings map[string][]string) keyMap {
 		"next_view": &k.NextView, "prev_view": &k.PrevView, "enter": &k.Enter, "back": &k.Back, "filter": &k.Filter,
 		"refresh": &k.Refresh, "help": &k.Help, "quit": &k.Quit, "command": &k.Command,
 		"reap": &k.ReapOne, "reap_all": &k.ReapAll, "requeue": &k.Requeue, "repair_locks": &k.RepairLocks,
-		"scan_orphans": &k.ScanOrphans, "pause": &k.TogglePause, "history": &k.History, "undo": &k.Undo,
+		"scan_orphans": &k.ScanOrphans, "pause": &k.TogglePause, "throttle": &k.Throttle, "history": &k.History, "undo": &k.Undo,
 		"switch_namespace": &k.SwitchNamespace, "explain": &k.Explain, "timeline": &k.Timeline,
 		"next_set": &k.NextSet, "sets_order": &k.SetsOrder, "mark": &k.Mark, "summary": &k.SetsSummary,
 		"sets_requeue": &k.SetsRequeue, "sets_delete": &k.SetsDelete, "mark_all": &k.MarkAll, "find": &k.Find,
