@@ -71,6 +71,8 @@ func Actions() []Action {
 		a("explain", GroupScreen, "why the selected job type or pool is not running", "e"),
 		a("timeline", GroupScreen, "the failures per time bucket", "T"),
 		a("find", GroupScreen, "find a job by id in every place", "f"),
+		a("copy", GroupScreen, "copy what is under the cursor (OSC 52)", "c"),
+		a("copy_command", GroupScreen, "copy the command that shows or acts on it", "C"),
 		a("next_set", GroupJobs, "Jobs view: next job set", "s"),
 		a("sets_order", GroupJobs, "Jobs view: newest or oldest first", "v"),
 		a("mark", GroupJobs, "Jobs view: mark the job", " "),

@@ -112,6 +112,16 @@ func actionBindings() []actionBinding {
 			run: func(m Model) (Model, tea.Cmd) { return m.promptThrottle() },
 		},
 		{
+			binding: func(k *keyMap) *key.Binding { return &k.Copy },
+			name:    "copy", disabledReason: func(m Model) string { return m.copyDisabled(false) },
+			run: func(m Model) (Model, tea.Cmd) { return m.copyNow(false) },
+		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.CopyCommand },
+			name:    "copy", disabledReason: func(m Model) string { return m.copyDisabled(true) },
+			run: func(m Model) (Model, tea.Cmd) { return m.copyNow(true) },
+		},
+		{
 			binding: func(k *keyMap) *key.Binding { return &k.ScanOrphans },
 			name:    "the orphan scan",
 			disabledReason: func(m Model) string {

@@ -79,6 +79,7 @@ func (m Model) commands() []command {
 		{name: "history", action: func(k *keyMap) *key.Binding { return &k.History }},
 		{name: "undo", action: func(k *keyMap) *key.Binding { return &k.Undo }},
 		{name: "explain", args: Model.jobNames, run: Model.explainCommand},
+		{name: "copy", args: func(Model) []string { return []string{"command"} }, run: Model.copyCommand},
 		{name: "timeline", args: timelineSinces, needs: noTimeline, run: Model.timelineCommand},
 		targetCommand(),
 		{name: "refresh", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.Refresh) }},

@@ -37,6 +37,9 @@ type keyMap struct {
 	// Explain (e) explains the selected job type or pool; Timeline (T)
 	// opens the failure timeline. Both are reads.
 	Explain, Timeline key.Binding
+	// Copy (c) copies what is under the cursor, CopyCommand (C) the
+	// command that shows or acts on it: reads.
+	Copy, CopyCommand key.Binding
 
 	// The Jobs view's keys, enabled by that view only: s switches the set,
 	// v reverses the order, space marks, S opens the summary; R and D
@@ -81,6 +84,8 @@ func defaultKeyMap() keyMap {
 		SwitchNamespace: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "switch namespace")),
 		Explain:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explain")),
 		Timeline:        key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "timeline")),
+		Copy:            key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy")),
+		CopyCommand:     key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "copy command")),
 		NextSet:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "set"), key.WithDisabled()),
 		SetsOrder:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "newest/oldest"), key.WithDisabled()),
 		Mark:            key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark"), key.WithDisabled()),
@@ -108,7 +113,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.NextSet, k.SetsOrder, k.Mark, k.MarkAll, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Throttle, k.Undo},
-		{k.ScanOrphans, k.History, k.Find, k.SwitchNamespace, k.Explain, k.Timeline, k.Refresh, k.Command, k.Help, k.Quit},
+		{k.ScanOrphans, k.History, k.Find, k.SwitchNamespace, k.Explain, k.Timeline, k.Copy, k.CopyCommand, k.Refresh, k.Command, k.Help, k.Quit},
 		k.Views,
 	}
 }

@@ -21,7 +21,7 @@ func (k keyMap) rebind(bindings map[string][]string) keyMap {
 		"refresh": &k.Refresh, "help": &k.Help, "quit": &k.Quit, "command": &k.Command,
 		"reap": &k.ReapOne, "reap_all": &k.ReapAll, "requeue": &k.Requeue, "repair_locks": &k.RepairLocks,
 		"scan_orphans": &k.ScanOrphans, "pause": &k.TogglePause, "throttle": &k.Throttle, "history": &k.History, "undo": &k.Undo,
-		"switch_namespace": &k.SwitchNamespace, "explain": &k.Explain, "timeline": &k.Timeline,
+		"switch_namespace": &k.SwitchNamespace, "explain": &k.Explain, "timeline": &k.Timeline, "copy": &k.Copy, "copy_command": &k.CopyCommand,
 		"next_set": &k.NextSet, "sets_order": &k.SetsOrder, "mark": &k.Mark, "summary": &k.SetsSummary,
 		"sets_requeue": &k.SetsRequeue, "sets_delete": &k.SetsDelete, "mark_all": &k.MarkAll, "find": &k.Find,
 		"confirm": &k.Confirm, "cancel": &k.Cancel, "force_requeue": &k.ForceRequeue,
