@@ -66,7 +66,7 @@ func TestNewThrottlePlan(t *testing.T) {
 }
 
 // throttleJournalled runs plan with a journal in dir and reads it back.
-func throttleJournalled(t *testing.T, c redis.Conn, dir journal.Dir, plan ThrottlePlan) (ThrottleResult, error, *journal.Action) {
+func throttleJournalled(t *testing.T, c redis.Conn, dir journal.Dir, plan ThrottlePlan) (ThrottleResult, *journal.Action, error) {
 	t.Helper()
 	w, err := dir.Create(journal.Header{User: "ann", Address: "r1", Namespace: "work", Op: journal.OpThrottle, Command: "throttle", Targets: []string{plan.Name}})
 	if err != nil {
@@ -83,7 +83,7 @@ func throttleJournalled(t *testing.T, c redis.Conn, dir journal.Dir, plan Thrott
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res, execErr, a
+	return res, a, execErr
 }
 
 // undoThrottle plans and runs the undo of a.
@@ -98,7 +98,7 @@ func undoThrottle(t *testing.T, c redis.Conn, dir journal.Dir, a *journal.Action
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
+	defer func() { _ = w.Close() }()
 	res, err := NewUndoer(0).Execute(ctx, c, plan, w, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +117,7 @@ func TestThrottleScriptAndUndo(t *testing.T) {
 
 	t.Run("absent before: undo deletes", func(t *testing.T) {
 		srv.Do("DEL", key)
-		res, err, a := throttleJournalled(t, c, dir, ThrottlePlan{Name: "mail", Key: key, Before: 0, New: 3})
+		res, a, err := throttleJournalled(t, c, dir, ThrottlePlan{Name: "mail", Key: key, Before: 0, New: 3})
 		if err != nil || res.Status != ThrottleDone || res.Before != "" || string(get().([]byte)) != "3" {
 			t.Fatalf("throttle: %+v %v, key %q", res, err, get())
 		}
@@ -140,7 +140,7 @@ func TestThrottleScriptAndUndo(t *testing.T) {
 
 	t.Run("a pool start since: undo leaves it", func(t *testing.T) {
 		srv.Do("SET", key, "0")
-		_, err, a := throttleJournalled(t, c, dir, ThrottlePlan{Name: "mail", Key: key, Before: 0, New: 1})
+		_, a, err := throttleJournalled(t, c, dir, ThrottlePlan{Name: "mail", Key: key, Before: 0, New: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -170,7 +170,7 @@ func TestThrottleScriptAndUndo(t *testing.T) {
 	t.Run("wrong type: refused", func(t *testing.T) {
 		srv.Do("DEL", key)
 		srv.Do("RPUSH", key, "x")
-		res, err, a := throttleJournalled(t, c, dir, ThrottlePlan{Name: "mail", Key: key, Before: 0, New: 1})
+		res, a, err := throttleJournalled(t, c, dir, ThrottlePlan{Name: "mail", Key: key, Before: 0, New: 1})
 		if !errors.Is(err, ErrWrongType) || res.Status != ThrottleRefused || srv.Do("TYPE", key) != "list" {
 			t.Errorf("%+v %v", res, err)
 		}
