@@ -5,6 +5,7 @@ package throttle_test
 
 import (
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -137,7 +138,7 @@ func TestThrottleHoldsWhileTheQueueDrains(t *testing.T) {
 			t.Fatalf("the queue did not drain: %d of %d done", r.done.Load(), jobs)
 		}
 		lock, err := redis.Int64(c.Do("GET", ns+":jobs:slow:lock"))
-		if err != nil && err != redis.ErrNil {
+		if err != nil && !errors.Is(err, redis.ErrNil) {
 			t.Fatal(err)
 		}
 		samples++
