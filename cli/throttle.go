@@ -75,9 +75,10 @@ func (c *throttleCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("throttle: %w", err)
 	}
+	markThrottled(e, c.audit, &c.target, snap)
 	plan, err := reaper.NewThrottlePlan(snap, job, n, c.reset)
 	switch {
-	case errors.Is(err, reaper.ErrUnknownJob):
+	case errors.Is(err, reaper.ErrUnknownJob), errors.Is(err, reaper.ErrResetNotPools):
 		return localErrorf("%s", textsafe.Clean(err.Error()))
 	case err != nil:
 		return err

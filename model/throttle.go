@@ -14,7 +14,11 @@ type Throttled struct {
 	// it ("" when absent).
 	Value  int64  `json:"value"`
 	Before string `json:"before"`
-	By     string `json:"by"`
+	// Pools is the value before the first of the throttles that followed
+	// each other up to this one (each replacing what the last wrote): what
+	// the pools wrote, as far as the journal tells.
+	Pools string `json:"pools"`
+	By    string `json:"by"`
 	// At is when the action ran (the journal's clock, the operator's).
 	At time.Time `json:"at"`
 	// Action is the journal's ID of the throttle (`undo ID` puts Before

@@ -21,6 +21,11 @@ import (
 // ErrBadLimit: a throttle's limit is not a positive integer.
 var ErrBadLimit = errors.New("the limit must be a positive integer")
 
+// ErrResetNotPools: a reset would write 0 where the journal shows the
+// pools wrote another cap before the throttle in force: undo puts that
+// back.
+var ErrResetNotPools = errors.New("0 is not what the pools wrote")
+
 //go:embed lua/throttle.lua
 var throttleLua string
 
@@ -44,6 +49,9 @@ type ThrottlePlan struct {
 	// Pools are the live pools that name the job type: each writes its own
 	// setting (which is not in Redis) at its next start.
 	Pools []ThrottlePool
+	// Throttled is the throttle in force, when the journal read into the
+	// snapshot shows one (MarkThrottled).
+	Throttled *model.Throttled
 }
 
 // ThrottlePool is a live pool that names the job type.
@@ -112,6 +120,10 @@ func NewThrottlePlan(snap *model.Snapshot, job string, n int64, reset bool) (Thr
 	}
 	if jt, ok := snap.JobType(job); ok {
 		p.Before, p.Lock, p.InProgress, p.Queued = jt.MaxConcurrency, jt.Lock, jt.InProgress, jt.Queued
+		p.Throttled = jt.Throttled
+	}
+	if th := p.Throttled; reset && th != nil && th.Pools != "" && th.Pools != "0" {
+		return p, fmt.Errorf("throttle --reset %q: %w: they wrote %s before the throttles up to action %s; `throttle %s %s` puts that back", textsafe.Clean(job), ErrResetNotPools, textsafe.Clean(th.Pools), textsafe.Clean(th.Action), textsafe.Clean(job), textsafe.Clean(th.Pools))
 	}
 	for _, pool := range snap.Pools {
 		if pool.Status == model.StatusDead || pool.Heartbeat == nil {

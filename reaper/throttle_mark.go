@@ -45,8 +45,12 @@ func lastThrottles(actions []*journal.Action, prefix, address string) map[string
 		if !ok {
 			continue
 		}
-		if prev, seen := out[h.Targets[0]]; seen && prev.At.After(h.Time) {
+		prev, seen := out[h.Targets[0]]
+		if seen && prev.At.After(h.Time) {
 			continue
+		}
+		if seen && t.Before == strconv.FormatInt(prev.Value, 10) {
+			t.Pools = prev.Pools // it replaced the throttle before it
 		}
 		out[h.Targets[0]] = t
 	}
@@ -68,7 +72,7 @@ func throttleWritten(a *journal.Action) (model.Throttled, bool) {
 		if err != nil {
 			continue
 		}
-		return model.Throttled{Value: v, Before: string(it.Key.Value), By: a.Header.User, At: a.Header.Time, Action: a.Header.ID}, true
+		return model.Throttled{Value: v, Before: string(it.Key.Value), Pools: string(it.Key.Value), By: a.Header.User, At: a.Header.Time, Action: a.Header.ID}, true
 	}
 	return model.Throttled{}, false
 }

@@ -44,6 +44,9 @@ func RenderThrottlePlan(w io.Writer, p ThrottlePlan) {
 	name := textsafe.Clean(p.Name)
 	fmt.Fprintf(w, "  %s: max_concurrency now %s, after %s; lock now %d (%d in progress, %d queued)\n",
 		name, capText(p.Before), capText(p.New), p.Lock, p.InProgress, p.Queued)
+	if th := p.Throttled; th != nil {
+		fmt.Fprintf(w, "  %s: %s\n", name, textsafe.Clean(th.Text()))
+	}
 	if !p.Changes() {
 		fmt.Fprintf(w, "  %s: max_concurrency is %s already: nothing to do\n", name, capText(p.New))
 		return
@@ -59,7 +62,7 @@ func RenderThrottlePlan(w io.Writer, p ThrottlePlan) {
 			model.Plural(len(p.Pools), "live pool", "live pools"), name)
 	}
 	if p.Reset {
-		fmt.Fprintln(w, "0 is what pools started without MaxConcurrency write: where the pools set a cap, it comes back at their next start.")
+		fmt.Fprintln(w, "0 is what pools started without MaxConcurrency write; no journalled throttle says the pools wrote another cap, and where they set one it comes back at their next start.")
 	}
 	fmt.Fprintln(w, "The value is re-checked when written: if it changed since this plan, nothing is written.")
 }

@@ -155,6 +155,26 @@ func TestThrottleScriptAndUndo(t *testing.T) {
 		}
 	})
 
+	t.Run("throttles in a row: the pools' value is the first before", func(t *testing.T) {
+		srv.Do("SET", key, "4")
+		_, first, err := throttleJournalled(t, c, dir, ThrottlePlan{Name: "mail", Key: key, Before: 4, New: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, second, err := throttleJournalled(t, c, dir, ThrottlePlan{Name: "mail", Key: key, Before: 1, New: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap := throttleSnapshot(3)
+		MarkThrottled(snap, []*journal.Action{first, second}, "")
+		if th := snap.JobTypes[0].Throttled; th == nil || th.Value != 3 || th.Before != "1" || th.Pools != "4" || th.Action != second.Header.ID {
+			t.Errorf("mark %+v, want 3 over 1, the pools' 4", th)
+		}
+		if _, err := NewThrottlePlan(snap, "mail", 0, true); !errors.Is(err, ErrResetNotPools) {
+			t.Errorf("reset over the pools' 4: %v", err)
+		}
+	})
+
 	t.Run("changed since the plan: nothing written", func(t *testing.T) {
 		srv.Do("SET", key, "7")
 		res, err := ExecuteThrottle(ctx, c, ThrottlePlan{Name: "mail", Key: key, Before: 0, New: 1})
@@ -179,4 +199,23 @@ func TestThrottleScriptAndUndo(t *testing.T) {
 		}
 		srv.Do("DEL", key)
 	})
+}
+
+// TestThrottleResetRefusedWhereThePoolsWroteACap: a reset of a type whose
+// throttle in force replaced a cap the pools wrote is refused, naming the
+// undo that puts it back; with the pools' 0 before, it is planned.
+func TestThrottleResetRefusedWhereThePoolsWroteACap(t *testing.T) {
+	snap := throttleSnapshot(1)
+	snap.JobTypes[0].Throttled = &model.Throttled{Value: 1, Before: "2", Pools: "4", Action: "20261207-120000-001"}
+	_, err := NewThrottlePlan(snap, "mail", 0, true)
+	if !errors.Is(err, ErrResetNotPools) || !strings.Contains(err.Error(), "`throttle mail 4` puts that back") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("reset over the pools' 4: %v", err)
+	}
+	if _, err := NewThrottlePlan(snap, "mail", 2, false); err != nil {
+		t.Errorf("a new limit over a throttle: %v", err)
+	}
+	snap.JobTypes[0].Throttled.Pools = "0"
+	if p, err := NewThrottlePlan(snap, "mail", 0, true); err != nil || p.New != 0 {
+		t.Errorf("reset over the pools' 0: %+v %v", p, err)
+	}
 }
