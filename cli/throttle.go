@@ -27,7 +27,9 @@ func throttleCommand() command {
 		help: `Throttle a job type: set <ns>:jobs:<job>:max_concurrency to N, the cap on
 its lock that gocraft/work's fetch script reads on every fetch. Running
 jobs finish; no new one starts while N or more run. --reset writes 0 (no
-cap). A pool writes its own MaxConcurrency (0 without one) when it starts,
+cap); it is refused where the journal shows the pools wrote another cap
+before the throttles in force (the refusal names the command that puts
+it back). A pool writes its own MaxConcurrency (0 without one) when it starts,
 so the next pool start of any pool naming JOB ends the throttle. The value
 before is journalled (` + "`undo`" + ` puts it back while the key still holds what
 the throttle wrote), and the script re-checks the value the plan saw.
