@@ -76,6 +76,7 @@ func commands() []command {
 		findCommand(),
 		requeueCommand(),
 		repairLocksCommand(),
+		removeLeakedCommand(),
 		pauseCommand(),
 		unpauseCommand(),
 		throttleCommand(),
@@ -156,7 +157,7 @@ func (e env) run(ctx context.Context, args []string) error {
 			err: fmt.Errorf("%s does not apply to %s", strings.Join(foreign, ", "), cmd.title())}
 	}
 	if err := fs.Parse(rest); err != nil {
-		return &exitCodeError{code: ExitUsage, help: cmd.name, err: unknownFlagError(err, fs.FlagSet)}
+		return &exitCodeError{code: ExitUsage, help: cmd.name, err: unknownFlagError(durationRangeError(err, fs.FlagSet), fs.FlagSet)}
 	}
 	switch {
 	case fs.help && cmd.name == "":

@@ -110,6 +110,13 @@ func (t *target) validate() error {
 	case t.namespace == "":
 		return usageErrorf("--namespace must not be empty")
 	}
+	// A bad --redis (a password in the URL, a scheme, a port) is a usage
+	// error, found before anything connects.
+	if !t.demo {
+		if _, err := t.redis.Endpoint(); err != nil {
+			return usageErrorf("%v", err)
+		}
+	}
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -113,6 +114,17 @@ func namedKeys() []string {
 // normalKey is a key as the screen matches it ("space" is " "), or an
 // error for a name the screen would never see.
 func normalKey(k string) (string, error) {
+	for _, r := range k {
+		if !printableKeyRune(r) {
+			return "", fmt.Errorf("%+q holds U+%04X, a control, bidi or other character that is not printed: write the key by its name or as the printable character", k, r)
+		}
+	}
+	switch k {
+	case "ctrl+m":
+		return "", fmt.Errorf(`"ctrl+m" never arrives: terminals send it as enter; bind "enter", or another key`)
+	case "ctrl+i":
+		return "", fmt.Errorf(`"ctrl+i" never arrives: terminals send it as tab; bind "tab", or another key`)
+	}
 	switch {
 	case k == "space" || k == " ":
 		return " ", nil
@@ -127,13 +139,21 @@ func normalKey(k string) (string, error) {
 		strings.Join(namedKeys()[:16], ", ")+", f1...f12")
 }
 
+// printableKeyRune reports whether r may be part of a key's name: it is
+// drawn in the help as it is, so no control (C0, C1, DEL), no bidi
+// control, no format, private-use or unassigned character, no space other
+// than the ASCII one, and no mark that has no width of its own.
+func printableKeyRune(r rune) bool {
+	return r == ' ' || (unicode.IsPrint(r) && !unicode.In(r, unicode.Mn, unicode.Me) && r != utf8.RuneError)
+}
+
 // ViewColumns lists each view's columns in their default order: the names
 // are the column titles in lower case (the Jobs view's first column, whose
 // title is the set's time, is "when").
 func ViewColumns() map[string][]string {
 	return map[string][]string{
 		"pools":    {"status", "pool", "host:pid", "beat", "started", "conc", "inprog", "locks", "jobs"},
-		"jobtypes": {"job", "queued", "latency", "inprog", "lock/max", "lockinfo", "paused", "drift", "why", "trend"},
+		"jobtypes": {"job", "queued", "latency", "fail/m", "inprog", "lock/max", "lockinfo", "paused", "drift", "why", "trend"},
 		"orphans":  {"key", "job", "pool", "length"},
 		"workers":  {"pool", "worker", "job", "running", "checkin", "note"},
 		"jobs":     {"when", "job", "id", "fails", "error"},

@@ -7,7 +7,6 @@ package model
 import (
 	"errors"
 	"fmt"
-	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -240,9 +239,7 @@ func (q *Query) add(t term, clock QueryClock) error {
 			return bad("%v", err)
 		}
 		if key == "since" {
-			// The set's times are whole seconds: a bound within a second
-			// starts at the next one.
-			s := int64(math.Ceil(float64(at.UnixNano()) / 1e9))
+			s := sinceSeconds(at)
 			if !q.HasSince || s > q.Since {
 				q.Since = s
 			}
@@ -282,34 +279,4 @@ func nearestKey(key string) string {
 		}
 	}
 	return best
-}
-
-// parseQueryTime reads an RFC 3339 time, a clock time of today (15:04 or
-// 15:04:05 in the clock's zone) or an age before now (90s, 90m, 2h, 3d, or
-// any Go duration such as 1h30m).
-func parseQueryTime(s string, clock QueryClock) (time.Time, error) {
-	if t, err := time.Parse(time.RFC3339Nano, s); err == nil {
-		return t, nil
-	}
-	for _, layout := range []string{"15:04", "15:04:05"} {
-		if c, err := time.ParseInLocation(layout, s, clock.Zone); err == nil && len(s) == len(layout) {
-			now := clock.Now.In(clock.Zone)
-			return time.Date(now.Year(), now.Month(), now.Day(), c.Hour(), c.Minute(), c.Second(), 0, clock.Zone), nil
-		}
-	}
-	text := s
-	days := int64(0)
-	if strings.HasSuffix(text, "d") {
-		n, err := strconv.ParseInt(strings.TrimSuffix(text, "d"), 10, 64)
-		if err == nil && n >= 0 && n < 100000 {
-			days, text = n, ""
-		}
-	}
-	if text == "" {
-		return clock.Now.Add(-time.Duration(days) * 24 * time.Hour), nil
-	}
-	if d, err := time.ParseDuration(text); err == nil && d >= 0 {
-		return clock.Now.Add(-d), nil
-	}
-	return time.Time{}, fmt.Errorf("time %q: want RFC 3339 (2026-12-01T03:10:00Z), a clock time of today (03:10) or an age (90m, 2h, 3d)", s)
 }

@@ -9,12 +9,13 @@ import (
 
 // FuzzParseQuery: any text either parses or fails with one line wrapping
 // ErrBadQuery, never panics; a parsed query matches without panicking, and
-// its text parses again to the same query.
+// its text parses again to the same query; its time bounds lie in the
+// range a bound may lie in.
 func FuzzParseQuery(f *testing.F) {
 	for _, s := range []string{
 		``, `job:send_*`, `err:"gateway timeout" since:03:10 until:03:40`, `err~^x$`, `id:abc`,
 		`args:ord_1 args.user.id:42`, `fails>=3 fails<=9 fails:4`, `since:2h until:90m`,
-		`erorr:x`, `since:2026-12-01T03:10:00Z`, `err:"a\"b\\"`, `args.a.0.b:"x y"`,
+		`erorr:x`, `since:2026-12-01T03:10:00Z`, `since:2262-04-11T23:47:17Z`, `until:-999999h`, `since:99999d`, `err:"a\"b\\"`, `args.a.0.b:"x y"`,
 	} {
 		f.Add(s)
 	}
@@ -33,6 +34,9 @@ func FuzzParseQuery(f *testing.F) {
 				t.Fatalf("error is not one line: %q", err)
 			}
 			return
+		}
+		if q.HasSince && (q.Since < MinQuerySecond || q.Since > MaxQuerySecond) || q.HasUntil && (q.Until < MinQuerySecond || q.Until > MaxQuerySecond) {
+			t.Fatalf("%q: bounds %d..%d outside the range", s, q.Since, q.Until)
 		}
 		for _, sj := range jobs {
 			q.MatchSetJob(sj)

@@ -50,13 +50,12 @@ func (q *Query) MatchSetJob(sj SetJob) bool {
 		return false
 	}
 	if q.HasTime() {
-		at := int64(sj.Score)
-		if sj.Set == SetRetry {
-			at = sj.Job.FailedAt
-		} else if sj.ScoreText == "" {
-			return false
-		}
-		if !q.MatchTime(at) {
+		switch {
+		case sj.Set == SetRetry:
+			if !q.MatchTime(sj.Job.FailedAt) {
+				return false
+			}
+		case sj.ScoreText == "" || !q.MatchScore(sj.Score):
 			return false
 		}
 	}

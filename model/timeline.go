@@ -61,7 +61,9 @@ func NewTimeline(now time.Time, since, bucket time.Duration) *Timeline {
 	b := int64(bucket / time.Second)
 	to := now.Unix()
 	from := to - int64(since/time.Second)
-	start := from - from%b
+	// Rounded down, also for a window that starts before 1970 (Go's %
+	// keeps the sign of a negative from).
+	start := from - ((from%b)+b)%b
 	tl := &Timeline{From: from, To: to + 1, Bucket: bucket, errKeys: map[string]string{}}
 	for s := start; s <= to; s += b {
 		tl.Buckets = append(tl.Buckets, TimelineBucket{Start: s, ByJob: map[string]int{}, ByError: map[string]int{}})
@@ -83,7 +85,7 @@ func (tl *Timeline) bucketOf(at int64) *TimelineBucket {
 // AddDead counts dead-set members by their score.
 func (tl *Timeline) AddDead(jobs []SetJob) {
 	for i := range jobs {
-		b := tl.bucketOf(int64(jobs[i].Score))
+		b := tl.bucketOf(ScoreSeconds(jobs[i].Score))
 		if b == nil {
 			continue
 		}

@@ -100,11 +100,14 @@ func describeItem(it JobItem) string {
 	return line
 }
 
+// scoreTime is a score as an RFC 3339 time, or as Redis wrote it when it
+// is not a whole second RFC 3339 can write.
 func scoreTime(sj model.SetJob) string {
-	if sj.Score != float64(int64(sj.Score)) {
+	sec := model.ScoreSeconds(sj.Score)
+	if sj.Score != float64(sec) || sec < model.MinQuerySecond || sec > model.MaxQuerySecond {
 		return sj.ScoreText
 	}
-	return time.Unix(int64(sj.Score), 0).UTC().Format(time.RFC3339)
+	return time.Unix(sec, 0).UTC().Format(time.RFC3339)
 }
 
 func sumCounts(m map[string]int64) int64 {

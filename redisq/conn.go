@@ -10,15 +10,17 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/internal/safefile"
 )
 
 // Options say how to reach Redis. Password is never printed.
@@ -90,6 +92,9 @@ func (o Options) Endpoint() (Endpoint, error) {
 				ep.User = name
 			}
 		}
+		if err := checkURLQuery(u); err != nil {
+			return ep, err
+		}
 		host, port := u.Hostname(), u.Port()
 		if host == "" {
 			host = "localhost"
@@ -151,7 +156,7 @@ func NewDialer(o Options) (*Dialer, error) {
 		host, _, _ := net.SplitHostPort(ep.HostPort)
 		conf := &tls.Config{ServerName: host, InsecureSkipVerify: o.TLSSkipVerify, MinVersion: tls.VersionTLS12} //nolint:gosec // the operator asked for it
 		if o.TLSCAFile != "" {
-			pem, err := os.ReadFile(o.TLSCAFile)
+			pem, _, err := safefile.ReadFile(o.TLSCAFile, safefile.Rules{})
 			if err != nil {
 				return nil, fmt.Errorf("read --tls-ca: %w", err)
 			}
@@ -351,9 +356,18 @@ func (c *deadlineNetConn) Write(p []byte) (int, error) {
 	return c.Conn.Write(p)
 }
 
+// unixNano is a deadline in unix nanoseconds, 0 for none. A deadline past
+// what an int64 of nanoseconds holds (2262-04-11T23:47:16Z) is held there,
+// one before 1970 at 1 (passed): UnixNano itself would wrap, and turn a
+// far deadline (a context of a long --timeout) into one long past.
 func unixNano(t time.Time) int64 {
-	if t.IsZero() {
+	switch {
+	case t.IsZero():
 		return 0
+	case t.After(time.Unix(0, math.MaxInt64)):
+		return math.MaxInt64
+	case t.Before(time.Unix(0, 1)):
+		return 1
 	}
 	return t.UnixNano()
 }
@@ -437,4 +451,21 @@ func Hint(err error) string {
 		return "the Redis user lacks a permission for this; --read-only needs +@read (and +time for Redis's clock), repairs need write and script permissions"
 	}
 	return ""
+}
+
+// checkURLQuery refuses a --redis URL with a query (?password=..., ?db=2)
+// or a fragment: nothing reads them, so a password there would be kept in
+// ps and shell history and ignored besides. The URL is not repeated.
+func checkURLQuery(u *url.URL) error {
+	if u.RawQuery == "" && !u.ForceQuery && u.Fragment == "" {
+		return nil
+	}
+	q, _ := url.ParseQuery(u.RawQuery)
+	for k := range q {
+		k = strings.ToLower(k)
+		if strings.Contains(k, "pass") || strings.Contains(k, "secret") || strings.Contains(k, "token") || k == "auth" || k == "pwd" {
+			return errors.New("the --redis URL holds a password, which would show in ps: put it in REDIS_PASSWORD or --password-file instead")
+		}
+	}
+	return errors.New("invalid --redis URL: it takes no query (?KEY=...) or fragment (#...): expected redis://[user@]host[:port][/db] or rediss://")
 }

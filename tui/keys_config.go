@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 )
 
 // rebind is k with the keys the configuration file gives (action name to
@@ -42,14 +44,15 @@ func (k keyMap) rebind(bindings map[string][]string) keyMap {
 }
 
 // keyLabel is how the help shows keys: "space" for the space bar, several
-// joined by "/".
+// joined by "/", never a control or bidi character raw (the file refuses
+// them; a key given another way is escaped all the same).
 func keyLabel(keys []string) string {
 	out := make([]string, len(keys))
 	for i, k := range keys {
 		if k == " " {
 			k = "space"
 		}
-		out[i] = k
+		out[i] = textsafe.Clean(k)
 	}
 	return strings.Join(out, "/")
 }

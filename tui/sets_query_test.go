@@ -43,6 +43,12 @@ func TestSetsQueryFilter(t *testing.T) {
 		{"args.n:3660", 1},
 		{"fails>=3 job:send_*", 30},
 		{"since:65m", 7}, // 6 deaths 60-65 min ago, 1 five minutes ago
+		// Past 2262-04-11T23:47:16Z nanoseconds since 1970 leave an
+		// int64; bounds are read in seconds, so nothing died after it.
+		{"since:2262-04-11T23:47:17Z", 0},
+		{"since:2300-01-01T00:00:00Z", 0},
+		{"until:1677-09-21T00:12:43Z", 0},
+		{"since:1600-01-01T00:00:00Z", 43}, // every dead member that is a job
 	}
 	for _, tc := range tests {
 		t.Run(tc.text, func(t *testing.T) {
@@ -68,7 +74,7 @@ func TestSetsQueryFilter(t *testing.T) {
 		m, _ := openJobs(t, f, false, 100, 30)
 		m = typeFilter(t, m, "resize")
 		reads := len(f.reads)
-		for _, bad := range []string{"erorr:x", "err~(", "since:yesterday", "since:1h until:2h"} {
+		for _, bad := range []string{"erorr:x", "err~(", "since:yesterday", "since:-999999h", "since:9999999h", "since:9999-12-31T23:59:59-01:00", "since:1h until:2h"} {
 			m = typeFilter(t, m, bad)
 			v := jobsView(t, m)
 			if !m.status.isErr || !strings.HasPrefix(m.status.text, "bad query") || strings.Contains(m.status.text, "\n") {

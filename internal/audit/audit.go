@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/workq-tui/workq-tui/internal/safefile"
 )
 
 // Entry is one executed action.
@@ -52,7 +54,7 @@ func (f *File) Record(e Entry) error {
 	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
 		return fmt.Errorf("create audit log directory: %w", err)
 	}
-	fh, err := os.OpenFile(f.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	fh, err := Open(f.Path)
 	if err != nil {
 		return fmt.Errorf("open audit log: %w", err)
 	}
@@ -67,9 +69,20 @@ func (f *File) Record(e Entry) error {
 	return nil
 }
 
+// Open opens the audit log at path for appending, creating it (mode 0600)
+// if need be: a regular file of the user's that no one else can write,
+// never through a symbolic link (in a directory others can write to, a link
+// planted as the log would send the lines elsewhere), and never a FIFO,
+// which would hang the write.
+func Open(path string) (*os.File, error) {
+	f, _, err := safefile.OpenAppend(path, safefile.Rules{NoFollow: true, Private: true}, 0o600)
+	return f, err
+}
+
 // Format is one audit line, ending in a newline. Values with spaces,
 // quotes or control characters are quoted, so a line is always one line and
-// splits into key=value fields.
+// splits into key=value fields. targets is a comma-separated list whose
+// items are quoted when they need it (see targetList).
 func Format(user string, e Entry) string {
 	fields := []string{
 		e.Time.UTC().Format(time.RFC3339),
@@ -82,7 +95,7 @@ func Format(user string, e Entry) string {
 		"redis="+value(e.Address),
 		"namespace="+value(e.Namespace),
 		"action="+value(e.Action),
-		"targets="+value(strings.Join(e.Targets, ",")),
+		"targets="+value(targetList(e.Targets)),
 		"moved="+strconv.FormatInt(e.Moved, 10),
 		"result="+value(e.Result),
 	)
@@ -90,6 +103,63 @@ func Format(user string, e Entry) string {
 		fields = append(fields, "journal="+value(e.Journal))
 	}
 	return strings.Join(fields, " ") + "\n"
+}
+
+// targetList joins the targets with commas. An item that holds a comma,
+// a quote or a backslash, or is empty, is written as a Go quoted string, so
+// that an id "x,all" never reads as the two items x and all, and ParseTargets
+// reads the list back exactly.
+func targetList(targets []string) string {
+	items := make([]string, len(targets))
+	for i, t := range targets {
+		if t == "" || strings.ContainsAny(t, `,"\`) {
+			t = strconv.QuoteToASCII(t)
+		}
+		items[i] = t
+	}
+	return strings.Join(items, ",")
+}
+
+// ParseTargets reads the value of an audit line's targets field, as it
+// stands after "targets=", back into its items.
+func ParseTargets(field string) ([]string, error) {
+	list := field
+	if strings.HasPrefix(field, `"`) {
+		s, err := strconv.Unquote(field)
+		if err != nil {
+			return nil, fmt.Errorf("targets %s: %w", field, err)
+		}
+		list = s
+	}
+	if list == "" {
+		return nil, nil
+	}
+	var out []string
+	for {
+		item := list
+		if strings.HasPrefix(list, `"`) {
+			q, err := strconv.QuotedPrefix(list)
+			if err != nil {
+				return nil, fmt.Errorf("targets %s: %w", field, err)
+			}
+			if item, err = strconv.Unquote(q); err != nil {
+				return nil, fmt.Errorf("targets %s: %w", field, err)
+			}
+			list = list[len(q):]
+		} else if i := strings.IndexByte(list, ','); i >= 0 {
+			item, list = list[:i], list[i:]
+		} else {
+			list = ""
+		}
+		out = append(out, item)
+		if list == "" {
+			return out, nil
+		}
+		if list[0] != ',' || len(list) == 1 {
+			return nil, fmt.Errorf("targets %s: want a comma between items", field)
+		}
+		list = list[1:]
+	}
 }
 
 func value(s string) string {
