@@ -79,6 +79,7 @@ func commands() []command {
 		removeLeakedCommand(),
 		pauseCommand(),
 		unpauseCommand(),
+		throttleCommand(),
 		historyCommand(),
 		undoCommand(),
 		targetsCommand(),

@@ -272,6 +272,10 @@ func operandCandidates(ctx context.Context, cmd string, ops []string, live *live
 		return without(live.deadPools(ctx), ops)
 	case "requeue":
 		return without(live.inProgressKeys(ctx), ops)
+	case "throttle":
+		if len(ops) == 0 {
+			return live.jobNames(ctx)
+		}
 	case "history", "undo":
 		if len(ops) == 0 {
 			return live.actionIDs(ctx, cmd == "undo")

@@ -44,6 +44,7 @@ a cause was found. It only reads.`,
 			fs.BoolVar(&c.pool, "pool", false, "the arguments are worker pool IDs")
 			fs.BoolVar(&c.json, "json", false, "print one JSON object")
 			fs.BoolVar(&c.wide, "wide", false, "print each line whole (the text wraps at 80 columns without it; commands are never wrapped)")
+			c.audit.addJournalFlag(fs)
 			return c
 		},
 	}
@@ -58,6 +59,7 @@ type explainCmd struct {
 	pool      bool
 	json      bool
 	wide      bool
+	audit     auditFlag
 }
 
 func (c *explainCmd) run(ctx context.Context, e env, args []string) error {
@@ -87,6 +89,7 @@ func (c *explainCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	markThrottled(e, c.audit, &c.target, rd.Snap)
 	var jobs []model.Explanation
 	var pools []model.PoolExplanation
 	cause := false

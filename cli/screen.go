@@ -150,6 +150,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 	for _, t := range ts {
 		opts, closeTarget, err := c.targetOptions(ctx, t, renderer, auditor)
 		opts.Bindings, opts.Columns = settings.Bindings, settings.Columns
+		opts.Clipboard = e.stdout
 		if err != nil {
 			if len(ts) > 1 {
 				return c.withTarget(err, t)
@@ -183,6 +184,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 			return err
 		}
 		opts.Bindings, opts.Columns = settings.Bindings, settings.Columns
+		opts.Clipboard = e.stdout
 		closers = append(closers, closeTarget)
 	}
 }
@@ -232,6 +234,8 @@ func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipg
 		ScanInterval:  c.scanInterval,
 		ScanPause:     model.ScanPause,
 		SweepInterval: c.sweepInterval,
+		// What a copied command starts with: as the explanations' fixes.
+		CommandPrefix: screenFixPrefix(t),
 	}
 	hist := screenHistoryOf(auditPathOf(auditor), t)
 	opts.Reader = screenReaderOf(client, d, t, hist, c.longAfter)

@@ -46,6 +46,7 @@ type screenActor struct {
 	tui.Requeuer
 	tui.LockRepairer
 	tui.Pauser
+	tui.Throttler
 	tui.JobsActor
 	tui.Undoer
 }
@@ -74,6 +75,7 @@ type fullActor interface {
 	tui.Requeuer
 	tui.LockRepairer
 	tui.Pauser
+	tui.Throttler
 	tui.JobsActor
 	tui.Undoer
 }
@@ -93,7 +95,7 @@ var (
 // explanations mark jobs running over longAfter as explain's --long-after.
 func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screenHistory, longAfter time.Duration) tui.Reader {
 	r := screenReader{
-		Poller:        redisq.NewPoller(client),
+		Poller:        throttleMarking(redisq.NewPoller(client), h),
 		Sweeper:       client,
 		HealthReader:  client,
 		Peeker:        redisq.RawPeeker{Client: client},
@@ -130,6 +132,7 @@ func screenActorOf(r *reaper.Reaper, pool *redis.Pool, t *target, batch int, j *
 		Requeuer:     r,
 		LockRepairer: r,
 		Pauser:       screenPauser(pool, j),
+		Throttler:    screenThrottler{pool: pool, j: j},
 		JobsActor:    screenJobsJournalled(pool, t.namespace, batch, j),
 		Undoer:       screenUndoer{h: h, pool: pool, batch: batch, j: j},
 	}

@@ -172,8 +172,12 @@ func jobFacts(snap *Snapshot, jt *JobType, live []*Pool) []string {
 	for _, p := range live {
 		workers += p.Heartbeat.Concurrency
 	}
-	return []string{line, fmt.Sprintf("served by %s with %s",
+	facts := []string{line, fmt.Sprintf("served by %s with %s",
 		Plural(len(live), "live pool", "live pools"), Plural(workers, "worker", "workers"))}
+	if jt.Throttled != nil {
+		facts = append(facts, throttledFact(*jt.Throttled))
+	}
+	return facts
 }
 
 func explainPaused(snap *Snapshot, jt *JobType) *Cause {

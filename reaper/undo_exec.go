@@ -57,6 +57,7 @@ type UndoProgress func(done, total int64)
 type Undoer struct {
 	batch                          int
 	requeue, del, queue, pauseUndo *redis.Script
+	throttleUndo                   *redis.Script
 }
 
 // NewUndoer returns an undoer putting back at most batch items per script
@@ -66,11 +67,12 @@ func NewUndoer(batch int) *Undoer {
 		batch = DefaultBatch
 	}
 	return &Undoer{
-		batch:     batch,
-		requeue:   redis.NewScript(-1, luaUndoRequeue),
-		del:       redis.NewScript(-1, luaUndoDelete),
-		queue:     redis.NewScript(-1, luaUndoQueue),
-		pauseUndo: redis.NewScript(-1, luaUndoPause),
+		batch:        batch,
+		requeue:      redis.NewScript(-1, luaUndoRequeue),
+		del:          redis.NewScript(-1, luaUndoDelete),
+		queue:        redis.NewScript(-1, luaUndoQueue),
+		pauseUndo:    redis.NewScript(-1, luaUndoPause),
+		throttleUndo: redis.NewScript(-1, luaUndoThrottle),
 	}
 }
 
@@ -162,7 +164,7 @@ func (u *Undoer) batchOf(op string, items []UndoItem) int {
 	switch op {
 	case journal.OpQueueDelete, journal.OpRemoveLeaked:
 		return 1
-	case journal.OpPause, journal.OpUnpause:
+	case journal.OpPause, journal.OpUnpause, journal.OpThrottle:
 		return len(items)
 	}
 	size := 0
@@ -234,6 +236,9 @@ func (u *Undoer) callArgs(plan UndoPlan, call []UndoItem) (*redis.Script, []any,
 			in.Items[0].Deadline = deadline
 		}
 		argv = []any{it.Item.Old, max(it.Item.Count, 1), val, deadline}
+	case journal.OpThrottle:
+		script = u.throttleUndo
+		keys, argv = throttleUndoArgs(call)
 	default: // pause, unpause
 		script = u.pauseUndo
 		op := "lift"

@@ -26,6 +26,8 @@ func undoWhat(op string) string {
 		return "push each removed leaked entry back onto its in-progress list, unless the list holds it already"
 	case journal.OpPause:
 		return `lift each pause the action set, only while it is the "1" without expiry it wrote`
+	case journal.OpThrottle:
+		return "put back each max_concurrency value the throttle replaced, only while it still holds what the throttle wrote (a pool start since has written its own)"
 	case journal.OpUnpause:
 		return "put back each pause key the unpause deleted, with its value and what was left of its expiry, only while it is absent"
 	}

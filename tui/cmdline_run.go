@@ -74,9 +74,12 @@ func (m Model) commands() []command {
 			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showJobType(a) }},
 		{name: "pause", action: func(k *keyMap) *key.Binding { return &k.TogglePause }, args: Model.jobNames,
 			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showJobType(a) }},
+		{name: "throttle", args: Model.jobNames, needs: Model.throttleUnavailable,
+			run: func(m Model, a []string) (Model, tea.Cmd) { return m.throttleCommand(a) }},
 		{name: "history", action: func(k *keyMap) *key.Binding { return &k.History }},
 		{name: "undo", action: func(k *keyMap) *key.Binding { return &k.Undo }},
 		{name: "explain", args: Model.jobNames, run: Model.explainCommand},
+		{name: "copy", args: func(Model) []string { return []string{"command"} }, run: Model.copyCommand},
 		{name: "timeline", args: timelineSinces, needs: noTimeline, run: Model.timelineCommand},
 		targetCommand(),
 		{name: "refresh", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.Refresh) }},
@@ -151,7 +154,7 @@ func (m Model) runCommand(line string) (Model, tea.Cmd) {
 	if c.args == nil && len(args) > 0 {
 		return m.setStatus(fmt.Sprintf(":%s takes no argument", c.name), true)
 	}
-	wholeLine := c.name == "where" || c.name == "find"
+	wholeLine := c.name == "where" || c.name == "find" || c.name == "throttle"
 	if !wholeLine && len(args) > 1 {
 		return m.setStatus(fmt.Sprintf(":%s takes one argument", c.name), true)
 	}

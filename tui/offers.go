@@ -56,12 +56,13 @@ func offered(r Reader, namespace string) reads {
 // writes are what the screen's Actor offers, found once by New; all nil
 // without an actor.
 type writes struct {
-	reap    Reaper
-	requeue Requeuer
-	repair  LockRepairer
-	pause   Pauser
-	jobs    JobsActor
-	undo    Undoer
+	reap     Reaper
+	requeue  Requeuer
+	repair   LockRepairer
+	pause    Pauser
+	throttle Throttler
+	jobs     JobsActor
+	undo     Undoer
 }
 
 // offeredWrites finds what a offers.
@@ -73,6 +74,7 @@ func offeredWrites(a Actor) writes {
 	w.requeue, _ = a.(Requeuer)
 	w.repair, _ = a.(LockRepairer)
 	w.pause, _ = a.(Pauser)
+	w.throttle, _ = a.(Throttler)
 	w.jobs, _ = a.(JobsActor)
 	w.undo, _ = a.(Undoer)
 	return w

@@ -8,6 +8,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"time"
 
@@ -99,6 +100,14 @@ type Options struct {
 	Target   string
 	ReadOnly bool
 	Demo     bool
+
+	// Clipboard is where c and C write the OSC 52 sequence that copies
+	// (the terminal: the program's output); nil: nothing is copied.
+	// CommandPrefix is the program and the connection flags a copied
+	// command starts with ("workq-tui" when empty): it must never hold a
+	// password.
+	Clipboard     io.Writer
+	CommandPrefix string
 
 	// Interval is the time between polls (default 2s); FetchTimeout bounds
 	// one poll (default 10s); MaxBackoff caps the wait between retries

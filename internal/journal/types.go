@@ -29,6 +29,7 @@ const (
 	OpQueueDelete = "queue-delete" // jobs deleted from a queue
 	OpPause       = "pause"
 	OpUnpause     = "unpause"
+	OpThrottle    = "throttle"        // a job type's max_concurrency set
 	OpReap        = "reap"            // dead pools' jobs back to their queues
 	OpOrphans     = "requeue-orphans" // in-progress lists of gone pools (command requeue)
 	OpRepairLocks = "repair-locks"    // lock and lock_info reset
