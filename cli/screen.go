@@ -148,6 +148,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 	for _, t := range ts {
 		opts, closeTarget, err := c.targetOptions(ctx, t, renderer, auditor)
 		opts.Bindings, opts.Columns = settings.Bindings, settings.Columns
+		opts.Queries, opts.QueriesFrom = settings.Queries, settings.Path
 		if err != nil {
 			if len(ts) > 1 {
 				return c.withTarget(err, t)
@@ -181,6 +182,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 			return err
 		}
 		opts.Bindings, opts.Columns = settings.Bindings, settings.Columns
+		opts.Queries, opts.QueriesFrom = settings.Queries, settings.Path
 		closers = append(closers, closeTarget)
 	}
 }

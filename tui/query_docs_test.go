@@ -69,6 +69,7 @@ type docQuery struct {
 var (
 	docWhereFlag   = regexp.MustCompile(`--where[ =]('[^'\n]*'|"(?:[^"\\\n]|\\.)*"|[^\s` + "`" + `'"\]]+)`)
 	docPlaceholder = regexp.MustCompile(`^([a-z.]+(:|~|>=|<=))?[A-Z_]+$`)
+	docSaved       = regexp.MustCompile(`^[A-Za-z0-9_-]+ *= *('[^']*'|"(?:[^"\\]|\\.)*")$`)
 	docFence       = regexp.MustCompile("(?ms)^ *```.*?^ *```")
 	docCodeSpan    = regexp.MustCompile("`([^`]+)`")
 	docTermSpan    = regexp.MustCompile(`^(job|err|id|args(\.[A-Za-z0-9_.]+)?|fails|since|until)(:|~|>=|<=)\S`)
@@ -87,6 +88,25 @@ func docQueryExamples(doc string) []docQuery {
 		text := shellWord(doc[m[2]:m[3]])
 		if !placeholder(text) {
 			out = append(out, docQuery{text: text, line: lineAt(doc, m[0])})
+		}
+	}
+	// Saved queries: NAME = 'QUERY' under [queries] in a fenced block.
+	inQueries := false
+	for i, l := range strings.Split(doc, "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "[queries]":
+			inQueries = true
+		case strings.HasPrefix(l, "[") || strings.HasPrefix(l, "```"):
+			inQueries = false
+		case inQueries:
+			if m := docSaved.FindStringSubmatch(l); m != nil {
+				text := m[1][1 : len(m[1])-1]
+				if m[1][0] == '"' {
+					text, _ = strconv.Unquote(m[1])
+				}
+				out = append(out, docQuery{text: text, line: i + 1})
+			}
 		}
 	}
 	// Code spans, over line ends but not over a fence.

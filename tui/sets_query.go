@@ -7,6 +7,7 @@ package tui
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -56,8 +57,11 @@ func jobQuery(name string) string {
 // A bad query says why in the status line and keeps the filter that was
 // applied: nothing is read.
 func (m Model) applySetsQuery(v setsView, text string) (Model, tea.Cmd) {
-	text = strings.TrimSpace(text)
-	q, err := parseSetsQuery(text, m.queryNow())
+	text, err := model.ExpandSaved(strings.TrimSpace(text), m.opts.Queries, m.opts.QueriesFrom)
+	var q *model.Query
+	if err == nil {
+		q, err = parseSetsQuery(text, m.queryNow())
+	}
 	if err != nil {
 		v.typed = ""
 		return m.withSets(v).setStatus(oneLine(err.Error()), true)
@@ -68,6 +72,19 @@ func (m Model) applySetsQuery(v setsView, text string) (Model, tea.Cmd) {
 	v.jobFilter, v.query, v.typed = text, q, ""
 	v.marked, v.markAll = nil, false
 	return m.setsLoad(v, 0, false)
+}
+
+// savedQueryNames are the names of the configuration file's saved
+// queries that can be typed as they are, in order.
+func (m Model) savedQueryNames() []string {
+	var out []string
+	for n := range m.opts.Queries {
+		if typeable(n) && model.SavedQueryName(n) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // queryNow is the time a query's ages and clock times are read against:

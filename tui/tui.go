@@ -152,6 +152,11 @@ type Options struct {
 	// a view it does not name shows them all. Both come checked.
 	Bindings map[string][]string
 	Columns  map[string][]string
+	// Queries are the saved queries of the configuration file's
+	// [queries], by name, for @NAME in / and :where; QueriesFrom is that
+	// file's path, for the error of an unknown name.
+	Queries     map[string]string
+	QueriesFrom string
 
 	// SwitchNamespace lets n, on an empty namespace, end the screen for
 	// the program to open it on a namespace the reader's NamespaceFinder
