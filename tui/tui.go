@@ -157,6 +157,14 @@ type Options struct {
 	// file's path, for the error of an unknown name.
 	Queries     map[string]string
 	QueriesFrom string
+	// CmdLines are the command line's history from the runs before,
+	// oldest first; CmdLineStore, when set, keeps it for the next run
+	// after every line run.
+	CmdLines     []string
+	CmdLineStore LineStore
+	// CmdLinesErr says why the history of the runs before could not be
+	// read (then it is neither read nor kept); the status line shows it.
+	CmdLinesErr string
 
 	// SwitchNamespace lets n, on an empty namespace, end the screen for
 	// the program to open it on a namespace the reader's NamespaceFinder
@@ -321,6 +329,8 @@ func New(o Options) Model {
 		after:     tea.Tick,
 		tabs:      tabs,
 		history:   queueHistory{},
+		cmdline:   cmdLine{history: append([]string(nil), o.CmdLines...)},
+		status:    statusLine{text: oneLine(o.CmdLinesErr), isErr: o.CmdLinesErr != ""},
 		pollEvery: o.Interval,
 		width:     80,
 		height:    24,

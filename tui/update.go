@@ -116,6 +116,8 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.startScan()
+	case cmdLinesSavedMsg:
+		return m.setStatus("command history not kept: "+oneLine(msg.err.Error()), true)
 	case statusClearMsg:
 		if msg.id == m.statusID {
 			m.status = statusLine{}
