@@ -151,6 +151,9 @@ func (m Model) runCommand(line string) (Model, tea.Cmd) {
 		return m.setStatus(r, true)
 	}
 	args := fields[1:]
+	if c.name == "requeue" && len(args) > 0 {
+		return m.requeueWithRate(args)
+	}
 	if c.args == nil && len(args) > 0 {
 		return m.setStatus(fmt.Sprintf(":%s takes no argument", c.name), true)
 	}

@@ -420,6 +420,10 @@ func (m Model) onDialogKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.dialog = nil
 		return m.setStatus("cancelled: nothing was changed", false)
 	}
+	if d, ok := m.dialog.rated(msg); ok {
+		m.dialog = &d
+		return m, nil
+	}
 	if d, ok := m.dialog.scrolled(msg, m.keys, m.lay.width, m.lay.body); ok {
 		m.dialog = &d
 	}
