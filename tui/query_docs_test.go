@@ -70,7 +70,6 @@ var (
 	docWhereFlag   = regexp.MustCompile(`--where[ =]('[^'\n]*'|"(?:[^"\\\n]|\\.)*"|[^\s` + "`" + `'"\]]+)`)
 	docPlaceholder = regexp.MustCompile(`^([a-z.]+(:|~|>=|<=))?[A-Z_]+$`)
 	docSaved       = regexp.MustCompile(`^[A-Za-z0-9_-]+ *= *('[^']*'|"(?:[^"\\]|\\.)*")$`)
-	docFence       = regexp.MustCompile("(?ms)^ *```.*?^ *```")
 	docCodeSpan    = regexp.MustCompile("`([^`]+)`")
 	docTermSpan    = regexp.MustCompile(`^(job|err|id|args(\.[A-Za-z0-9_.]+)?|fails|since|until)(:|~|>=|<=)\S`)
 	docScreen      = regexp.MustCompile(`^(:where |/)(.*[:~<>].*)$`)
@@ -110,7 +109,7 @@ func docQueryExamples(doc string) []docQuery {
 		}
 	}
 	// Code spans, over line ends but not over a fence.
-	prose := docFence.ReplaceAllStringFunc(doc, func(f string) string { return strings.Repeat("\n", strings.Count(f, "\n")) })
+	prose := withoutFences(doc)
 	for _, m := range docCodeSpan.FindAllStringSubmatchIndex(prose, -1) {
 		span := strings.Join(strings.Fields(prose[m[2]:m[3]]), " ")
 		line := lineAt(prose, m[0])
@@ -119,7 +118,7 @@ func docQueryExamples(doc string) []docQuery {
 		case docTermSpan.MatchString(span):
 			out = append(out, docQuery{text: span, line: line})
 		default:
-			if s := docScreen.FindStringSubmatch(span); s != nil && !placeholder(s[2]) {
+			if s := docScreen.FindStringSubmatch(span); len(s) == 3 && !placeholder(s[2]) {
 				out = append(out, docQuery{text: s[2], screen: true, line: line})
 			}
 		}
@@ -136,4 +135,21 @@ func shellWord(w string) string {
 		return regexp.MustCompile(`\\(.)`).ReplaceAllString(w[1:len(w)-1], "$1")
 	}
 	return w
+}
+
+// withoutFences is doc with the lines of its fenced blocks emptied, so
+// that line numbers stay.
+func withoutFences(doc string) string {
+	lines := strings.Split(doc, "\n")
+	in := false
+	for i, l := range lines {
+		fence := strings.HasPrefix(strings.TrimSpace(l), "```")
+		if in || fence {
+			lines[i] = ""
+		}
+		if fence {
+			in = !in
+		}
+	}
+	return strings.Join(lines, "\n")
 }
