@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -107,7 +108,11 @@ func splitTerms(text string) ([]term, error) {
 	out := make([]term, 0, len(words))
 	for _, w := range words {
 		if w.op == "" {
-			return nil, fmt.Errorf("%w: %q is not a term: write KEY:VALUE (%s), e.g. job:%s", ErrBadQuery, w.src, strings.Join(queryKeys, ", "), w.value)
+			example := QuoteQueryValue(w.value)
+			if strings.ContainsFunc(example, unicode.IsControl) || !utf8.ValidString(example) {
+				example = "NAME"
+			}
+			return nil, fmt.Errorf("%w: %q is not a term: write KEY:VALUE (%s), e.g. job:%s", ErrBadQuery, w.src, strings.Join(queryKeys, ", "), example)
 		}
 		out = append(out, w)
 	}
@@ -261,7 +266,7 @@ func readQuoted(text string, i int, after string) (string, int, error) {
 	}
 	if j < len(text) && !isQuerySpace(text[j]) {
 		if after == "" {
-			return "", 0, fmt.Errorf("%w: a space must follow the closing quote of %s", ErrBadQuery, text[i:j])
+			return "", 0, fmt.Errorf("%w: a space must follow the closing quote of %q", ErrBadQuery, text[i:j])
 		}
 		return "", 0, fmt.Errorf("%w: a space must follow the closing quote of %q", ErrBadQuery, after)
 	}
