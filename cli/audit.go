@@ -26,7 +26,7 @@ type auditFlag struct {
 
 func (a *auditFlag) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&a.path, "audit-log", "", "append one line per executed write to `FILE` (default: the user's state directory)")
-	fs.Int64Var(&a.journalMax, "journal-max", journal.DefaultMax, "keep the journals of the last actions (in the directory journal beside the audit log) within `BYTES`, dropping the oldest")
+	fs.Int64Var(&a.journalMax, "journal-max", journal.DefaultMax, "keep the journals of the last actions (in the journal directory beside the audit log) within `BYTES`, dropping the oldest")
 }
 
 // auditLog is where an executed write records its one line.
@@ -69,7 +69,7 @@ func (l *auditLog) ready() error {
 	if err := os.MkdirAll(filepath.Dir(l.file.Path), 0o700); err != nil {
 		return localErrorf("audit log: nothing changed: %w", err)
 	}
-	f, err := os.OpenFile(l.file.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := audit.Open(l.file.Path)
 	if err != nil {
 		return localErrorf("audit log: nothing changed: %w", err)
 	}

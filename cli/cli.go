@@ -76,6 +76,7 @@ func commands() []command {
 		findCommand(),
 		requeueCommand(),
 		repairLocksCommand(),
+		removeLeakedCommand(),
 		pauseCommand(),
 		unpauseCommand(),
 		historyCommand(),

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"context"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/workq-tui/workq-tui/internal/journal"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 )
 
 // journalled is a command that reads the journal of its target: history
@@ -20,7 +22,10 @@ func (c *undoCmd) completionJournal() (auditFlag, *target)    { return c.audit, 
 // actionIDs are the IDs of the journal's actions on the command line's
 // target, newest first, each described by its command and state; for undo
 // only those it could still put back (not undone, not an undo). Nothing
-// is sent to Redis; a journal that cannot be read completes nothing.
+// is sent to Redis; a journal that cannot be read completes nothing. Each
+// journal is skimmed (its header and end record, not its calls), and only
+// files named as the program names journals are read, so an ID offered is
+// always digits and dashes, and a description is cleaned text.
 func (l *liveSource) actionIDs(ctx context.Context, forUndo bool) []candidate {
 	j, ok := l.fs.runner.(journalled)
 	if !ok || !l.ok {
@@ -34,21 +39,23 @@ func (l *liveSource) actionIDs(ctx context.Context, forUndo bool) []candidate {
 	if err != nil {
 		return nil
 	}
-	_, stop, err := t.open(ctx) // the address as the journal names it
-	if err != nil {
+	if t.journalAddress(ctx, io.Discard) != nil {
 		return nil
 	}
-	stop()
-	rows, _, err := targetHistory(dir, t)
+	acts, _, err := dir.Skims()
 	if err != nil {
 		return nil
 	}
 	var out []candidate
-	for _, s := range slices.Backward(rows) {
+	for _, a := range slices.Backward(acts) {
+		if !sameTarget(a, t) || !journal.ValidID(a.Header.ID) {
+			continue
+		}
+		s := journal.Summarize(a, acts)
 		if forUndo && (strings.Contains(s.State, "undone by") || s.UndoOf != "" || s.Op == journal.OpUndo) {
 			continue
 		}
-		out = append(out, candidate{s.ID, s.Command + " (" + s.State + ")"})
+		out = append(out, candidate{s.ID, textsafe.Clean(s.Command + " (" + s.State + ")")})
 	}
 	return out
 }

@@ -22,6 +22,10 @@ func TestDemoCommands(t *testing.T) {
 		Orphans []struct {
 			Key string `json:"key"`
 		} `json:"orphans"`
+		Findings []struct {
+			Kind    string `json:"kind"`
+			Subject string `json:"subject"`
+		} `json:"findings"`
 	}
 	read := func(args ...string) snap {
 		t.Helper()
@@ -40,8 +44,8 @@ func TestDemoCommands(t *testing.T) {
 	for _, p := range a.Pools {
 		status[p.Status]++
 	}
-	if status["alive"] != 3 || status["dead"] != 2 {
-		t.Errorf("pools by status %v, want 3 alive and 2 dead", status)
+	if status["alive"] != 4 || status["dead"] != 2 {
+		t.Errorf("pools by status %v, want 4 alive and 2 dead", status)
 	}
 	var drift []string
 	for _, jt := range a.JobTypes {
@@ -51,6 +55,17 @@ func TestDemoCommands(t *testing.T) {
 	}
 	if len(drift) != 1 || len(a.Orphans) != 1 {
 		t.Fatalf("drift %v, orphans %v: want one of each", drift, a.Orphans)
+	}
+	// The live incident: a type failing now, one starving behind stuck
+	// workers.
+	found := map[string]bool{}
+	for _, f := range a.Findings {
+		found[f.Kind+" "+f.Subject] = true
+	}
+	for _, want := range []string{"failing charge_card", "starving send_sms", "stuck build_statement"} {
+		if !found[want] {
+			t.Errorf("no %s finding in the demo: %v", want, a.Findings)
+		}
 	}
 
 	b := read("--demo", "--demo-seed", "1", "-n", "myapp-work", "snapshot", "--json")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/workq-tui/workq-tui/config"
 	"github.com/workq-tui/workq-tui/internal/shellword"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
@@ -29,7 +30,9 @@ serving it, a lock at max_concurrency (held by dead pools, drifted, or
 saturated by running jobs), the serving pools' workers busy with other job
 types, jobs held in dead pools' or orphaned in-progress lists, an empty
 queue while jobs wait in retry, unique keys blocking new enqueues, and
-recent deaths with their top error. With --pool, or for an argument that is
+recent deaths with their top error; and job health: failing now (with the
+thresholds, as snapshot's --fail-* flags set them), starving for a slot,
+running on stuck workers, a backlog. With --pool, or for an argument that is
 a pool ID, it tells why a pool is late or dead instead. Exit status 3 when
 a cause was found. It only reads.`,
 		flags: func(fs *pflag.FlagSet) runner {
@@ -37,6 +40,7 @@ a cause was found. It only reads.`,
 			c.target.addFlags(fs)
 			addDeadAfter(fs, &c.deadAfter)
 			addLongAfter(fs, &c.longAfter)
+			addHealthLimits(fs, &c.limits)
 			fs.BoolVar(&c.pool, "pool", false, "the arguments are worker pool IDs")
 			fs.BoolVar(&c.json, "json", false, "print one JSON object")
 			return c
@@ -49,6 +53,7 @@ type explainCmd struct {
 	fs        *pflag.FlagSet
 	deadAfter time.Duration
 	longAfter time.Duration
+	limits    model.HealthLimits
 	pool      bool
 	json      bool
 }
@@ -71,6 +76,11 @@ func (c *explainCmd) run(ctx context.Context, e env, args []string) error {
 	if err := checkDeadAfter(c.deadAfter); err != nil {
 		return err
 	}
+	limits, err := c.healthLimits(c.limits)
+	if err != nil {
+		return err
+	}
+	c.limits = limits
 	rd, err := c.read(ctx, args)
 	if err != nil {
 		return err
@@ -143,6 +153,9 @@ func (c *explainCmd) read(ctx context.Context, args []string) (*redisq.ExplainRe
 	if c.longAfter > 0 {
 		rd.Snap.LongAfter = c.longAfter
 	}
+	if err := cl.AssessJobs(ctx, redisq.NewHealthTracker(c.namespace, c.limits), rd.Snap); err != nil {
+		return nil, err
+	}
 	return rd, nil
 }
 
@@ -152,6 +165,11 @@ func explainOwnFlag(name string) bool {
 	switch name {
 	case "json", "pool", "long-after", "dead-after", "read-only", "demo", "demo-seed", "help", "version":
 		return true
+	}
+	for _, k := range config.HealthKeys() {
+		if name == config.HealthFlag(k) {
+			return true
+		}
 	}
 	return false
 }

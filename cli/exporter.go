@@ -13,6 +13,7 @@ import (
 
 	"github.com/workq-tui/workq-tui/exporter"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
 )
 
 // exporterShutdown bounds how long the exporter waits for the scrapes in
@@ -29,7 +30,11 @@ http://LISTEN/metrics, with a health check on /healthz, until stopped
 label; without --target, the connection flags make one target named after
 its address. Each target is read at most once per --min-interval however
 many scrapes arrive, and scanned for orphans once per --scan-interval. A
-job running longer than --long-after counts in workq_long_running_jobs. It
+job running longer than --long-after counts in workq_long_running_jobs.
+Each read judges the job health as snapshot does (the --fail-* flags and
+the others, or the target's keys of the same names) into
+workq_job_problem{job,kind} and the failure rates; the failures are
+followed from read to read, reading only the new ones. It
 is read-only whatever the flags or the configuration say: its connections
 refuse every command that writes. The metrics are listed in docs/metrics.md.`,
 		flags: func(fs *pflag.FlagSet) runner {
@@ -37,6 +42,7 @@ refuse every command that writes. The metrics are listed in docs/metrics.md.`,
 			c.target.addFlags(fs)
 			addDeadAfter(fs, &c.deadAfter)
 			addLongAfter(fs, &c.longAfter)
+			addHealthLimits(fs, &c.limits)
 			fs.StringVar(&c.listen, "listen", "127.0.0.1:9187", "serve HTTP on `host:port`")
 			fs.DurationVar(&c.minInterval, "min-interval", exporter.DefaultMinInterval, "read each target at most once per this interval")
 			fs.DurationVar(&c.scanInterval, "scan-interval", exporter.DefaultScanInterval, "time between orphan scans of each target")
@@ -50,6 +56,7 @@ type exporterCmd struct {
 	target
 	deadAfter    time.Duration
 	longAfter    time.Duration
+	limits       model.HealthLimits
 	listen       string
 	minInterval  time.Duration
 	scanInterval time.Duration
@@ -103,6 +110,11 @@ func (c *exporterCmd) run(ctx context.Context, e env, args []string) error {
 		if err != nil {
 			return err
 		}
+		limits, err := t.healthLimits(c.limits)
+		if err != nil {
+			return err
+		}
+		src.JudgeJobs(limits, c.longAfter)
 		targets = append(targets, src.Target(t.name()))
 		names = append(names, fmt.Sprintf("%s (%s, namespace %s)", textsafe.Clean(t.name()), t.address(), textsafe.Clean(t.namespace)))
 	}

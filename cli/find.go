@@ -149,6 +149,9 @@ func writePlaces(w io.Writer, places []redisq.Place, now time.Time) {
 			if p.ID == "" {
 				where = fmt.Sprintf("unique key %s blocks a new enqueue of these arguments, its job in no other place, %s", c(p.Key), ttl)
 			}
+			if p.InValue {
+				where = fmt.Sprintf("unique key %s holds it: it runs, with these arguments, when a worker takes the placeholder that holds the key, %s", c(p.Key), ttl)
+			}
 		}
 		fmt.Fprintf(w, "%s  %s\n", head, where)
 	}

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -25,14 +27,18 @@ func historyCommand() command {
 		name:    "history",
 		args:    "[ACTION_ID]",
 		summary: "list the writes of this target and namespace, or show what one changed",
-		help: `List the actions in the journal (the directory journal beside the audit
-log) that ran on this Redis and namespace: ID, time, command, how many
+		help: `List the actions in the journal (beside the audit log: the directory
+journal beside the default one, FILE.journal beside an --audit-log FILE)
+that ran on this Redis and namespace: ID, time, command, how many
 script calls and items, and whether it ended, was undone or was cut short.
 With ACTION_ID, show what the action changed, call by call: each job's set,
 score and bytes, each queue, unique key and pause key as they were before.
 The journal holds the jobs' bytes, arguments included: its files are
 readable by their owner only. Reaps, orphan requeues and lock repairs are on
-record here, though undo refuses them. Nothing is sent to Redis.`,
+record here, though undo refuses them. Only the user's own journal files are
+read: other files of the directory are named, escaped, and left alone.
+Nothing is sent to Redis (with Sentinel, the sentinels are asked for the
+master, for at most a second).`,
 		flags: func(fs *pflag.FlagSet) runner {
 			c := &historyCmd{}
 			c.target.addFlags(fs)
@@ -58,15 +64,14 @@ func (c *historyCmd) run(ctx context.Context, e env, args []string) error {
 	if len(args) > 1 {
 		return usageErrorf("history takes at most one ACTION_ID")
 	}
-	dir, err := c.audit.journalDir(e)
+	dir, legacy, err := c.audit.journalDirs(e)
 	if err != nil {
 		return err
 	}
-	_, stop, err := c.open(ctx) // the address as the journal names it; nothing is sent
-	if err != nil {
+	if err := c.journalAddress(ctx, e.stderr); err != nil {
 		return err
 	}
-	stop()
+	noteLegacyJournal(e, dir, legacy)
 	if len(args) == 1 {
 		acts, _, err := dir.List()
 		if err != nil {
@@ -134,9 +139,52 @@ func targetHistory(dir journal.Dir, t *target) ([]journal.Summary, []error, erro
 	return rows, bad, nil
 }
 
-// sameTarget is whether an action ran on the Redis and namespace of t.
+// sameTarget is whether an action ran on the Redis and namespace of t; of
+// the namespace on any Redis when t's address could not be found (a
+// Sentinel target whose sentinels did not answer: see journalAddress).
 func sameTarget(a *journal.Action, t *target) bool {
-	return a.Header.Address == t.address() && a.Header.Namespace == t.namespace
+	return (t.address() == "" || a.Header.Address == t.address()) && a.Header.Namespace == t.namespace
+}
+
+// sentinelLookup bounds how long history and completion, which only read
+// local files, wait for the sentinels to name the master.
+const sentinelLookup = time.Second
+
+// journalAddress finds the address the journal names t by. Nothing is sent
+// to Redis; with Sentinel the sentinels are asked for the master, for at
+// most sentinelLookup: when they do not answer, the address stays "" (the
+// actions of the namespace on every Redis are listed) and a warning says
+// so on warn.
+func (t *target) journalAddress(ctx context.Context, warn io.Writer) error {
+	lctx := ctx
+	if t.sentinel.enabled() {
+		var cancel context.CancelFunc
+		lctx, cancel = context.WithTimeout(ctx, sentinelLookup)
+		defer cancel()
+	}
+	_, stop, err := t.open(lctx)
+	var usage *exitCodeError
+	if err != nil && t.sentinel.enabled() && ctx.Err() == nil && !errors.As(err, &usage) {
+		t.endpoint = ""
+		fmt.Fprintf(warn, "warning: the sentinels did not name the master (%s): showing the actions of namespace %s on every address\n",
+			textsafe.Clean(strings.Join(strings.Fields(err.Error()), " ")), textsafe.Clean(t.namespace))
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	stop()
+	return nil
+}
+
+// noteLegacyJournal says where the journals of earlier versions are when
+// they used another directory for this audit log and it holds any.
+func noteLegacyJournal(e env, dir journal.Dir, legacy string) {
+	if legacy == "" || !journal.HoldsJournals(legacy) {
+		return
+	}
+	fmt.Fprintf(e.stderr, "note: journals written by earlier versions for this audit log are in %s; this version keeps them in %s (move the .wqj files there to list and undo them)\n",
+		textsafe.Clean(legacy), textsafe.Clean(dir.Path))
 }
 
 // errOtherTarget: an action of another Redis or namespace.

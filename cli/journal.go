@@ -1,7 +1,7 @@
 package cli
 
 // This file owns the journal of the commands that write: where it is (the
-// directory journal beside the audit log), starting and ending an action's
+// directory beside the audit log, journal.DirBeside), starting and ending an action's
 // journal, and the second connection a journalled job action reads on.
 
 import (
@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/gomodule/redigo/redis"
 
@@ -21,16 +22,24 @@ import (
 // journalDir is the journal directory of the audit log a write would use:
 // for history and undo, which read it whether or not they write.
 func (a auditFlag) journalDir(e env) (journal.Dir, error) {
+	d, _, err := a.journalDirs(e)
+	return d, err
+}
+
+// journalDirs is journalDir and the directory earlier versions used for
+// the same audit log ("" when the same): history names it when it holds
+// journals the new one does not.
+func (a auditFlag) journalDirs(e env) (journal.Dir, string, error) {
 	path := a.path
 	if path == "" {
 		home, _ := os.UserHomeDir()
 		p, err := audit.DefaultPath(e.getenv, home)
 		if err != nil {
-			return journal.Dir{}, usageErrorf("%v", err)
+			return journal.Dir{}, "", usageErrorf("%v", err)
 		}
 		path = p
 	}
-	return journal.Dir{Path: journal.DirBeside(path), Max: a.journalMax}, nil
+	return journal.Dir{Path: journal.DirBeside(path), Max: a.journalMax}, journal.LegacyDirBeside(path), nil
 }
 
 // startJournal starts the journal of the action about to run: called after
@@ -63,6 +72,7 @@ func endJournal(out io.Writer, w *journal.Writer, done int64, result string, exe
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}
+	printPruned(out, w)
 	switch {
 	case err == nil:
 		return execErr
@@ -70,6 +80,15 @@ func endJournal(out io.Writer, w *journal.Writer, done int64, result string, exe
 		return fmt.Errorf("%w (and the journal was not closed: %v)", execErr, err)
 	}
 	return localErrorf("done, but the journal was not closed: %w", err)
+}
+
+// printPruned says, on one line, which actions' journals w dropped to keep
+// the journal directory within --journal-max.
+func printPruned(out io.Writer, w *journal.Writer) {
+	if ids := w.Pruned(); len(ids) > 0 {
+		fmt.Fprintf(out, "Journal: dropped the journals of %s to keep the directory within --journal-max: %s.\n",
+			jobsPlural(int64(len(ids)), "older action"), strings.Join(ids, " "))
+	}
 }
 
 // dialPair connects once, and gives a second connection on demand (the one

@@ -25,13 +25,20 @@ func reapCommand() command {
 jobs of their in-progress lists back to their queues, take their share out
 of each job type's lock and lock_info, delete their heartbeat and remove
 them from worker_pools. The plan is shown first; a pool that beats again
-before its turn is not reaped.`,
+before its turn is not reaped.
+
+Leaked in-progress entries (placeholders that gocraft/work master's
+EnqueueUniqueByKey leaves behind after their job ran) are removed, not
+requeued, and the plan lists them apart: requeued, each would run its job
+again with older arguments. --requeue-leaked requeues them as gocraft/work's
+reaper does.`,
 		flags: func(fs *pflag.FlagSet) runner {
 			c := &reapCmd{}
 			c.target.addFlags(fs)
 			addDeadAfter(fs, &c.deadAfter)
 			c.write.addFlags(fs)
 			fs.BoolVar(&c.allDead, "all-dead", false, "every dead pool")
+			fs.BoolVar(&c.requeueLeaked, "requeue-leaked", false, "requeue leaked in-progress entries too (their jobs already ran)")
 			addBatch(fs, &c.batch)
 			c.audit.addFlags(fs)
 			return c
@@ -46,6 +53,8 @@ type reapCmd struct {
 	deadAfter time.Duration
 	allDead   bool
 	batch     int
+	// requeueLeaked: see reaper.Targets.RequeueLeaked.
+	requeueLeaked bool
 }
 
 // run: snapshot, plan, show, confirm, execute in batches with progress on
@@ -79,7 +88,7 @@ func (c *reapCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("reap: redis at %s: %w", c.address(), err)
 	}
-	plan, err := reaper.NewPlan(snap, reaper.Targets{PoolIDs: args, AllDead: c.allDead})
+	plan, err := reaper.NewPlan(snap, reaper.Targets{PoolIDs: args, AllDead: c.allDead, RequeueLeaked: c.requeueLeaked})
 	// What the snapshot could not read (worker_pools of the wrong type, a
 	// refused TIME) changes what "no dead pool" or "unknown pool" means: an
 	// error says it on its one line; a plan that goes ahead shows it first.

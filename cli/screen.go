@@ -42,6 +42,7 @@ screen, esc comes back.`,
 			c.target.addFlags(fs)
 			addDeadAfter(fs, &c.deadAfter)
 			addLongAfter(fs, &c.longAfter)
+			addHealthLimits(fs, &c.limits)
 			fs.DurationVar(&c.interval, "interval", 2*time.Second, "time between polls (at least 250ms)")
 			fs.DurationVar(&c.scanInterval, "scan-interval", 60*time.Second, "time between orphan scans")
 			fs.DurationVar(&c.sweepInterval, "sweep-interval", 30*time.Second, "time between full sweeps (every in-progress list read, paced; the drift shown comes from them)")
@@ -58,6 +59,7 @@ type screenCmd struct {
 	target
 	deadAfter     time.Duration
 	longAfter     time.Duration
+	limits        model.HealthLimits
 	interval      time.Duration
 	scanInterval  time.Duration
 	sweepInterval time.Duration
@@ -271,6 +273,12 @@ func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipg
 	}
 	hist := screenHistoryOf(auditPathOf(auditor), t)
 	opts.Reader = screenReaderOf(client, d, t, hist, c.longAfter)
+	limits, err := t.healthLimits(c.limits)
+	if err != nil {
+		done()
+		return tui.Options{}, nil, err
+	}
+	opts.Reader = withJobHealth(opts.Reader, client, redisq.NewHealthTracker(t.namespace, limits), c.longAfter)
 	if !t.redis.ReadOnly {
 		pool := d.Pool()
 		closers = append(closers, func() { pool.Close() })

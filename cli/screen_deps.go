@@ -21,6 +21,7 @@ type screenReader struct {
 	tui.Peeker
 	tui.QueueReader
 	tui.JobSetReader
+	tui.SetPageFollower
 	tui.SetScanner
 	tui.OrphanScanner
 	tui.HistoryReader
@@ -55,6 +56,7 @@ type fullReader interface {
 	tui.Peeker
 	tui.QueueReader
 	tui.JobSetReader
+	tui.SetPageFollower
 	tui.SetScanner
 	tui.OrphanScanner
 	tui.HistoryReader
@@ -102,6 +104,9 @@ func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screen
 		NamespaceFinder: client,
 		Finder:          ScreenFinder(d.Dial, t.namespace),
 	}
+	// A page of the Jobs view filtered by a query follows the polls
+	// without a walk of the set.
+	r.SetPageFollower = client
 	// The explanations and the timeline read as explain and timeline do.
 	r.Explainer = screenExplainer{client: client, prefix: screenFixPrefix(t), longAfter: longAfter}
 	r.TimelineReader = screenTimeline{dial: d.Dial, namespace: t.namespace, deadAfter: client.DeadAfter()}

@@ -24,6 +24,8 @@ type screenExplainer struct {
 	// longAfter marks the long-running jobs of a saturated type (0: the
 	// default), as explain's --long-after.
 	longAfter time.Duration
+	// tracker judges the job health (nil: not judged).
+	tracker *redisq.HealthTracker
 }
 
 var _ tui.Explainer = screenExplainer{}
@@ -35,6 +37,11 @@ func (s screenExplainer) read(ctx context.Context, jobs []string) (*redisq.Expla
 	}
 	if s.longAfter > 0 {
 		rd.Snap.LongAfter = s.longAfter
+	}
+	if s.tracker != nil {
+		if err := s.client.AssessJobs(ctx, s.tracker, rd.Snap); err != nil {
+			return nil, err
+		}
 	}
 	return rd, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -60,7 +61,9 @@ func TestScreenExplainAsCLI(t *testing.T) {
 	defer stop()
 	client := redisq.NewDialerClient(d, tgt.namespace, tgt.deadAfter)
 	defer client.Close()
-	r := screenReaderOf(client, d, tgt, screenHistoryOf("", tgt), 0).(screenReader)
+	// The screen's explanations judge job health as explain does.
+	r := withJobHealth(screenReaderOf(client, d, tgt, screenHistoryOf("", tgt), 0), client,
+		redisq.NewHealthTracker(tgt.namespace, model.DefaultHealthLimits()), 0).(screenReader)
 
 	for _, job := range []string{"report", "resize", "send_email", "dead1"} {
 		out, errOut, _ := runCLI(t, input{}, "explain", addr, "--json", job)

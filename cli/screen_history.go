@@ -93,6 +93,12 @@ func (u screenUndoer) Undo(ctx context.Context, plan reaper.UndoPlan, progress r
 		return reaper.UndoResult{}, "", fmt.Errorf("undo: nothing changed: %w", errNoJournal)
 	}
 	id := plan.Of.Header.ID
+	// Held while the undo runs: the undo's own journal cannot prune it.
+	release, err := u.h.dir.Hold(id)
+	if err != nil {
+		return reaper.UndoResult{}, "", fmt.Errorf("undo %s: nothing changed: %w", id, err)
+	}
+	defer release()
 	w, err := u.j.createUndo(journal.OpUndo, "screen undo "+id, []string{id}, id)
 	if err != nil {
 		return reaper.UndoResult{}, "", err

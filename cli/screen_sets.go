@@ -29,18 +29,21 @@ func ScreenSetScanner(dial func(ctx context.Context) (redis.Conn, error), namesp
 	return screenSetScanner{dial: dial, keys: redisq.NewKeys(namespace)}
 }
 
-func (s screenSetScanner) StartSetScan(ctx context.Context, set model.SetName) (tui.SetScan, error) {
+// StartSetScan starts the walk of set for the members f selects: a walk
+// of the score range when its query bounds the time, else of the whole
+// set (redisq.NewSetWalk).
+func (s screenSetScanner) StartSetScan(ctx context.Context, set model.SetName, f redisq.SetFilter) (tui.SetScan, error) {
 	c, err := s.dial(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("scan %s: %w", set, err)
 	}
-	return &screenSetScan{c: c, s: redisq.NewSetScan(s.keys, set, redisq.SetFilter{}, redisq.DefaultSetScanCount)}, nil
+	return &screenSetScan{c: c, s: redisq.NewSetWalk(s.keys, set, f, redisq.DefaultSetScanCount)}, nil
 }
 
 // screenSetScan is one summary scan and its connection.
 type screenSetScan struct {
 	c redis.Conn
-	s *redisq.SetScan
+	s redisq.SetWalk
 }
 
 func (s *screenSetScan) Step(ctx context.Context) ([]model.SetJob, redisq.SetScanProgress, error) {

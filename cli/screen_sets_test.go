@@ -61,7 +61,7 @@ func TestScreenJobSetsAdapters(t *testing.T) {
 	}
 
 	scanner := ScreenSetScanner(d.Dial, "work")
-	scan, err := scanner.StartSetScan(ctx, model.SetDead)
+	scan, err := scanner.StartSetScan(ctx, model.SetDead, redisq.SetFilter{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,12 +23,18 @@ import (
 func snapshotCommand() command {
 	return command{
 		name:    "snapshot",
-		summary: "print every pool, job type and busy worker once (--json for JSON); exit 3 on dead pools, drift or orphans",
+		summary: "print every pool, job type and busy worker once (--json for JSON); exit 3 on dead pools, drift, orphans or job health problems",
 		help: `Read the namespace once and print its worker pools, job types, busy
 workers, orphaned in-progress lists and findings, as a table or (--json) as
 one JSON object. A job running longer than --long-after is a long_running
-finding. Exit status 3 when there are dead pools, lock drift or orphans
-(long-running jobs alone do not change it); 1, with one line naming the
+finding. Exit status 3 when there are dead pools, lock drift, orphans or
+job health problems (long-running jobs alone do not change it): a type
+failing (its failure rate over --fail-window at or above --fail-floor a
+minute and over --fail-multiple times the --fail-baseline before), a
+backlog (the oldest job waited over --wait-limit), starving (no slot free
+for over --starve-after), stuck workers (running over --long-after or no
+check-in for --checkin-limit while their pool's types wait), paused with
+jobs waiting over --paused-limit, or unserved (no live pool); 1, with one line naming the
 namespaces the database holds, when the namespace holds no gocraft/work
 key at all (a typo in -n, most often). Redis health findings (an
 eviction policy other than noeviction, memory above 90% of maxmemory,
@@ -39,6 +45,7 @@ warnings that change it only with --strict. It only reads.`,
 			c.target.addFlags(fs)
 			addDeadAfter(fs, &c.deadAfter)
 			addLongAfter(fs, &c.longAfter)
+			addHealthLimits(fs, &c.limits)
 			fs.BoolVar(&c.json, "json", false, "print one JSON object")
 			fs.BoolVar(&c.wide, "wide", false, "print IDs and cells whole (the table fits 80 columns without it)")
 			fs.BoolVar(&c.strict, "strict", false, "exit 3 on Redis health findings too")
@@ -51,6 +58,7 @@ type snapshotCmd struct {
 	target
 	deadAfter time.Duration
 	longAfter time.Duration
+	limits    model.HealthLimits
 	json      bool
 	wide      bool
 	strict    bool
@@ -87,7 +95,11 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 	if err := checkDeadAfter(c.deadAfter); err != nil {
 		return err
 	}
-	snap, err := readSnapshot(ctx, &c.target, c.deadAfter, c.longAfter)
+	limits, err := c.healthLimits(c.limits)
+	if err != nil {
+		return err
+	}
+	snap, err := readSnapshot(ctx, &c.target, c.deadAfter, c.longAfter, limits)
 	if err != nil {
 		return err
 	}
@@ -116,7 +128,7 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 // another): the finding, which names the namespaces found. nil otherwise.
 func emptyNamespaceError(snap *model.Snapshot) error {
 	for _, f := range snap.Findings {
-		if f.Kind == model.FindingEmptyNamespace {
+		if f.Kind == model.FindingEmptyNamespace || f.Kind == model.FindingOtherLayout {
 			return fmt.Errorf("namespace %s: %s", f.Subject, f.Detail)
 		}
 	}
@@ -125,7 +137,7 @@ func emptyNamespaceError(snap *model.Snapshot) error {
 
 // readSnapshot reads t's namespace once: the pipelined snapshot, the
 // orphan scan and the findings.
-func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Duration) (*model.Snapshot, error) {
+func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Duration, limits model.HealthLimits) (*model.Snapshot, error) {
 	d, stop, err := t.open(ctx)
 	if err != nil {
 		return nil, err
@@ -164,8 +176,17 @@ func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Dura
 		}
 		snap.Search = &search
 	}
+	v, err := cl.Variant(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
+	snap.Variant = &v
 	snap.LongAfter = longAfter
 	snap.Findings = model.Findings(snap)
+	// The job health of one read: the hour's failures, all of them new.
+	if err := cl.AssessJobs(ctx, redisq.NewHealthTracker(t.namespace, limits), snap); err != nil {
+		return nil, err
+	}
 	return snap, nil
 }
 
@@ -184,6 +205,10 @@ type snapshotJSON struct {
 	// NamespaceSearch is null unless the namespace is empty: then the
 	// namespaces of the database that hold gocraft/work keys.
 	NamespaceSearch *model.NamespaceSearch `json:"namespace_search"`
+	// Variant is which build wrote the namespace, with the evidence;
+	// absent for gocraft/work's layout with nothing that tells a later
+	// build or Harbor (see docs/namespace.md).
+	Variant *model.Variant `json:"variant,omitempty"`
 }
 
 type poolJSON struct {
@@ -216,6 +241,9 @@ type jobTypeJSON struct {
 	MaxConcurrency int64    `json:"max_concurrency"`
 	Paused         bool     `json:"paused"`
 	Drift          bool     `json:"drift"`
+	// Leaked is how many of InProgress are leaked entries (placeholders
+	// of jobs that already ran); absent when none.
+	Leaked int64 `json:"leaked,omitempty"`
 }
 
 // workerJSON is one worker; every field after busy is null for an idle
@@ -317,6 +345,9 @@ func snapshotJSONWithoutWorkers(snap *model.Snapshot) snapshotJSON {
 
 		NamespaceSearch: snap.Search,
 	}
+	if snap.Variant.Said() {
+		out.Variant = snap.Variant
+	}
 	if out.Orphans == nil {
 		out.Orphans = []model.InProgressList{}
 	}
@@ -355,6 +386,7 @@ func snapshotJSONWithoutWorkers(snap *model.Snapshot) snapshotJSON {
 			InProgress:     jt.InProgress,
 			Lock:           jt.Lock,
 			LockInfoTotal:  jt.LockInfoTotal,
+			Leaked:         jt.Leaked,
 			MaxConcurrency: jt.MaxConcurrency,
 			Paused:         jt.Paused,
 			Drift:          jt.Drift,

@@ -46,6 +46,13 @@ func encodeSnapshotJSON(b []byte, v snapshotJSON, workers []model.Worker, flush 
 		v    any
 		js   []byte
 	}{{name: "job_types", v: v.JobTypes}, {name: "sets", v: v.Sets}, {name: "orphans", v: v.Orphans}, {name: "findings", v: v.Findings}, {name: "namespace_search", v: v.NamespaceSearch}}
+	if v.Variant != nil { // omitempty
+		parts = append(parts, struct {
+			name string
+			v    any
+			js   []byte
+		}{name: "variant", v: v.Variant})
+	}
 	for i := range parts {
 		js, err := json.MarshalIndent(parts[i].v, "  ", "  ")
 		if err != nil {

@@ -47,7 +47,12 @@ func (c *snapshotCmd) runTargets(ctx context.Context, e env) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			snap, err := readSnapshot(ctx, t, t.deadAfter, c.longAfter)
+			limits, err := t.healthLimits(c.limits)
+			if err != nil {
+				results[i] = targetSnapshot{name: t.name(), err: err}
+				return
+			}
+			snap, err := readSnapshot(ctx, t, t.deadAfter, c.longAfter, limits)
 			results[i] = targetSnapshot{name: t.name(), snap: snap, err: withAddress(err, t.address())}
 		}()
 	}

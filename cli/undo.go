@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/spf13/pflag"
 
@@ -34,7 +35,9 @@ lifted, an unpause put back. Items that moved on (taken by a worker, changed
 since) are counted, listed and left alone. Running undo again finishes an
 undo that was stopped, and changes nothing once all is back. Reaps, orphan
 requeues and lock repairs are refused (they repaired broken state), and so
-is the undo of an undo (run the action again instead).`,
+is the undo of an undo (run the action again instead), and so is a journal
+changed after it was written, one not the user's own, or one naming a key
+outside the namespace.`,
 		flags: func(fs *pflag.FlagSet) runner {
 			c := &undoCmd{}
 			c.target.addFlags(fs)
@@ -76,9 +79,14 @@ func (c *undoCmd) run(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer stop()
-	a, err := c.pick(dir, args)
+	a, release, err := c.pick(e, dir, args)
 	if err != nil {
 		return err
+	}
+	defer release()
+	if a.Altered != "" {
+		return localErrorf("undo refused: the journal %s was changed after it was written (%s): nothing put back; `workq-tui history %s` shows what it holds",
+			textsafe.Clean(dir.File(a.Header.ID)), textsafe.Clean(a.Altered), a.Header.ID)
 	}
 	if a.Damage != "" {
 		fmt.Fprintf(e.stderr, "warning: journal %s: %s\n", textsafe.Clean(a.Header.ID), textsafe.Clean(a.Damage))
@@ -129,19 +137,43 @@ func (c *undoCmd) run(ctx context.Context, e env, args []string) error {
 }
 
 // pick reads the action to undo: the one given, else the last of this
-// target and namespace that is not an undo.
-func (c *undoCmd) pick(dir journal.Dir, args []string) (*journal.Action, error) {
+// target and namespace that is not an undo. Its journal is held (kept from
+// pruning, even by the journal of this undo) until release is called.
+func (c *undoCmd) pick(e env, dir journal.Dir, args []string) (*journal.Action, func(), error) {
+	id := ""
 	if len(args) == 1 {
-		return readAction(dir, args[0], &c.target)
-	}
-	acts, _, err := dir.List()
-	if err != nil {
-		return nil, localErrorf("undo: %w", err)
-	}
-	for i := len(acts) - 1; i >= 0; i-- {
-		if sameTarget(acts[i], &c.target) && acts[i].Header.Op != journal.OpUndo {
-			return acts[i], nil
+		id = args[0]
+	} else {
+		acts, bad, err := dir.Skims()
+		if err != nil {
+			return nil, nil, localErrorf("undo: %w", err)
+		}
+		for _, b := range bad {
+			fmt.Fprintf(e.stderr, "warning: %s\n", textsafe.Clean(b.Error()))
+		}
+		for i := len(acts) - 1; i >= 0; i-- {
+			if sameTarget(acts[i], &c.target) && acts[i].Header.Op != journal.OpUndo {
+				id = acts[i].Header.ID
+				break
+			}
+		}
+		if id == "" {
+			return nil, nil, localErrorf("undo: no action of namespace %s on %s in the journal %s", textsafe.Clean(c.namespace), textsafe.Clean(c.address()), textsafe.Clean(dir.Path))
 		}
 	}
-	return nil, localErrorf("undo: no action of namespace %s on %s in the journal %s", textsafe.Clean(c.namespace), textsafe.Clean(c.address()), textsafe.Clean(dir.Path))
+	release, err := dir.Hold(id)
+	switch {
+	case errors.Is(err, journal.ErrNotFound):
+		return nil, nil, localErrorf("action %s is not in the journal %s (`workq-tui history` lists them)", textsafe.Clean(strconv.QuoteToASCII(id)), textsafe.Clean(dir.Path))
+	case errors.Is(err, journal.ErrInUse):
+		return nil, nil, localErrorf("undo refused: action %s: %w; undo it once it has ended", textsafe.Clean(id), journal.ErrInUse)
+	case err != nil:
+		return nil, nil, localErrorf("undo: %s", textsafe.Clean(err.Error()))
+	}
+	a, err := readAction(dir, id, &c.target)
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	return a, release, nil
 }

@@ -76,7 +76,7 @@ func TestUndoCommand(t *testing.T) {
 	if len(ids) != 2 {
 		t.Fatalf("audit lines %q", lines)
 	}
-	journalDir := filepath.Join(filepath.Dir(auditPath), "journal")
+	journalDir := journal.DirBeside(auditPath)
 	for _, id := range ids {
 		fi, err := os.Stat(filepath.Join(journalDir, id+".wqj"))
 		if err != nil || fi.Mode().Perm() != 0o600 {
@@ -182,7 +182,7 @@ func TestUndoOtherTargetAndDamagedJournal(t *testing.T) {
 	}
 
 	// Cut the journal in the middle of its last records.
-	path := filepath.Join(filepath.Dir(auditPath), "journal", id+".wqj")
+	path := filepath.Join(journal.DirBeside(auditPath), id+".wqj")
 	full, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/workq-tui/workq-tui/internal/safefile"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 )
 
@@ -57,6 +58,9 @@ type Target struct {
 	File string
 	Line int
 	Settings
+	// Health are the job health keys the table gives (see HealthKeys),
+	// each as the text its flag takes.
+	Health map[string]string
 	// set holds the keys the table gives.
 	set map[string]bool
 }
@@ -136,16 +140,18 @@ func DefaultPath(getenv func(string) string) (string, error) {
 // errors.Is(err, fs.ErrNotExist) tells a missing file); the problems of a
 // file that can be read are a *Problems.
 func Load(path, home string) (*File, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read configuration: %w", err)
-	}
-	st, err := os.Stat(path)
+	// Only a regular file of a bounded size is read: a FIFO or a device
+	// named by --config is refused rather than waited on.
+	data, st, err := safefile.ReadFile(path, safefile.Rules{Max: maxConfigBytes})
 	if err != nil {
 		return nil, fmt.Errorf("read configuration: %w", err)
 	}
 	return Parse(path, data, st.Mode().Perm(), home)
 }
+
+// maxConfigBytes bounds a configuration file: a few hundred targets fit in
+// a fraction of it.
+const maxConfigBytes = 4 << 20
 
 // LoadDefault reads the file at DefaultPath; a missing file is no error and
 // gives a File without targets. Without a default path (neither

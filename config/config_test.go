@@ -76,8 +76,8 @@ func TestParseProblems(t *testing.T) {
 		{"unknown keys, each with its line",
 			"[targets.a]\nredis = \"x:1\"\ncolour = \"red\"\n\n[targets.b]\nreadonly = true\n",
 			0o600, []string{
-				`c.toml:3: targets.a.colour: unknown key (the keys are redis, namespace, db, user, password_file, password_env, tls, tls_ca, tls_skip_verify, timeout, dead_after, read_only, sentinel, sentinel_master, sentinel_user, sentinel_password_file, sentinel_password_env, sentinel_tls, replica)`,
-				`c.toml:6: targets.b.readonly: unknown key (the keys are redis, namespace, db, user, password_file, password_env, tls, tls_ca, tls_skip_verify, timeout, dead_after, read_only, sentinel, sentinel_master, sentinel_user, sentinel_password_file, sentinel_password_env, sentinel_tls, replica)`,
+				`c.toml:3: targets.a.colour: unknown key (the keys are redis, namespace, db, user, password_file, password_env, tls, tls_ca, tls_skip_verify, timeout, dead_after, read_only, sentinel, sentinel_master, sentinel_user, sentinel_password_file, sentinel_password_env, sentinel_tls, replica, fail_window, fail_baseline, fail_floor, fail_multiple, wait_limit, starve_after, paused_limit, checkin_limit)`,
+				`c.toml:6: targets.b.readonly: unknown key (the keys are redis, namespace, db, user, password_file, password_env, tls, tls_ca, tls_skip_verify, timeout, dead_after, read_only, sentinel, sentinel_master, sentinel_user, sentinel_password_file, sentinel_password_env, sentinel_tls, replica, fail_window, fail_baseline, fail_floor, fail_multiple, wait_limit, starve_after, paused_limit, checkin_limit)`,
 			}},
 		{"unknown top-level key", "verbose = true\n", 0o600,
 			[]string{`c.toml:1: unknown key "verbose": the file holds [targets.NAME], [keys], [columns.VIEW] and [queries] tables`}},
@@ -298,5 +298,24 @@ func changedFlags(t *testing.T, given []string) func(string) bool {
 			t.Errorf("Merge asked about %q, which is not a connection flag", f)
 		}
 		return slices.Contains(given, f)
+	}
+}
+
+func TestParseHealthKeys(t *testing.T) {
+	f, err := Parse("c.toml", []byte("[targets.a]\nfail_window = \"2m\"\nfail_floor = 20\nfail_multiple = 2.5\nwait_limit = \"90s\"\n"), 0o600, "/home/u")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, _ := f.Target("a")
+	want := map[string]string{"fail_window": "2m0s", "fail_floor": "20", "fail_multiple": "2.5", "wait_limit": "1m30s"}
+	for k, v := range want {
+		if tg.Health[k] != v {
+			t.Errorf("%s = %q, want %q", k, tg.Health[k], v)
+		}
+	}
+	_, err = Parse("c.toml", []byte("[targets.a]\nfail_multiple = 0.5\nstarve_after = \"0s\"\n"), 0o600, "/home/u")
+	if err == nil || !strings.Contains(err.Error(), "c.toml:2: targets.a.fail_multiple: 0.5 is not a multiple of 1 or more") ||
+		!strings.Contains(err.Error(), `c.toml:3: targets.a.starve_after: "0s" is not a positive duration`) {
+		t.Errorf("err = %v", err)
 	}
 }

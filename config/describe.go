@@ -32,6 +32,15 @@ func (t *Target) Describe() []string {
 	add("dead_after", q(t.DeadAfter.String()))
 	add("read_only", strconv.FormatBool(t.ReadOnly))
 	t.describeSentinel(add)
+	for _, k := range HealthKeys() {
+		if v, ok := t.Health[k]; ok && t.Has(k) {
+			if k == "fail_floor" || k == "fail_multiple" {
+				add(k, v)
+			} else {
+				add(k, q(v))
+			}
+		}
+	}
 	return out
 }
 

@@ -12,6 +12,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 
+	"github.com/workq-tui/workq-tui/internal/safefile"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -23,6 +24,8 @@ func Keys() []string {
 		"tls", "tls_ca", "tls_skip_verify", "timeout", "dead_after", "read_only",
 		"sentinel", "sentinel_master", "sentinel_user", "sentinel_password_file",
 		"sentinel_password_env", "sentinel_tls", "replica",
+		"fail_window", "fail_baseline", "fail_floor", "fail_multiple",
+		"wait_limit", "starve_after", "paused_limit", "checkin_limit",
 	}
 }
 
@@ -77,7 +80,7 @@ func Parse(name string, data []byte, perm fs.FileMode, home string) (*File, erro
 			}
 		}
 	}
-	if len(p.problems) == 0 && othersCanRead(perm) {
+	if len(p.problems) == 0 && safefile.OthersCanRead(perm) {
 		for _, t := range f.Targets() {
 			key := ""
 			for _, k := range []string{"password_file", "password_env", "sentinel_password_file", "sentinel_password_env"} {
@@ -148,6 +151,9 @@ func (p *parser) target(name string, v any) *Target {
 func (p *parser) setKey(t *Target, key string, v any) error {
 	if ok, err := p.setSentinelKey(t, key, v); ok {
 		return err
+	}
+	if isHealthKey(key) {
+		return setHealthKey(t, key, v)
 	}
 	switch key {
 	case "password", "pass", "redis_password", "requirepass":

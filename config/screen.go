@@ -150,7 +150,7 @@ func printableKeyRune(r rune) bool {
 func ViewColumns() map[string][]string {
 	return map[string][]string{
 		"pools":    {"status", "pool", "host:pid", "beat", "started", "conc", "inprog", "locks", "jobs"},
-		"jobtypes": {"job", "queued", "latency", "inprog", "lock/max", "lockinfo", "paused", "drift", "why", "trend"},
+		"jobtypes": {"job", "queued", "latency", "fail/m", "inprog", "lock/max", "lockinfo", "paused", "drift", "why", "trend"},
 		"orphans":  {"key", "job", "pool", "length"},
 		"workers":  {"pool", "worker", "job", "running", "checkin", "note"},
 		"jobs":     {"when", "job", "id", "fails", "error"},

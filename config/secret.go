@@ -4,16 +4,12 @@
 package config
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"strings"
-)
 
-// othersCanRead reports whether permission bits let users other than the
-// owner (its group, or anyone) read a file.
-func othersCanRead(perm fs.FileMode) bool { return perm&0o044 != 0 }
+	"github.com/workq-tui/workq-tui/internal/safefile"
+)
 
 // maxSecretBytes bounds what a password file may hold: a password is a
 // line, and a path given by mistake (a log, a device) is not read whole.
@@ -25,24 +21,17 @@ const maxSecretBytes = 64 << 10
 // using it would hide that. The error names the file and the chmod that
 // fixes it.
 func ReadSecretFile(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer func() { _ = f.Close() }() // opened for reading
-	st, err := f.Stat()
-	if err != nil {
-		return "", err
-	}
-	if perm := st.Mode().Perm(); othersCanRead(perm) {
-		return "", fmt.Errorf("%s holds a password but other users can read it (mode %04o): chmod 600 %s", path, perm, path)
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxSecretBytes+1))
-	if err != nil {
-		return "", err
-	}
-	if len(b) > maxSecretBytes {
+	// Only a regular file is read, so a FIFO or a device given by mistake
+	// cannot hang the program.
+	b, st, err := safefile.ReadFile(path, safefile.Rules{Max: maxSecretBytes})
+	if errors.Is(err, safefile.ErrTooLarge) {
 		return "", fmt.Errorf("%s holds more than %d KiB, not a password", path, maxSecretBytes>>10)
+	}
+	if err != nil {
+		return "", err
+	}
+	if perm := st.Mode().Perm(); safefile.OthersCanRead(perm) {
+		return "", fmt.Errorf("%s holds a password but other users can read it (mode %04o): chmod 600 %s", path, perm, path)
 	}
 	return strings.TrimRight(string(b), "\r\n"), nil
 }

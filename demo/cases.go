@@ -4,8 +4,10 @@
 package demo
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math/rand"
 	"time"
 )
 
@@ -39,16 +41,28 @@ func (s *Sim) pauseAndBacklog() error {
 }
 
 // startLongJob makes worker w run a job of SaturatedJob that started ago
-// before now and ends after remaining: the state gocraft/work's fetch
-// script and observer leave (the job in the pool's in-progress list,
-// counted in lock and lock_info; the worker's observation with a check-in).
-// The worker's pending fetch is cancelled; it fetches again once the job
-// ends.
+// before now and ends after remaining, its last check-in 20 s ago (see
+// startStuckJob).
 func (s *Sim) startLongJob(w *worker, ago, remaining time.Duration, checkin string) error {
-	sp := s.specs[SaturatedJob]
+	return s.startStuckJob(w, SaturatedJob, ago, remaining, checkin, 20*time.Second, s.rng)
+}
+
+// startStuckJob makes worker w run a job of the type name that started ago
+// before now, ends after remaining and last checked in checkinAgo before
+// now: the state gocraft/work's fetch script and observer leave (the job
+// in the pool's in-progress list, counted in lock and lock_info; the
+// worker's observation with a check-in). The worker's pending fetch is
+// cancelled; it fetches again once the job ends. r makes the job's ID and
+// arguments.
+func (s *Sim) startStuckJob(w *worker, name string, ago, remaining time.Duration, checkin string, checkinAgo time.Duration, r *rand.Rand) error {
+	sp := s.specs[name]
 	p := w.pool
 	started := s.now.Add(-ago)
-	j := job{Name: sp.name, ID: s.ident(), EnqueuedAt: started.Add(-40 * time.Second).Unix(), Args: sp.args(s.rng)}
+	b := make([]byte, 12)
+	for i := range b {
+		b[i] = byte(r.Intn(256))
+	}
+	j := job{Name: sp.name, ID: hex.EncodeToString(b), EnqueuedAt: started.Add(-40 * time.Second).Unix(), Args: sp.args(r)}
 	raw, err := json.Marshal(j)
 	if err != nil {
 		return fmt.Errorf("encode %s job: %w", sp.name, err)
@@ -76,7 +90,7 @@ func (s *Sim) startLongJob(w *worker, ago, remaining time.Duration, checkin stri
 	}
 	key := s.keys.Prefix() + "worker:" + w.id
 	if _, err := s.conn.Do("HMSET", key, "job_name", j.Name, "job_id", j.ID, "started_at", started.Unix(), "args", argsJSON,
-		"checkin", checkin, "checkin_at", s.now.Add(-20*time.Second).Unix()); err != nil {
+		"checkin", checkin, "checkin_at", s.now.Add(-checkinAgo).Unix()); err != nil {
 		return fmt.Errorf("worker %s: observe: %w", w.id, err)
 	}
 	if _, err := s.conn.Do("EXPIRE", key, observationTTL); err != nil {

@@ -19,7 +19,8 @@ import (
 
 // Scenario names the actors of the simulated deployment.
 type Scenario struct {
-	// Live are the three pools that heartbeat and work.
+	// Live are the four pools that heartbeat: three work, the fourth's
+	// workers are stuck (incident.go).
 	Live []string
 	// Dead is a pool that died with jobs in progress: its heartbeat is stale
 	// and it is still in the set.
@@ -48,7 +49,9 @@ type jobSpec struct {
 	minRun, maxRun time.Duration
 	failRate       float64
 	errs           []string
-	args           func(r *rand.Rand) map[string]any
+	// maxFails is the type's MaxFails (0: gocraft/work's default).
+	maxFails int64
+	args     func(r *rand.Rand) map[string]any
 }
 
 // jobSpecs is the simulated application's job types.
@@ -162,7 +165,8 @@ func (s *Sim) build() {
 	// the card gateway's outage (OutageAgo).
 	b := newPool(poolDef{concurrency: 4, jobs: []string{"send_email", "charge_card", "deliver_webhook", "sync_crm", SaturatedJob}, age: DeployAgo - History + 40*time.Second})
 	c := newPool(poolDef{concurrency: 4, jobs: []string{"resize_image", "charge_card", "export_report", "sync_crm", "deliver_webhook", PausedJob}, age: DeployAgo - History})
-	s.scenario.Live = []string{a.id, b.id, c.id}
+	stuck, startStuck := s.buildIncident(h, newPool)
+	s.scenario.Live = []string{a.id, b.id, c.id, stuck.id}
 	s.scenario.Dead, s.scenario.Vanished, s.scenario.Orphan = dead.id, vanished.id, orphan.id
 	s.scenario.OrphanJob, s.scenario.DriftJob = "sync_crm", "export_report"
 
@@ -181,6 +185,7 @@ func (s *Sim) build() {
 	// After the pools' starts and before their workers' first fetches.
 	s.at(h, func() error { return s.startLongJob(a.workers[0], LongJobAges[0], 31*time.Minute, "frame 41200/96000") })
 	s.at(h, func() error { return s.startLongJob(b.workers[0], LongJobAges[1], 44*time.Minute, "frame 18050/72000") })
+	startStuck()
 	for _, name := range s.scenario.JobNames {
 		sp := s.specs[name]
 		s.at(h.Add(s.arrival(sp.perMinute)), func() error { return s.enqueueLoop(sp) })

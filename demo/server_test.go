@@ -45,16 +45,16 @@ func TestStart(t *testing.T) {
 		}
 		return alive, dead
 	}
-	if alive, dead := count(); alive != 3 || dead != 2 {
-		t.Fatalf("at start: %d alive, %d dead pools, want 3 and 2", alive, dead)
+	if alive, dead := count(); alive != 4 || dead != 2 {
+		t.Fatalf("at start: %d alive, %d dead pools, want 4 and 2", alive, dead)
 	}
 	t.Logf("ready in %v (a share %.2f of the 3 s the demo may take to start)", ready, ready.Seconds()/3)
 	// One heartbeat period and a bit later, the live pools are still alive
 	// by Redis's TIME: the simulation runs on the clock Redis answers with.
 	fetched := srv.Stats().Fetched
 	time.Sleep(beatPeriod + 2*time.Second)
-	if alive, dead := count(); alive != 3 || dead != 2 {
-		t.Fatalf("after %v: %d alive, %d dead pools, want 3 and 2", beatPeriod+2*time.Second, alive, dead)
+	if alive, dead := count(); alive != 4 || dead != 2 {
+		t.Fatalf("after %v: %d alive, %d dead pools, want 4 and 2", beatPeriod+2*time.Second, alive, dead)
 	}
 	srv.Stop()
 	if got := srv.Stats().Fetched; got <= fetched {

@@ -63,6 +63,7 @@ type Sim struct {
 	conn     redis.Conn
 	keys     redisq.Keys
 	rng      *rand.Rand
+	seed     int64
 	setTime  func(time.Time)
 	now      time.Time
 	start    time.Time // Options.Now
@@ -114,6 +115,7 @@ func New(conn redis.Conn, opts Options) *Sim {
 		conn:          conn,
 		keys:          redisq.NewKeys(ns),
 		rng:           rand.New(rand.NewSource(opts.Seed)),
+		seed:          opts.Seed,
 		setTime:       opts.SetTime,
 		start:         now,
 		now:           now.Add(-History),
@@ -122,7 +124,7 @@ func New(conn redis.Conn, opts Options) *Sim {
 		reapLocks:     redis.NewScript(-1, upstreamref.ReapStaleLocks),
 		stats:         Stats{FinishedBy: map[string]int64{}},
 	}
-	for _, sp := range jobSpecs() {
+	for _, sp := range append(jobSpecs(), incidentSpecs()...) {
 		s.specs[sp.name] = sp
 		s.scenario.JobNames = append(s.scenario.JobNames, sp.name)
 	}

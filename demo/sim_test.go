@@ -206,8 +206,8 @@ var poolIDRE = regexp.MustCompile(`^[0-9a-f]{24}$`)
 // checkScenario checks the shape the demo promises at simulated time now.
 func checkScenario(t *testing.T, st state, sc Scenario, now time.Time, ns string) {
 	t.Helper()
-	if len(sc.Live) != 3 {
-		t.Fatalf("live pools = %d, want 3", len(sc.Live))
+	if len(sc.Live) != 4 {
+		t.Fatalf("live pools = %d, want 4", len(sc.Live))
 	}
 	for _, id := range append(append([]string(nil), sc.Live...), sc.Dead, sc.Vanished, sc.Orphan) {
 		if !poolIDRE.MatchString(id) {
@@ -325,7 +325,8 @@ func TestScenarioAndConsistency(t *testing.T) {
 			}
 			stats := s.Stats()
 			t.Logf("%s: %+v, retry %d, dead %d", name, stats, st.retry, st.dead)
-			for _, id := range sc.Live {
+			// The last live pool's workers are stuck for hours.
+			for _, id := range sc.Live[:3] {
 				if stats.FinishedBy[id] == 0 {
 					t.Errorf("live pool %s finished no job", id)
 				}

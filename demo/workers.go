@@ -203,7 +203,11 @@ func (s *Sim) finish(w *worker, raw, inProg string, j *job) error {
 		if err != nil {
 			return fmt.Errorf("encode failed job: %w", err)
 		}
-		if j.Fails < maxFails {
+		most := int64(maxFails)
+		if sp.maxFails > 0 {
+			most = sp.maxFails
+		}
+		if j.Fails < most {
 			backoff := j.Fails*j.Fails*j.Fails*j.Fails + 15 + s.rng.Int63n(30)*(j.Fails+1)
 			fate = []any{"ZADD", s.keys.Retry(), s.now.Unix() + backoff, b}
 		} else {

@@ -19,6 +19,7 @@ type descs struct {
 	drift, orphanedLists, orphanedJobs, readDuration, readErrors         *prometheus.Desc
 	setJobs, busyWorkers, longRunning, namespaceEmpty                    *prometheus.Desc
 	health                                                               healthDescs
+	jobHealth                                                            jobHealthDescs
 }
 
 func newDescs() descs {
@@ -27,6 +28,7 @@ func newDescs() descs {
 	}
 	return descs{
 		health:         newHealthDescs(d),
+		jobHealth:      newJobHealthDescs(d),
 		up:             d("workq_up", "1 when the last read of the target succeeded and none is overdue, else 0."),
 		pools:          d("workq_pools", "Worker pools in the namespace's pool set, by heartbeat status.", "status"),
 		heartbeatAge:   d("workq_pool_heartbeat_age_seconds", "Redis time minus the pool's last heartbeat.", "pool", "host"),
@@ -64,6 +66,9 @@ func (c collector) Describe(ch chan<- *prometheus.Desc) {
 		ch <- x
 	}
 	for _, x := range d.health.all() {
+		ch <- x
+	}
+	for _, x := range d.jobHealth.all() {
 		ch <- x
 	}
 }
@@ -179,6 +184,7 @@ func (e *Exporter) emit(ch chan<- prometheus.Metric, name, namespace string, v v
 	s.send(d.busyWorkers, gauge, float64(busy))
 	s.send(d.longRunning, gauge, float64(long))
 	d.health.emit(s, snap)
+	d.jobHealth.emit(s, snap)
 	for _, p := range pools {
 		id := label(p.ID)
 		if p.HeartbeatAge != nil {

@@ -13,6 +13,8 @@ import (
 	"github.com/workq-tui/workq-tui/exporter"
 	"github.com/workq-tui/workq-tui/exporter/exportertest"
 	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // promtool finds Prometheus's promtool or fails the test with an
@@ -34,7 +36,12 @@ func TestPromtoolChecksTheMetrics(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	buildState(t, c)
-	e, err := exporter.New([]exporter.Target{redisTarget(t, "prod", srv.Addr(), 5*time.Second)},
+	src, err := exporter.NewRedisSource(redisq.Options{Address: srv.Addr(), Timeout: 5 * time.Second}, ns, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.JudgeJobs(model.DefaultHealthLimits(), 0)
+	e, err := exporter.New([]exporter.Target{src.Target("prod")},
 		exporter.Options{MinInterval: time.Second, ScanInterval: time.Hour})
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +69,7 @@ func TestPromtoolChecksTheMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(body, []byte("workq_job_lock{")) {
+	if !bytes.Contains(body, []byte("workq_job_lock{")) || !bytes.Contains(body, []byte("workq_job_problem{")) || !bytes.Contains(body, []byte("workq_job_failures_per_minute{")) {
 		t.Fatalf("the scrape has no job series:\n%s", body)
 	}
 	cmd := exec.Command(bin, "check", "metrics")
@@ -81,5 +88,15 @@ func TestPromtoolChecksTheAlertRules(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "SUCCESS") {
 		t.Errorf("promtool check rules says no SUCCESS:\n%s", out)
+	}
+}
+
+// The job health alerts fire on the series they watch and on no others:
+// `promtool test rules` on testdata/alerts_test.yml.
+func TestPromtoolTestsTheJobHealthAlerts(t *testing.T) {
+	cmd := exec.Command(promtool(t), "test", "rules", "alerts_test.yml")
+	cmd.Dir = "testdata"
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("promtool test rules: %v\n%s", err, out)
 	}
 }

@@ -27,6 +27,18 @@ type RedisSource struct {
 	deadAfter time.Duration
 	dialer    *redisq.Dialer
 	scanCount int
+	// tracker judges the job health of every read (nil: not judged);
+	// longAfter is the stuck workers' cut-off.
+	tracker   *redisq.HealthTracker
+	longAfter time.Duration
+}
+
+// JudgeJobs makes every read judge the job health with limits (the
+// failures followed from read to read, see redisq.HealthTracker), a job
+// running longer than longAfter being stuck while others wait.
+func (r *RedisSource) JudgeJobs(limits model.HealthLimits, longAfter time.Duration) {
+	r.tracker = redisq.NewHealthTracker(r.namespace, limits)
+	r.longAfter = longAfter
 }
 
 // NewRedisSource checks the options (address, CA file) without connecting.
@@ -60,10 +72,18 @@ func (r *RedisSource) Read(ctx context.Context) (*model.Snapshot, error) {
 	if err == nil {
 		snap.Health, err = redisq.ReadHealth(ctx, conn, redisq.NewKeys(r.namespace))
 	}
+	if r.longAfter > 0 {
+		snap.LongAfter = r.longAfter
+	}
+	if err == nil {
+		snap.Findings = model.Findings(snap)
+		if r.tracker != nil {
+			err = r.tracker.Assess(ctx, conn, snap)
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("read %s at %s: %w", r.namespace, r.dialer.Endpoint(), err)
 	}
-	snap.Findings = model.Findings(snap)
 	return snap, nil
 }
 

@@ -95,7 +95,8 @@ func Analyze(snap *Snapshot, deadAfter time.Duration) {
 			}
 			jt.Latency = &lat
 		}
-		jt.Drift = Drifted(jt.Lock, jt.LockInfoTotal, jt.InProgress)
+		jt.Leaked = LeakedCount(snap.Leaked, jt.Name, "")
+		jt.Drift = Drifted(jt.Lock, jt.LockInfoTotal, jt.InProgress-jt.Leaked)
 	}
 	sort.SliceStable(snap.JobTypes, func(i, j int) bool { return snap.JobTypes[i].Name < snap.JobTypes[j].Name })
 
@@ -158,8 +159,8 @@ func poolLess(a, b *Pool) bool {
 
 // Findings lists what an operator should look at, in a stable order: an
 // empty namespace (when snap.Search is set), dead pools, late pools,
-// drifted job types, orphans, long-running jobs (longest first), Redis
-// health, then warnings.
+// drifted job types, orphans, job health problems (snap.Jobs), long-running
+// jobs (longest first), Redis health, then warnings.
 func Findings(snap *Snapshot) []Finding {
 	var out []Finding
 	if snap.Search != nil && EmptyNamespace(snap) {
@@ -191,10 +192,15 @@ func Findings(snap *Snapshot) []Finding {
 		}
 		out = append(out, Finding{Kind: FindingDrift, Subject: jt.Name, Detail: detail})
 	}
+	out = append(out, LeakedFindings(snap.Leaked)...)
+	if f, ok := VariantFinding(snap.Namespace, snap.Variant); ok {
+		out = append(out, f)
+	}
 	for _, o := range snap.Orphans {
 		out = append(out, Finding{Kind: FindingOrphan, Subject: o.Key,
 			Detail: fmt.Sprintf("%d jobs of %s held by pool %s, which is not in the worker_pools set", o.Length, o.JobName, o.PoolID)})
 	}
+	out = append(out, JobHealthFindings(snap.Jobs)...)
 	if snap.LongAfter > 0 {
 		long := sortedWorkers(snap.Workers, func(w *Worker) bool { return w.LongRunning(snap.LongAfter) })
 		for _, w := range long {

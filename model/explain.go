@@ -112,16 +112,25 @@ func Explain(snap *Snapshot, f ExplainFacts, job string) Explanation {
 	if jt == nil {
 		jt = &JobType{Name: job}
 	}
+	ix := newExplainIndex(snap)
 	e.Facts = jobFacts(snap, jt, live)
-	e.check(explainPaused(jt))
+	e.check(explainFailing(snap, jt))
+	e.check(explainPaused(snap, jt))
 	e.check(explainNoLivePool(jt, listed, live))
-	e.check(explainLock(snap, jt))
+	e.check(explainLock(snap, ix, jt))
 	e.check(explainWorkersBusy(snap, jt, live))
-	e.check(explainHeld(snap, jt))
-	e.check(explainOrphaned(snap, jt))
+	e.check(explainStarving(snap, jt, &e))
+	e.check(explainStuck(snap, jt))
+	e.check(explainHeld(ix, jt))
+	e.check(explainOrphaned(ix, jt))
+	e.check(explainLeaked(snap, jt))
 	e.check(explainRetry(snap, f, jt))
 	e.check(explainUnique(snap, f, jt))
-	e.check(explainDeaths(snap.RedisTime, f, jt))
+	if healthProblem(snap, jt.Name, FindingFailing) == nil {
+		// A failing type's cause says it with the thresholds already.
+		e.check(explainDeaths(snap.RedisTime, f, jt))
+	}
+	e.check(explainBacklog(snap, jt))
 	e.Running = len(e.Causes) == 0
 	if e.Running {
 		e.Verdict = fmt.Sprintf("%s is running normally", job)
@@ -145,7 +154,11 @@ func jobFacts(snap *Snapshot, jt *JobType, live []*Pool) []string {
 	if jt.Latency != nil {
 		line += fmt.Sprintf(" (oldest waiting %s)", FormatAge(*jt.Latency))
 	}
-	line += fmt.Sprintf(", in progress %d, lock %d", jt.InProgress, jt.Lock)
+	line += fmt.Sprintf(", in progress %d", jt.InProgress)
+	if jt.Leaked > 0 {
+		line += fmt.Sprintf(" (%d leaked)", jt.Leaked)
+	}
+	line += fmt.Sprintf(", lock %d", jt.Lock)
 	if jt.MaxConcurrency > 0 {
 		line += fmt.Sprintf(" of max_concurrency %d", jt.MaxConcurrency)
 	} else {
@@ -159,13 +172,17 @@ func jobFacts(snap *Snapshot, jt *JobType, live []*Pool) []string {
 		Plural(len(live), "live pool", "live pools"), Plural(workers, "worker", "workers"))}
 }
 
-func explainPaused(jt *JobType) *Cause {
+func explainPaused(snap *Snapshot, jt *JobType) *Cause {
 	if !jt.Paused {
 		return nil
 	}
-	return &Cause{Kind: CausePaused, Verdict: fmt.Sprintf("%s is paused", jt.Name),
+	c := &Cause{Kind: CausePaused, Verdict: fmt.Sprintf("%s is paused", jt.Name),
 		Evidence: []string{fmt.Sprintf("the key jobs:%s:paused exists: no pool takes its jobs; %d queued", jt.Name, jt.Queued)},
 		Fix:      fixWords([]string{"unpause"}, jt.Name)}
+	if d := pausedEvidence(snap, jt.Name); d != "" {
+		c.Evidence = append(c.Evidence, d)
+	}
+	return c
 }
 
 func explainNoLivePool(jt *JobType, listed, live []*Pool) *Cause {
@@ -188,7 +205,7 @@ func explainNoLivePool(jt *JobType, listed, live []*Pool) *Cause {
 
 // explainLock tells the three reasons of a lock at max_concurrency apart:
 // slots held by dead pools, drift, or every slot running a job.
-func explainLock(snap *Snapshot, jt *JobType) *Cause {
+func explainLock(snap *Snapshot, ix *explainIndex, jt *JobType) *Cause {
 	if jt.MaxConcurrency <= 0 || jt.Lock < jt.MaxConcurrency {
 		return nil
 	}
@@ -201,7 +218,7 @@ func explainLock(snap *Snapshot, jt *JobType) *Cause {
 	}
 	sort.Strings(ids)
 	for _, id := range ids {
-		if p, ok := snap.Pool(id); ok && p.Status == StatusDead && jt.LockInfo[id] > 0 {
+		if ix.deadIDs[id] && jt.LockInfo[id] > 0 {
 			deadIDs = append(deadIDs, id)
 			deadHeld += jt.LockInfo[id]
 		}
@@ -224,7 +241,7 @@ func explainLock(snap *Snapshot, jt *JobType) *Cause {
 		Evidence: []string{at + ", all held by live pools"},
 		FixText:  "wait for the running jobs, or raise MaxConcurrency in the pools' JobOptions (each pool start rewrites it)"}
 	n := 0
-	for _, w := range BusyWorkers(snap.Workers) {
+	for _, w := range ix.busyWorkers() {
 		if w.JobName != jt.Name || n == explainListMax {
 			continue
 		}
@@ -299,11 +316,11 @@ func explainWorkersBusy(snap *Snapshot, jt *JobType, live []*Pool) *Cause {
 		FixText:  "wait, or start more workers that register " + jt.Name}
 }
 
-func explainHeld(snap *Snapshot, jt *JobType) *Cause {
+func explainHeld(ix *explainIndex, jt *JobType) *Cause {
 	var ids []string
 	var n int64
-	for _, p := range snap.Pools {
-		if p.Status == StatusDead && p.InProgress[jt.Name] > 0 {
+	for _, p := range ix.dead {
+		if p.InProgress[jt.Name] > 0 {
 			ids = append(ids, p.ID)
 			n += p.InProgress[jt.Name]
 		}
@@ -316,14 +333,12 @@ func explainHeld(snap *Snapshot, jt *JobType) *Cause {
 		Fix:      fixWords([]string{"reap"}, ids...)}
 }
 
-func explainOrphaned(snap *Snapshot, jt *JobType) *Cause {
+func explainOrphaned(ix *explainIndex, jt *JobType) *Cause {
 	var keys []string
 	var n int64
-	for _, o := range snap.Orphans {
-		if o.JobName == jt.Name && o.Length > 0 {
-			keys = append(keys, o.Key)
-			n += o.Length
-		}
+	for _, o := range ix.orphans[jt.Name] {
+		keys = append(keys, o.Key)
+		n += o.Length
 	}
 	if len(keys) == 0 {
 		return nil

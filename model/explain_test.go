@@ -1,6 +1,7 @@
 package model
 
 import (
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -142,6 +143,17 @@ func TestExplainChecks(t *testing.T) {
 			x := Explain(snap, f, tc.job)
 			if got := strings.Join(kinds(x), ","); got != strings.Join(tc.want, ",") {
 				t.Fatalf("causes %q, want %q (%+v)", got, strings.Join(tc.want, ","), x)
+			}
+			// Blocks gives the same causes of these kinds, in the same
+			// words, for every job type at once.
+			var blocks []Cause
+			for _, c := range x.Causes {
+				if IsBlock(c.Kind) {
+					blocks = append(blocks, c)
+				}
+			}
+			if got := Blocks(snap)[tc.job]; !reflect.DeepEqual(got, blocks) {
+				t.Errorf("Blocks gives %+v, Explain %+v", got, blocks)
 			}
 			if x.Running != (len(tc.want) == 0) {
 				t.Errorf("running %v with causes %v", x.Running, kinds(x))

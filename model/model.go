@@ -96,7 +96,10 @@ type JobType struct {
 	MaxConcurrency int64            `json:"max_concurrency"`
 	Paused         bool             `json:"paused"`
 	Drift          bool             `json:"drift"`
-	Warnings       []string         `json:"warnings,omitempty"`
+	// Leaked is how many of InProgress are leaked entries (see
+	// LeakedEntry): they are left out of the drift rule.
+	Leaked   int64    `json:"leaked,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // InProgressList is an in-progress list found by key, used for orphans: lists
@@ -144,6 +147,16 @@ type Snapshot struct {
 	// Workers view); a read that did and found none leaves it empty, not
 	// nil.
 	Workers []Worker `json:"-"`
+	// Leaked are the in-progress entries whose job already ended (see
+	// LeakedEntry), read where a list holds more than its pool counts.
+	Leaked []LeakedEntry `json:"-"`
+	// LeakAware says the read looked for leaked entries wherever a list
+	// holds more than its pool counts (a snapshot and a sweep do, the
+	// screen's poll does not): Leaked is then all there is.
+	LeakAware bool `json:"-"`
+	// Variant is which build wrote the namespace (see JudgeVariant); nil
+	// when it was not read.
+	Variant *Variant `json:"-"`
 	// Orphans are filled by the orphan scan; nil when no scan has run.
 	Orphans  []InProgressList `json:"orphans"`
 	Findings []Finding        `json:"findings"`
@@ -160,6 +173,9 @@ type Snapshot struct {
 	// Health is what Redis says of its own safety for the queue (see
 	// HealthFindings); nil when it was not read.
 	Health *RedisHealth `json:"-"`
+	// Jobs is the job health (AssessJobs) when it was judged; nil
+	// otherwise. Findings lists its problems.
+	Jobs *JobHealth `json:"-"`
 	// Cost is what the read cost Redis, when it was measured (the
 	// screen's polls); nil otherwise.
 	Cost *ReadCost `json:"-"`
@@ -222,14 +238,24 @@ func (s *Snapshot) HasHealthFindings() bool {
 	return len(HealthFindings(s.Health, "", s.RedisTime)) > 0
 }
 
-// HasProblems reports whether the snapshot has dead pools, drift, orphans
-// or an empty namespace: what makes `workq-tui snapshot` exit non-zero.
+// HasProblems reports whether the snapshot has dead pools, drift, orphans,
+// an empty namespace or a job health problem: what makes `workq-tui
+// snapshot` exit non-zero.
 func (s *Snapshot) HasProblems() bool {
 	for _, f := range s.Findings {
-		switch f.Kind {
-		case FindingDeadPool, FindingDrift, FindingOrphan, FindingEmptyNamespace:
+		if IsProblem(f.Kind) {
 			return true
 		}
+	}
+	return false
+}
+
+// IsProblem reports whether a finding of the kind counts in HasProblems.
+func IsProblem(kind string) bool {
+	switch kind {
+	case FindingDeadPool, FindingDrift, FindingOrphan, FindingEmptyNamespace, FindingOtherLayout,
+		FindingFailing, FindingBacklog, FindingStarving, FindingStuck, FindingPausedBacklog, FindingUnserved:
+		return true
 	}
 	return false
 }

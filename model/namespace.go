@@ -26,6 +26,9 @@ type NamespaceSearch struct {
 	// Partial is set when the search stopped at its bound before the end
 	// of the keyspace: Namespaces may lack some.
 	Partial bool `json:"partial,omitempty"`
+	// Foreign are a few keys under the namespace itself, which holds none
+	// of gocraft/work's: another queue's layout (absent when none).
+	Foreign []string `json:"foreign,omitempty"`
 }
 
 // EmptyNamespace reports whether snap saw no gocraft/work key of its
@@ -63,11 +66,22 @@ func (s *NamespaceSearch) SortNamespaces() {
 	s.Namespaces = out
 }
 
+// FindingOtherLayout is a namespace that holds keys, none of them
+// gocraft/work's: it counts as an empty namespace does, in other words.
+const FindingOtherLayout = "other_layout"
+
 // EmptyNamespaceFinding is the finding of an empty namespace, naming the
-// namespaces the search found (at most a few, then how many more).
+// namespaces the search found (at most a few, then how many more). When
+// the search found keys under the namespace (s.Foreign), it is not empty
+// but of another layout, and the finding says so.
 func EmptyNamespaceFinding(namespace string, s NamespaceSearch) Finding {
 	const shown = 5
 	detail := "no gocraft/work keys in this namespace (no known_jobs, worker_pools, queues or job sets)"
+	kind := FindingEmptyNamespace
+	if len(s.Foreign) > 0 {
+		kind = FindingOtherLayout
+		detail = "keys under " + namespace + ", but not gocraft/work's layout (" + strings.Join(s.Foreign, ", ") + ")"
+	}
 	switch {
 	case s.Skipped != "":
 		detail += "; other namespaces not searched: " + s.Skipped
@@ -89,7 +103,7 @@ func EmptyNamespaceFinding(namespace string, s NamespaceSearch) Finding {
 			detail += " (searched part of the keyspace)"
 		}
 	}
-	return Finding{Kind: FindingEmptyNamespace, Subject: namespace, Detail: detail}
+	return Finding{Kind: kind, Subject: namespace, Detail: detail}
 }
 
 func pluralWord(n int, one, many string) string {

@@ -104,6 +104,11 @@ type SetSummary struct {
 	ErrorExample map[string]string
 	// NotJobs is how many members are not JSON objects.
 	NotJobs int64
+
+	// lastErr and lastKey are the last error text normalised and its
+	// key: the members of an outage mostly carry the same error, one
+	// after another.
+	lastErr, lastKey string
 }
 
 // NewSetSummary returns an empty summary of a set.
@@ -119,7 +124,11 @@ func (s *SetSummary) Add(sj SetJob) {
 		return
 	}
 	s.ByName[sj.Job.Name]++
-	k := NormalizeError(sj.Job.LastErr)
+	k := s.lastKey
+	if len(s.ByError) == 0 || sj.Job.LastErr != s.lastErr {
+		k = NormalizeError(sj.Job.LastErr)
+		s.lastErr, s.lastKey = sj.Job.LastErr, k
+	}
 	s.ByError[k]++
 	if _, ok := s.ErrorExample[k]; !ok {
 		s.ErrorExample[k] = sj.Job.LastErr

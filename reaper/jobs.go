@@ -203,7 +203,7 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 	}
 	plan.Matched = newBulkSummary()
 	unserved := map[string]bool{}
-	periodic := 0
+	periodic, harborPeriodic := 0, 0
 	add := func(it JobItem, sample bool) {
 		plan.Total++
 		if it.Job.Job != nil {
@@ -213,6 +213,9 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 			}
 			if it.Job.Job.Periodic() {
 				periodic++
+			}
+			if it.Job.Job.HarborPeriodic() {
+				harborPeriodic++
 			}
 		}
 		if sample {
@@ -294,6 +297,9 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 			what = "run now"
 		}
 		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%d periodic job(s): the next periodic pass (every 2-2.5 min) writes them into scheduled again while their fire time is within 4 min, so what is %s may come back", periodic, what))
+	}
+	if harborPeriodic > 0 {
+		plan.Warnings = append(plan.Warnings, harborPeriodicWarning(harborPeriodic, action))
 	}
 	return plan, plan.Refused
 }

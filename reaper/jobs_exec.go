@@ -224,8 +224,9 @@ func (p *callPipe) run(ctx context.Context, items []JobItem) error {
 		if err != nil {
 			return err
 		}
-		script, args, sent, skipped := p.e.callArgs(p.plan, batch)
-		for r, k := range skipped {
+		cl := p.e.callArgs(p.plan, batch)
+		script, args, sent := cl.script, cl.args, cl.sent
+		for r, k := range cl.skipped {
 			p.res.Skipped[r] += k
 		}
 		// A paced call waits also for the replies of calls in flight that
@@ -246,7 +247,7 @@ func (p *callPipe) run(ctx context.Context, items []JobItem) error {
 				werr := p.wait(ctx)
 				return fmt.Errorf("%s: stopped after %d jobs: %w", p.plan.Action, p.res.Done, errors.Join(err, werr))
 			}
-			seq, err := p.journalIntent(sent, seen)
+			seq, err := p.journalIntent(cl, seen)
 			if err != nil {
 				return err
 			}
@@ -311,11 +312,20 @@ func (p *callPipe) waitOne(ctx context.Context) error {
 	return nil
 }
 
-// callArgs builds the script and its arguments (key count first) for one
-// call over items, and returns the members it takes. A member whose requeue
-// cannot be cut is left out and counted by reason; a nil script means none
-// is left.
-func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem) (*redis.Script, []any, []JobItem, map[string]int64) {
+// call is one script call built: the script and its arguments (key count
+// first), the members it takes and, for a requeue, each one's edit (the
+// journal records the same bytes), and the members left out by reason.
+type call struct {
+	script  *redis.Script
+	args    []any
+	sent    []JobItem
+	edits   []model.RequeueEdit
+	skipped map[string]int64
+}
+
+// callArgs builds the call over items. A member whose requeue cannot be
+// cut is left out and counted by reason; a nil script means none is left.
+func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem) call {
 	setKey := redisq.SetKey(e.keys, plan.Target.Set)
 	keys := []any{setKey}
 	keyIndex := map[string]int{}
@@ -330,9 +340,11 @@ func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem) (*redis.Script,
 	argv := make([]any, 0, 5*len(items))
 	script := e.del
 	var skipped map[string]int64
+	var edits []model.RequeueEdit
 	sent := items
 	if plan.Action == JobsRequeue {
 		script = e.requeue
+		edits = make([]model.RequeueEdit, 0, len(items))
 		for i, it := range items {
 			// Dead jobs lose their failure fields; every other byte stays.
 			edit, err := model.EditForRequeue(it.Job.Raw, it.Job.Set == model.SetDead)
@@ -347,6 +359,7 @@ func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem) (*redis.Script,
 			if skipped != nil {
 				sent = append(sent, it)
 			}
+			edits = append(edits, edit)
 			argv = append(argv, it.Job.Raw, it.Job.ScoreText, edit.Before, edit.After, index(it.QueueKey))
 		}
 	} else {
@@ -362,12 +375,12 @@ func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem) (*redis.Script,
 		}
 	}
 	if len(argv) == 0 {
-		return nil, nil, nil, skipped
+		return call{skipped: skipped}
 	}
 	args := make([]any, 0, 1+len(keys)+len(argv))
 	args = append(args, len(keys))
 	args = append(args, keys...)
-	return script, append(args, argv...), sent, skipped
+	return call{script: script, args: append(args, argv...), sent: sent, edits: edits, skipped: skipped}
 }
 
 // record reads one call's reply: a code per member the call took.

@@ -15,7 +15,6 @@ import (
 	"github.com/gomodule/redigo/redis"
 
 	"github.com/workq-tui/workq-tui/internal/journal"
-	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -183,19 +182,16 @@ func (j *JobsJournal) score(ctx context.Context, plan *JobsPlan, items []JobItem
 	return out, b, nil
 }
 
-// intent writes what the call over sent will change.
-func (j *JobsJournal) intent(plan *JobsPlan, sent []JobItem, b before) (int, error) {
+// intent writes what call cl will change.
+func (j *JobsJournal) intent(plan *JobsPlan, cl call, b before) (int, error) {
 	setKey := redisq.SetKey(plan.keys, plan.Target.Set)
-	in := journal.Intent{RedisMs: b.redisMs, Items: make([]journal.Item, 0, len(sent))}
-	for _, it := range sent {
+	in := journal.Intent{RedisMs: b.redisMs, Items: make([]journal.Item, 0, len(cl.sent))}
+	for i, it := range cl.sent {
 		item := journal.Item{Set: setKey, Score: it.Job.ScoreText, Old: it.Job.Raw}
 		if plan.Action == JobsRequeue {
-			// The same edit the call's arguments are built from
-			// (callArgs): the bytes around the new `t`.
-			edit, err := model.EditForRequeue(it.Job.Raw, it.Job.Set == model.SetDead)
-			if err != nil {
-				return 0, fmt.Errorf("journal: %w", err)
-			}
+			// The edit the call's arguments were built from: the bytes
+			// around the new `t`.
+			edit := cl.edits[i]
 			item.Queue, item.NewBefore, item.NewAfter = it.QueueKey, edit.Before, edit.After
 		} else if it.UniqueKey != "" {
 			k := *b.unique[it.UniqueKey]
@@ -285,11 +281,11 @@ func (p *callPipe) journalRead(ctx context.Context, items []JobItem) ([]JobItem,
 }
 
 // journalIntent is intent for the pipe's journal (0 without one).
-func (p *callPipe) journalIntent(sent []JobItem, b before) (int, error) {
+func (p *callPipe) journalIntent(cl call, b before) (int, error) {
 	if p.e.journal == nil {
 		return 0, nil
 	}
-	return p.e.journal.intent(p.plan, sent, b)
+	return p.e.journal.intent(p.plan, cl, b)
 }
 
 // journalCommit is commit for the pipe's journal.

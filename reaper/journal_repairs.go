@@ -27,6 +27,9 @@ type RepairScope struct {
 	Lists map[string]string
 	// Keys are other keys it deletes or changes (heartbeats).
 	Keys []string
+	// Removed are entries it removes from a list without moving them (a
+	// reap's leaked entries): Queue the list, Old the exact bytes.
+	Removed []journal.Item
 }
 
 // ReapScope is what a reap plan touches.
@@ -41,6 +44,9 @@ func ReapScope(p Plan, keys redisq.Keys) RepairScope {
 		for _, j := range pp.Jobs {
 			names[j.JobName] = true
 			s.Lists[j.InProgressKey] = j.QueueKey
+		}
+		for _, l := range pp.Leaked {
+			s.Removed = append(s.Removed, journal.Item{Queue: l.Key, Old: l.Raw, Count: 1})
 		}
 	}
 	s.JobNames = sortedNames(names)
@@ -118,6 +124,7 @@ func JournalRepair(ctx context.Context, c redis.Conn, keys redisq.Keys, w Journa
 		}
 		in.Items = append(in.Items, journal.Item{Key: &journal.Key{Name: key, Exists: len(fields) > 0}, Fields: fields})
 	}
+	in.Items = append(in.Items, s.Removed...)
 	seq, err := w.Intent(in)
 	if err != nil {
 		return 0, fmt.Errorf("journal: %w", err)

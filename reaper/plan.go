@@ -31,7 +31,7 @@ func NewPlan(snap *model.Snapshot, t Targets) (Plan, error) {
 	if snap == nil {
 		return Plan{}, fmt.Errorf("plan reap: no snapshot")
 	}
-	p := Plan{Namespace: snap.Namespace, RedisTime: snap.RedisTime, DeadAfter: snap.DeadAfter}
+	p := Plan{Namespace: snap.Namespace, RedisTime: snap.RedisTime, DeadAfter: snap.DeadAfter, LeakAware: snap.LeakAware || t.RequeueLeaked}
 	if p.DeadAfter <= 0 {
 		p.DeadAfter = model.DefaultDeadAfter
 	}
@@ -98,8 +98,15 @@ func NewPlan(snap *model.Snapshot, t Targets) (Plan, error) {
 		sort.Strings(extra)
 		pp.JobNames = append(pp.JobNames, extra...)
 
+		if !t.RequeueLeaked {
+			for _, l := range snap.Leaked {
+				if l.PoolID == id {
+					pp.Leaked = append(pp.Leaked, l)
+				}
+			}
+		}
 		for _, job := range pp.JobNames {
-			n := pool.InProgress[job]
+			n := pool.InProgress[job] - model.LeakedCount(pp.Leaked, job, id)
 			info, present := pool.LockInfo[job]
 			if n == 0 && !present {
 				continue

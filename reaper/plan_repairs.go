@@ -125,6 +125,15 @@ func NewLockRepairPlan(snap *model.Snapshot, jobs []string) (LockRepairPlan, err
 				jp.LockAfter += n
 			}
 		}
+		for _, l := range snap.Leaked {
+			if l.JobName == job && jp.LockInfoAfter[l.PoolID] > 0 {
+				jp.Leaked = append(jp.Leaked, l)
+				jp.LockAfter--
+				if jp.LockInfoAfter[l.PoolID]--; jp.LockInfoAfter[l.PoolID] == 0 {
+					delete(jp.LockInfoAfter, l.PoolID)
+				}
+			}
+		}
 		jt, ok := snap.JobType(job)
 		if !ok && !known[job] && len(jp.InProgress) == 0 {
 			return plan, fmt.Errorf("repair-locks %s: %w", job, ErrUnknownJob)

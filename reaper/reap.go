@@ -66,6 +66,13 @@ func (r *Reaper) Reap(ctx context.Context, plan Plan, progress Progress) (Result
 				jobs = append(jobs, j)
 			}
 		}
+		if !plan.LeakAware {
+			if pr, stop := r.unlistedLeaks(ctx, pp, jobs); stop {
+				errs = append(errs, pr.Err)
+				res.Pools = append(res.Pools, pr)
+				continue
+			}
+		}
 		pr := r.reapPool(ctx, pp, jobs, deadAfter, report)
 		if pr.Err != nil {
 			errs = append(errs, pr.Err)
@@ -126,7 +133,7 @@ func (r *Reaper) scanInProgress(ctx context.Context, plan Plan) (map[string][]st
 }
 
 func (r *Reaper) reapPool(ctx context.Context, pp PoolPlan, jobs []string, deadAfter time.Duration, report func(int64)) PoolResult {
-	pr := PoolResult{PoolID: pp.PoolID, Moved: map[string]int64{}, LocksReleased: map[string]int64{}, LockAfter: map[string]int64{}}
+	pr := PoolResult{PoolID: pp.PoolID, Moved: map[string]int64{}, LocksReleased: map[string]int64{}, LockAfter: map[string]int64{}, LeakedRemoved: map[string]int64{}}
 	conn, err := r.conns.GetContext(ctx)
 	if err != nil {
 		pr.Err = fmt.Errorf("reap pool %s: %w", pp.PoolID, err)
@@ -159,6 +166,15 @@ func (r *Reaper) reapPool(ctx context.Context, pp PoolPlan, jobs []string, deadA
 	fail := func(err error) PoolResult {
 		pr.Err = fmt.Errorf("reap pool %s: %w", pp.PoolID, err)
 		return pr
+	}
+	if len(pp.Leaked) > 0 {
+		done, err := r.removeLeaked(ctx, conn, pp, head, argv, &pr)
+		if err != nil {
+			return fail(err)
+		}
+		if done {
+			return pr
+		}
 	}
 	// A dead pool gets no new jobs, so the lists only shrink; a final step
 	// that still finds jobs (a list the batches did not know of cannot be:

@@ -48,6 +48,7 @@ func ReapPlanText(p Plan, width int) string {
 			}
 			t.write(&b)
 		}
+		writeLeakedReap(&b, pp)
 		if pp.HeartbeatMissing {
 			b.WriteString("  then remove the pool from the worker_pools set\n")
 		} else {
@@ -75,6 +76,7 @@ func ReapResultText(r Result, width int) string {
 			reaped++
 			fmt.Fprintf(&b, "pool %s: reaped\n", textsafe.Clean(pr.PoolID))
 		}
+		writeLeakedRemoved(&b, pr)
 		names := map[string]bool{}
 		for j := range pr.Moved {
 			names[j] = true

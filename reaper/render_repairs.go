@@ -103,6 +103,7 @@ func LockRepairPlanText(p LockRepairPlan, width int) string {
 		fmt.Fprintf(&b, "\n%s (queued %d, max_concurrency %s)\n", textsafe.Clean(j.JobName), j.Queued, mc)
 		if !j.Changes() {
 			fmt.Fprintf(&b, "  consistent: lock %d = in progress %d; nothing to change\n", j.LockAfter, j.LockAfter)
+			writeLeakedNote(&b, j)
 			continue
 		}
 		inSet := map[string]bool{}
@@ -131,6 +132,7 @@ func LockRepairPlanText(p LockRepairPlan, width int) string {
 			t.add("  lock_info["+textsafe.Clean(f)+"]", textsafe.Clean(bf)+" -> "+af+note)
 		}
 		t.write(&b)
+		writeLeakedNote(&b, j)
 		if j.MaxConcurrency > 0 && j.LockPresent && j.LockBeforeRaw == "" && j.LockBefore >= j.MaxConcurrency && j.LockAfter < j.MaxConcurrency {
 			fmt.Fprintf(&b, "  the lock is at max_concurrency %d now, so no worker takes a job of this type\n", j.MaxConcurrency)
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gomodule/redigo/redis"
 
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -48,6 +49,10 @@ type JobLockPlan struct {
 	// MaxConcurrency (0 = none) and Queued are shown with the plan.
 	MaxConcurrency int64
 	Queued         int64
+	// Leaked are the in-progress entries left out of LockAfter and
+	// LockInfoAfter: placeholders of jobs that already ended (see
+	// model.LeakedEntry). The script re-checks that each is still there.
+	Leaked []model.LeakedEntry
 }
 
 // Changes reports whether the repair would change anything.
@@ -208,6 +213,9 @@ func planJobLocks(ctx context.Context, c redis.Conn, keys redisq.Keys, job strin
 	if jp.LockInfoBefore, err = redis.StringMap(redis.DoContext(c, ctx, "HGETALL", keys.LockInfo(job))); err != nil {
 		return jp, fmt.Errorf("hgetall %s: %w", keys.LockInfo(job), err)
 	}
+	if err := excludeLeaked(ctx, c, keys, &jp); err != nil {
+		return jp, err
+	}
 	mc, _, err := getInt(ctx, c, "GET", keys.MaxConcurrency(job))
 	if err != nil && !errors.Is(err, ErrBadValue) {
 		return jp, err
@@ -254,6 +262,7 @@ func (r *Reaper) repairJob(ctx context.Context, c redis.Conn, jp JobLockPlan) Jo
 	for _, p := range jp.Pools {
 		args = append(args, p)
 	}
+	args = append(args, leakedArgs(jp)...)
 	v, err := redis.Values(r.scripts.repairLocks.DoContext(ctx, c, args...))
 	if err != nil {
 		jr.Err = fmt.Errorf("repair-locks %s: %w", jp.JobName, err)

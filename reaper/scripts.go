@@ -21,6 +21,10 @@ var (
 	luaRequeue string
 	//go:embed lua/repair_locks.lua
 	luaRepairLocks string
+	//go:embed lua/reap_leaked.lua
+	luaReapLeaked string
+	//go:embed lua/remove_leaked.lua
+	luaRemoveLeaked string
 )
 
 // scripts are a Reaper's scripts (a redis.Script holds only its text and
@@ -38,13 +42,20 @@ type scripts struct {
 	requeue *redis.Script
 	// repairLocks resets one job type's counters (lua/repair_locks.lua).
 	repairLocks *redis.Script
+	// reapLeaked removes a dead pool's leaked entries before its reap
+	// (lua/reap_leaked.lua, after lua/check.lua).
+	reapLeaked *redis.Script
+	// removeLeaked removes one leaked entry (lua/remove_leaked.lua).
+	removeLeaked *redis.Script
 }
 
 func newScripts() scripts {
 	return scripts{
-		reapBatch:   redis.NewScript(-1, luaCheck+"\n"+luaReapBatch),
-		reapFinal:   redis.NewScript(-1, luaCheck+"\n"+luaReapFinal),
-		requeue:     redis.NewScript(5, luaRequeue),
-		repairLocks: redis.NewScript(-1, luaRepairLocks),
+		reapBatch:    redis.NewScript(-1, luaCheck+"\n"+luaReapBatch),
+		reapFinal:    redis.NewScript(-1, luaCheck+"\n"+luaReapFinal),
+		requeue:      redis.NewScript(5, luaRequeue),
+		repairLocks:  redis.NewScript(-1, luaRepairLocks),
+		reapLeaked:   redis.NewScript(-1, luaCheck+"\n"+luaReapLeaked),
+		removeLeaked: redis.NewScript(2, luaRemoveLeaked),
 	}
 }

@@ -5,12 +5,18 @@ package reaper
 
 import (
 	"time"
+
+	"github.com/workq-tui/workq-tui/model"
 )
 
 // Targets say which pools to reap.
 type Targets struct {
 	PoolIDs []string
 	AllDead bool
+	// RequeueLeaked moves leaked in-progress entries (model.LeakedEntry)
+	// back to their queues with the rest, as gocraft/work's own reaper
+	// does; without it they are removed, not requeued (their jobs ran).
+	RequeueLeaked bool
 }
 
 // Plan is what a reap will do, computed from a snapshot. It is what the
@@ -21,6 +27,11 @@ type Plan struct {
 	RedisTime time.Time
 	DeadAfter time.Duration
 	Pools     []PoolPlan
+	// LeakAware says the plan's snapshot looked for leaked entries (see
+	// model.Snapshot.LeakAware), or they are requeued anyway: without it,
+	// Reap looks for them in each pool first and leaves a pool that holds
+	// any alone.
+	LeakAware bool
 }
 
 // PoolPlan is the reap of one dead pool.
@@ -37,6 +48,12 @@ type PoolPlan struct {
 	// known job type when there is no heartbeat (Reap adds those of lists
 	// it finds by SCAN). Jobs lists only those with something to do.
 	JobNames []string
+	// Leaked are the pool's leaked in-progress entries (placeholders of
+	// jobs that already ran, see model.LeakedEntry): removed from its
+	// lists before the reap moves the rest, not requeued, since requeueing
+	// one runs its job again with older arguments. Empty with
+	// Targets.RequeueLeaked.
+	Leaked []model.LeakedEntry
 }
 
 // JobPlan is one job type of a pool being reaped.
@@ -45,7 +62,8 @@ type JobPlan struct {
 	InProgressKey string
 	QueueKey      string
 	// Jobs is how many jobs move from InProgressKey to QueueKey (pushed onto
-	// the same end of the queue as upstream does, in the same order).
+	// the same end of the queue as upstream does, in the same order); the
+	// pool's Leaked entries of this list are not among them.
 	Jobs int64
 	// Lock and this pool's lock_info field, before and after (after the
 	// steps of earlier pools in the same plan).
@@ -100,6 +118,8 @@ type PoolResult struct {
 	// LockAfter is each job type's lock after the final step, for the job
 	// types whose lock the reap touched.
 	LockAfter map[string]int64
+	// LeakedRemoved is how many leaked entries were removed per job name.
+	LeakedRemoved map[string]int64
 	// Gone is set when another process removed the pool from the set first
 	// (another reaper, or a clean stop); Skipped then says so. With Left 0
 	// nothing is left to do for it.

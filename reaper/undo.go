@@ -63,14 +63,21 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 		return p, fmt.Errorf("action %s (%s) %w: it repaired broken state (a dead pool's jobs, lost in-progress lists or drifted locks), and putting that back would break it again; its journal is shown by `history %s`", a.Header.ID, a.Header.Command, ErrUndoRefused, a.Header.ID)
 	case journal.OpUndo:
 		return p, fmt.Errorf("action %s is an undo of %s and %w: undoing it would write that action again with new bytes and new times; run the action again instead", a.Header.ID, a.Header.UndoOf, ErrUndoRefused)
-	case journal.OpRequeue, journal.OpDelete, journal.OpQueueDelete, journal.OpPause, journal.OpUnpause:
+	case journal.OpRequeue, journal.OpDelete, journal.OpQueueDelete, journal.OpRemoveLeaked, journal.OpPause, journal.OpUnpause:
 	default:
 		return p, fmt.Errorf("action %s: unknown operation %q: %w", a.Header.ID, a.Header.Op, ErrUndoRefused)
 	}
 	if ns := keys.Prefix(); ns != redisq.NewKeys(a.Header.Namespace).Prefix() {
 		return p, fmt.Errorf("action %s ran on namespace %q, not on %q: %w here", a.Header.ID, a.Header.Namespace, ns, ErrUndoRefused)
 	}
+	if a.Altered != "" {
+		return p, fmt.Errorf("action %s: its journal was changed after it was written (%s), and it %w from it; `history %s` shows what it holds", a.Header.ID, a.Altered, ErrUndoRefused, a.Header.ID)
+	}
+	if err := checkUndoKeys(a, keys.Prefix()); err != nil {
+		return p, err
+	}
 	var search []int // requeued items whose pushed bytes are to be looked for
+	seen := map[string]bool{}
 	for _, call := range a.Calls {
 		committed := call.Commit != nil && call.Commit.Error == ""
 		for i, it := range call.Intent.Items {
@@ -79,6 +86,7 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 				code = call.Commit.Codes[i]
 			}
 			ui := UndoItem{Item: it, Maybe: !committed, RedisMs: call.Intent.RedisMs}
+			find := false // a requeued job whose pushed bytes are to be looked for
 			switch a.Header.Op {
 			case journal.OpRequeue:
 				switch {
@@ -88,7 +96,7 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 					p.NotChanged++
 					continue
 				default:
-					search = append(search, len(p.Items))
+					find = true
 				}
 			case journal.OpDelete:
 				if committed && code != 'd' && code != 'u' {
@@ -98,7 +106,7 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 				if !restoreUnique(it, committed, code == 'u') {
 					ui.Item.Unique = nil
 				}
-			case journal.OpQueueDelete:
+			case journal.OpQueueDelete, journal.OpRemoveLeaked:
 				if committed && (len(call.Commit.Counts) == 0 || call.Commit.Counts[0] == 0) {
 					p.NotChanged++
 					continue
@@ -123,8 +131,16 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 					continue
 				}
 			}
+			if id := itemIdentity(it); seen[id] {
+				continue // the same item twice: put back once
+			} else {
+				seen[id] = true
+			}
 			if ui.Maybe {
 				p.Maybe++
+			}
+			if find {
+				search = append(search, len(p.Items))
 			}
 			p.Items = append(p.Items, ui)
 		}
@@ -133,6 +149,16 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 		return p, err
 	}
 	return p, nil
+}
+
+// itemIdentity names what an item changed: a member of a set, a job's
+// bytes in a queue or a key. An action changes each at most once, so two
+// items of one identity are a journal's record written twice.
+func itemIdentity(it journal.Item) string {
+	if it.Key != nil {
+		return "k\x00" + it.Key.Name
+	}
+	return it.Set + "\x00" + it.Queue + "\x00" + string(it.Old)
 }
 
 // requeued is the exact bytes a requeue pushed: the new job around the `t`

@@ -91,7 +91,12 @@ func (u *Undoer) Execute(ctx context.Context, c redis.Conn, plan UndoPlan, w Jou
 		if err != nil {
 			return res, fmt.Errorf("undo: nothing more sent: %w", err)
 		}
-		reply, err := redis.Values(script.DoContext(ctx, c, args...))
+		// A call once sent is waited for even when ctx is cancelled (within
+		// callWait), so that what it put back is counted: an undo stopped by
+		// Ctrl-C stops between calls and reports exactly what it did.
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callWait)
+		reply, err := redis.Values(script.DoContext(cctx, c, args...))
+		cancel()
 		res.Calls++
 		if err != nil {
 			_ = w.Commit(seq, journal.Commit{Error: err.Error()})
@@ -155,7 +160,7 @@ func (r *UndoResult) count(code byte, it journal.Item) {
 // all pause keys) per call, at most batch items and MaxBatchBytes of bytes.
 func (u *Undoer) batchOf(op string, items []UndoItem) int {
 	switch op {
-	case journal.OpQueueDelete:
+	case journal.OpQueueDelete, journal.OpRemoveLeaked:
 		return 1
 	case journal.OpPause, journal.OpUnpause:
 		return len(items)
@@ -218,7 +223,7 @@ func (u *Undoer) callArgs(plan UndoPlan, call []UndoItem) (*redis.Script, []any,
 			}
 			argv = append(argv, it.Item.Old, it.Item.Score, uk, val, deadline)
 		}
-	case journal.OpQueueDelete:
+	case journal.OpQueueDelete, journal.OpRemoveLeaked:
 		script = u.queue
 		it := call[0]
 		keys = []any{it.Item.Queue}

@@ -22,6 +22,8 @@ func undoWhat(op string) string {
 		return "put each deleted job back into its set at its old score, with its unique key where the delete took it (only while the key is absent, with what was left of its time to live)"
 	case journal.OpQueueDelete:
 		return "push each deleted job back onto the head of its queue (its place in the line is not kept), with its unique key where it was taken"
+	case journal.OpRemoveLeaked:
+		return "push each removed leaked entry back onto its in-progress list, unless the list holds it already"
 	case journal.OpPause:
 		return `lift each pause the action set, only while it is the "1" without expiry it wrote`
 	case journal.OpUnpause:

@@ -13,13 +13,14 @@ import (
 	"math"
 	"net"
 	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/internal/safefile"
 )
 
 // Options say how to reach Redis. Password is never printed.
@@ -155,7 +156,7 @@ func NewDialer(o Options) (*Dialer, error) {
 		host, _, _ := net.SplitHostPort(ep.HostPort)
 		conf := &tls.Config{ServerName: host, InsecureSkipVerify: o.TLSSkipVerify, MinVersion: tls.VersionTLS12} //nolint:gosec // the operator asked for it
 		if o.TLSCAFile != "" {
-			pem, err := os.ReadFile(o.TLSCAFile)
+			pem, _, err := safefile.ReadFile(o.TLSCAFile, safefile.Rules{})
 			if err != nil {
 				return nil, fmt.Errorf("read --tls-ca: %w", err)
 			}

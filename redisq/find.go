@@ -55,6 +55,10 @@ type Place struct {
 	CheckinAt int64  `json:"checkin_at,omitempty"`
 	// TTL (unique): seconds left on the key; -1 when it has none.
 	TTL int64 `json:"ttl,omitempty"`
+	// InValue (unique): the job is the key's value, not only named by it
+	// (gocraft/work master and gojek/work keep EnqueueUniqueByKey's job
+	// there): the job that runs when a worker takes its placeholder.
+	InValue bool `json:"in_value,omitempty"`
 
 	job *model.JobFields
 }
@@ -206,6 +210,12 @@ func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, er
 			return nil, err
 		}
 		out = append(out, us...)
+		if len(f.IDs) > 0 {
+			if us, err = findUniqueValues(ctx, c, keys, f, out); err != nil {
+				return nil, err
+			}
+			out = append(out, us...)
+		}
 		if f.scansUnique() {
 			if us, err = findUniqueKeys(ctx, c, keys, f, seen); err != nil {
 				return nil, err

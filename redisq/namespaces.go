@@ -93,5 +93,12 @@ func (c *Client) FindNamespaces(ctx context.Context) (model.NamespaceSearch, err
 	}
 	defer conn.Close()
 	s, err := FindNamespaces(ctx, conn, 0, model.ScanPause)
+	if err != nil {
+		return s, c.wrap(err)
+	}
+	if s.Skipped == "" {
+		// As bounded and paced as the search: a few keys are enough.
+		s.Foreign, err = scanPaced(ctx, conn, escapeGlob(c.keys.Prefix())+"*", 3, int(2*NamespaceSearchMaxKeys/namespaceSearchCount)+1, model.ScanPause)
+	}
 	return s, c.wrap(err)
 }

@@ -152,6 +152,9 @@ func joinSorted(ss []string) string {
 // difference.
 func sameClock(a, b *model.Snapshot) {
 	b.RedisTime = a.RedisTime
+	// Whether the read looked for leaked entries says how it read, not
+	// what it found: a poll never does.
+	b.LeakAware = a.LeakAware
 	model.Analyze(a, a.DeadAfter)
 	model.Analyze(b, b.DeadAfter)
 }

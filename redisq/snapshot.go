@@ -95,6 +95,9 @@ func (rd *snapshotReader) finish(deadAfter time.Duration) (*model.Snapshot, erro
 	if err := rd.rereadDrifted(); err != nil {
 		return nil, err
 	}
+	if err := rd.readLeaked(); err != nil {
+		return nil, err
+	}
 	return rd.snap, nil
 }
 

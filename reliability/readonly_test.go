@@ -80,6 +80,8 @@ func TestReadOnlyCommandsNeverWrite(t *testing.T) {
 		{[]string{"requeue", "--dry-run", orphan}, 0, "Dry run: nothing changed"},
 		{[]string{"repair-locks", "report", "--yes"}, 1, "read-only"},
 		{[]string{"repair-locks", "--dry-run", "report", "email"}, 0, "Dry run: nothing changed"},
+		{[]string{"remove-leaked", "--yes"}, 1, "read-only"},
+		{[]string{"remove-leaked", "--dry-run"}, 0, "Nothing to remove"},
 		{[]string{"undo", "--yes"}, 1, "read-only"},
 		{[]string{"undo", "20261201-000000-001", "--yes"}, 1, "read-only"},
 		{[]string{}, 2, "terminal"}, // the screen, without a terminal

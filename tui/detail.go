@@ -36,6 +36,9 @@ type detailView struct {
 	unavailable bool
 	jobs        []peekedJob
 	peekErr     error
+	// poll is the state of the re-reads of the jobs that follow the
+	// polls (detail_reread.go).
+	poll followState
 
 	vp            viewport.Model
 	width, height int
@@ -89,13 +92,13 @@ func (detailView) keys(k keyMap) keyMap {
 func (d detailView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case loadMsg:
+		d.poll.running = false
 		return d.startPeek()
 	case peekMsg:
 		if msg.view != d.id || msg.poolID != d.poolID || msg.seq != d.peekSeq {
 			return d, nil // an older peek, or another pool's
 		}
-		d.loading, d.jobs, d.peekErr = false, msg.jobs, msg.err
-		return d.refresh(), nil
+		return d.withPeek(msg), nil
 	case tea.KeyMsg:
 		return d.navigate(msg, d.km), nil
 	}
@@ -158,7 +161,10 @@ func (d detailView) navigate(msg tea.KeyMsg, k keyMap) detailView {
 	return d
 }
 
-func (d detailView) render(renderContext) string {
+func (d detailView) render(c renderContext) string {
+	if note := olderNote("in-progress jobs", d.poll.readAt, c.fetchedAt, c.now); note != "" {
+		return fitBlock(fitLine(c.st.warn.Render(note), d.width)+"\n"+d.vp.View(), d.width, d.height)
+	}
 	return fitBlock(d.vp.View(), d.width, d.height)
 }
 
@@ -232,7 +238,7 @@ func renderDetail(d detailView, width int) string {
 	switch {
 	case d.unavailable:
 		add("in-progress jobs: not available")
-	case d.loading && len(d.jobs) == 0:
+	case d.loading && len(d.jobs) == 0 && !d.poll.running:
 		add("in-progress jobs: loading…")
 	default:
 		total := p.InProgressTotal()

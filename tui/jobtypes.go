@@ -84,13 +84,13 @@ func (jobTypesView) title() string { return "Job types" }
 
 func (v jobTypesView) setSnapshot(s *model.Snapshot, h queueHistory) view {
 	v.types, v.history, v.snap = s.JobTypes, h, s
-	v.blocks = jobBlocks(v.snap, v.orphans, v.km)
+	v.blocks = withHealthMarks(jobBlocks(v.snap, v.orphans, v.km), v.snap)
 	return v.refilter()
 }
 
 func (v jobTypesView) setOrphans(o []model.InProgressList) view {
 	v.orphans = o
-	v.blocks = jobBlocks(v.snap, v.orphans, v.km)
+	v.blocks = withHealthMarks(jobBlocks(v.snap, v.orphans, v.km), v.snap)
 	return v
 }
 
@@ -186,7 +186,7 @@ func (v jobTypesView) navigate(msg tea.KeyMsg, k keyMap) view {
 }
 
 func (v jobTypesView) render(c renderContext) string {
-	list := renderJobTypes(v.types, v.rows, v.history, v.blocks, v.list, v.width, v.height, v.cols, c.st)
+	list := renderJobTypes(v.types, v.rows, v.history, v.blocks, v.snap, v.list, v.width, v.height, v.cols, c.st)
 	reason := ""
 	if jt, ok := v.current(); ok {
 		if b, ok := v.blocks[jt.Name]; ok {
@@ -197,17 +197,20 @@ func (v jobTypesView) render(c renderContext) string {
 }
 
 // jobTypeColumnSpecs: on a narrow screen the trend and lock_info's count
-// go first; the name, the counts and the marks stay.
+// go first, then the failure rate, the PAUSED column (WHY says PAUSED too)
+// and the in-progress count; the name, the counts and the marks (WHY says
+// why a type does not run) stay.
 var jobTypeColumnSpecs = []colSpec{
 	{title: "JOB", min: 12, max: 30, keep: 100},
 	{title: "QUEUED", min: 7, max: 9, right: true, keep: 99},
 	{title: "LATENCY", min: 7, max: 7, right: true, keep: 95},
-	{title: "INPROG", min: 6, max: 6, right: true, keep: 94},
+	{title: "FAIL/M", min: 6, max: 6, right: true, keep: 91},
+	{title: "INPROG", min: 6, max: 6, right: true, keep: 93},
 	{title: "LOCK/MAX", min: 9, max: 11, right: true, keep: 96},
 	{title: "LOCKINFO", min: 8, max: 8, right: true, keep: 80},
-	{title: "PAUSED", min: 6, max: 6, keep: 97},
+	{title: "PAUSED", min: 6, max: 6, keep: 92},
 	{title: "DRIFT", min: 5, max: 5, keep: 98},
-	{title: "WHY", min: 8, max: 8, keep: 93},
+	{title: "WHY", min: 8, max: 8, keep: 94},
 	{title: "TREND", min: 8, max: historyLen, keep: 70},
 }
 
@@ -217,7 +220,8 @@ func jobTypeColumns(width int, names []string) []column {
 
 // renderJobTypes renders the column titles and the visible rows, exactly
 // height+1 lines.
-func renderJobTypes(types []model.JobType, rows []int, h queueHistory, blocks map[string]jobBlock, l listState, width, height int, names []string, st styles) string {
+// snap gives the failure rates (nil: none).
+func renderJobTypes(types []model.JobType, rows []int, h queueHistory, blocks map[string]jobBlock, snap *model.Snapshot, l listState, width, height int, names []string, st styles) string {
 	cols := jobTypeColumns(width, names)
 	titles := titleCells(cols)
 	lines := []string{fitLine(st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), width)}
@@ -246,7 +250,7 @@ func renderJobTypes(types []model.JobType, rows []int, h queueHistory, blocks ma
 			why = st.dead.Render(b.mark)
 		}
 		trend := st.accent.Render(sparkline(h[jt.Name], trendWidth))
-		cells := []string{textsafe.Clean(jt.Name), strconv.FormatInt(jt.Queued, 10), latency,
+		cells := []string{textsafe.Clean(jt.Name), strconv.FormatInt(jt.Queued, 10), latency, failRateCell(snap, jt.Name),
 			strconv.FormatInt(jt.InProgress, 10), fmt.Sprintf("%d/%s", jt.Lock, maxc),
 			strconv.FormatInt(jt.LockInfoTotal, 10), paused, drift, why, trend}
 		row := renderCells(cols, cells)

@@ -117,6 +117,9 @@ func (m Model) namespaceNotice() string {
 	}
 	ns := "ns " + textsafe.Clean(m.opts.Namespace) + " has no gocraft/work keys"
 	s := m.ns.found
+	if len(s.Foreign) > 0 {
+		ns = "keys under " + textsafe.Clean(m.opts.Namespace) + ", but not gocraft/work's layout"
+	}
 	switch {
 	case s.Skipped != "":
 		return ns + "; other namespaces not searched (large keyspace)"

@@ -25,6 +25,9 @@ type reads struct {
 	// explain and timeline are the explanations and the timeline.
 	explain  Explainer
 	timeline TimelineReader
+
+	// setFollow follows a filtered page of the Jobs view (sets_reread.go).
+	setFollow SetPageFollower
 }
 
 // offered finds what r offers.
@@ -43,6 +46,7 @@ func offered(r Reader, namespace string) reads {
 	rd.explain, _ = r.(Explainer)
 	rd.timeline, _ = r.(TimelineReader)
 	rd.find, _ = r.(Finder)
+	rd.setFollow, _ = r.(SetPageFollower)
 	return rd
 }
 

@@ -69,6 +69,9 @@ type queueView struct {
 	loaded  bool
 	page    redisq.QueuePage
 	err     error
+	// poll is the state of the re-reads that follow the polls
+	// (queue_reread.go).
+	poll followState
 
 	vp            viewport.Model
 	width, height int
@@ -111,6 +114,7 @@ func (q queueView) update(msg tea.Msg) (view, tea.Cmd) {
 // load reads the page that starts at offset.
 func (q queueView) load(offset int) (queueView, tea.Cmd) {
 	q = q.startLoad(offset, q.seq+1)
+	q.poll.running = false
 	return q, queuePageCmd(q.reader, q.id, q.job, offset, QueuePageSize, q.seq, q.timeout)
 }
 
@@ -140,9 +144,14 @@ func (q queueView) setPage(msg queuePageMsg) queueView {
 	q.loading = false
 	if msg.err != nil {
 		q.err = msg.err
+		q.poll.running = false
 		return q
 	}
+	if q.poll.running {
+		return q.withReread(msg.page)
+	}
 	q.page, q.loaded = msg.page, true
+	q.poll.readAt = q.poll.last.at
 	q.vp.SetContent(renderQueueJobs(q.page, q.job, q.redisTime, q.width))
 	q.vp.GotoTop()
 	return q
@@ -176,9 +185,11 @@ func (q queueView) keys(k keyMap) keyMap {
 	k.Back.SetEnabled(true)
 	k.Back.SetHelp("esc", "job types")
 	k.PageDown.SetHelp("pgdn", "next page")
-	k.PageDown.SetEnabled(q.hasNext() && !q.loading)
+	// A re-read of the page does not hold up the next one.
+	idle := !q.loading || q.poll.running
+	k.PageDown.SetEnabled(q.hasNext() && idle)
 	k.PageUp.SetHelp("pgup", "previous page")
-	k.PageUp.SetEnabled(q.offset > 0 && !q.loading)
+	k.PageUp.SetEnabled(q.offset > 0 && idle)
 	return k
 }
 
@@ -199,6 +210,10 @@ func (q queueView) scroll(msg tea.KeyMsg, k keyMap) queueView {
 // render draws the header and the page: exactly the view's height.
 func (q queueView) render(c renderContext) string {
 	head := renderQueueHeader(q, q.width, c.st)
+	if note := olderNote("queue", q.poll.readAt, c.fetchedAt, c.now); note != "" {
+		// The page's line says how old it is, instead of where it is.
+		head = head[:strings.LastIndexByte(head, '\n')+1] + fitLine(c.st.warn.Render(note+q.errText()), q.width)
+	}
 	return fitBlock(head+"\n"+q.vp.View(), q.width, q.height)
 }
 
@@ -238,7 +253,7 @@ func renderQueueHeader(q queueView, width int, st styles) string {
 		if q.offset > 0 || q.hasNext() {
 			line2 += st.faint.Render(" · pgdn/pgup: pages")
 		}
-		if q.loading {
+		if q.loading && !q.poll.running {
 			line2 += st.faint.Render("  reading…")
 		}
 	}
@@ -249,12 +264,19 @@ func renderQueueHeader(q queueView, width int, st styles) string {
 // detail view shows a job (title line, args pretty-printed), numbered by
 // its place in run order. Plain text, every line cut to width.
 func renderQueueJobs(page redisq.QueuePage, job string, redisTime time.Time, width int) string {
-	var lines []string
+	lines, _ := queueJobLines(page, job, redisTime, width)
+	return strings.Join(lines, "\n")
+}
+
+// queueJobLines are renderQueueJobs's lines, and the line each job
+// starts on.
+func queueJobLines(page redisq.QueuePage, job string, redisTime time.Time, width int) (lines []string, starts []int) {
 	for _, j := range page.Jobs {
+		starts = append(starts, len(lines))
 		lines = append(lines, renderJob(int(j.Position)+1, peekedJob{jobName: job, payload: j.Raw}, redisTime)...)
 	}
 	for i, l := range lines {
 		lines[i] = fitLine(l, width)
 	}
-	return strings.Join(lines, "\n")
+	return lines, starts
 }

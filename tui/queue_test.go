@@ -20,12 +20,17 @@ type fakeQueue struct {
 	mu    sync.Mutex
 	jobs  map[string][]string
 	reads []string // "job offset limit"
+	// err, when set, is the error of every read.
+	err error
 }
 
 func (f *fakeQueue) QueuePage(_ context.Context, job string, offset, limit int) (redisq.QueuePage, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.reads = append(f.reads, fmt.Sprintf("%s %d %d", job, offset, limit))
+	if f.err != nil {
+		return redisq.QueuePage{}, f.err
+	}
 	all := f.jobs[job]
 	page := redisq.QueuePage{JobName: job, Offset: offset, Limit: limit, Length: int64(len(all))}
 	for i := offset; i < len(all) && i < offset+limit; i++ {

@@ -24,10 +24,10 @@ type JobSetReader interface {
 	SetCounts(ctx context.Context) (redisq.SetCounts, error)
 }
 
-// SetScanner starts the summary scans of a job set, each on a connection
-// of its own.
+// SetScanner starts the summary scans of a job set, of the members a
+// filter selects, each on a connection of its own.
 type SetScanner interface {
-	StartSetScan(ctx context.Context, set model.SetName) (SetScan, error)
+	StartSetScan(ctx context.Context, set model.SetName, f redisq.SetFilter) (SetScan, error)
 }
 
 // SetScan is one scan of a set: Step reads one part of it and returns the
@@ -81,6 +81,9 @@ type setsView struct {
 	// (its set, score and bytes), keepIndex the row to fall back to.
 	keep      string
 	keepIndex int
+	// poll is the state of the re-reads that follow the polls
+	// (sets_reread.go).
+	poll setsFollow
 
 	list   listState
 	marked map[string]model.SetJob
@@ -105,8 +108,12 @@ type setsView struct {
 
 // setsSummary is the state of the summary scan of one set.
 type setsSummary struct {
-	gen     uint64
-	set     model.SetName
+	gen uint64
+	set model.SetName
+	// query is what the summary counts: the members the query in force
+	// when it started matches (nil for all), as typed in where.
+	query   *model.Query
+	where   string
 	running bool
 	// stepping is set while a step runs (never more than one).
 	stepping bool
@@ -131,6 +138,11 @@ func (setsView) title() string { return "Jobs" }
 
 func (v setsView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
 	v.redisNow = s.RedisTime
+	if v.counts != nil {
+		// The sizes the poll read, as fresh as the header's.
+		c := s.Sets
+		v.counts = &c
+	}
 	return v
 }
 

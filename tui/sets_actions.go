@@ -116,8 +116,14 @@ func (m Model) openSetsActionAt(kind actionKind, v setsView, rate int) (Model, t
 		if !ok {
 			return m.setStatus("select a job type in the summary", false)
 		}
+		// The jobs the summary counted: of the picked type, and of the
+		// query it was of.
 		t = reaper.JobsTarget{Set: v.set, All: true, Job: name}
 		what = "every " + textsafe.Clean(name) + " job in " + string(v.set)
+		if !v.summary.query.Empty() && v.summary.where != jobQuery(name) {
+			t.Query = v.summary.query
+			what += " matching " + textsafe.Clean(v.summary.where)
+		}
 		timeout = m.opts.ActionTimeout
 	default:
 		jobs := v.targets()

@@ -20,6 +20,12 @@ type fakeSets struct {
 	reads []fakeRead
 	steps int // members per summary scan step
 	open  int // summary scans not closed yet
+	// scans are the filters of the summary scans started.
+	scans []redisq.SetFilter
+	// pageErr, when set, is the error of every page read.
+	pageErr error
+	// follows are the follows of a filtered page (FollowSetPage).
+	follows []fakeRead
 	// planned and executed record the job actions.
 	planned  []reaper.JobsTarget
 	executed []reaper.JobsPlan
@@ -80,6 +86,9 @@ func (f *fakeSets) SetPage(_ context.Context, set model.SetName, flt redisq.SetF
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.reads = append(f.reads, fakeRead{set, flt, o})
+	if f.pageErr != nil {
+		return redisq.SetPage{}, f.pageErr
+	}
 	var match []model.SetJob
 	for _, sj := range f.sorted(set, set.NewestFirst() != o.Reverse) {
 		// The time terms are the walk's (a score range), the others Match's.
@@ -113,17 +122,21 @@ func (f *fakeSets) lastRead() fakeRead {
 	return f.reads[len(f.reads)-1]
 }
 
-func (f *fakeSets) StartSetScan(_ context.Context, set model.SetName) (SetScan, error) {
+func (f *fakeSets) StartSetScan(_ context.Context, set model.SetName, flt redisq.SetFilter) (SetScan, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.open++
-	return &fakeSetScan{f: f, jobs: f.sorted(set, false)}, nil
+	f.scans = append(f.scans, flt)
+	return &fakeSetScan{f: f, jobs: f.sorted(set, false), filter: flt}, nil
 }
 
+// fakeSetScan walks a copy of a set, steps members a step, and returns
+// those its filter selects.
 type fakeSetScan struct {
-	f    *fakeSets
-	jobs []model.SetJob
-	prog redisq.SetScanProgress
+	f      *fakeSets
+	jobs   []model.SetJob
+	filter redisq.SetFilter
+	prog   redisq.SetScanProgress
 }
 
 func (s *fakeSetScan) Step(context.Context) ([]model.SetJob, redisq.SetScanProgress, error) {
@@ -131,11 +144,16 @@ func (s *fakeSetScan) Step(context.Context) ([]model.SetJob, redisq.SetScanProgr
 		s.prog.Size = int64(len(s.jobs))
 	}
 	n := min(s.f.steps, len(s.jobs))
-	out := s.jobs[:n]
+	var out []model.SetJob
+	for _, sj := range s.jobs[:n] {
+		if s.filter.Match(sj) && s.filter.Query.MatchSetJob(sj) {
+			out = append(out, sj)
+		}
+	}
 	s.jobs = s.jobs[n:]
 	s.prog.Calls++
 	s.prog.Seen += int64(n)
-	s.prog.Matched = s.prog.Seen
+	s.prog.Matched += int64(len(out))
 	s.prog.Done = len(s.jobs) == 0
 	return out, s.prog, nil
 }

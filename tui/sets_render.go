@@ -21,7 +21,11 @@ import (
 
 func (v setsView) render(c renderContext) string {
 	w := v.width
-	lines := []string{fitLine(v.titleLine(c.st), w)}
+	var older string
+	if !v.showSummary {
+		older = olderNote("page", v.poll.readAt, c.fetchedAt, c.now)
+	}
+	lines := []string{fitLine(v.titleLine(c.st, older), w)}
 	body := max(v.height-1, 0)
 	switch {
 	case v.showSummary:
@@ -42,8 +46,9 @@ func (v setsView) render(c renderContext) string {
 }
 
 // titleLine is the set switcher with the three sizes, the order, the
-// filter, the page and the marks.
-func (v setsView) titleLine(st styles) string {
+// filter, the page and the marks; older says how old the page is when
+// it is older than the header.
+func (v setsView) titleLine(st styles, older string) string {
 	var sets []string
 	for _, s := range jobSets {
 		n := "?"
@@ -64,6 +69,12 @@ func (v setsView) titleLine(st styles) string {
 		parts = append(parts, st.warn.Render(v.markAllText()))
 	case len(v.marked) > 0:
 		parts = append(parts, st.warn.Render(fmt.Sprintf("%d marked", len(v.marked))))
+	}
+	if t := v.freshText(); t != "" {
+		parts = append(parts, st.accent.Render(t))
+	}
+	if older != "" {
+		parts = append(parts, st.warn.Render(older))
 	}
 	order := orderText(v.set, v.newestFirst())
 	parts = append(parts, order)
@@ -335,6 +346,14 @@ func wrapClean(s string, width int) []string {
 	return strings.Split(ansi.Hardwrap(s, width, true), "\n")
 }
 
+// of names what a summary counts: its set, and the query it was of.
+func (s setsSummary) of() string {
+	if s.where == "" {
+		return string(s.set)
+	}
+	return string(s.set) + " where " + textsafe.Clean(s.where)
+}
+
 // renderSetSummary is the summary of a set by job type and by error, with
 // the scan's progress and a cursor on the job type pick: exactly height
 // lines.
@@ -342,7 +361,7 @@ func renderSetSummary(s setsSummary, pick string, width, height int, st styles) 
 	var lines []string
 	switch {
 	case s.err != nil:
-		lines = append(lines, st.statusErr.Render("summary of "+string(s.set)+" failed: "+oneLine(s.err.Error())))
+		lines = append(lines, st.statusErr.Render("summary of "+s.of()+" failed: "+oneLine(s.err.Error())))
 	case s.sum == nil:
 		lines = append(lines, st.faint.Render("no summary yet"))
 	case s.running:
@@ -350,10 +369,14 @@ func renderSetSummary(s setsSummary, pick string, width, height int, st styles) 
 		if s.prog.Size > 0 {
 			pct = fmt.Sprintf(" (%d%%)", min(100, s.prog.Seen*100/s.prog.Size))
 		}
-		lines = append(lines, st.warn.Render(fmt.Sprintf("summary of %s: scanning… %d of %d members%s, %s",
-			s.set, s.prog.Seen, s.prog.Size, pct, plural(s.prog.Calls, "call", "calls"))))
+		text := fmt.Sprintf("summary of %s: scanning… %d of %d members%s, %s",
+			s.of(), s.prog.Seen, s.prog.Size, pct, plural(s.prog.Calls, "call", "calls"))
+		if s.query != nil {
+			text += fmt.Sprintf(", %d matching", s.sum.Members)
+		}
+		lines = append(lines, st.warn.Render(text))
 	default:
-		text := fmt.Sprintf("summary of %s: %s", s.set, plural64(s.sum.Members, "member", "members"))
+		text := fmt.Sprintf("summary of %s: %s", s.of(), plural64(s.sum.Members, "member", "members"))
 		if s.sum.NotJobs > 0 {
 			text += fmt.Sprintf(", %d not JSON", s.sum.NotJobs)
 		}

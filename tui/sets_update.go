@@ -8,6 +8,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -19,10 +20,14 @@ import (
 
 // setsPageMsg is one page read of the Jobs view, with the three set sizes.
 type setsPageMsg struct {
-	seq    int
-	page   redisq.SetPage
-	counts *redisq.SetCounts
-	err    error
+	seq int
+	// reread is set on a read that follows a poll (sets_reread.go),
+	// chase on one that follows the member under the cursor to the page
+	// new members pushed it onto.
+	reread, chase bool
+	page          redisq.SetPage
+	counts        *redisq.SetCounts
+	err           error
 }
 
 // setsScanStepMsg is one step of a summary scan.
@@ -61,14 +66,14 @@ func setsPageCmd(r JobSetReader, set model.SetName, f redisq.SetFilter, o redisq
 
 // setsScanStepCmd makes one step of a summary scan, starting it when s is
 // nil; a scan that ends (done or failed) is closed here.
-func setsScanStepCmd(sc SetScanner, s SetScan, set model.SetName, gen uint64, timeout time.Duration, now func() time.Time) tea.Cmd {
+func setsScanStepCmd(sc SetScanner, s SetScan, set model.SetName, q *model.Query, gen uint64, timeout time.Duration, now func() time.Time) tea.Cmd {
 	return func() tea.Msg {
 		start := now()
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
 		msg := setsScanStepMsg{gen: gen, scan: s}
 		if s == nil {
-			s, msg.err = sc.StartSetScan(ctx, set)
+			s, msg.err = sc.StartSetScan(ctx, set, redisq.SetFilter{Query: q})
 			if msg.err != nil {
 				msg.took = now().Sub(start)
 				return msg
@@ -229,9 +234,10 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			return m.withSets(v), nil
 		}
 		if key.Matches(msg, k.Enter) {
+			// The jobs of the picked type that the summary counted.
 			name, _ := v.summaryPick()
 			v.showSummary = false
-			return m.applySetsQuery(v, jobQuery(name))
+			return m.applySetsQuery(v, strings.TrimSpace(v.summary.where+" "+jobQuery(name)))
 		}
 		if key.Matches(msg, k.NextSet) {
 			v = v.switchSet()
@@ -306,6 +312,10 @@ func (m Model) setsLoad(v setsView, offset int, keep bool) (Model, tea.Cmd) {
 		}
 		v.keepIndex = v.list.cursor
 	}
+	if !keep {
+		v.poll.fresh = 0 // another page, set, order or query
+	}
+	v.poll.last = m.polls // this read follows the last poll
 	v.loadSeq++
 	v.loading = true
 	// The page asked for: a second pgdn before this read returns goes on
@@ -321,6 +331,9 @@ func (m Model) setsLoad(v setsView, offset int, keep bool) (Model, tea.Cmd) {
 }
 
 func (m Model) onSetsPage(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
+	if msg.reread {
+		return m.onSetsReread(v, msg)
+	}
 	if msg.seq != v.loadSeq {
 		return m, nil
 	}
@@ -329,6 +342,7 @@ func (m Model) onSetsPage(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
 	if msg.err != nil {
 		return m.withSets(v), nil
 	}
+	v.poll.readAt = m.opts.Now()
 	if msg.counts != nil {
 		v.counts = msg.counts
 	}
@@ -342,9 +356,9 @@ func (m Model) onSetsPage(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
 	return m.withSets(v.withPage(p)), nil
 }
 
-// toggleSetsSummary opens the summary of the current set, starting its
-// scan unless one for this set is done or running; from the summary it
-// goes back to the list.
+// toggleSetsSummary opens the summary of what the query in force matches
+// in the current set, read fresh: a scan starts unless one of the same set
+// and query is running; from the summary it goes back to the list.
 func (m Model) toggleSetsSummary(v setsView) (Model, tea.Cmd) {
 	if v.showSummary {
 		v.showSummary = false
@@ -352,7 +366,7 @@ func (m Model) toggleSetsSummary(v setsView) (Model, tea.Cmd) {
 	}
 	v.showSummary = true
 	m = m.withSets(v)
-	if v.summary.set == v.set && (v.summary.running || v.summary.done) {
+	if v.summary.set == v.set && v.summary.where == v.jobFilter && v.summary.running {
 		return m, nil
 	}
 	return m.startSetsSummary()
@@ -364,16 +378,16 @@ func (m Model) toggleSetsSummary(v setsView) (Model, tea.Cmd) {
 func (m Model) startSetsSummary() (Model, tea.Cmd) {
 	v, _ := m.setsView()
 	if m.rd.setScan == nil {
-		v.summary = setsSummary{set: v.set, gen: v.summary.gen + 1, err: errNoSetScanner}
+		v.summary = setsSummary{set: v.set, query: v.query, where: v.jobFilter, gen: v.summary.gen + 1, err: errNoSetScanner}
 		return m.withSets(v), nil
 	}
 	stepping := v.summary.stepping
-	v.summary = setsSummary{gen: v.summary.gen + 1, set: v.set, running: true, stepping: true, sum: model.NewSetSummary(v.set)}
+	v.summary = setsSummary{gen: v.summary.gen + 1, set: v.set, query: v.query, where: v.jobFilter, running: true, stepping: true, sum: model.NewSetSummary(v.set)}
 	m = m.withSets(v)
 	if stepping {
 		return m, nil // onSetsScanStep starts it
 	}
-	return m, setsScanStepCmd(m.rd.setScan, nil, v.set, v.summary.gen, m.opts.FetchTimeout, m.opts.Now)
+	return m, setsScanStepCmd(m.rd.setScan, nil, v.set, v.query, v.summary.gen, m.opts.FetchTimeout, m.opts.Now)
 }
 
 func (m Model) onSetsScanStep(v setsView, msg setsScanStepMsg) (Model, tea.Cmd) {
@@ -384,7 +398,7 @@ func (m Model) onSetsScanStep(v setsView, msg setsScanStepMsg) (Model, tea.Cmd) 
 			return m.withSets(v), closeOld
 		}
 		v.summary.stepping = true
-		return m.withSets(v), tea.Batch(closeOld, setsScanStepCmd(m.rd.setScan, nil, v.summary.set, v.summary.gen, m.opts.FetchTimeout, m.opts.Now))
+		return m.withSets(v), tea.Batch(closeOld, setsScanStepCmd(m.rd.setScan, nil, v.summary.set, v.summary.query, v.summary.gen, m.opts.FetchTimeout, m.opts.Now))
 	}
 	if msg.err != nil {
 		v.summary.running, v.summary.err = false, msg.err
@@ -408,5 +422,5 @@ func (m Model) onSetsScanWake(v setsView, msg setsScanWakeMsg) (Model, tea.Cmd) 
 		return m, closeSetScanCmd(msg.scan)
 	}
 	v.summary.stepping = true
-	return m.withSets(v), setsScanStepCmd(m.rd.setScan, msg.scan, v.summary.set, msg.gen, m.opts.FetchTimeout, m.opts.Now)
+	return m.withSets(v), setsScanStepCmd(m.rd.setScan, msg.scan, v.summary.set, v.summary.query, msg.gen, m.opts.FetchTimeout, m.opts.Now)
 }

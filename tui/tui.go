@@ -206,6 +206,9 @@ type Model struct {
 	failures  int
 	retryAt   time.Time
 	history   queueHistory
+	// polls counts the snapshots the polls brought: the views on screen
+	// read again what they list once per poll (reread.go).
+	polls uint64
 	// pollEvery is the wait between polls: the interval, longer while
 	// polls take more than a tenth of it (see slowWait).
 	pollEvery time.Duration

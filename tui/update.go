@@ -18,12 +18,13 @@ import (
 // dialog, then the focused view. After every message the layout is
 // measured again, so the views always know their size.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	shown, dialog := m.showsWorkers(), m.onScreen()
+	shown, dialog, snap := m.showsWorkers(), m.onScreen(), m.snap
 	m, cmd := m.update(msg)
 	m, poll := m.workersShown(shown)
+	m, reread := m.rereadShown(msg, snap)
 	m = m.relayout()
 	m, read := m.dialogOnScreen(dialog)
-	return m, tea.Batch(cmd, poll, read)
+	return m, tea.Batch(cmd, poll, reread, read)
 }
 
 // showsWorkers reports whether the Workers view is on show: the only

@@ -9,7 +9,8 @@ import (
 )
 
 // healthVerdict is the header's word on the namespace: "healthy", or the
-// problems counted by kind ("3 problems: 2 dead pools, 1 drift"). It
+// problems counted by kind ("3 problems: 2 dead pools, 1 drift"; the job
+// health's as one count: "2 job problems"). It
 // counts the findings that make `workq-tui snapshot` exit non-zero
 // (model.Snapshot.HasProblems), no others, so the screen and a cron check
 // never disagree.
@@ -19,13 +20,24 @@ func healthVerdict(findings []model.Finding) (text string, problems bool) {
 		one, plural string
 	}{
 		{model.FindingEmptyNamespace, "empty namespace", "empty namespaces"},
+		{model.FindingOtherLayout, "namespace of another layout", "namespaces of another layout"},
 		{model.FindingDeadPool, "dead pool", "dead pools"},
 		{model.FindingDrift, "drift", "drifts"},
 		{model.FindingOrphan, "orphaned list", "orphaned lists"},
 	}
+	// The job health problems are counted as one: the line above the
+	// verdict names them.
+	jobKinds := map[string]bool{}
+	for _, k := range model.JobHealthKinds {
+		jobKinds[k] = true
+	}
 	n := map[string]int{}
+	jobs := 0
 	for _, f := range findings {
 		n[f.Kind]++
+		if jobKinds[f.Kind] {
+			jobs++
+		}
 	}
 	var parts []string
 	total := 0
@@ -35,8 +47,15 @@ func healthVerdict(findings []model.Finding) (text string, problems bool) {
 			total += c
 		}
 	}
+	if jobs > 0 {
+		parts = append(parts, plural(jobs, "job problem", "job problems"))
+		total += jobs
+	}
 	if total == 0 {
 		return "healthy", false
+	}
+	if total == jobs {
+		return plural(jobs, "job problem", "job problems"), true
 	}
 	return fmt.Sprintf("%s: %s", plural(total, "problem", "problems"), strings.Join(parts, ", ")), true
 }

@@ -258,6 +258,9 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 		}
 	}
 	lines := []string{line1, fitLine(line2, width)}
+	if pl := problemsLine(d.snap, width, st); pl != "" {
+		lines = append([]string{pl}, lines...)
+	}
 	if line3 != "" {
 		lines = append(lines, fitLine(line3, width))
 	}

@@ -76,7 +76,7 @@ func TestWideCharactersAlignInEveryTable(t *testing.T) {
 			checkAligned(t, renderPools(snap.Pools, all(len(snap.Pools)), listState{cursor: 1}, snap.RedisTime, width, height, nil, st), 0)
 		})
 		t.Run("job_types", func(t *testing.T) {
-			checkAligned(t, renderJobTypes(snap.JobTypes, all(len(snap.JobTypes)), queueHistory{}, nil, listState{cursor: 2}, width, height, nil, st), 0)
+			checkAligned(t, renderJobTypes(snap.JobTypes, all(len(snap.JobTypes)), queueHistory{}, nil, nil, listState{cursor: 2}, width, height, nil, st), 0)
 		})
 		t.Run("orphans", func(t *testing.T) {
 			checkAligned(t, renderOrphans(orphans, all(len(orphans)), listState{}, scanStatus{enabled: true, completed: true}, fixedNow, width, height, nil, st), 1)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/workq-tui/workq-tui/internal/safefile"
 )
 
 // Entry is one executed action.
@@ -52,7 +54,7 @@ func (f *File) Record(e Entry) error {
 	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
 		return fmt.Errorf("create audit log directory: %w", err)
 	}
-	fh, err := os.OpenFile(f.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	fh, err := Open(f.Path)
 	if err != nil {
 		return fmt.Errorf("open audit log: %w", err)
 	}
@@ -65,6 +67,16 @@ func (f *File) Record(e Entry) error {
 		return fmt.Errorf("close audit log: %w", cerr)
 	}
 	return nil
+}
+
+// Open opens the audit log at path for appending, creating it (mode 0600)
+// if need be: a regular file of the user's that no one else can write,
+// never through a symbolic link (in a directory others can write to, a link
+// planted as the log would send the lines elsewhere), and never a FIFO,
+// which would hang the write.
+func Open(path string) (*os.File, error) {
+	f, _, err := safefile.OpenAppend(path, safefile.Rules{NoFollow: true, Private: true}, 0o600)
+	return f, err
 }
 
 // Format is one audit line, ending in a newline. Values with spaces,

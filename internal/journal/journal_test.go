@@ -154,7 +154,7 @@ func TestPrune(t *testing.T) {
 		}
 		ids = append(ids, w.ID())
 	}
-	files, _ := d.files()
+	files, _, _ := d.files()
 	one := files[0].size
 	d.Max = 2*one + one/2
 	w := writeAction(t, d, 20)

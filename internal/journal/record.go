@@ -55,7 +55,7 @@ var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
 // encode is a record as written: length, checksum, payload.
 func encode(r Record) ([]byte, error) {
-	payload, err := json.Marshal(r)
+	payload, err := marshalRecord(r)
 	if err != nil {
 		return nil, fmt.Errorf("encode journal record: %w", err)
 	}
@@ -64,39 +64,57 @@ func encode(r Record) ([]byte, error) {
 	}
 	out := make([]byte, 8, 8+len(payload))
 	binary.BigEndian.PutUint32(out[0:4], uint32(len(payload)))
-	binary.BigEndian.PutUint32(out[4:8], crc32.Checksum(payload, crcTable))
+	binary.BigEndian.PutUint32(out[4:8], checksum(payload))
 	return append(out, payload...), nil
 }
 
 // errDamaged: a record is cut short, or its checksum or JSON is wrong.
-var errDamaged = errors.New("damaged record")
+// errCut and errAltered tell the two apart: a process killed in the middle
+// of a write leaves the last record cut, while a record whose bytes are all
+// there but fail their check was changed after it was written.
+var (
+	errDamaged = errors.New("damaged record")
+	errCut     = fmt.Errorf("%w: cut short", errDamaged)
+	errAltered = fmt.Errorf("%w: altered", errDamaged)
+)
 
-// decode reads the next record of r; io.EOF at a clean end, errDamaged
-// (wrapped) for a record that is cut or altered.
-func decode(r io.Reader) (Record, int, error) {
+// decode reads the next record of r, of which at most left bytes remain:
+// the record, its payload and the bytes read. It returns io.EOF at a clean
+// end, errCut (wrapped) for a record that runs past the end and errAltered
+// (wrapped) for one that fails its check. The payload is never allocated
+// larger than what remains, so a damaged length cannot cost more memory
+// than the file's size.
+func decode(r io.Reader, left int64) (Record, []byte, int, error) {
 	var head [8]byte
 	n, err := io.ReadFull(r, head[:])
 	if err == io.EOF {
-		return Record{}, 0, io.EOF
+		return Record{}, nil, 0, io.EOF
 	}
 	if err != nil {
-		return Record{}, n, fmt.Errorf("%w: cut short in its length", errDamaged)
+		return Record{}, nil, n, fmt.Errorf("%w in its length", errCut)
 	}
-	size := binary.BigEndian.Uint32(head[0:4])
+	size := int64(binary.BigEndian.Uint32(head[0:4]))
 	if size > maxRecord {
-		return Record{}, n, fmt.Errorf("%w: length %d", errDamaged, size)
+		return Record{}, nil, n, fmt.Errorf("%w: length %d", errAltered, size)
+	}
+	if rest := left - int64(n); size > rest {
+		m, _ := io.Copy(io.Discard, io.LimitReader(r, max(rest, 0)))
+		return Record{}, nil, n + int(m), fmt.Errorf("%w (%d of %d bytes)", errCut, m, size)
 	}
 	payload := make([]byte, size)
 	m, err := io.ReadFull(r, payload)
 	if err != nil {
-		return Record{}, n + m, fmt.Errorf("%w: cut short (%d of %d bytes)", errDamaged, m, size)
+		return Record{}, nil, n + m, fmt.Errorf("%w (%d of %d bytes)", errCut, m, size)
 	}
-	if crc32.Checksum(payload, crcTable) != binary.BigEndian.Uint32(head[4:8]) {
-		return Record{}, n + m, fmt.Errorf("%w: checksum does not match", errDamaged)
+	if checksum(payload) != binary.BigEndian.Uint32(head[4:8]) {
+		return Record{}, nil, n + m, fmt.Errorf("%w: its checksum does not match", errAltered)
 	}
 	var rec Record
 	if err := json.Unmarshal(payload, &rec); err != nil {
-		return Record{}, n + m, fmt.Errorf("%w: %v", errDamaged, err)
+		return Record{}, nil, n + m, fmt.Errorf("%w: %v", errAltered, err)
 	}
-	return rec, n + m, nil
+	return rec, payload, n + m, nil
 }
+
+// checksum is a payload's checksum as a record holds it.
+func checksum(payload []byte) uint32 { return crc32.Checksum(payload, crcTable) }

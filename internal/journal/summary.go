@@ -1,6 +1,9 @@
 package journal
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // Summary is one action as the history lists it (and its JSON): what it
 // was, on which Redis and namespace, how far it went and whether it was
@@ -34,8 +37,47 @@ func Summarize(a *Action, all []*Action) Summary {
 	r.Items = a.Items()
 	if a.End != nil {
 		r.Done = a.End.Done
+	} else {
+		r.Done = a.committedDone()
 	}
 	return r
+}
+
+// doneCodes are the item codes of a commit of op that say an item was
+// changed: what a cut-short action did, counted from its commits.
+func doneCodes(op string) string {
+	switch op {
+	case OpRequeue:
+		return "m"
+	case OpDelete:
+		return "du"
+	case OpUndo:
+		return "ruek"
+	}
+	return ""
+}
+
+// committedDone counts the items that calls whose reply was read report
+// changed: the Done of an action killed before its end record (0 for an
+// Op whose commits say it otherwise).
+func (a *Action) committedDone() int64 {
+	codes := doneCodes(a.Header.Op)
+	var n int64
+	for _, c := range a.Calls {
+		if c.Commit == nil || c.Commit.Error != "" {
+			continue
+		}
+		for i := 0; i < len(c.Commit.Codes); i++ {
+			code := c.Commit.Codes[i]
+			// An undo's 'e' is a unique key that expired (its job is back)
+			// or a pause that would have (nothing put back).
+			expiredPause := code == 'e' && i < len(c.Intent.Items) && c.Intent.Items[i].Key != nil
+			if strings.IndexByte(codes, code) >= 0 && !expiredPause {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // Items counts the items of every call of a.

@@ -32,7 +32,11 @@ const (
 	OpReap        = "reap"            // dead pools' jobs back to their queues
 	OpOrphans     = "requeue-orphans" // in-progress lists of gone pools (command requeue)
 	OpRepairLocks = "repair-locks"    // lock and lock_info reset
-	OpUndo        = "undo"
+	// OpRemoveLeaked: leaked in-progress entries removed from their lists;
+	// its items are those of OpQueueDelete (Queue the list, Old the bytes)
+	// and its undo the same push back.
+	OpRemoveLeaked = "remove-leaked"
+	OpUndo         = "undo"
 )
 
 // Intent is what one script call will change, written before it is sent.

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/workq-tui/workq-tui/internal/safefile"
 )
 
 // DefaultMax is the default bound of a journal directory's bytes.
@@ -23,18 +25,41 @@ type Dir struct {
 }
 
 // DirBeside is the journal directory beside an audit log file: the
-// directory "journal" next to it.
+// directory "journal" next to the default audit log (in a directory of the
+// program's own, named workq-tui), and the log's name with ".journal"
+// added next to any other, so that an audit log in a shared directory such
+// as /var/log never puts the journal in a directory another program owns
+// (systemd's /var/log/journal).
 func DirBeside(auditLog string) string {
-	return filepath.Join(filepath.Dir(auditLog), "journal")
+	dir := filepath.Dir(auditLog)
+	if filepath.Base(dir) == "workq-tui" && filepath.Base(auditLog) == "audit.log" {
+		return filepath.Join(dir, "journal")
+	}
+	return auditLog + ".journal"
 }
+
+// LegacyDirBeside is where versions before DirBeside's rule put the
+// journal of an audit log outside the default directory: "journal" next to
+// it ("" when DirBeside gives that already).
+func LegacyDirBeside(auditLog string) string {
+	old := filepath.Join(filepath.Dir(auditLog), "journal")
+	if old == DirBeside(auditLog) {
+		return ""
+	}
+	return old
+}
+
+// File is the path of the journal of action id.
+func (d Dir) File(id string) string { return filepath.Join(d.Path, id+ext) }
 
 // Writer appends the records of one action to its file.
 type Writer struct {
-	dir  Dir
-	f    *os.File
-	id   string
-	seq  int
-	size int64
+	dir    Dir
+	f      *os.File
+	id     string
+	seq    int
+	size   int64
+	pruned []string
 }
 
 // Create starts the journal of an action: its file (mode 0600, in a
@@ -45,6 +70,9 @@ func (d Dir) Create(h Header) (*Writer, error) {
 		return nil, errors.New("journal: no directory")
 	}
 	if err := os.MkdirAll(d.Path, 0o700); err != nil {
+		return nil, fmt.Errorf("journal: %w", err)
+	}
+	if err := safefile.TrustedDir(d.Path); err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
 	h.Time = time.Now().UTC()
@@ -60,12 +88,20 @@ func (d Dir) Create(h Header) (*Writer, error) {
 			return nil, fmt.Errorf("journal: %w", err)
 		}
 	}
+	// Held until Close: the pruner leaves a journal alone while its action
+	// runs. The file was just created, so no one else holds it.
+	if err := lock(f, true); err != nil {
+		_ = f.Close() // the error above is the one to report
+		return nil, fmt.Errorf("journal %s: lock: %w", h.ID, err)
+	}
 	w := &Writer{dir: d, f: f, id: h.ID}
 	if err := w.append(Record{Kind: KindHeader, Header: &h}); err != nil {
 		_ = f.Close() // the error above is the one to report
 		return nil, err
 	}
-	if err := d.prune(h.ID); err != nil {
+	pruned, err := d.prune(h.ID)
+	w.pruned = pruned
+	if err != nil {
 		_ = f.Close() // the error above is the one to report
 		return nil, err
 	}
@@ -102,10 +138,16 @@ func (w *Writer) End(e End) error {
 	return w.append(Record{Kind: KindEnd, End: &e})
 }
 
+// Pruned are the IDs of the actions whose journals were dropped to keep
+// the directory within its bound, when this one started and closed.
+func (w *Writer) Pruned() []string { return w.pruned }
+
 // Close closes the file and drops the oldest actions past the bound.
 func (w *Writer) Close() error {
 	err := w.f.Close()
-	if perr := w.dir.prune(w.id); err == nil {
+	pruned, perr := w.dir.prune(w.id)
+	w.pruned = append(w.pruned, pruned...)
+	if err == nil {
 		err = perr
 	}
 	if err != nil {
@@ -128,32 +170,129 @@ func (w *Writer) append(r Record) error {
 	return nil
 }
 
+// errBusy: another process holds a conflicting lock on a journal.
+var errBusy = errors.New("in use")
+
 // prune removes the oldest journals while the directory holds more than
-// Max bytes, never keep (the action being written).
-func (d Dir) prune(keep string) error {
+// Max bytes, and returns their IDs. It never removes keep (the action
+// being written), a journal in use (an action still writing it or an undo
+// reading it holds its lock), nor the journal of an action whose undo did
+// not end cleanly (killed or failed: running it again needs that journal),
+// nor that undo's own journal (which says so).
+// It may then leave the directory above Max.
+func (d Dir) prune(keep string) ([]string, error) {
 	limit := d.Max
 	if limit <= 0 {
 		limit = DefaultMax
 	}
-	files, err := d.files()
+	files, _, err := d.files()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var total int64
 	for _, f := range files {
 		total += f.size
 	}
+	if total <= limit {
+		return nil, nil
+	}
+	needed := d.undoSources()
+	var removed []string
 	for _, f := range files { // oldest first
 		if total <= limit {
 			break
 		}
-		if f.id == keep {
+		if f.id == keep || needed[f.id] {
 			continue
 		}
-		if err := os.Remove(filepath.Join(d.Path, f.id+ext)); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("journal: drop %s: %w", f.id, err)
+		ok, err := d.remove(f.id)
+		if err != nil {
+			return removed, fmt.Errorf("journal: drop %s: %w", f.id, err)
 		}
-		total -= f.size
+		if ok {
+			removed = append(removed, f.id)
+			total -= f.size
+		}
 	}
-	return nil
+	return removed, nil
+}
+
+// undoSources are the IDs of the actions whose undo did not end cleanly,
+// and of those undos.
+func (d Dir) undoSources() map[string]bool {
+	acts, _, err := d.Skims()
+	if err != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, a := range acts {
+		if a.Header.Op == OpUndo && (a.End == nil || a.End.Error != "") {
+			out[a.Header.UndoOf] = true
+			out[a.Header.ID] = true // what says the undo is to be run again
+		}
+	}
+	return out
+}
+
+// remove removes the journal of id unless a process holds its lock: false
+// when it is in use (or gone already).
+func (d Dir) remove(id string) (bool, error) {
+	path := filepath.Join(d.Path, id+ext)
+	f, _, err := safefile.Open(path, safefile.Rules{NoFollow: true})
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, safefile.ErrNotRegular) {
+		return false, nil // gone, or not a journal the program wrote
+	}
+	if err != nil {
+		return false, err
+	}
+	defer func() { _ = f.Close() }() // releases the lock after the removal
+	if err := lock(f, true); errors.Is(err, errBusy) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	if !samePath(f, path) {
+		return false, nil // replaced since it was opened
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return false, err
+	}
+	return true, nil
+}
+
+// samePath is whether path still names the file f has open.
+func samePath(f *os.File, path string) bool {
+	a, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	b, err := os.Lstat(path)
+	return err == nil && os.SameFile(a, b)
+}
+
+// ErrInUse: the journal of the action is being written (the action is still
+// running) or pruned.
+var ErrInUse = errors.New("its journal is in use: the action is still running")
+
+// Hold keeps the journal of action id from being pruned until release is
+// called: an undo holds the journal it puts back for as long as it runs, so
+// that the journal of its own action, started meanwhile, cannot prune it.
+// An action still running (its writer holds the journal) is ErrInUse.
+func (d Dir) Hold(id string) (release func(), err error) {
+	f, _, err := d.open(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := lock(f, false); err != nil {
+		_ = f.Close() // the error below is the one to report
+		if errors.Is(err, errBusy) {
+			return nil, fmt.Errorf("action %s: %w", id, ErrInUse)
+		}
+		return nil, fmt.Errorf("journal %s: lock: %w", id, err)
+	}
+	if !samePath(f, filepath.Join(d.Path, id+ext)) {
+		_ = f.Close() // pruned between the open and the lock
+		return nil, fmt.Errorf("action %s: %w", id, ErrNotFound)
+	}
+	return func() { _ = f.Close() }, nil
 }

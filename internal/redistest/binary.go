@@ -105,6 +105,12 @@ func Run(t testing.TB, bin string, env []string, args ...string) Result {
 	var out, errb bytes.Buffer
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(Env(), env...)
+	if !setsStateHome(env) {
+		// A write run by a test must never reach the developer's own audit
+		// log and journal: without a state directory of its own, it gets the
+		// test's.
+		cmd.Env = append(cmd.Env, "XDG_STATE_HOME="+t.TempDir())
+	}
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	var ee *exec.ExitError
@@ -116,6 +122,16 @@ func Run(t testing.TB, bin string, env []string, args ...string) Result {
 	}
 	t.Fatalf("run %s %q: %v", filepath.Base(bin), args, err)
 	return Result{}
+}
+
+// setsStateHome says whether env names the state directory itself.
+func setsStateHome(env []string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "XDG_STATE_HOME=") {
+			return true
+		}
+	}
+	return false
 }
 
 // Env is the test's environment without REDIS_PASSWORD, so that a

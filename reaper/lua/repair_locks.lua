@@ -5,7 +5,10 @@
 -- KEYS[2]    <ns>:jobs:<job>:lock
 -- KEYS[3]    <ns>:jobs:<job>:lock_info
 -- KEYS[3+i]  <ns>:jobs:<job>:<pool i>:inprogress, one per pool of the set
--- ARGV[i]    pool i's ID, in the same order as KEYS[3+i]
+-- ARGV[i]    pool i's ID, in the same order as KEYS[3+i], for i = 1..#KEYS-3
+-- then pairs (pool index i, exact bytes): leaked in-progress entries of
+--            pool i's list, placeholders of jobs that already ended (they
+--            hold no slot): each one still in the list is not counted
 --
 -- The plan read the set; if it is not exactly ARGV now, a pool came or went
 -- and its list would be missed or counted wrongly: nothing is changed and
@@ -40,12 +43,13 @@ for i = 1, #KEYS do
   end
 end
 
+local npools = #KEYS - 3
 local members = redis.call('SMEMBERS', KEYS[1])
-if #members ~= #ARGV then
+if #members ~= npools then
   return {'changed'}
 end
 local planned = {}
-for i = 1, #ARGV do
+for i = 1, npools do
   planned[ARGV[i]] = true
 end
 for _, m in ipairs(members) do
@@ -54,10 +58,36 @@ for _, m in ipairs(members) do
   end
 end
 
+-- leaked[i] lists the bytes of pool i's leaked entries; each found in the
+-- list (once per listing) is left out of its count.
+local leaked = {}
+for a = npools + 1, #ARGV - 1, 2 do
+  local i = tonumber(ARGV[a])
+  leaked[i] = leaked[i] or {}
+  leaked[i][#leaked[i] + 1] = ARGV[a + 1]
+end
+local function leakedIn(i)
+  if not leaked[i] then
+    return 0
+  end
+  local want = {}
+  for _, b in ipairs(leaked[i]) do
+    want[b] = (want[b] or 0) + 1
+  end
+  local n = 0
+  for _, el in ipairs(redis.call('LRANGE', KEYS[3 + i], 0, -1)) do
+    if want[el] and want[el] > 0 then
+      want[el] = want[el] - 1
+      n = n + 1
+    end
+  end
+  return n
+end
+
 local total = 0
 local held = {}
-for i = 1, #ARGV do
-  local n = redis.call('LLEN', KEYS[3 + i])
+for i = 1, npools do
+  local n = redis.call('LLEN', KEYS[3 + i]) - leakedIn(i)
   if n > 0 then
     held[ARGV[i]] = n
     total = total + n
@@ -70,7 +100,7 @@ for _, f in ipairs(redis.call('HKEYS', KEYS[3])) do
   end
 end
 local reply = {'ok', total}
-for i = 1, #ARGV do
+for i = 1, npools do
   local n = held[ARGV[i]]
   if n then
     redis.call('HSET', KEYS[3], ARGV[i], n)

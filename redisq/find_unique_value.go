@@ -1,0 +1,72 @@
+package redisq
+
+// This file owns find's look into the unique keys' values. gocraft/work
+// master and gojek/work keep the whole job of EnqueueUniqueByKey in its
+// unique key, and a refused enqueue rewrites it with its own job (a new id,
+// new arguments): that job is in no queue, only in the key, and it is the
+// one a worker runs when it takes the placeholder. find by id looks there
+// too. A v0.5.1 key holds "1", never a job.
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// findUniqueValues scans the namespace's unique keys, reads their values a
+// SCAN batch at a time (one pipeline each), and reports those holding a job
+// with one of f's ids that f's query matches, unless found already has the
+// same key and id.
+func findUniqueValues(ctx context.Context, c redis.Conn, keys Keys, f FindSpec, found []Place) ([]Place, error) {
+	have := map[[2]string]bool{}
+	for _, p := range found {
+		have[[2]string{p.Key, p.ID}] = true
+	}
+	mayHold := f.mayHold()
+	pattern := escapeGlob(keys.Prefix()+"unique:") + "*"
+	var out []Place
+	cursor := "0"
+	for {
+		start := time.Now()
+		v, err := redis.Values(redis.DoContext(c, ctx, "SCAN", cursor, "MATCH", pattern, "COUNT", UniqueScanCount))
+		if err != nil {
+			return nil, fmt.Errorf("find: scan %s: %w", pattern, err)
+		}
+		var ks []string
+		if _, err := redis.Scan(v, &cursor, &ks); err != nil {
+			return nil, fmt.Errorf("find: scan %s: %w", pattern, err)
+		}
+		cmds := make([]cmd, 0, 2*len(ks))
+		for _, k := range ks {
+			cmds = append(cmds, cmd{name: "GET", args: []interface{}{k}}, cmd{name: "TTL", args: []interface{}{k}})
+		}
+		replies, err := pipeline(ctx, c, cmds)
+		if err != nil {
+			return nil, fmt.Errorf("find: read unique keys: %w", err)
+		}
+		for i, k := range ks {
+			raw, ok := replies[2*i].v.([]byte)
+			if !ok || len(raw) == 0 || raw[0] != '{' || !mayHold(raw) {
+				continue
+			}
+			j, _ := model.ParseJobFields(raw)
+			if j == nil || j.ID == "" || !f.matchID(j) || !f.Query.MatchQueueJob(j) || have[[2]string{k, j.ID}] {
+				continue
+			}
+			ttl, _ := replies[2*i+1].v.(int64)
+			out = append(out, Place{Kind: PlaceUnique, Key: k, ID: j.ID, Name: j.Name, TTL: ttl, InValue: true, job: j})
+		}
+		if cursor == "0" {
+			return out, nil
+		}
+		if f.Paced {
+			if err := sleepCtx(ctx, model.ScanPause(time.Since(start))); err != nil {
+				return nil, fmt.Errorf("find: %w", err)
+			}
+		}
+	}
+}

@@ -1,0 +1,263 @@
+// Job health reads: the failures of the last hour, followed from poll to
+// poll by reading only what changed, and the observations of the workers
+// that hold the slots of the job types that wait. What they mean is
+// model.AssessJobs'.
+
+package redisq
+
+import (
+	"context"
+	"fmt"
+	"hash/maphash"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// retryMinBackoff is gocraft/work's shortest retry backoff (fails^4 + 15 +
+// a random part): a member that entered the retry set after a poll is due
+// at least this long after it.
+const retryMinBackoff = 15 * time.Second
+
+// maxObservedPools caps how many pools' workers one assessment reads.
+const maxObservedPools = 500
+
+// HealthTracker follows a namespace's failures from poll to poll and judges
+// its job health (model.AssessJobs). Its first read takes the dead set's
+// members of the history (the failure window and the baseline before it,
+// by score: the time of death) and the whole retry set (its members carry
+// failed_at); later reads take only the dead members scored at or after
+// the newest one read, and the retry members due later than
+// retryMinBackoff after the last read (where every member added since is),
+// each counted once. A read costs O(new failures + the retry members of
+// the last few minutes), not O(set size). Safe for one caller at a time or
+// several.
+type HealthTracker struct {
+	keys   Keys
+	limits model.HealthLimits
+	seed   maphash.Seed
+
+	mu      sync.Mutex
+	started bool
+	// deadLast is the newest dead score read; deadAtLast the members of
+	// that score already counted.
+	deadLast   int64
+	deadAtLast map[uint64]bool
+	// retrySeen are the retry members counted, with their failed_at;
+	// retryFrom the Redis time of the last read.
+	retrySeen map[uint64]int64
+	retryFrom int64
+	log       map[string][]model.Failure
+	// norm caches NormalizeError by error text: a failing type's errors
+	// repeat, and the first read takes thousands.
+	norm map[string]string
+}
+
+// NewHealthTracker returns a tracker of the namespace judging with limits.
+func NewHealthTracker(namespace string, limits model.HealthLimits) *HealthTracker {
+	return &HealthTracker{keys: NewKeys(namespace), limits: limits, seed: maphash.MakeSeed(),
+		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string][]model.Failure{}, norm: map[string]string{}}
+}
+
+// Limits are the thresholds the tracker judges with.
+func (t *HealthTracker) Limits() model.HealthLimits { return t.limits }
+
+// Assess reads what changed since the last read and the observations the
+// judgement needs, sets snap.Jobs and puts its findings among snap's (in
+// the place model.Findings gives them, without listing the others again).
+func (t *HealthTracker) Assess(ctx context.Context, conn redis.Conn, snap *model.Snapshot) error {
+	log, err := t.readFailures(ctx, conn, snap.RedisTime)
+	if err != nil {
+		return err
+	}
+	var ws []model.Worker
+	if snap.Workers == nil {
+		if pools := poolsToObserve(snap, t.limits); len(pools) > 0 {
+			if ws, err = ReadWorkers(ctx, conn, t.keys, pools, snap.RedisTime); err != nil {
+				return fmt.Errorf("read the workers of busy pools: %w", err)
+			}
+		}
+	}
+	snap.Jobs = model.AssessJobs(snap, model.HealthInput{Failures: log, Workers: ws}, t.limits)
+	snap.Findings = model.WithJobHealth(snap.Findings, snap.Jobs)
+	return nil
+}
+
+// poolsToObserve are the live pools whose every worker is busy and that
+// serve a job type whose oldest job waited longer than StarveAfter: the
+// ones whose workers may be what starves it, up to maxObservedPools.
+func poolsToObserve(snap *model.Snapshot, l model.HealthLimits) []model.Pool {
+	waiting := map[string]bool{}
+	for _, jt := range snap.JobTypes {
+		if jt.Queued > 0 && !jt.Paused && jt.Latency != nil && *jt.Latency > l.StarveAfter {
+			waiting[jt.Name] = true
+		}
+	}
+	if len(waiting) == 0 {
+		return nil
+	}
+	var out []model.Pool
+	for i := range snap.Pools {
+		p := &snap.Pools[i]
+		if p.Status == model.StatusDead || p.Heartbeat == nil || len(out) == maxObservedPools {
+			continue
+		}
+		if full, _ := model.SaturatedPools([]*model.Pool{p}); len(full) == 0 {
+			continue
+		}
+		for _, n := range p.Heartbeat.JobNames {
+			if waiting[n] {
+				out = append(out, *p)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// readFailures reads the failures new since the last read (the history on
+// the first) and returns the log of the history before now.
+func (t *HealthTracker) readFailures(ctx context.Context, conn redis.Conn, now time.Time) (*model.FailureLog, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	since := now.Add(-t.limits.History()).Unix()
+	deadFrom := strconv.FormatInt(since, 10)
+	retryFrom := "-inf"
+	if t.started {
+		deadFrom = strconv.FormatInt(max(t.deadLast, since), 10)
+		retryFrom = "(" + strconv.FormatInt(t.retryFrom+int64(retryMinBackoff/time.Second)-1, 10)
+	}
+	rs, err := pipeline(ctx, conn, []cmd{
+		{"ZRANGEBYSCORE", []any{t.keys.Dead(), deadFrom, "+inf", "WITHSCORES"}},
+		{"ZRANGEBYSCORE", []any{t.keys.Retry(), retryFrom, "+inf", "WITHSCORES"}},
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read new failures: %w", err)
+	}
+	for i, r := range rs {
+		if err := fatalReply(r, []string{t.keys.Dead(), t.keys.Retry()}[i]); err != nil {
+			return nil, err
+		}
+	}
+	if dead, err := redis.ByteSlices(rs[0].v, rs[0].err); err == nil {
+		t.addDead(dead)
+	}
+	if retry, err := redis.ByteSlices(rs[1].v, rs[1].err); err == nil {
+		t.addRetry(retry, since)
+	}
+	t.started = true
+	t.retryFrom = now.Unix()
+	return t.prune(since), nil
+}
+
+// addDead counts the dead members of pairs (member, score...) not counted
+// yet, at their score.
+func (t *HealthTracker) addDead(pairs [][]byte) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		f, err := strconv.ParseFloat(string(pairs[i+1]), 64)
+		if err != nil {
+			continue
+		}
+		at := int64(f)
+		h := maphash.Bytes(t.seed, pairs[i])
+		switch {
+		case at < t.deadLast:
+			continue
+		case at == t.deadLast && t.deadAtLast[h]:
+			continue
+		case at > t.deadLast:
+			t.deadLast = at
+			clear(t.deadAtLast)
+		}
+		t.deadAtLast[h] = true
+		j, _ := model.ParseJobFields(pairs[i])
+		if j == nil || j.Name == "" {
+			continue
+		}
+		t.log[j.Name] = append(t.log[j.Name], model.Failure{At: at, Err: t.normalize(j.LastErr), Dead: true})
+	}
+}
+
+// addRetry counts the retry members of pairs not counted yet, at their
+// failed_at, when it falls within the history.
+func (t *HealthTracker) addRetry(pairs [][]byte, since int64) {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		h := maphash.Bytes(t.seed, pairs[i])
+		if _, ok := t.retrySeen[h]; ok {
+			continue
+		}
+		j, _ := model.ParseJobFields(pairs[i])
+		if j == nil || j.Name == "" || j.FailedAt <= since {
+			continue
+		}
+		t.retrySeen[h] = j.FailedAt
+		t.log[j.Name] = append(t.log[j.Name], model.Failure{At: j.FailedAt, Err: t.normalize(j.LastErr)})
+	}
+}
+
+// normalize is model.NormalizeError, cached (up to 10,000 texts).
+func (t *HealthTracker) normalize(s string) string {
+	if n, ok := t.norm[s]; ok {
+		return n
+	}
+	n := model.NormalizeError(s)
+	if len(t.norm) < 10_000 {
+		t.norm[s] = n
+	}
+	return n
+}
+
+// prune drops what fell out of the history and returns a copy of the log,
+// each type's failures in time order.
+func (t *HealthTracker) prune(since int64) *model.FailureLog {
+	for h, at := range t.retrySeen {
+		if at <= since {
+			delete(t.retrySeen, h)
+		}
+	}
+	out := &model.FailureLog{Since: since, Jobs: make(map[string][]model.Failure, len(t.log))}
+	for job, fs := range t.log {
+		keep := fs[:0]
+		for _, f := range fs {
+			if f.At > since {
+				keep = append(keep, f)
+			}
+		}
+		if len(keep) == 0 {
+			delete(t.log, job)
+			continue
+		}
+		sortFailures(keep)
+		t.log[job] = keep
+		out.Jobs[job] = append([]model.Failure(nil), keep...)
+	}
+	return out
+}
+
+// sortFailures orders failures by time; they arrive nearly sorted.
+func sortFailures(fs []model.Failure) {
+	for i := 1; i < len(fs); i++ {
+		for j := i; j > 0 && fs[j].At < fs[j-1].At; j-- {
+			fs[j], fs[j-1] = fs[j-1], fs[j]
+		}
+	}
+}
+
+// AssessJobs judges snap's job health with tracker on a connection of the
+// client's; what it costs Redis is added to snap.Cost when the read was
+// measured (the screen's polls).
+func (c *Client) AssessJobs(ctx context.Context, t *HealthTracker, snap *model.Snapshot) error {
+	conn, err := c.conns.GetContext(ctx)
+	if err != nil {
+		return c.wrap(err)
+	}
+	defer conn.Close()
+	if snap.Cost != nil {
+		return c.wrap(t.Assess(ctx, metered(conn, snap.Cost), snap))
+	}
+	return c.wrap(t.Assess(ctx, conn, snap))
+}

@@ -1,0 +1,184 @@
+// The reads that tell which build wrote a namespace (model.JudgeVariant):
+// a few fixed keys of Harbor's, a bounded SCAN for unique keys and their
+// values, the first and last job of each queue, in-progress list and job
+// set, and, in a namespace without gocraft/work keys, a bounded SCAN for
+// any key under it. About a hundred commands on a large namespace, for the
+// snapshot command only, never for the screen's polls.
+
+package redisq
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// harborSuffixes are keys Harbor's job service keeps beside gocraft/work's
+// under the same namespace (its src/jobservice/common/rds/keys.go).
+var harborSuffixes = []string{"period:policies", "last_periodic_enqueue_h", "job_track:inprogress", "hook_events", "status_change_events"}
+
+// variantScanCalls bounds each SCAN of the variant reads; variantSample
+// bounds the keys and jobs each looks at.
+const (
+	variantScanCalls = 5
+	variantSample    = 50
+)
+
+// ReadVariant reads the evidence of which build wrote snap's namespace and
+// judges it.
+func ReadVariant(ctx context.Context, conn redis.Conn, keys Keys, snap *model.Snapshot) (model.Variant, error) {
+	ev := model.VariantEvidence{Gocraft: !model.EmptyNamespace(snap)}
+	for _, s := range harborSuffixes {
+		n, err := redis.Int(redis.DoContext(conn, ctx, "EXISTS", keys.Prefix()+s))
+		if err != nil {
+			return model.Variant{}, fmt.Errorf("read variant: %w", err)
+		}
+		if n > 0 {
+			ev.HarborKeys = append(ev.HarborKeys, keys.Prefix()+s)
+		}
+	}
+	if !ev.Gocraft {
+		found, err := scanSome(ctx, conn, escapeGlob(keys.Prefix())+"*", 3)
+		if err != nil {
+			return model.Variant{}, err
+		}
+		ev.OtherKeys = found
+		return model.JudgeVariant(ev), nil
+	}
+	if err := jobsEvidence(ctx, conn, keys, snap, &ev); err != nil {
+		return model.Variant{}, err
+	}
+	uniques, err := scanSome(ctx, conn, escapeGlob(keys.Prefix())+"unique:*", 5)
+	if err != nil {
+		return model.Variant{}, err
+	}
+	for _, k := range uniques {
+		v, err := redis.Bytes(redis.DoContext(conn, ctx, "GET", k))
+		var re redis.Error
+		if errors.Is(err, redis.ErrNil) || errors.As(err, &re) {
+			continue
+		}
+		if err != nil {
+			return model.Variant{}, fmt.Errorf("read variant: %w", err)
+		}
+		if f, _ := model.ParseJobFields(v); f != nil && f.ID != "" {
+			ev.UniqueValueJob = k
+			break
+		}
+	}
+	return model.JudgeVariant(ev), nil
+}
+
+// jobsEvidence looks at the first and last job of each queue, in-progress
+// list and job set for unique jobs with and without unique_key.
+func jobsEvidence(ctx context.Context, conn redis.Conn, keys Keys, snap *model.Snapshot, ev *model.VariantEvidence) error {
+	look := func(key string, raw []byte) {
+		f, _ := model.ParseJobFields(raw)
+		switch {
+		case f == nil:
+		case f.UniqueKey != "" && ev.UniqueKeyField == "":
+			ev.UniqueKeyField = key
+		case f.Unique && f.UniqueKey == "" && ev.NoUniqueKeyField == "":
+			ev.NoUniqueKeyField = key
+		}
+	}
+	var lists []string
+	for _, jt := range snap.JobTypes {
+		if jt.Queued > 0 {
+			lists = append(lists, keys.Queue(jt.Name))
+		}
+	}
+	for _, p := range snap.Pools {
+		for job, n := range p.InProgress {
+			if n > 0 {
+				lists = append(lists, keys.InProgress(job, p.ID))
+			}
+		}
+	}
+	if len(lists) > variantSample {
+		lists = lists[:variantSample]
+	}
+	for _, l := range lists {
+		for _, i := range []int{0, -1} {
+			raw, err := redis.Bytes(redis.DoContext(conn, ctx, "LINDEX", l, i))
+			if err == nil {
+				look(l, raw)
+			} else if !isMissOrWrongType(err) {
+				return fmt.Errorf("read variant: %w", err)
+			}
+		}
+	}
+	for _, set := range []string{keys.Scheduled(), keys.Retry(), keys.Dead()} {
+		for _, r := range [][2]int{{0, 0}, {-1, -1}} {
+			v, err := redis.ByteSlices(redis.DoContext(conn, ctx, "ZRANGE", set, r[0], r[1]))
+			if err != nil && !isMissOrWrongType(err) {
+				return fmt.Errorf("read variant: %w", err)
+			}
+			for _, raw := range v {
+				look(set, raw)
+			}
+		}
+	}
+	return nil
+}
+
+func isMissOrWrongType(err error) bool {
+	var re redis.Error
+	return errors.Is(err, redis.ErrNil) || errors.As(err, &re)
+}
+
+// scanSome returns up to max keys matching pattern, from at most
+// variantScanCalls SCAN calls.
+func scanSome(ctx context.Context, conn redis.Conn, pattern string, max int) ([]string, error) {
+	return scanPaced(ctx, conn, pattern, max, variantScanCalls, nil)
+}
+
+// scanPaced returns up to max keys matching pattern, from at most calls
+// SCAN calls, waiting pause(a call's duration) after each when pause is not
+// nil.
+func scanPaced(ctx context.Context, conn redis.Conn, pattern string, max, calls int, pause func(time.Duration) time.Duration) ([]string, error) {
+	var out []string
+	cursor := "0"
+	for n := 0; n < calls && len(out) < max; n++ {
+		start := time.Now()
+		v, err := redis.Values(redis.DoContext(conn, ctx, "SCAN", cursor, "MATCH", pattern, "COUNT", 1000))
+		if err != nil {
+			return nil, fmt.Errorf("read variant: scan %s: %w", pattern, err)
+		}
+		if len(v) != 2 {
+			return nil, fmt.Errorf("read variant: scan %s: unexpected reply", pattern)
+		}
+		cursor, _ = redis.String(v[0], nil)
+		ks, _ := redis.Strings(v[1], nil)
+		for _, k := range ks {
+			if len(out) < max {
+				out = append(out, k)
+			}
+		}
+		if cursor == "0" {
+			break
+		}
+		if pause != nil {
+			if err := sleepCtx(ctx, pause(time.Since(start))); err != nil {
+				return nil, fmt.Errorf("read variant: %w", err)
+			}
+		}
+	}
+	return out, nil
+}
+
+// Variant reads the evidence of snap's variant on a connection of its own.
+func (c *Client) Variant(ctx context.Context, snap *model.Snapshot) (model.Variant, error) {
+	conn, err := c.conns.GetContext(ctx)
+	if err != nil {
+		return model.Variant{}, c.wrap(err)
+	}
+	defer conn.Close()
+	v, err := ReadVariant(ctx, conn, c.keys, snap)
+	return v, c.wrap(err)
+}
