@@ -74,7 +74,7 @@ func (c *findCmd) run(ctx context.Context, e env, args []string) error {
 			return usageErrorf("empty job ID")
 		}
 	}
-	q, err := parseWhere(c.where, "")
+	q, err := c.parseWhere(e, c.where, "")
 	if err != nil {
 		return err
 	}

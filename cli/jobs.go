@@ -137,7 +137,7 @@ func (c *jobsCmd) run(ctx context.Context, e env, args []string) error {
 	if err := c.checkFlags(op); err != nil {
 		return err
 	}
-	if c.query, err = parseWhere(c.where, c.errText); err != nil {
+	if c.query, err = c.parseWhere(e, c.where, c.errText); err != nil {
 		return err
 	}
 	if op.action == "" && op.queue != "" {

@@ -77,7 +77,7 @@ func (c *timelineCmd) run(ctx context.Context, e env, args []string) error {
 		return usageErrorf("--since %s in buckets of %s makes more than %d buckets", c.since, c.bucket, timelineMaxBuckets)
 	}
 	var err error
-	if c.query, err = parseWhere(c.where, ""); err != nil {
+	if c.query, err = c.parseWhere(e, c.where, ""); err != nil {
 		return err
 	}
 	if err := c.check(e); err != nil {

@@ -138,6 +138,10 @@ type JobsPlan struct {
 	// serves, or not in known_jobs) when the plan was still built in full,
 	// so that a dry run can show it; PlanJobs returns it too.
 	Refused error
+	// Rate, when above 0, is the most jobs a second the execution sends
+	// (SetRate), whatever the executor's own rate; the screen's dialog
+	// sets it.
+	Rate int
 
 	known, served map[string]bool
 	// paused are the job names of a requeue's jobs that are paused.

@@ -53,6 +53,9 @@ func (m Model) commands() []command {
 	}
 	jobTerms := func(m Model) []string {
 		var out []string
+		for _, n := range m.savedQueryNames() {
+			out = append(out, "@"+n)
+		}
 		for _, n := range m.jobNames() {
 			out = append(out, "job:"+n)
 		}
@@ -151,6 +154,9 @@ func (m Model) runCommand(line string) (Model, tea.Cmd) {
 		return m.setStatus(r, true)
 	}
 	args := fields[1:]
+	if c.name == "requeue" && len(args) > 0 {
+		return m.requeueWithRate(args)
+	}
 	if c.args == nil && len(args) > 0 {
 		return m.setStatus(fmt.Sprintf(":%s takes no argument", c.name), true)
 	}
@@ -295,8 +301,11 @@ func (m Model) showJobs(args []string) (Model, tea.Cmd) {
 // empty, which clears the filter); any other term is refused with the
 // command that runs it.
 func (m Model) where(args []string) (Model, tea.Cmd) {
-	text := args[0]
-	if _, err := parseSetsQuery(text, m.queryNow()); err != nil {
+	text, err := model.ExpandSaved(args[0], m.opts.Queries, m.opts.QueriesFrom)
+	if err == nil {
+		_, err = parseSetsQuery(text, m.queryNow())
+	}
+	if err != nil {
 		return m.setStatus("where: "+oneLine(err.Error()), true)
 	}
 	v, _ := m.setsView()

@@ -63,15 +63,19 @@ type findView struct {
 }
 
 // parseFind reads the argument of :find: words written as terms
-// (KEY:VALUE, see isTerm) are a query of the command line's language,
+// (KEY:VALUE, see model.SplitQuery) are a query of the command line's language,
 // the others job ids. A bad query is one line naming the term.
 func parseFind(text string, now time.Time) (redisq.FindSpec, error) {
+	words, err := model.SplitQuery(text)
+	if err != nil {
+		return redisq.FindSpec{}, err
+	}
 	var ids, terms []string
-	for _, w := range splitWords(text) {
-		if isTerm(w) {
-			terms = append(terms, w)
+	for _, w := range words {
+		if w.Term {
+			terms = append(terms, w.Src)
 		} else {
-			ids = append(ids, unquotedWord(w))
+			ids = append(ids, w.Plain)
 		}
 	}
 	if len(ids) == 0 && len(terms) == 0 {

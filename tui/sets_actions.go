@@ -56,6 +56,8 @@ type setsAsk struct {
 	target  reaper.JobsTarget
 	what    string
 	timeout time.Duration
+	// rate is the bulk requeue's rate its dialog starts at.
+	rate int
 }
 
 // sortMembers orders members as the plans list them: by score, then bytes.
@@ -86,6 +88,12 @@ func jobsTarget(set model.SetName, jobs []model.SetJob) reaper.JobsTarget {
 // under the cursor), or in the summary of every job of the picked type.
 // The dialog opens when the plan arrives. Nothing is written before 'y'.
 func (m Model) openSetsAction(kind actionKind, v setsView) (Model, tea.Cmd) {
+	return m.openSetsActionAt(kind, v, 0)
+}
+
+// openSetsActionAt is openSetsAction with the rate the dialog of a bulk
+// requeue starts at (sets_rate.go; 0: no limit).
+func (m Model) openSetsActionAt(kind actionKind, v setsView, rate int) (Model, tea.Cmd) {
 	if m.running != nil {
 		return m.setStatus(fmt.Sprintf("%s is still running: wait for it to finish", m.running.title), true)
 	}
@@ -129,7 +137,7 @@ func (m Model) openSetsAction(kind actionKind, v setsView) (Model, tea.Cmd) {
 		t = jobsTarget(v.set, jobs)
 		what = plural(len(jobs), "job", "jobs")
 	}
-	return m.planSets(setsAsk{kind: kind, action: action, target: t, what: what, timeout: timeout})
+	return m.planSets(setsAsk{kind: kind, action: action, target: t, what: what, timeout: timeout, rate: rate})
 }
 
 // planSets reads the plan asked for; onSetsPlan opens its dialog.
@@ -163,6 +171,9 @@ func (m Model) planSets(ask setsAsk) (Model, tea.Cmd) {
 func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 	if msg.seq != m.actionSeq || m.dialog != nil || m.running != nil {
 		return m, nil
+	}
+	if msg.plan.Action == reaper.JobsRequeue && msg.plan.Target.All {
+		msg.plan.Rate = msg.ask.rate
 	}
 	if msg.unforced {
 		// No live pool serves them: the plan F would run is shown, y
@@ -206,15 +217,28 @@ func jobsAction(plan reaper.JobsPlan, a JobsActor) action {
 	case plan.Target.All:
 		set += " (every " + textsafe.Clean(plan.Target.Job) + " job)"
 	}
+	running := fmt.Sprintf("%s %s", doing, plural64(plan.Total, "job", "jobs"))
+	if plan.Rate > 0 {
+		running += fmt.Sprintf(" at %d/s", plan.Rate)
+	}
 	act := action{
 		kind:    actionKind(reaper.JobsAuditAction(plan.Action)),
 		title:   fmt.Sprintf("%s %s from %s?", verb, plural64(plan.Total, "job", "jobs"), set),
 		body:    planLines(func(w io.Writer) { reaper.RenderJobsPlan(w, plan) }),
-		running: fmt.Sprintf("%s %s", doing, plural64(plan.Total, "job", "jobs")),
+		running: running,
 		targets: reaper.JobsAuditTargets(plan.Target),
 		total:   plan.Total,
 		// A bulk action stops between two script calls on esc or ctrl+c.
 		stoppable: plan.Target.All,
+	}
+	if plan.Action == reaper.JobsRequeue && plan.Target.All {
+		// A bulk requeue takes a rate in its dialog (sets_rate.go).
+		act.rate = plan.Rate
+		act.rerate = func(n int) action {
+			p := plan
+			p.Rate = n
+			return jobsAction(p, a)
+		}
 	}
 	// The command line's targets, cleaned: the screen's audit entries hold
 	// no byte from Redis raw.
