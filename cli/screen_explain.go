@@ -87,8 +87,18 @@ func (s screenTimeline) Timeline(ctx context.Context, since, bucket time.Duratio
 // the command line gave them (explain's own flags left out, as explain's
 // fix commands do), so that a fix the screen shows runs against the same
 // Redis and namespace. A flag given once per target of a fleet is t's.
+// With --demo the command names the embedded Redis (its address once
+// open): pasted in another terminal while the demo runs, it acts on the
+// demo's namespace, where --demo would start a demo of its own.
 func screenFixPrefix(t *target) string {
 	parts := []string{"workq-tui"}
+	if t.demo {
+		parts = append(parts, "--redis", shellword.Quote(t.redis.Address))
+		if t.fs != nil && t.fs.Changed("namespace") {
+			parts = append(parts, "--namespace", shellword.Quote(t.namespace))
+		}
+		return strings.Join(parts, " ")
+	}
 	if t.fs == nil {
 		return parts[0]
 	}
