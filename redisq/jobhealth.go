@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -55,12 +56,16 @@ type HealthTracker struct {
 	// norm caches NormalizeError by error text: a failing type's errors
 	// repeat, and the first read takes thousands.
 	norm map[string]string
+	// waits are each queued type's samples of the last polls, for a
+	// backlog by growth (model.WaitGrowing).
+	waits map[string][]model.WaitSample
 }
 
 // NewHealthTracker returns a tracker of the namespace judging with limits.
 func NewHealthTracker(namespace string, limits model.HealthLimits) *HealthTracker {
 	return &HealthTracker{keys: NewKeys(namespace), limits: limits, seed: maphash.MakeSeed(),
-		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string][]model.Failure{}, norm: map[string]string{}}
+		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string][]model.Failure{}, norm: map[string]string{},
+		waits: map[string][]model.WaitSample{}}
 }
 
 // Limits are the thresholds the tracker judges with.
@@ -82,9 +87,33 @@ func (t *HealthTracker) Assess(ctx context.Context, conn redis.Conn, snap *model
 			}
 		}
 	}
-	snap.Jobs = model.AssessJobs(snap, model.HealthInput{Failures: log, Workers: ws}, t.limits)
+	snap.Jobs = model.AssessJobs(snap, model.HealthInput{Failures: log, Workers: ws, Waits: t.recordWaits(snap)}, t.limits)
 	snap.Findings = model.WithJobHealth(snap.Findings, snap.Jobs)
 	return nil
+}
+
+// recordWaits returns the earlier polls' queue samples and keeps snap's:
+// the last model.GrowthPolls-1 of each queued type (a type whose queue
+// emptied starts again).
+func (t *HealthTracker) recordWaits(snap *model.Snapshot) map[string][]model.WaitSample {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	earlier := make(map[string][]model.WaitSample, len(t.waits))
+	next := make(map[string][]model.WaitSample, len(snap.JobTypes))
+	for _, jt := range snap.JobTypes {
+		if jt.Queued == 0 || jt.Latency == nil {
+			continue
+		}
+		prev := t.waits[jt.Name]
+		earlier[jt.Name] = prev
+		keep := append(slices.Clone(prev), model.WaitSample{Queued: jt.Queued, Wait: *jt.Latency})
+		if len(keep) > model.GrowthPolls-1 {
+			keep = keep[len(keep)-(model.GrowthPolls-1):]
+		}
+		next[jt.Name] = keep
+	}
+	t.waits = next
+	return earlier
 }
 
 // poolsToObserve are the live pools whose every worker is busy and that
