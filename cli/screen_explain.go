@@ -39,7 +39,8 @@ func (s screenExplainer) read(ctx context.Context, jobs []string) (*redisq.Expla
 		rd.Snap.LongAfter = s.longAfter
 	}
 	if s.tracker != nil {
-		if err := s.client.AssessJobs(ctx, s.tracker, rd.Snap); err != nil {
+		// Beside the polls: an explanation adds no sample of the queues.
+		if err := s.client.AssessJobsAside(ctx, s.tracker, rd.Snap); err != nil {
 			return nil, err
 		}
 	}
