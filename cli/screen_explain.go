@@ -39,7 +39,8 @@ func (s screenExplainer) read(ctx context.Context, jobs []string) (*redisq.Expla
 		rd.Snap.LongAfter = s.longAfter
 	}
 	if s.tracker != nil {
-		if err := s.client.AssessJobs(ctx, s.tracker, rd.Snap); err != nil {
+		// Beside the polls: an explanation adds no sample of the queues.
+		if err := s.client.AssessJobsAside(ctx, s.tracker, rd.Snap); err != nil {
 			return nil, err
 		}
 	}
@@ -104,9 +105,19 @@ func (c screenCommands) CommandWords(words []string) []string {
 // as the command line gave them (explain's own flags left out, as
 // explain's fix commands do), as shell words, so that a command the screen
 // prints runs against the same Redis and namespace. A flag given once per
-// target of a fleet is t's.
+// target of a fleet is t's. With --demo the command names the embedded
+// Redis (its address once open): pasted in another terminal while the demo
+// runs, it acts on the demo's namespace, where --demo would start a demo of
+// its own.
 func screenPrefixWords(t *target) []string {
 	parts := []string{"workq-tui"}
+	if t.demo {
+		parts = append(parts, "--redis", shellword.Quote(t.redis.Address))
+		if t.fs != nil && t.fs.Changed("namespace") {
+			parts = append(parts, "--namespace", shellword.Quote(t.namespace))
+		}
+		return parts
+	}
 	if t.fs == nil {
 		return parts
 	}
