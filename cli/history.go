@@ -87,7 +87,7 @@ func (c *historyCmd) run(ctx context.Context, e env, args []string) error {
 		if c.json {
 			return writeJSON(e.stdout, a)
 		}
-		reaper.RenderAction(e.stdout, a, journal.State(a, acts))
+		reaper.RenderAction(e.stdout, a, journal.State(a, acts), c.audit.commandPrefix(&c.target))
 		return nil
 	}
 	tgt := &c.target

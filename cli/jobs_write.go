@@ -89,7 +89,7 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 		return err
 	}
 	res, execErr := x.Execute(ctx, conn, plan, progress)
-	execErr = endJournal(e.stdout, jw, res.Done, reaper.JobsAuditLine(plan, res), execErr)
+	execErr = endJournal(e.stdout, log.prefix, jw, res.Done, reaper.JobsAuditLine(plan, res), execErr)
 	reaper.RenderJobsResult(e.stdout, op.action, res)
 	if execErr != nil && ctx.Err() != nil {
 		reportStopped(e.stdout, op.title, plan, res)
