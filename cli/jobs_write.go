@@ -34,9 +34,12 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 		t.Force = false // a queue delete takes no force; --force is checked below
 	}
 	plan, err := reaper.PlanJobs(ctx, conn, keys, op.action, t)
+	var refused error // the refusal of the run a dry run stands for
 	if err != nil && c.write.dryRun && op.set != "" && !t.Force && errors.Is(err, reaper.ErrUnserved) {
 		// A dry run always shows its plan: here the one --force would run,
-		// saying that a run without it is refused.
+		// saying that a run without it is refused; it then exits as that
+		// run does (1), so that a script that dry-runs first stops here.
+		refused = err
 		t.Force = true
 		if plan, err = reaper.PlanJobs(ctx, conn, keys, op.action, t); err == nil {
 			unforcedWarnings(&plan)
@@ -58,6 +61,9 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 	reaper.RenderJobsPlan(e.stdout, plan)
 	if c.write.dryRun {
 		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
+		if refused != nil {
+			return fmt.Errorf("%s: a run without --force is refused: %w", op.title, refused)
+		}
 		return nil
 	}
 	if plan.Total == 0 {
