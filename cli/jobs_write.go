@@ -7,10 +7,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
 )
@@ -59,6 +61,9 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 		}
 	}
 	reaper.RenderJobsPlan(e.stdout, plan)
+	if note := timelineNote(plan, commandPrefix(&c.target)); note != "" {
+		fmt.Fprintln(e.stdout, note)
+	}
 	if c.write.dryRun {
 		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
 		if refused != nil {
@@ -137,4 +142,31 @@ func checkQueueDuplicates(p reaper.JobsPlan) error {
 		}
 	}
 	return nil
+}
+
+// timelineNote is what a requeue of dead jobs says before it runs: the
+// dead set is the only record of the failures, and the timeline no longer
+// shows those it takes out; the command (prefix: the command prefix in
+// force) keeps a record of them first, its window reaching the oldest
+// death planned. "" for every other plan.
+func timelineNote(p reaper.JobsPlan, prefix string) string {
+	if p.Action != reaper.JobsRequeue || p.Target.Set != model.SetDead || p.Total == 0 {
+		return ""
+	}
+	oldest := math.Inf(1)
+	if p.Matched.Valid {
+		oldest = p.Matched.First.Score
+	}
+	for _, it := range p.Items {
+		if it.Job.ScoreText != "" {
+			oldest = math.Min(oldest, it.Job.Score)
+		}
+	}
+	since := 6 * time.Hour // the timeline's default window
+	if !math.IsInf(oldest, 1) {
+		back := p.RedisTime.Sub(time.Unix(int64(oldest), 0))
+		since = max(since, (back/time.Hour+1)*time.Hour)
+	}
+	return fmt.Sprintf("Note: the dead set is the only record of these failures: once they are\nrequeued, the timeline no longer shows them. To keep a record first, run:\n  %s timeline --json --since %s > timeline.json",
+		prefix, strings.TrimSuffix(strings.TrimSuffix(since.String(), "0s"), "0m"))
 }
