@@ -45,6 +45,7 @@ outside the namespace.`,
 			c.target.addFlags(fs)
 			c.write.addFlags(fs)
 			fs.IntVar(&c.batch, "batch", reaper.DefaultBatch, "put back at most `N` items per atomic script call")
+			fs.BoolVar(&c.wide, "wide", false, "print the plan's and the result's lines whole (they fit 80 columns without it)")
 			c.audit.addFlags(fs)
 			return c
 		},
@@ -56,6 +57,7 @@ type undoCmd struct {
 	write writeFlags
 	audit auditFlag
 	batch int
+	wide  bool
 }
 
 func (c *undoCmd) run(ctx context.Context, e env, args []string) error {
@@ -105,7 +107,7 @@ func (c *undoCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("undo %s: %w", textsafe.Clean(a.Header.ID), err)
 	}
-	reaper.RenderUndoPlan(e.stdout, plan)
+	fmt.Fprint(e.stdout, fitWidth(resultOf(func(w io.Writer) { reaper.RenderUndoPlan(w, plan) }), c.wide))
 	if c.write.dryRun {
 		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
 		return nil
@@ -131,7 +133,7 @@ func (c *undoCmd) run(ctx context.Context, e env, args []string) error {
 	res, execErr := reaper.NewUndoer(c.batch).Execute(ctx, conn, plan, w, reaper.UndoProgress(progress))
 	result := resultText(func(w io.Writer) { reaper.RenderUndoResult(w, res) })
 	execErr = endJournal(e.stdout, log.prefix, w, res.Restored, result, execErr)
-	reaper.RenderUndoResult(e.stdout, res)
+	fmt.Fprint(e.stdout, fitWidth(resultOf(func(w io.Writer) { reaper.RenderUndoResult(w, res) }), c.wide))
 	if err := log.record("undo", []string{a.Header.ID}, res.Restored, result, execErr); err != nil {
 		return err
 	}
@@ -204,4 +206,11 @@ func undoneBy(a *journal.Action, all []*journal.Action) string {
 		return ""
 	}
 	return strings.TrimSpace(strings.SplitN(by, ",", 2)[0])
+}
+
+// resultOf is what render writes.
+func resultOf(render func(io.Writer)) string {
+	var b strings.Builder
+	render(&b)
+	return b.String()
 }

@@ -55,7 +55,7 @@ func RenderAction(w io.Writer, a *journal.Action, state, prefix string) {
 		if prefix == "" {
 			fmt.Fprintf(w, "... and %d more items (history --json lists them all)\n", n)
 		} else {
-			fmt.Fprintf(w, "... and %d more items (`%s history --json %s` lists them all)\n", n, prefix, textsafe.Clean(h.ID))
+			fmt.Fprintf(w, "... and %d more items; this lists them all:\n  %s history --json %s\n", n, prefix, textsafe.Clean(h.ID))
 		}
 	}
 }

@@ -53,7 +53,7 @@ func RenderUndoPlan(w io.Writer, p UndoPlan) {
 		fmt.Fprintf(w, "  back where they were already: %d, left alone\n", p.Already)
 	}
 	if p.MovedOn > 0 {
-		fmt.Fprintf(w, "  moved on since the action (%s): %d, left alone\n", movedOnWhy(p.Op), p.MovedOn)
+		fmt.Fprintf(w, "  moved on since (%s): %d, left alone\n", movedOnWhy(p.Op), p.MovedOn)
 	}
 	if p.NotChanged > 0 {
 		fmt.Fprintf(w, "  left alone by the action (gone or moved when it ran): %d, nothing to put back\n", p.NotChanged)
@@ -80,7 +80,7 @@ func RenderUndoPlan(w io.Writer, p UndoPlan) {
 // movedOnWhy says where an item of op's undo that moved on went.
 func movedOnWhy(op string) string {
 	if op == journal.OpRequeue {
-		return "no longer in its queue: a worker took it"
+		return "a worker took them from the queue"
 	}
 	return "changed since"
 }

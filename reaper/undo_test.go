@@ -163,7 +163,7 @@ func TestUndoRequeueMovedOn(t *testing.T) {
 	}
 	var text strings.Builder
 	RenderUndoPlan(&text, plan)
-	for _, want := range []string{"to put back: 45", "moved on since the action (no longer in its queue: a worker took it): 5, left alone"} {
+	for _, want := range []string{"to put back: 45", "moved on since (a worker took them from the queue): 5, left alone"} {
 		if !strings.Contains(text.String(), want) {
 			t.Fatalf("plan does not say %q:\n%s", want, text.String())
 		}
