@@ -165,7 +165,7 @@ func timelineNote(p reaper.JobsPlan, prefix string) string {
 	since := 6 * time.Hour // the timeline's default window
 	if !math.IsInf(oldest, 1) {
 		back := p.RedisTime.Sub(time.Unix(int64(oldest), 0))
-		since = max(since, (back/time.Hour+1)*time.Hour)
+		since = max(since, back.Truncate(time.Hour)+time.Hour)
 	}
 	return fmt.Sprintf("Note: the dead set is the only record of these failures: once they are\nrequeued, the timeline no longer shows them. To keep a record first, run:\n  %s timeline --json --since %s > timeline.json",
 		prefix, strings.TrimSuffix(strings.TrimSuffix(since.String(), "0s"), "0m"))

@@ -151,7 +151,7 @@ func (c *undoCmd) pick(e env, dir journal.Dir, args []string) (*journal.Action, 
 	if err != nil {
 		return nil, nil, localErrorf("undo: %w", err)
 	}
-	id := ""
+	var id string
 	if len(args) == 1 {
 		id = args[0]
 	} else {

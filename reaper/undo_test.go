@@ -456,7 +456,11 @@ func TestUndoProgressCountsPutBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
+	defer func() {
+		if err := w.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
 	var last int64 = -1
 	res, err := NewUndoer(7).Execute(context.Background(), c, plan, w, func(done, total int64) {
 		if done < last || total != 20 {
