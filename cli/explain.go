@@ -179,28 +179,9 @@ func explainOwnFlag(name string) bool {
 	return false
 }
 
-// fixPrefix is "workq-tui" and the connection flags the command line gave,
-// so that a fix command runs against the same Redis and namespace.
-func (c *explainCmd) fixPrefix() string {
-	parts := []string{"workq-tui"}
-	c.fs.Visit(func(f *pflag.Flag) {
-		if explainOwnFlag(f.Name) {
-			return
-		}
-		if f.Value.Type() == "bool" {
-			parts = append(parts, "--"+f.Name)
-			return
-		}
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			for _, v := range sv.GetSlice() {
-				parts = append(parts, "--"+f.Name, shellword.Quote(v))
-			}
-			return
-		}
-		parts = append(parts, "--"+f.Name, shellword.Quote(f.Value.String()))
-	})
-	return strings.Join(parts, " ")
-}
+// fixPrefix is the command prefix in force (commandPrefix), so that a fix
+// command runs against the same Redis and namespace.
+func (c *explainCmd) fixPrefix() string { return commandPrefix(&c.target) }
 
 // fixLine is a cause's fix as a command line, "" when it has none or
 // when no command line can carry one of its words (a NUL byte read from

@@ -113,7 +113,7 @@ func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screen
 	r.SetPageFollower = client
 	// The explanations and the timeline read as explain and timeline do.
 	r.Explainer = screenExplainer{client: client, prefix: screenFixPrefix(t), longAfter: longAfter}
-	r.CommandLiner = screenCommands{prefix: screenPrefixWords(t)}
+	r.CommandLiner = screenCommands{prefix: commandWords(t)}
 	r.TimelineReader = screenTimeline{dial: d.Dial, namespace: t.namespace, deadAfter: client.DeadAfter()}
 	if f := t.sentinel.follower(r.Poller); f != nil {
 		r.Poller = f

@@ -2,11 +2,9 @@ package cli
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/gomodule/redigo/redis"
-	"github.com/spf13/pflag"
 
 	"github.com/workq-tui/workq-tui/internal/shellword"
 	"github.com/workq-tui/workq-tui/model"
@@ -84,11 +82,12 @@ func (s screenTimeline) Timeline(ctx context.Context, since, bucket time.Duratio
 	return redisq.ReadTimeline(ctx, conn, s.namespace, s.deadAfter, since, bucket, nil)
 }
 
-// screenFixPrefix is screenPrefixWords as one line.
-func screenFixPrefix(t *target) string { return strings.Join(screenPrefixWords(t), " ") }
+// screenFixPrefix is the command prefix in force for target t
+// (commandPrefix), for the fixes the screen's explain view shows.
+func screenFixPrefix(t *target) string { return commandPrefix(t) }
 
 // screenCommands is the screen's command lines: the prefix in force
-// (screenPrefixWords), then the command's words, each shell-quoted.
+// (commandWords), then the command's words, each shell-quoted.
 type screenCommands struct{ prefix []string }
 
 var _ tui.CommandLiner = screenCommands{}
@@ -99,60 +98,4 @@ func (c screenCommands) CommandWords(words []string) []string {
 		out = append(out, shellword.Quote(w))
 	}
 	return out
-}
-
-// screenPrefixWords is "workq-tui" and the connection flags of target t
-// as the command line gave them (explain's own flags left out, as
-// explain's fix commands do), as shell words, so that a command the screen
-// prints runs against the same Redis and namespace. A flag given once per
-// target of a fleet is t's. With --demo the command names the embedded
-// Redis (its address once open): pasted in another terminal while the demo
-// runs, it acts on the demo's namespace, where --demo would start a demo of
-// its own.
-func screenPrefixWords(t *target) []string {
-	parts := []string{"workq-tui"}
-	if t.demo {
-		parts = append(parts, "--redis", shellword.Quote(t.redis.Address))
-		if t.fs != nil && t.fs.Changed("namespace") {
-			parts = append(parts, "--namespace", shellword.Quote(t.namespace))
-		}
-		return parts
-	}
-	if t.fs == nil {
-		return parts
-	}
-	own := pflag.NewFlagSet("target", pflag.ContinueOnError)
-	(&target{}).addFlags(own)
-	t.fs.Visit(func(f *pflag.Flag) {
-		if own.Lookup(f.Name) == nil || explainOwnFlag(f.Name) {
-			return
-		}
-		switch f.Name {
-		case "target":
-			if t.from != nil {
-				parts = append(parts, "--target", shellword.Quote(t.from.Name))
-			}
-			return
-		case "redis":
-			parts = append(parts, "--redis", shellword.Quote(t.redis.Address))
-			return
-		case "namespace":
-			parts = append(parts, "--namespace", shellword.Quote(t.namespace))
-			return
-		}
-		if f.Value.Type() == "bool" {
-			if f.Value.String() == "true" {
-				parts = append(parts, "--"+f.Name)
-			}
-			return
-		}
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			for _, v := range sv.GetSlice() {
-				parts = append(parts, "--"+f.Name, shellword.Quote(v))
-			}
-			return
-		}
-		parts = append(parts, "--"+f.Name, shellword.Quote(f.Value.String()))
-	})
-	return parts
 }

@@ -123,7 +123,7 @@ func (c *throttleCmd) run(ctx context.Context, e env, args []string) error {
 	fmt.Fprintln(e.stdout)
 	reaper.RenderThrottleResult(e.stdout, res)
 	result := resultText(func(w io.Writer) { reaper.RenderThrottleResult(w, res) })
-	execErr = endJournal(e.stdout, w, done, result, execErr)
+	execErr = endJournal(e.stdout, log.prefix, w, done, result, execErr)
 	return log.record("throttle", []string{job}, 0, result, execErr)
 }
 

@@ -18,6 +18,8 @@ import (
 	"github.com/gomodule/redigo/redis"
 
 	"github.com/workq-tui/workq-tui/internal/journal"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
 )
 
 //go:embed lua/undo_requeue.lua
@@ -122,7 +124,9 @@ func (u *Undoer) Execute(ctx context.Context, c redis.Conn, plan UndoPlan, w Jou
 		}
 		done += int64(n)
 		if progress != nil {
-			progress(done, total)
+			// Progress counts what was put back, not what was visited: an
+			// item that moved on since the plan was read is not progress.
+			progress(res.Restored, total)
 		}
 		items = items[n:]
 	}
@@ -264,35 +268,62 @@ func (u *Undoer) callArgs(plan UndoPlan, call []UndoItem) (*redis.Script, []any,
 	return script, args, in
 }
 
-// DescribeUndoItem names an item for the operator: where it was, its
-// score and bytes (cut short), where it went, and its unique or pause key
-// as it was before.
+// DescribeUndoItem names an item for the operator as a plan names a job:
+// its id, job name and time (the set's score as a time) or its bytes cut
+// short when they are not a job; where it was and where it went; its
+// unique or pause key as it was before. The line is bounded: every part
+// read from Redis is cut short.
 func DescribeUndoItem(it journal.Item) string {
 	var b strings.Builder
-	switch {
-	case it.Key != nil:
-		b.WriteString(it.Key.Name)
+	if it.Key != nil {
+		b.WriteString(textsafe.Clean(truncateBytes([]byte(it.Key.Name), 60)))
 		b.WriteString(describeKey(*it.Key))
 		return b.String()
-	case it.Set != "":
-		b.WriteString(it.Set)
-		if it.Score != "" {
-			b.WriteString(" @" + it.Score)
-		}
-	default:
-		b.WriteString(it.Queue)
 	}
-	b.WriteString(" " + strconv.Quote(truncateBytes(it.Old, 60)))
-	if it.Set != "" && it.Queue != "" {
-		b.WriteString(" -> " + it.Queue)
+	b.WriteString(describeJobBytes(it.Set, it.Old, it.Score))
+	switch {
+	case it.Set != "" && it.Queue != "":
+		b.WriteString("  " + shortKey(it.Set) + " -> " + shortKey(it.Queue))
+	case it.Set != "":
+		b.WriteString("  in " + shortKey(it.Set))
+	default:
+		b.WriteString("  in " + shortKey(it.Queue))
 	}
 	if it.Count > 1 {
 		fmt.Fprintf(&b, " (%d copies)", it.Count)
 	}
 	if u := it.Unique; u != nil {
-		b.WriteString(", unique key " + u.Name + describeKey(*u))
+		b.WriteString(", unique key" + describeKey(*u))
 	}
 	return b.String()
+}
+
+// describeJobBytes is a job as the plans of requeue and delete name it
+// (id, job name, time); raw bytes, cut short, when they are not a job.
+func describeJobBytes(set string, raw []byte, score string) string {
+	name := model.SetName("")
+	if i := strings.LastIndexByte(set, ':'); i >= 0 {
+		if n, err := model.ParseSetName(set[i+1:]); err == nil {
+			name = n
+		}
+	}
+	sj := model.ParseSetJob(name, raw, score)
+	if score == "" && sj.Job != nil {
+		return textsafe.Clean(truncateBytes([]byte(sj.Job.ID), 40)) + "  " + textsafe.Clean(truncateBytes([]byte(sj.Job.Name), 40))
+	}
+	if score == "" {
+		return "raw " + textsafe.Clean(truncateBytes(raw, 60))
+	}
+	if sj.Job != nil {
+		sj.Job.ID = truncateBytes([]byte(sj.Job.ID), 40)
+		sj.Job.Name = truncateBytes([]byte(sj.Job.Name), 40)
+	}
+	return describeItem(JobItem{Job: sj})
+}
+
+// shortKey is a key name cut short for a plan's line.
+func shortKey(k string) string {
+	return textsafe.Clean(truncateBytes([]byte(k), 40))
 }
 
 // describeKey is a key's state before: absent, or its value and TTL.
@@ -303,7 +334,7 @@ func describeKey(k journal.Key) string {
 	case k.Value == nil && k.PTTL == 0:
 		return " (not a string)"
 	case k.PTTL > 0:
-		return fmt.Sprintf(" (was %s, %s to live)", strconv.Quote(truncateBytes(k.Value, 40)), time.Duration(k.PTTL)*time.Millisecond)
+		return fmt.Sprintf(" (was %s, %s to live)", textsafe.Clean(strconv.Quote(truncateBytes(k.Value, 24))), time.Duration(k.PTTL)*time.Millisecond)
 	}
-	return fmt.Sprintf(" (was %s, no expiry)", strconv.Quote(truncateBytes(k.Value, 40)))
+	return fmt.Sprintf(" (was %s, no expiry)", textsafe.Clean(strconv.Quote(truncateBytes(k.Value, 24))))
 }

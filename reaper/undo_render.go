@@ -46,24 +46,47 @@ func RenderUndoPlan(w io.Writer, p UndoPlan) {
 	if p.Of.End == nil {
 		fmt.Fprintln(w, "The action did not reach its end (stopped or killed): what its journal holds is put back.")
 	}
-	fmt.Fprintf(w, "  to put back: %d\n", len(p.Items))
+	fmt.Fprintf(w, "  to put back: %d (still where the action left it, read just now)\n", len(p.Items))
 	if p.Maybe > 0 {
 		fmt.Fprintf(w, "  of them from calls whose reply was never read: %d (put back only where the action changed them)\n", p.Maybe)
 	}
 	if p.NotFound > 0 {
 		fmt.Fprintf(w, "  of them not in their queue now: %d (taken by a worker, or never pushed: left alone)\n", p.NotFound)
 	}
+	if p.Already > 0 {
+		fmt.Fprintf(w, "  back where they were already: %d, left alone\n", p.Already)
+	}
+	if p.MovedOn > 0 {
+		fmt.Fprintf(w, "  moved on since (%s): %d, left alone\n", movedOnWhy(p.Op), p.MovedOn)
+	}
 	if p.NotChanged > 0 {
 		fmt.Fprintf(w, "  left alone by the action (gone or moved when it ran): %d, nothing to put back\n", p.NotChanged)
 	}
 	if len(p.Items) == 0 {
 		fmt.Fprintln(w, "Nothing to put back.")
-		return
+	} else {
+		fmt.Fprintln(w, "First items:")
+		for _, it := range p.Items[:min(len(p.Items), undoSample)] {
+			fmt.Fprintf(w, "  %s\n", textsafe.Clean(DescribeUndoItem(it.Item)))
+		}
 	}
-	fmt.Fprintln(w, "First items:")
-	for _, it := range p.Items[:min(len(p.Items), undoSample)] {
-		fmt.Fprintf(w, "  %s\n", textsafe.Clean(DescribeUndoItem(it.Item)))
+	if len(p.MovedOnItems) > 0 {
+		fmt.Fprintln(w, "Moved on, to be left alone:")
+		for _, it := range p.MovedOnItems[:min(len(p.MovedOnItems), undoSample)] {
+			fmt.Fprintf(w, "  %s\n", textsafe.Clean(DescribeUndoItem(it)))
+		}
+		if n := p.MovedOn - int64(min(len(p.MovedOnItems), undoSample)); n > 0 {
+			fmt.Fprintf(w, "  ... and %d more\n", n)
+		}
 	}
+}
+
+// movedOnWhy says where an item of op's undo that moved on went.
+func movedOnWhy(op string) string {
+	if op == journal.OpRequeue {
+		return "a worker took them from the queue"
+	}
+	return "changed since"
 }
 
 // RenderUndoResult writes what an undo did.
@@ -90,10 +113,10 @@ func RenderUndoResult(w io.Writer, r UndoResult) {
 	fmt.Fprintf(w, "Undo: %s.\n", strings.Join(parts, ", "))
 	if len(r.MovedOnItems) > 0 {
 		fmt.Fprintln(w, "Moved on, not touched:")
-		for _, it := range r.MovedOnItems {
+		for _, it := range r.MovedOnItems[:min(len(r.MovedOnItems), undoSample)] {
 			fmt.Fprintf(w, "  %s\n", textsafe.Clean(DescribeUndoItem(it)))
 		}
-		if n := r.MovedOn - int64(len(r.MovedOnItems)); n > 0 {
+		if n := r.MovedOn - int64(min(len(r.MovedOnItems), undoSample)); n > 0 {
 			fmt.Fprintf(w, "  ... and %d more\n", n)
 		}
 	}
