@@ -108,7 +108,9 @@ func (u *Undoer) executeDrain(ctx context.Context, c redis.Conn, plan UndoPlan, 
 }
 
 // drainBatchOf is how many items the next call takes: at most batch, and
-// MaxBatchBytes of bytes.
+// drainUndoBytes of bytes. A call's time is mostly the rewrite of the
+// queue's front up to its items, whatever their number: more items per
+// call than a set's undo takes make fewer rewrites.
 func (u *Undoer) drainBatchOf(items []UndoItem) int {
 	size := 0
 	for i, it := range items {
@@ -116,12 +118,15 @@ func (u *Undoer) drainBatchOf(items []UndoItem) int {
 			return i
 		}
 		size += len(it.Item.Old) + len(it.Item.New) + len(it.Item.Ahead)
-		if i > 0 && size > MaxBatchBytes {
+		if i > 0 && size > drainUndoBytes {
 			return i
 		}
 	}
 	return len(items)
 }
+
+// drainUndoBytes bounds the bytes of one call of a drain's undo.
+const drainUndoBytes = 8 * MaxBatchBytes
 
 // drainUndoArgs builds one call: the region to rewrite reaches the
 // furthest job ahead of these, and each of them where it would be if every
