@@ -34,7 +34,7 @@ const (
 )
 
 // ParkedError is the err a parked job carries in the dead set.
-const ParkedError = "parked by workq-tui: taken out of its queue by query; `jobs dead requeue` puts it back"
+const ParkedError = "parked by workq-tui: taken out of its queue by a query; requeue it from the dead set to run it"
 
 // ErrEmptyQuery: a drain without a query would take the whole queue.
 var ErrEmptyQuery = errors.New("a drain needs a query")

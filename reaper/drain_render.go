@@ -87,10 +87,10 @@ func DrainAuditAction(a DrainAction) string {
 	return "queue-delete-where"
 }
 
-// DrainAuditTargets are a drain's targets on its audit line: the queue and
-// the query.
+// DrainAuditTargets are a drain's targets on its audit line, in the words
+// of the other job actions (JobsAuditTargets): the queue, all, the query.
 func DrainAuditTargets(p DrainPlan) []string {
-	return []string{p.Queue, "where " + p.Query.Text}
+	return []string{"queue=" + p.Job, "all", "where=" + p.Query.Text}
 }
 
 // DrainAuditLine is a drain's result on its audit line.
