@@ -116,12 +116,12 @@ func (e *DrainExecutor) Execute(ctx context.Context, c redis.Conn, plan DrainPla
 		res.Calls++
 		res.Longest = max(res.Longest, took)
 		if err != nil {
-			e.commit(seq, journal.Commit{Error: err.Error()})
+			_ = e.commit(seq, journal.Commit{Error: err.Error()}) // the call's error is the one to report
 			return res, fmt.Errorf("%s from %s: %w", plan.Action, plan.Queue, err)
 		}
 		got, cm, err := readDrainReply(reply, len(cl.items))
 		if err != nil {
-			e.commit(seq, journal.Commit{Error: err.Error()})
+			_ = e.commit(seq, journal.Commit{Error: err.Error()}) // the call's error is the one to report
 			return res, fmt.Errorf("%s from %s: %w", plan.Action, plan.Queue, err)
 		}
 		if err := e.commit(seq, cm); err != nil {
@@ -207,7 +207,8 @@ func (e *DrainExecutor) build(plan *DrainPlan, items []DrainItem, taken, shift i
 	args = append(args, len(keys))
 	args = append(args, keys...)
 	args = append(args, tomb, mode, shift)
-	cl.args = append(args, argv...)
+	args = append(args, argv...)
+	cl.args = args
 	return cl, nil
 }
 

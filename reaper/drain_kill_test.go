@@ -164,7 +164,11 @@ func drainUndo(t *testing.T, c redis.Conn, d journal.Dir, a *journal.Action) (Un
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
+	defer func() {
+		if err := w.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
 	res, err := NewUndoer(DefaultBatch).Execute(context.Background(), c, plan, w, nil)
 	if err != nil {
 		t.Fatalf("undo: %v", err)
