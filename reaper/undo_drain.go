@@ -71,7 +71,7 @@ func (u *Undoer) executeDrain(ctx context.Context, c redis.Conn, plan UndoPlan, 
 		}
 		n := u.drainBatchOf(items)
 		call := items[:n]
-		args, in := drainUndoArgs(plan, call, total)
+		args, in := drainUndoArgs(plan, call, int64(len(items)))
 		seq, err := w.Intent(in)
 		if err != nil {
 			return res, fmt.Errorf("undo: nothing more sent: %w", err)
@@ -130,9 +130,10 @@ const drainUndoBytes = 8 * MaxBatchBytes
 
 // drainUndoArgs builds one call: the region to rewrite reaches the
 // furthest job ahead of these, and each of them where it would be if every
-// job of the plan went back ahead of it (an undo run before may have put
-// them back: they are found there and left alone).
-func drainUndoArgs(plan UndoPlan, call []UndoItem, all int64) ([]any, journal.Intent) {
+// job not put back yet by this run (ahead: this call's and those after it,
+// which were ahead of them in the line) were back already (an undo run
+// before may have put them back: they are found there and left alone).
+func drainUndoArgs(plan UndoPlan, call []UndoItem, ahead int64) ([]any, journal.Intent) {
 	in := journal.Intent{Items: make([]journal.Item, len(call))}
 	first := call[0].Item
 	dead := first.Set
@@ -164,6 +165,6 @@ func drainUndoArgs(plan UndoPlan, call []UndoItem, all int64) ([]any, journal.In
 	args := make([]any, 0, 3+len(keys)+len(argv))
 	args = append(args, len(keys))
 	args = append(args, keys...)
-	args = append(args, region+all+1)
+	args = append(args, region+ahead+1)
 	return append(args, argv...), in
 }
