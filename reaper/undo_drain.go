@@ -5,7 +5,7 @@ package reaper
 // job is still queued, else at the queue's head (the queue has moved past
 // its place: it runs next); a parked job leaves the dead set, unless it
 // left it already (requeued or deleted since). lua/undo_drain.lua does it,
-// a batch per call, the last taken first.
+// a few jobs per call, the last taken first.
 
 import (
 	"context"
@@ -107,32 +107,32 @@ func (u *Undoer) executeDrain(ctx context.Context, c redis.Conn, plan UndoPlan, 
 	return res, nil
 }
 
-// drainBatchOf is how many items the next call takes: at most batch, and
-// drainUndoBytes of bytes. A call's time is mostly the rewrite of the
-// queue's front up to its items, whatever their number: more items per
-// call than a set's undo takes make fewer rewrites.
+// drainBatchOf is how many items the next call takes: at most
+// drainUndoBatch (and batch), and drainUndoBytes of bytes. Each item costs
+// Redis a walk of the queue from its tail to the job ahead of it (LINSERT)
+// and, where it may be queued already, one from its head to its place
+// (LPOS): few per call keep each call short on a queue of millions.
 func (u *Undoer) drainBatchOf(items []UndoItem) int {
 	size := 0
 	for i, it := range items {
-		if i == u.batch {
+		if i == u.batch || i == drainUndoBatch {
 			return i
 		}
 		size += len(it.Item.Old) + len(it.Item.New) + len(it.Item.Ahead)
-		if i > 0 && size > drainUndoBytes {
+		if i > 0 && size > MaxBatchBytes {
 			return i
 		}
 	}
 	return len(items)
 }
 
-// drainUndoBytes bounds the bytes of one call of a drain's undo.
-const drainUndoBytes = 8 * MaxBatchBytes
+// drainUndoBatch is the most items of one call of a drain's undo.
+const drainUndoBatch = 16
 
-// drainUndoArgs builds one call: the region to rewrite reaches the
-// furthest job ahead of these, and each of them where it would be if every
-// job not put back yet by this run (ahead: this call's and those after it,
-// which were ahead of them in the line) were back already (an undo run
-// before may have put them back: they are found there and left alone).
+// drainUndoArgs builds one call. A job queued already is looked for no
+// further from the head than where it would be if every job not put back
+// yet by this run (ahead: this call's and those after it, which were ahead
+// of it in the line) were back already.
 func drainUndoArgs(plan UndoPlan, call []UndoItem, ahead int64) ([]any, journal.Intent) {
 	in := journal.Intent{Items: make([]journal.Item, len(call))}
 	first := call[0].Item
@@ -141,12 +141,10 @@ func drainUndoArgs(plan UndoPlan, call []UndoItem, ahead int64) ([]any, journal.
 		dead = first.Queue // never read: a delete's undo writes no set
 	}
 	keys := []any{first.Queue, dead}
-	var region int64
 	var argv []any
 	for i, it := range call {
 		in.Items[i] = it.Item
 		in.Items[i].Undo = plan.Op
-		region = max(region, it.Item.Position+1)
 		uk, val, deadline := 0, []byte{}, int64(0)
 		if k := it.Item.Unique; k != nil {
 			keys = append(keys, k.Name)
@@ -156,15 +154,10 @@ func drainUndoArgs(plan UndoPlan, call []UndoItem, ahead int64) ([]any, journal.
 			}
 			in.Items[i].Deadline = deadline
 		}
-		mark := "y"
-		if it.Maybe {
-			mark = "?"
-		}
-		argv = append(argv, it.Item.Old, nilEmpty(it.Item.New), nilEmpty(it.Item.Ahead), uk, val, deadline, mark)
+		argv = append(argv, it.Item.Old, nilEmpty(it.Item.New), nilEmpty(it.Item.Ahead), uk, val, deadline, it.Item.Position+ahead+1)
 	}
-	args := make([]any, 0, 3+len(keys)+len(argv))
+	args := make([]any, 0, 1+len(keys)+len(argv))
 	args = append(args, len(keys))
 	args = append(args, keys...)
-	args = append(args, region+ahead+1)
 	return append(args, argv...), in
 }

@@ -7,8 +7,6 @@
 -- KEYS[1]    the queue
 -- KEYS[2]    the dead set (a park's undo; the queue again for a delete's)
 -- KEYS[3..]  unique keys of jobs of this call
--- ARGV[1]    how many jobs from the right end (the head) to rewrite: enough
---            to hold every job ahead of these when they were taken
 -- ARGV, seven per job, in reverse run order (the last taken first):
 --   its exact bytes in the queue,
 --   its bytes in the dead set ('' for a delete),
@@ -16,12 +14,16 @@
 --   the index in KEYS of its unique key (0: none to put back),
 --   that key's value before, when it would have expired (Redis's clock in
 --   ms; 0: never),
---   'y' when the take is known to have happened, '?' when its reply was
---   never read.
+--   how far from the head the job can be if it is queued already (an undo
+--   run before put it back, or its take never ran).
 --
--- A job found in the region already is left alone ('b'); a parked job no
--- longer in the dead set (requeued or deleted since) is left alone ('m');
--- a '?' job of a delete not in the queue is put back (its take ran).
+-- A parked job is put back only while it is in the dead set: one no longer
+-- there was put back already ('b', found in the queue) or requeued or
+-- deleted since ('m'). A deleted job found in the queue is left alone
+-- ('b'). LINSERT puts a job just behind the one ahead of it (Redis looks
+-- for that job from the tail, the back of the line); RPUSH at the head
+-- when that job is gone. Jobs that were side by side go back in their
+-- order because the last taken goes back first.
 --
 -- Returns {'ok', codes}: 'r' put back, 'u' with its unique key, 'e' its key
 -- expired since, 'k' its key held by another, 'b' already back, 'm' moved
@@ -39,42 +41,44 @@ if KEYS[2] ~= KEYS[1] then
 end
 local tm = redis.call('TIME')
 local now = tonumber(tm[1]) * 1000 + math.floor(tonumber(tm[2]) / 1000)
-local want = tonumber(ARGV[1])
-local region = redis.call('LRANGE', KEYS[1], -want, -1)
-local n = #region
-local at, present = {}, {}
-for i = 1, n do
-  present[region[i]] = true
-  at[region[i]] = i
+
+-- queued looks for a job from the nearer end of its place: from the head
+-- no further than bound, or, for a job deep in the line, from the tail.
+local len = redis.call('LLEN', KEYS[1])
+local function queued(job, bound)
+  if bound > len / 2 then
+    return redis.call('LPOS', KEYS[1], job) ~= false
+  end
+  return redis.call('LPOS', KEYS[1], job, 'RANK', -1, 'MAXLEN', math.max(1, bound)) ~= false
 end
--- behind[i]: jobs put just behind region[i] (left of it), in the order
--- they are processed; head: jobs put at the right end.
-local behind, head = {}, {}
+
 local codes = {}
-local any = false
-for i = 2, #ARGV, 7 do
+for i = 1, #ARGV, 7 do
   local job, dead, ahead = ARGV[i], ARGV[i + 1], ARGV[i + 2]
-  local u = tonumber(ARGV[i + 3])
-  if present[job] then
+  local u, bound = tonumber(ARGV[i + 3]), tonumber(ARGV[i + 6])
+  local back = true
+  if dead ~= '' then
+    if redis.call('ZREM', KEYS[2], dead) == 0 then
+      back = false
+      if queued(job, bound) then
+        codes[#codes + 1] = 'b'
+      else
+        codes[#codes + 1] = 'm'
+      end
+    end
+  elseif queued(job, bound) then
+    back = false
     codes[#codes + 1] = 'b'
-  elseif dead ~= '' and not redis.call('ZSCORE', KEYS[2], dead) then
-    codes[#codes + 1] = 'm'
-  else
-    if dead ~= '' then
-      redis.call('ZREM', KEYS[2], dead)
-    end
-    local slot = nil
+  end
+  if back then
+    local put = -1
     if ahead ~= '' then
-      slot = at[ahead]
+      put = redis.call('LINSERT', KEYS[1], 'BEFORE', ahead, job)
     end
-    if slot then
-      behind[slot] = behind[slot] or {}
-      table.insert(behind[slot], job)
-    else
-      head[#head + 1] = job
+    if put <= 0 then
+      redis.call('RPUSH', KEYS[1], job)
     end
-    present[job] = true
-    any = true
+    len = len + 1
     local code = 'r'
     if u > 0 then
       local deadline = tonumber(ARGV[i + 5])
@@ -91,26 +95,6 @@ for i = 2, #ARGV, 7 do
       end
     end
     codes[#codes + 1] = code
-  end
-end
-if any then
-  local out = {}
-  for i = 1, n do
-    if behind[i] then
-      -- Processed last-taken first, each right behind region[i]: the
-      -- first processed ends up furthest back.
-      for _, v in ipairs(behind[i]) do
-        out[#out + 1] = v
-      end
-    end
-    out[#out + 1] = region[i]
-  end
-  for _, v in ipairs(head) do
-    out[#out + 1] = v
-  end
-  redis.call('LTRIM', KEYS[1], 0, -(n + 1))
-  for s = 1, #out, 1000 do
-    redis.call('RPUSH', KEYS[1], unpack(out, s, math.min(s + 999, #out)))
   end
 end
 return {'ok', table.concat(codes)}
