@@ -337,7 +337,7 @@ func jobsOperands(ctx context.Context, ops []string, live *liveSource) []candida
 		case len(ops) == 1:
 			return live.jobNames(ctx)
 		case len(ops) == 2:
-			return []candidate{{"delete", "remove jobs from the queue: delete ID..."}}
+			return []candidate{{"delete", "remove jobs from the queue: delete ID..., or delete --where QUERY"}, {"park", "move the jobs a query matches to the dead set: park --where QUERY"}}
 		case ops[2] == "delete":
 			return without(live.queueIDs(ctx, ops[1]), ops[3:])
 		}

@@ -196,7 +196,7 @@ func TestJobsQueueCommand(t *testing.T) {
 		t.Errorf("--summary on a queue: exit %d, %q", code, errOut)
 	}
 	_, errOut, code = runCLI(t, input{}, "jobs", "queue", "mail", "purge", "--redis", srv.Addr())
-	if code != 2 || !strings.Contains(errOut, "takes nothing, or delete ID") {
+	if code != 2 || !strings.Contains(errOut, "takes nothing, delete ID..., or delete or park") {
 		t.Errorf("unknown queue action: exit %d, %q", code, errOut)
 	}
 }

@@ -80,6 +80,9 @@ func NewUndoer(batch int) *Undoer {
 
 // Execute puts back what plan lists, journalling every call to w.
 func (u *Undoer) Execute(ctx context.Context, c redis.Conn, plan UndoPlan, w JournalWriter, progress UndoProgress) (UndoResult, error) {
+	if isDrainOp(plan.Op) {
+		return u.executeDrain(ctx, c, plan, w, progress)
+	}
 	var res UndoResult
 	items := plan.Items
 	total := int64(len(items))

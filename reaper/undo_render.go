@@ -24,6 +24,10 @@ func undoWhat(op string) string {
 		return "push each deleted job back onto the head of its queue (its place in the line is not kept), with its unique key where it was taken"
 	case journal.OpRemoveLeaked:
 		return "push each removed leaked entry back onto its in-progress list, unless the list holds it already"
+	case journal.OpQueueDrain:
+		return "put each job the delete by query took back into its queue just behind the job that was ahead of it while that job is still queued, else at the queue's head (the queue has moved past its place: it runs next), with its unique key where it was taken"
+	case journal.OpQueuePark:
+		return "take each parked job out of the dead set, only while it is still there, and put it back into its queue just behind the job that was ahead of it while that job is still queued, else at the queue's head (the queue has moved past its place: it runs next), with its unique key where it was taken"
 	case journal.OpPause:
 		return `lift each pause the action set, only while it is the "1" without expiry it wrote`
 	case journal.OpThrottle:
@@ -49,6 +53,17 @@ func RenderUndoPlan(w io.Writer, p UndoPlan) {
 	fmt.Fprintf(w, "  to put back: %d (still where the action left it, read just now)\n", len(p.Items))
 	if p.Maybe > 0 {
 		fmt.Fprintf(w, "  of them from calls whose reply was never read: %d (put back only where the action changed them)\n", p.Maybe)
+	}
+	if isDrainOp(p.Op) {
+		head := 0
+		for _, it := range p.Items {
+			if len(it.Item.Ahead) == 0 {
+				head++
+			}
+		}
+		if head > 0 {
+			fmt.Fprintf(w, "  of them going to the head: %d (at the front when taken, or of calls whose reply was never read)\n", head)
+		}
 	}
 	if p.NotFound > 0 {
 		fmt.Fprintf(w, "  of them not in their queue now: %d (taken by a worker, or never pushed: left alone)\n", p.NotFound)
