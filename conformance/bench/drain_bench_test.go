@@ -116,7 +116,9 @@ func (e *env) drain() {
 	e.tb.atMost("10a", fmt.Sprintf("`jobs queue JOB park --where` of %d matching jobs among %d queued / (raw LRANGE walk + LREM of each match)", matching, queued),
 		float64(tOurs)/float64(tRaw), 1.3,
 		fmt.Sprintf("the whole command %s (process, walk, plan, journal, audit, parked into dead), baseline %s (deletes only)", ms(tOurs), ms(tRaw)))
-	c.Do("UNLINK", key, drainNS+":dead")
+	if _, err := c.Do("UNLINK", key, drainNS+":dead"); err != nil {
+		t.Fatalf("clear the flood: %v", err)
+	}
 }
 
 // removedSince hands back the removals counted so far and resets the count.
