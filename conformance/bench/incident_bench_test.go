@@ -288,7 +288,8 @@ func (e *env) incident() {
 	// 7b: find by id over the set plus queues and in-progress lists.
 	loadFindKeys(e, c, sz)
 	findOurs := func() error {
-		out, err := bin("find", w.findID)
+		// --wide: one line a place, whatever the width of the terminal.
+		out, err := bin("find", "--wide", w.findID)
 		if err == nil && (!bytes.Contains(out, []byte("dead")) || bytes.Count(out, []byte("\n")) != 1) {
 			err = fmt.Errorf("find printed %q, want one dead line", out)
 		}
