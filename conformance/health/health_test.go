@@ -39,7 +39,9 @@ func snapshot(t *testing.T, bin, addr, ns string, extra ...string) (string, int)
 // explain runs `workq-tui explain job` on the namespace with extra flags.
 func explain(t *testing.T, bin, addr, ns, job string, extra ...string) (string, int) {
 	t.Helper()
-	args := append([]string{"--redis", addr, "-n", ns, "explain", job}, extra...)
+	// --wide: each line whole, so that a phrase is matched across what the
+	// 80-column text would wrap.
+	args := append([]string{"--redis", addr, "-n", ns, "explain", "--wide", job}, extra...)
 	r := redistest.Run(t, bin, nil, args...)
 	return r.Stdout + r.Stderr, r.Code
 }
