@@ -189,7 +189,7 @@ func TestScreenPauseAndUnpause(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Send(tea.KeyMsg{Type: tea.KeyEnter})
-	fr := waitFrame("the queue view", has("queue steady", "paused PAUSED", "in run order"))
+	fr := waitFrame("the queue view", has("queue steady", "PAUSED", "paused: none runs until it is unpaused", "in run order"))
 	if id := model.ParseJob(string(next)).ID; !strings.Contains(fr, "#1 steady  id "+id) {
 		t.Errorf("#1 is not %s:\n%s", id, fr)
 	}

@@ -139,7 +139,7 @@ func TestScreenReadOnlyWritesNothing(t *testing.T) {
 	s := startScreen(t, 100, 24, "--redis", srv.Addr(), "-n", ns, "--dead-after", "2s", "--interval", "300ms", "--read-only")
 	s.WaitText(15*time.Second, "READ-ONLY")
 	waitRow(s, 15*time.Second, "DEAD", killed.ID)
-	for _, k := range []string{"X", "y", "x", "y", "enter", "esc"} {
+	for _, k := range []string{"X", "y", "x", "y", "Enter", "Escape"} {
 		s.Keys(k)
 		time.Sleep(150 * time.Millisecond)
 	}
