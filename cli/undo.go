@@ -137,7 +137,7 @@ func (c *undoCmd) run(ctx context.Context, e env, args []string) error {
 	if err := log.record("undo", []string{a.Header.ID}, res.Restored, result, execErr); err != nil {
 		return err
 	}
-	if moved := plan.MovedOn + res.MovedOn; moved > 0 {
+	if moved := res.MovedOn; moved > 0 {
 		return localErrorf("undo %s: %s of %d not put back: they moved on since the action (see above)", textsafe.Clean(a.Header.ID), jobsPlural(moved, "item"), plan.MovedOn+int64(len(plan.Items)))
 	}
 	return nil

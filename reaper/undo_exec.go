@@ -83,7 +83,10 @@ func (u *Undoer) Execute(ctx context.Context, c redis.Conn, plan UndoPlan, w Jou
 	if isDrainOp(plan.Op) {
 		return u.executeDrain(ctx, c, plan, w, progress)
 	}
-	var res UndoResult
+	// What the plan found already back or moved on is part of the result:
+	// the result says what became of every item of the action.
+	res := UndoResult{Already: plan.Already, MovedOn: plan.MovedOn,
+		MovedOnItems: append([]journal.Item(nil), plan.MovedOnItems...)}
 	items := plan.Items
 	total := int64(len(items))
 	done := int64(0)

@@ -183,7 +183,7 @@ func TestUndoBulkRequeueWhilePoolRuns(t *testing.T) {
 	ran := p.ran()
 	deadAfter := zset(t, c, ns+":dead")
 	if len(ran) != movedOn || movedOn == 0 || movedOn == jobs {
-		t.Fatalf("undo reported %d moved on; the pool ran %d jobs", movedOn, len(ran))
+		t.Fatalf("undo reported %d moved on; the pool ran %d jobs\n%s", movedOn, len(ran), r.Stdout)
 	}
 	t.Logf("the pool took %d of %d requeued jobs before the undo put them back", movedOn, jobs)
 	for id, n := range ran {

@@ -20,7 +20,7 @@ func TestExplainLeaked(t *testing.T) {
 	defer c.Close()
 	s := variants.Read(t, "master-live.json")
 	variants.Load(t, c, s, true)
-	out, stderr, code := runCLI("--redis", srv.Addr(), "--namespace", s.Namespace, "explain", "sync_account")
+	out, stderr, code := runCLI("--redis", srv.Addr(), "--namespace", s.Namespace, "explain", "--wide", "sync_account")
 	if strings.Contains(out, "running normally") || !strings.Contains(out, "1 leaked entry of sync_account's in progress 1 hold no slot") ||
 		!strings.Contains(out, "its unique key is gone: the job read from it has run") {
 		t.Fatalf("explain: exit %d\n%s\n%s", code, out, stderr)

@@ -45,7 +45,7 @@ func TestFindJobInUniqueKeyValue(t *testing.T) {
 			if len(places) != 1 || places[0].Place != "unique" || places[0].Key != uk.Key || places[0].ID != held.ID || !places[0].InValue {
 				t.Errorf("places %+v, want the unique key holding %s", places, held.ID)
 			}
-			out, _, code = runCLI("--redis", srv.Addr(), "-n", s.Namespace, "find", held.ID)
+			out, _, code = runCLI("--redis", srv.Addr(), "-n", s.Namespace, "find", "--wide", held.ID)
 			if code != 0 || !strings.Contains(out, "holds it: it runs, with these arguments, when a worker takes the placeholder") {
 				t.Errorf("find %s: exit %d\n%s", held.ID, code, out)
 			}
