@@ -16,11 +16,14 @@ import (
 
 // sweepState is the state of the full sweeps: at most one runs; again is
 // set when r asked for one while one ran. drift holds the drift findings
-// of the last sweep by job type; at is when it ended (the screen's clock).
+// of the last sweep by job type, leaked the leaked in-progress entries it
+// found (the polls do not look for them); at is when it ended (the
+// screen's clock).
 type sweepState struct {
 	enabled, running, again bool
 	gen                     uint64
 	drift                   map[string]model.Finding
+	leaked                  []model.LeakedEntry
 	at                      time.Time
 	err                     error
 }
@@ -66,6 +69,7 @@ func (m Model) onSweep(msg sweepMsg) (Model, tea.Cmd) {
 			}
 		}
 		m.sweep.drift, m.sweep.at = drift, msg.at
+		m.sweep.leaked = msg.snap.Leaked
 		if m.snap != nil {
 			m = m.setSnap(m.adjusted(m.snap))
 		}
