@@ -390,7 +390,26 @@ func explainUnique(snap *Snapshot, f ExplainFacts, jt *JobType) *Cause {
 		c.Evidence = append(c.Evidence, "none of them expires")
 	}
 	c.Evidence = append(c.Evidence, "keys: "+nameSome(keys))
-	c.FixText = "delete the keys (redis-cli DEL KEY...) or wait until they expire: EnqueueUnique with these args is refused until then"
+	// The keys' names end in a newline byte that no one can paste into
+	// redis-cli, and every refused enqueue renews their time to live:
+	// delete-unique takes their last part and adds the newline itself.
+	prefix := snap.Namespace
+	if !strings.HasSuffix(prefix, ":") {
+		prefix += ":"
+	}
+	prefix += "unique:" + jt.Name + ":"
+	fix := []string{"delete-unique", jt.Name}
+	for _, k := range keys {
+		if args, ok := strings.CutPrefix(k, prefix); ok && args != "" {
+			fix = append(fix, strings.TrimSuffix(args, "\n"))
+		}
+	}
+	if len(fix) > 2 {
+		c.Fix = fix
+		c.FixText = "EnqueueUnique with these args is refused until the keys go, and each refused enqueue renews their 24h time to live"
+	} else {
+		c.FixText = "delete the keys or wait until they expire: EnqueueUnique with these args is refused until then"
+	}
 	return c
 }
 

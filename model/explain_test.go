@@ -115,7 +115,7 @@ func TestExplainChecks(t *testing.T) {
 				f.Retry = []SetJob{setJob(SetRetry, s.RedisTime.Unix()+120, `{"name":"send_email","id":"r1","t":1,"args":{},"fails":1,"err":"x"}`),
 					setJob(SetRetry, s.RedisTime.Unix()+130, `{"name":"resize","id":"r2","t":1,"args":{}}`)}
 			}},
-		{name: "unique key blocks", job: "send_email", want: []string{CauseUniqueBlocked}, in: "23h",
+		{name: "unique key blocks", job: "send_email", want: []string{CauseUniqueBlocked}, in: "23h", fix: []string{"delete-unique", "send_email", `{"a":1}`},
 			setup: func(s *Snapshot, f *ExplainFacts) {
 				s.JobTypes[0].Queued = 0
 				f.Unique = []UniqueKey{{Key: "work:unique:send_email:{\"a\":1}\n", TTL: 23 * time.Hour}}

@@ -28,6 +28,8 @@ func undoWhat(op string) string {
 		return `lift each pause the action set, only while it is the "1" without expiry it wrote`
 	case journal.OpUnpause:
 		return "put back each pause key the unpause deleted, with its value and what was left of its expiry, only while it is absent"
+	case journal.OpDeleteUnique:
+		return "put back each unique key the action deleted, with its value and what was left of its time to live, only while it is absent"
 	}
 	return op
 }
