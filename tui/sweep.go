@@ -24,8 +24,11 @@ type sweepState struct {
 	gen                     uint64
 	drift                   map[string]model.Finding
 	leaked                  []model.LeakedEntry
-	at                      time.Time
-	err                     error
+	// variant is which build wrote the namespace, as the last sweep told
+	// (nil when it did not).
+	variant *model.Variant
+	at      time.Time
+	err     error
 }
 
 // driftJobs are the job types the last sweep found drifted, sorted.
@@ -69,7 +72,7 @@ func (m Model) onSweep(msg sweepMsg) (Model, tea.Cmd) {
 			}
 		}
 		m.sweep.drift, m.sweep.at = drift, msg.at
-		m.sweep.leaked = msg.snap.Leaked
+		m.sweep.leaked, m.sweep.variant = msg.snap.Leaked, msg.snap.Variant
 		if m.snap != nil {
 			m = m.setSnap(m.adjusted(m.snap))
 		}

@@ -205,6 +205,11 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	if d.scan.running {
 		counts = append(counts, st.faint.Render("scanning…"))
 	}
+	if v := d.sweep.variant; v.Said() {
+		// The build that wrote the namespace changes what its lists mean
+		// (a master placeholder, Harbor's periodic runs): it stays.
+		counts = append(counts, st.warn.Render("writer "+textsafe.Clean(v.Name)))
+	}
 	// A failed sweep counts; the age of a good one is the first to go.
 	sweep := sweepText(d.sweep, now, st)
 	if d.sweep.enabled && d.sweep.err != nil {

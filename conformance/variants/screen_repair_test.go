@@ -14,7 +14,7 @@ import (
 // besides (a lock that no list backs). The screen's polls do not look for
 // leaked entries; L on the drifted type, confirmed, repairs the lock
 // without counting the placeholder, so at max_concurrency 1 the type can
-// run again.
+// run again. The header names the build that wrote the namespace.
 func TestScreenRepairLocksLeavesLeakOut(t *testing.T) {
 	bin := redistest.Binary(t)
 	srv := redistest.Start(t)
@@ -40,7 +40,7 @@ func TestScreenRepairLocksLeavesLeakOut(t *testing.T) {
 	tm := redistest.StartTmux(t, 80, 24, []string{"NO_COLOR=1", "XDG_STATE_HOME=" + t.TempDir()}, bin,
 		"--redis", srv.Addr(), "-n", s.Namespace, "--interval", "500ms",
 		"--audit-log", filepath.Join(t.TempDir(), "audit.log"))
-	tm.WaitText(15*time.Second, "1 drift")
+	tm.WaitText(15*time.Second, "1 drift", "writer master-or-gojek") // the header names the build
 	time.Sleep(2 * time.Second) // polls since the sweep: the screen's snapshot is a poll's
 	tm.Keys("Tab")
 	tm.WaitText(5*time.Second, "[Job types]", "sync_account")
