@@ -41,7 +41,7 @@ func TestScreenRepairLocksLeavesLeakOut(t *testing.T) {
 		"--redis", srv.Addr(), "-n", s.Namespace, "--interval", "500ms",
 		"--audit-log", filepath.Join(t.TempDir(), "audit.log"))
 	tm.WaitText(15*time.Second, "1 drift", "writer master-or-gojek") // the header names the build
-	time.Sleep(2 * time.Second) // polls since the sweep: the screen's snapshot is a poll's
+	time.Sleep(2 * time.Second)                                      // polls since the sweep: the screen's snapshot is a poll's
 	tm.Keys("Tab")
 	tm.WaitText(5*time.Second, "[Job types]", "sync_account")
 	tm.Keys("L")
