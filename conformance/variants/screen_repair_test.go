@@ -40,8 +40,10 @@ func TestScreenRepairLocksLeavesLeakOut(t *testing.T) {
 	tm := redistest.StartTmux(t, 80, 24, []string{"NO_COLOR=1", "XDG_STATE_HOME=" + t.TempDir()}, bin,
 		"--redis", srv.Addr(), "-n", s.Namespace, "--interval", "500ms",
 		"--audit-log", filepath.Join(t.TempDir(), "audit.log"))
-	tm.WaitText(15*time.Second, "1 drift", "writer master-or-gojek") // the header names the build
-	time.Sleep(2 * time.Second)                                      // polls since the sweep: the screen's snapshot is a poll's
+	// The header names the build; after the sweep, the screen's snapshot
+	// is a poll's.
+	tm.WaitText(15*time.Second, "1 drift", "writer master-or-gojek")
+	time.Sleep(2 * time.Second)
 	tm.Keys("Tab")
 	tm.WaitText(5*time.Second, "[Job types]", "sync_account")
 	tm.Keys("L")
