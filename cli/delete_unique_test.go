@@ -66,3 +66,21 @@ func TestDeleteUnique(t *testing.T) {
 		t.Fatalf("undo put the key back with TTL %d, want what was left of 86400", ttl)
 	}
 }
+
+// TestExplainUniqueBesideAWaitingCopy: a unique key left behind (no copy
+// of its arguments waits) is found while another copy of the type waits
+// in the queue with a key of its own, and only it is named in the fix.
+func TestExplainUniqueBesideAWaitingCopy(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	defer c.Close()
+	redistest.Do(t, c, "SADD", "work:known_jobs", "digest")
+	redistest.Do(t, c, "LPUSH", "work:jobs:digest", `{"name":"digest","id":"w2","t":1,"args":{"n":2},"unique":true}`)
+	redistest.Do(t, c, "SET", "work:unique:digest:{\"n\":2}\n", "1", "EX", 86400)
+	redistest.Do(t, c, "SET", "work:unique:digest:{\"n\":1}\n", "1", "EX", 86400)
+	out, stderr, _ := runCLI(t, input{}, "--redis="+srv.Addr(), "explain", "digest")
+	if !strings.Contains(out, "1 unique key of digest block new enqueues while no copy waits") ||
+		!strings.Contains(out, `delete-unique digest '{"n":1}'`) || strings.Contains(out, `'{"n":2}'`) {
+		t.Fatalf("explain:\n%s%s", out, stderr)
+	}
+}
