@@ -16,12 +16,24 @@ import (
 
 	"github.com/workq-tui/workq-tui/internal/audit"
 	"github.com/workq-tui/workq-tui/internal/journal"
+	"github.com/workq-tui/workq-tui/internal/shellword"
 )
 
 // auditFlag is --audit-log, declared by every command that writes.
 type auditFlag struct {
 	path       string
 	journalMax int64
+}
+
+// commandPrefix is the command prefix in force for t (commandPrefix) and
+// the --audit-log given: the start of a printed history or undo command,
+// which reads the journal beside that audit log.
+func (a auditFlag) commandPrefix(t *target) string {
+	p := commandPrefix(t)
+	if a.path != "" {
+		p += " --audit-log " + shellword.Quote(a.path)
+	}
+	return p
 }
 
 func (a *auditFlag) addFlags(fs *pflag.FlagSet) {
@@ -37,6 +49,10 @@ type auditLog struct {
 	// journalID the ID of this action's, once started.
 	journal   journal.Dir
 	journalID string
+	// prefix is the command prefix in force with the --audit-log given:
+	// what the printed history and undo commands start with, so that they
+	// read this journal.
+	prefix string
 }
 
 // open resolves the audit log of a write that may run: --audit-log, else
@@ -58,7 +74,7 @@ func (a auditFlag) open(e env, t *target, dryRun bool) (*auditLog, error) {
 		path = p
 	}
 	return &auditLog{file: &audit.File{Path: path, User: osUser(e.getenv)}, target: t,
-		journal: journal.Dir{Path: journal.DirBeside(path), Max: a.journalMax}}, nil
+		journal: journal.Dir{Path: journal.DirBeside(path), Max: a.journalMax}, prefix: a.commandPrefix(t)}, nil
 }
 
 // ready makes sure the line can be written, creating the file (and its

@@ -80,6 +80,7 @@ func commands() []command {
 		deleteUniqueCommand(),
 		pauseCommand(),
 		unpauseCommand(),
+		throttleCommand(),
 		historyCommand(),
 		undoCommand(),
 		targetsCommand(),

@@ -77,7 +77,7 @@ func TestCompleteWords(t *testing.T) {
 		want      []string
 		directive string
 	}{
-		{"commands", []string{""}, []string{"snapshot", "explain", "timeline", "reap", "jobs", "find", "requeue", "repair-locks", "remove-leaked", "delete-unique", "pause", "unpause", "history", "undo", "targets", "exporter", "version", "completion"}, ":"},
+		{"commands", []string{""}, []string{"snapshot", "explain", "timeline", "reap", "jobs", "find", "requeue", "repair-locks", "remove-leaked", "delete-unique", "pause", "unpause", "throttle", "history", "undo", "targets", "exporter", "version", "completion"}, ":"},
 		{"command prefix", []string{"re"}, []string{"reap", "requeue", "repair-locks", "remove-leaked"}, ":"},
 		{"flags of a command", []string{"reap", "--all"}, []string{"--all-dead"}, ":"},
 		{"flags before the command", []string{"-n", "app", "snapshot", "--js"}, []string{"--json"}, ":"},
@@ -102,6 +102,7 @@ func TestCompleteWords(t *testing.T) {
 		{"jobs dead requeue: first page, newest first", []string{"jobs", r, "dead", "requeue", ""}, []string{"d2", "d1"}, ":"},
 		{"jobs dead delete: an id given is not offered again", []string{"jobs", r, "dead", "delete", "d2", ""}, []string{"d1"}, ":"},
 		{"jobs queue: job names", []string{"jobs", r, "queue", ""}, []string{"mail", "ns:report"}, ":"},
+		{"jobs queue JOB: its actions", []string{"jobs", r, "queue", "mail", ""}, []string{"delete", "park"}, ":"},
 		{"jobs queue JOB delete: ids in run order", []string{"jobs", r, "queue", "mail", "delete", ""}, []string{"q1", "q2"}, ":"},
 		{"--job", []string{"jobs", "dead", r, "--job", "m"}, []string{"mail"}, ":"},
 		{"--job=", []string{"jobs", "dead", r, "--job="}, []string{"--job=mail", "--job=ns:report"}, ":"},

@@ -8,6 +8,8 @@ package cli
 
 import (
 	"context"
+	"io"
+	"sort"
 	"strings"
 	"time"
 	"unicode"
@@ -201,7 +203,7 @@ func (e env) flagCandidates(ctx context.Context, fs *flagSet, name, value string
 	case "job":
 		return completion{cands: live.jobNames(ctx)}
 	case "where":
-		return completion{cands: whereJobTerms(value, live.jobNames(ctx))}
+		return completion{cands: append(e.savedQueryTerms(fs, value), whereJobTerms(value, live.jobNames(ctx))...)}
 	}
 	if f := fs.Lookup(name); f != nil {
 		if varname, _ := pflag.UnquoteUsage(f); varname == "FILE" {
@@ -229,6 +231,41 @@ func (e env) targetNames(fs *flagSet) []candidate {
 			desc = "sentinel " + t.SentinelMaster
 		}
 		out = append(out, candidate{t.Name, desc})
+	}
+	return out
+}
+
+// savedQueryTerms complete a --where query's last word that is empty or
+// begins with @: the query so far with @NAME for each saved query of the
+// configuration file (the one --config names, else the default one). A
+// name is letters, digits, '_' and '-' (the file refuses others), so it
+// needs no quoting; offered still drops what is not shell-safe.
+func (e env) savedQueryTerms(fs *flagSet, value string) []candidate {
+	head, last := "", value
+	if i := strings.LastIndexByte(value, ' '); i >= 0 {
+		head, last = value[:i+1], value[i+1:]
+	}
+	if last != "" && !strings.HasPrefix(last, "@") {
+		return nil
+	}
+	path := ""
+	if f := fs.Lookup("config"); f != nil {
+		path = f.Value.String()
+	}
+	quiet := e
+	quiet.stderr = io.Discard
+	file, err := readConfig(quiet, path)
+	if err != nil {
+		return nil
+	}
+	names := make([]string, 0, len(file.Queries))
+	for n := range file.Queries {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var out []candidate
+	for _, n := range names {
+		out = append(out, candidate{head + "@" + n, textsafe.Clean(file.Queries[n])})
 	}
 	return out
 }
@@ -272,6 +309,10 @@ func operandCandidates(ctx context.Context, cmd string, ops []string, live *live
 		return without(live.deadPools(ctx), ops)
 	case "requeue":
 		return without(live.inProgressKeys(ctx), ops)
+	case "throttle":
+		if len(ops) == 0 {
+			return live.jobNames(ctx)
+		}
 	case "history", "undo":
 		if len(ops) == 0 {
 			return live.actionIDs(ctx, cmd == "undo")
@@ -296,7 +337,7 @@ func jobsOperands(ctx context.Context, ops []string, live *liveSource) []candida
 		case len(ops) == 1:
 			return live.jobNames(ctx)
 		case len(ops) == 2:
-			return []candidate{{"delete", "remove jobs from the queue: delete ID..."}}
+			return []candidate{{"delete", "remove jobs from the queue: delete ID..., or delete --where QUERY"}, {"park", "move the jobs a query matches to the dead set: park --where QUERY"}}
 		case ops[2] == "delete":
 			return without(live.queueIDs(ctx, ops[1]), ops[3:])
 		}

@@ -99,7 +99,7 @@ func (c *deleteUniqueCmd) run(ctx context.Context, e env, args []string) error {
 	}
 	res, err := r.DeleteUnique(ctx, plan, w)
 	result := reaper.UniqueDeleteResultText(res)
-	err = endJournal(e.stdout, w, res.Deleted, result, err)
+	err = endJournal(e.stdout, log.prefix, w, res.Deleted, result, err)
 	fmt.Fprint(e.stdout, result)
 	return log.record("delete-unique", keys, res.Deleted, result, err)
 }

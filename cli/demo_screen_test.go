@@ -37,6 +37,13 @@ func TestDemoScreen(t *testing.T) {
 	took := time.Since(start)
 	t.Logf("live and dead pools on the screen %v after start (a share %.2f of the 3 s allowed)", took.Round(time.Millisecond), took.Seconds()/3)
 
+	// e's words on the failing type: the cause and a fix that runs when
+	// pasted (the demo's Redis named, not --demo).
+	s.Keys(":explain charge_card", "Enter")
+	s.WaitText(10*time.Second, "charge_card is failing ", "fix: workq-tui --redis 127.0.0.1:")
+	s.Keys("Escape")
+	s.WaitFor(5*time.Second, "the pools again", func(screen string) bool { return rows(screen, "DEAD") == 2 })
+
 	s.Keys("X")
 	s.WaitText(5*time.Second, "Reap 2 dead pools?", "y: run it")
 	s.Keys("y")

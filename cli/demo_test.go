@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 )
 
 // TestDemoCommands: --demo works with the one-shot commands, in any
@@ -83,5 +85,73 @@ func TestDemoCommands(t *testing.T) {
 	// The demo is writable: a repair runs there and clears the drift.
 	if _, errOut, code := runCLI(t, input{}, "--demo", "repair-locks", "--yes", drift[0]); code != ExitOK {
 		t.Errorf("repair-locks on the demo: exit %d, %s", code, errOut)
+	}
+}
+
+// The demo's embedded Redis answers INFO without memory or persistence
+// sections: the demo says nothing of them, and blames no user for it.
+func TestDemoHealthNotBlamedOnUser(t *testing.T) {
+	out, errOut, _ := runCLI(t, input{}, "--demo", "snapshot")
+	if strings.Contains(out+errOut, "not readable") || strings.Contains(out+errOut, "may lose jobs") {
+		t.Errorf("the demo's snapshot warns of an unreadable health:\n%s%s", out, errOut)
+	}
+	out, _, _ = runCLI(t, input{}, "--demo", "snapshot", "--json")
+	if strings.Contains(out, "redis_health_unreadable") {
+		t.Errorf("the demo's snapshot --json:\n%s", out)
+	}
+}
+
+// The demo's listings and summaries fit 80 columns; --wide gives what
+// they leave out.
+func TestDemoJobsFit80(t *testing.T) {
+	for _, args := range [][]string{{"jobs", "dead"}, {"jobs", "retry"}, {"jobs", "dead", "--summary"}, {"jobs", "retry", "--summary"}} {
+		out, errOut, code := runCLI(t, input{}, append([]string{"--demo"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if w := textsafe.Width(l); w > 80 {
+				t.Errorf("%v: a line of %d columns: %q", args, w, l)
+			}
+		}
+	}
+	out, _, _ := runCLI(t, input{}, "--demo", "jobs", "dead", "--summary", "--wide")
+	if !strings.Contains(out, "EXAMPLE") {
+		t.Errorf("--summary --wide has no examples:\n%s", out)
+	}
+}
+
+// explain's text wraps at spaces to 80 columns; only a fix command line,
+// which must paste whole, may be wider. --wide keeps each line whole.
+func TestDemoExplainFits80(t *testing.T) {
+	args := []string{"--demo", "explain", "charge_card", "export_report", "import_ledger", "sync_crm"}
+	out, _, _ := runCLI(t, input{}, args...)
+	for _, l := range strings.Split(out, "\n") {
+		if w := textsafe.Width(l); w > 80 && !strings.HasPrefix(strings.TrimSpace(l), "fix: ") {
+			t.Errorf("a line of %d columns: %q", w, l)
+		}
+	}
+	wide, _, _ := runCLI(t, input{}, append(args, "--wide")...)
+	if strings.Count(wide, "\n") >= strings.Count(out, "\n") {
+		t.Errorf("--wide wraps too:\n%s", wide)
+	}
+}
+
+// find's places fit 80 columns, a long one continued under its id;
+// --wide keeps each on one line.
+func TestDemoFindFits80(t *testing.T) {
+	args := []string{"--demo", "find", "--where", "job:charge_card"}
+	out, errOut, code := runCLI(t, input{}, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if w := textsafe.Width(l); w > 80 {
+			t.Errorf("a line of %d columns: %q", w, l)
+		}
+	}
+	wide, _, _ := runCLI(t, input{}, append(args, "--wide")...)
+	if strings.Count(wide, "\n") >= strings.Count(out, "\n") {
+		t.Errorf("--wide wraps too:\n%s", wide)
 	}
 }

@@ -43,6 +43,8 @@ a cause was found. It only reads.`,
 			addHealthLimits(fs, &c.limits)
 			fs.BoolVar(&c.pool, "pool", false, "the arguments are worker pool IDs")
 			fs.BoolVar(&c.json, "json", false, "print one JSON object")
+			fs.BoolVar(&c.wide, "wide", false, "print each line whole (the text wraps at 80 columns without it; commands are never wrapped)")
+			c.audit.addJournalFlag(fs)
 			return c
 		},
 	}
@@ -56,6 +58,8 @@ type explainCmd struct {
 	limits    model.HealthLimits
 	pool      bool
 	json      bool
+	wide      bool
+	audit     auditFlag
 }
 
 func (c *explainCmd) run(ctx context.Context, e env, args []string) error {
@@ -85,6 +89,7 @@ func (c *explainCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	markThrottled(e, c.audit, &c.target, rd.Snap)
 	var jobs []model.Explanation
 	var pools []model.PoolExplanation
 	cause := false
@@ -103,7 +108,7 @@ func (c *explainCmd) run(ctx context.Context, e env, args []string) error {
 	if c.json {
 		err = writeExplainJSON(e.stdout, rd.Snap, jobs, pools, c.fixPrefix())
 	} else {
-		err = writeExplainText(e.stdout, jobs, pools, c.fixPrefix())
+		err = writeExplainText(e.stdout, jobs, pools, c.fixPrefix(), c.wide)
 	}
 	if err != nil {
 		return localErrorf("write explanation: %w", err)
@@ -163,7 +168,7 @@ func (c *explainCmd) read(ctx context.Context, args []string) (*redisq.ExplainRe
 // commands do not take (or, like --read-only, would refuse).
 func explainOwnFlag(name string) bool {
 	switch name {
-	case "json", "pool", "long-after", "dead-after", "read-only", "demo", "demo-seed", "help", "version":
+	case "json", "wide", "pool", "long-after", "dead-after", "read-only", "demo", "demo-seed", "help", "version":
 		return true
 	}
 	for _, k := range config.HealthKeys() {
@@ -174,28 +179,9 @@ func explainOwnFlag(name string) bool {
 	return false
 }
 
-// fixPrefix is "workq-tui" and the connection flags the command line gave,
-// so that a fix command runs against the same Redis and namespace.
-func (c *explainCmd) fixPrefix() string {
-	parts := []string{"workq-tui"}
-	c.fs.Visit(func(f *pflag.Flag) {
-		if explainOwnFlag(f.Name) {
-			return
-		}
-		if f.Value.Type() == "bool" {
-			parts = append(parts, "--"+f.Name)
-			return
-		}
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			for _, v := range sv.GetSlice() {
-				parts = append(parts, "--"+f.Name, shellword.Quote(v))
-			}
-			return
-		}
-		parts = append(parts, "--"+f.Name, shellword.Quote(f.Value.String()))
-	})
-	return strings.Join(parts, " ")
-}
+// fixPrefix is the command prefix in force (commandPrefix), so that a fix
+// command runs against the same Redis and namespace.
+func (c *explainCmd) fixPrefix() string { return commandPrefix(&c.target) }
 
 // fixLine is a cause's fix as a command line, "" when it has none or
 // when no command line can carry one of its words (a NUL byte read from
@@ -224,30 +210,46 @@ func noFix(fix []string) string {
 	return ""
 }
 
-func writeExplainText(w io.Writer, jobs []model.Explanation, pools []model.PoolExplanation, prefix string) error {
+func writeExplainText(w io.Writer, jobs []model.Explanation, pools []model.PoolExplanation, prefix string, wide bool) error {
 	var b strings.Builder
+	// say writes text after indent, wrapped at spaces to 80 columns
+	// (lines after the first indented two more), whole with --wide.
+	say := func(indent, text string) {
+		text = textsafe.Clean(text)
+		if wide {
+			b.WriteString(indent + text + "\n")
+			return
+		}
+		for i, l := range wrapWords(text, max(explainWidth-textsafe.Width(indent)-2, 20)) {
+			if i > 0 {
+				l = "  " + l
+			}
+			b.WriteString(indent + l + "\n")
+		}
+	}
 	one := func(subject, verdict string, facts []string, causes []model.Cause) {
 		if b.Len() > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "%s: %s\n", textsafe.Clean(subject), textsafe.Clean(verdict))
+		say("", textsafe.Clean(subject)+": "+verdict)
 		for _, f := range facts {
-			fmt.Fprintf(&b, "  %s\n", textsafe.Clean(f))
+			say("  ", f)
 		}
 		for i, c := range causes {
 			if len(causes) > 1 || c.Verdict != verdict {
-				fmt.Fprintf(&b, "  %d. %s\n", i+1, textsafe.Clean(c.Verdict))
+				say("  ", fmt.Sprintf("%d. %s", i+1, c.Verdict))
 			}
 			for _, ev := range c.Evidence {
-				fmt.Fprintf(&b, "     %s\n", textsafe.Clean(ev))
+				say("     ", ev)
 			}
+			// A command line stays whole, so that it pastes.
 			if l := fixLine(prefix, c.Fix); l != "" {
 				fmt.Fprintf(&b, "     fix: %s\n", textsafe.Clean(l))
 			} else if why := noFix(c.Fix); why != "" {
 				fmt.Fprintf(&b, "     %s\n", why)
 			}
 			if c.FixText != "" {
-				fmt.Fprintf(&b, "     %s\n", textsafe.Clean(c.FixText))
+				say("     ", c.FixText)
 			}
 		}
 	}
@@ -260,6 +262,9 @@ func writeExplainText(w io.Writer, jobs []model.Explanation, pools []model.PoolE
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// explainWidth is the width explain's text wraps to without --wide.
+const explainWidth = 80
 
 // The JSON shape of `explain --json`; docs/explain.md describes it.
 type explainJSON struct {

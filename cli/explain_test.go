@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -90,5 +91,52 @@ func TestExplainCommand(t *testing.T) {
 	}
 	if o, _, code := runCLI(t, input{}, "explain", addr); code != ExitUsage {
 		t.Errorf("no argument: exit %d %q", code, o)
+	}
+}
+
+// explain's recent-deaths fix is a command that runs when pasted: with
+// the program's name and the connection flags, and --force for a type no
+// live pool serves, which a requeue refuses without it.
+func TestExplainDeathsFixRuns(t *testing.T) {
+	redistest.Binary(t) // built before the pool's beat, which lasts 10 s
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	k := redisq.NewKeys("shop")
+	now := redistest.Time(t, c).Unix()
+	srv.Do("SADD", k.KnownJobs(), "charge", "refund")
+	srv.Do("SADD", k.WorkerPools(), "live1")
+	srv.Do("HSET", k.Heartbeat("live1"), "heartbeat_at", now, "started_at", now-100, "host", "web-1", "pid", 1,
+		"concurrency", 2, "job_names", "charge", "worker_ids", "w1,w2")
+	for i, job := range []string{"charge", "refund"} {
+		srv.Do("ZADD", k.Prefix()+"dead", now-60, fmt.Sprintf(`{"name":%q,"id":"d%d","t":1,"args":{},"fails":25,"err":"declined","failed_at":%d}`, job, i, now-60))
+	}
+	for _, tc := range []struct {
+		job   string
+		force bool
+	}{{"charge", false}, {"refund", true}} {
+		out, errOut, code := runCLI(t, input{}, "explain", "--redis", srv.Addr(), "-n", "shop", tc.job)
+		if code != ExitFindings {
+			t.Fatalf("%s: exit %d %q %q", tc.job, code, out, errOut)
+		}
+		_, after, ok := strings.Cut(out, "died in the last")
+		_, fix, ok2 := strings.Cut(after, "fix: ")
+		if !ok || !ok2 {
+			t.Fatalf("%s: no fix for the deaths in\n%s", tc.job, out)
+		}
+		fix, _, _ = strings.Cut(fix, "\n")
+		if !strings.HasPrefix(fix, "workq-tui --redis "+srv.Addr()+" --namespace shop ") || strings.Contains(fix, "--force") != tc.force {
+			t.Errorf("%s: fix %q, want the connection flags and --force %v", tc.job, fix, tc.force)
+		}
+		// The pool beats on while the fix runs.
+		srv.Do("HSET", k.Heartbeat("live1"), "heartbeat_at", redistest.Time(t, c).Unix())
+		if o, code := runPasted(t, fix+" --yes"); code != 0 {
+			t.Errorf("%s: pasted, %q exits %d: %s", tc.job, fix, code, o)
+		}
+		if n := redistest.Do(t, c, "LLEN", k.Queue(tc.job)); n != int64(1) {
+			t.Errorf("%s: after the fix its queue holds %v jobs, want 1", tc.job, n)
+		}
+	}
+	if n := redistest.Do(t, c, "ZCARD", k.Prefix()+"dead"); n != int64(0) {
+		t.Errorf("the dead set keeps %v jobs", n)
 	}
 }

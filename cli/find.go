@@ -48,6 +48,7 @@ Exit status 0 when a job was found, 4 when none was.`,
 			fs.StringVar(&c.where, "where", "", "find the jobs matching `QUERY`")
 			fs.StringVar(&c.in, "in", "", "look only in these `PLACES`, comma-separated")
 			fs.BoolVar(&c.json, "json", false, "print the places as JSON")
+			fs.BoolVar(&c.wide, "wide", false, "print each place on one line (the text fits 80 columns without it)")
 			return c
 		},
 	}
@@ -58,6 +59,7 @@ type findCmd struct {
 	where string
 	in    string
 	json  bool
+	wide  bool
 }
 
 func (c *findCmd) run(ctx context.Context, e env, args []string) error {
@@ -72,7 +74,7 @@ func (c *findCmd) run(ctx context.Context, e env, args []string) error {
 			return usageErrorf("empty job ID")
 		}
 	}
-	q, err := parseWhere(c.where, "")
+	q, err := c.parseWhere(e, c.where, "")
 	if err != nil {
 		return err
 	}
@@ -107,7 +109,7 @@ func (c *findCmd) run(ctx context.Context, e env, args []string) error {
 			return err
 		}
 	} else {
-		writePlaces(e.stdout, places, spec.Now)
+		writePlaces(e.stdout, places, spec.Now, c.wide)
 	}
 	if len(places) == 0 {
 		fmt.Fprintln(e.stderr, "workq-tui: no job found")
@@ -117,7 +119,7 @@ func (c *findCmd) run(ctx context.Context, e env, args []string) error {
 }
 
 // writePlaces prints one line per place, text from Redis cleaned.
-func writePlaces(w io.Writer, places []redisq.Place, now time.Time) {
+func writePlaces(w io.Writer, places []redisq.Place, now time.Time, wide bool) {
 	c := textsafe.Clean
 	utc := func(s int64) string { return time.Unix(s, 0).UTC().Format(time.RFC3339) }
 	ago := func(s int64) string { return now.Sub(time.Unix(s, 0)).Round(time.Second).String() }
@@ -131,6 +133,9 @@ func writePlaces(w io.Writer, places []redisq.Place, now time.Time) {
 		switch p.Kind {
 		case redisq.PlaceQueue:
 			where = fmt.Sprintf("in %s, %d job(s) run before it", c(p.Key), p.Position)
+			if p.Paused {
+				where = fmt.Sprintf("in %s, paused: nothing runs until it is unpaused, then %d job(s) before it", c(p.Key), p.Position)
+			}
 		case redisq.PlaceInProgress:
 			where = fmt.Sprintf("in %s, pool %s is %s", c(p.Key), c(p.Pool), p.PoolStatus)
 		case redisq.PlaceRetry, redisq.PlaceScheduled, redisq.PlaceDead:
@@ -153,9 +158,25 @@ func writePlaces(w io.Writer, places []redisq.Place, now time.Time) {
 				where = fmt.Sprintf("unique key %s holds it: it runs, with these arguments, when a worker takes the placeholder that holds the key, %s", c(p.Key), ttl)
 			}
 		}
-		fmt.Fprintf(w, "%s  %s\n", head, where)
+		if line := head + "  " + where; wide || textsafe.Width(line) <= findWidth {
+			fmt.Fprintln(w, line)
+			continue
+		}
+		// Too wide for 80 columns: where goes under the place's name,
+		// wrapped at spaces.
+		fmt.Fprintln(w, head)
+		for _, l := range wrapWords(where, findWidth-len(findIndent)) {
+			fmt.Fprintln(w, findIndent+l)
+		}
 	}
 }
+
+// findWidth is the width find's text fits without --wide; findIndent is
+// where a place's second line starts, under the id.
+const (
+	findWidth  = 80
+	findIndent = "            "
+)
 
 // findProgressPrinter reports find's scan of the unique keys on w once it
 // has taken a second, then at most once a second.

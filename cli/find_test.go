@@ -55,7 +55,7 @@ func TestFind(t *testing.T) {
 		check func(p []map[string]any) bool
 	}{
 		{"q2", []string{"queues"}, func(p []map[string]any) bool { return p[0]["position"] == 1.0 }},
-		{"q1", []string{"queues"}, func(p []map[string]any) bool { return p[0]["position"] == nil }},
+		{"q1", []string{"queues"}, func(p []map[string]any) bool { return p[0]["position"] == 0.0 && p[0]["paused"] == nil }},
 		{"p1", []string{"in-progress", "workers"}, func(p []map[string]any) bool {
 			return p[0]["pool_status"] == "alive" && p[1]["worker"] == "w1" && p[1]["checkin_at"] == float64(now-3)
 		}},
@@ -91,11 +91,11 @@ func TestFind(t *testing.T) {
 		t.Fatalf("--where err: %v", ps)
 	}
 	// A query by name and arguments scans the unique keys too: the key of
-	// s1 once (found through its job), the one of no job with the id "".
+	// s1 once (found through its job), the one of no job with the id null.
 	if ps, _ := places("--where", "args.order_id:ord_s1"); len(ps) != 2 || ps[1]["place"] != "unique" || ps[1]["id"] != "s1" {
 		t.Fatalf("--where args of a unique job: %v", ps)
 	}
-	if ps, _ := places("--where", "job:mail args.account:acc_9 args.n:17"); len(ps) != 1 || ps[0]["place"] != "unique" || ps[0]["id"] != "" || ps[0]["name"] != "mail" {
+	if ps, _ := places("--where", "job:mail args.account:acc_9 args.n:17"); len(ps) != 1 || ps[0]["place"] != "unique" || ps[0]["id"] != nil || ps[0]["name"] != "mail" {
 		t.Fatalf("--where on a unique key of no job: %v", ps)
 	}
 	if ps, code := places("--where", "job:sms args.account:acc_9"); code != ExitNotFound || len(ps) != 0 {
@@ -104,7 +104,7 @@ func TestFind(t *testing.T) {
 	if ps, _ := places("--where", "args.account:acc_9 err:x"); len(ps) != 0 {
 		t.Fatalf("a key has no error, yet err: found %v", ps)
 	}
-	if out, _, _ := runCLI(t, input{}, addr, "find", "--where", "args:acc_9"); !strings.Contains(out, "unique      - mail  unique key work:unique:mail:") || !strings.Contains(out, "its job in no other place, TTL ") {
+	if out, _, _ := runCLI(t, input{}, addr, "find", "--wide", "--where", "args:acc_9"); !strings.Contains(out, "unique      - mail  unique key work:unique:mail:") || !strings.Contains(out, "its job in no other place, TTL ") {
 		t.Fatalf("text of a unique key of no job:\n%s", out)
 	}
 	out, _, code := runCLI(t, input{}, addr, "find", "q2", "p2", "s1")
@@ -125,5 +125,24 @@ func TestFind(t *testing.T) {
 	}
 	if after := redistest.Dump(t, c, "*"); !reflect.DeepEqual(before, after) {
 		t.Fatal("find changed Redis")
+	}
+}
+
+// find says a queued job's type is paused: nothing before it runs, nor
+// it, until it is unpaused.
+func TestFindPausedQueue(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	redistest.Do(t, c, "SADD", "work:known_jobs", "refund")
+	redistest.Do(t, c, "LPUSH", "work:jobs:refund", `{"name":"refund","id":"f1","t":1,"args":{}}`, `{"name":"refund","id":"f2","t":1,"args":{}}`)
+	redistest.Do(t, c, "SET", "work:jobs:refund:paused", "1")
+	out, stderr, code := runCLI(t, input{}, "--redis", srv.Addr(), "find", "f2")
+	if code != 0 || !strings.Contains(out, "paused") || strings.Contains(out, "run before it") {
+		t.Errorf("find in a paused queue: exit %d, %q %q", code, out, stderr)
+	}
+	out, _, _ = runCLI(t, input{}, "--redis", srv.Addr(), "find", "--json", "f2")
+	var ps []map[string]any
+	if err := json.Unmarshal([]byte(out), &ps); err != nil || len(ps) != 1 || ps[0]["paused"] != true || ps[0]["position"] != 1.0 {
+		t.Errorf("find --json in a paused queue: %v %s", err, out)
 	}
 }

@@ -45,6 +45,7 @@ master, for at most a second).`,
 			c.audit.addFlags(fs)
 			fs.BoolVar(&c.json, "json", false, "print JSON")
 			fs.BoolVar(&c.all, "all", false, "list the actions of every target and namespace")
+			fs.BoolVar(&c.wide, "wide", false, "print one row per action with every column, and lines whole (the output fits 80 columns without it)")
 			return c
 		},
 	}
@@ -55,6 +56,7 @@ type historyCmd struct {
 	audit auditFlag
 	json  bool
 	all   bool
+	wide  bool
 }
 
 func (c *historyCmd) run(ctx context.Context, e env, args []string) error {
@@ -87,8 +89,10 @@ func (c *historyCmd) run(ctx context.Context, e env, args []string) error {
 		if c.json {
 			return writeJSON(e.stdout, a)
 		}
-		reaper.RenderAction(e.stdout, a, journal.State(a, acts))
-		return nil
+		var b strings.Builder
+		reaper.RenderAction(&b, a, journal.State(a, acts), c.audit.commandPrefix(&c.target))
+		_, err = io.WriteString(e.stdout, fitWidth(b.String(), c.wide))
+		return err
 	}
 	tgt := &c.target
 	if c.all {
@@ -111,6 +115,9 @@ func (c *historyCmd) run(ctx context.Context, e env, args []string) error {
 		fmt.Fprintf(e.stdout, "No action in the journal %s for namespace %s on %s.\n", textsafe.Clean(dir.Path), textsafe.Clean(c.namespace), textsafe.Clean(c.address()))
 		return nil
 	}
+	if !c.wide {
+		return writeHistoryNarrow(e.stdout, rows, c.all)
+	}
 	tb := textable.New(2)
 	tb.Row("ID", "TIME (UTC)", "REDIS", "NAMESPACE", "COMMAND", "CALLS", "DONE", "STATE")
 	for _, r := range rows {
@@ -119,6 +126,56 @@ func (c *historyCmd) run(ctx context.Context, e env, args []string) error {
 	}
 	_, err = tb.WriteTo(e.stdout)
 	return err
+}
+
+// textWidth is the width the history and undo fit without --wide.
+const textWidth = 80
+
+// writeHistoryNarrow writes the history within textWidth columns: a row of
+// ID, time, items done and command, and under it the state (with --all,
+// the namespace and Redis first), both cut to the width.
+func writeHistoryNarrow(w io.Writer, rows []journal.Summary, all bool) error {
+	tb := textable.New(2)
+	tb.Row("ID", "TIME (UTC)", "DONE", "COMMAND")
+	indent := strings.Repeat(" ", 4)
+	var under []string
+	for _, r := range rows {
+		tb.Row(r.ID, r.Time.UTC().Format("2006-01-02 15:04:05"), strconv.FormatInt(r.Done, 10), textsafe.Clean(r.Command))
+		state := textsafe.Clean(r.State)
+		if all {
+			state = "namespace " + textsafe.Clean(r.Namespace) + " on " + textsafe.Clean(r.Redis) + "; " + state
+		}
+		under = append(under, indent+textsafe.Cut(state, textWidth-len(indent)))
+	}
+	var b strings.Builder
+	if _, err := tb.WriteTo(&b); err != nil {
+		return err
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	var out strings.Builder
+	out.WriteString(textsafe.Cut(strings.TrimRight(lines[0], " "), textWidth) + "\n")
+	for i, l := range lines[1:] {
+		out.WriteString(textsafe.Cut(strings.TrimRight(l, " "), textWidth) + "\n")
+		out.WriteString(under[i] + "\n")
+	}
+	_, err := io.WriteString(w, out.String())
+	return err
+}
+
+// fitWidth is text wrapped to textWidth columns, or whole with wide. A
+// line that is a command to paste (it starts with the program's name) is
+// left whole: cut in two it would not run.
+func fitWidth(text string, wide bool) string {
+	if wide {
+		return text
+	}
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(strings.TrimLeft(l, " "), "workq-tui ") {
+			lines[i] = reaper.WrapText(l, textWidth)
+		}
+	}
+	return strings.Join(lines, "\n") + "\n"
 }
 
 // targetHistory is the summaries of the journal's actions of target t

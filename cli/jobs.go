@@ -21,7 +21,7 @@ import (
 func jobsCommand() command {
 	return command{
 		name:    "jobs",
-		args:    "SET [requeue|delete (ID...|--all)] | queue JOB [delete ID...]",
+		args:    "SET [requeue|delete (ID...|--all)] | queue JOB [delete ID... | delete|park --where QUERY]",
 		summary: "list, requeue or delete retry, scheduled and dead jobs",
 		help: `List the jobs of a job set (SET is retry, scheduled or dead), count them by
 job type and error, requeue or delete them, or delete a job from a queue.
@@ -54,6 +54,15 @@ job type and error, requeue or delete them, or delete a job from a queue.
       Remove a job from the queue of job type JOB (every copy of its exact
       bytes), with its unique key. An ID found more than once in the queue
       with different bytes needs --force.
+  jobs queue JOB delete --where QUERY [--rate N]
+  jobs queue JOB park --where QUERY [--rate N]
+      Take every job of the queue that QUERY matches out of it, in run
+      order and in batches, each checked by its exact bytes in the script
+      that takes it: delete them (with their unique keys), or park them in
+      the dead set with err "parked by workq-tui: ..." and failed_at now,
+      where they can be read and requeued later. The rest keep their order.
+      undo puts each back behind the job that was ahead of it, or at the
+      queue's head where the queue has moved past it.
 
 QUERY is terms that must all match, such as
   'job:charge_card err:"gateway timeout" since:03:10 until:03:40'
@@ -76,6 +85,7 @@ appends one line to the audit log.`,
 			fs.IntVar(&c.limit, "limit", 20, "jobs per page (listing)")
 			fs.IntVar(&c.offset, "offset", 0, "jobs skipped before the page (listing)")
 			fs.BoolVar(&c.json, "json", false, "print JSON (listing, summary)")
+			fs.BoolVar(&c.wide, "wide", false, "print errors whole, and the args and error examples (listing, summary); the text fits 80 columns without it")
 			fs.BoolVar(&c.summary, "summary", false, "count the jobs by job type and by error instead of listing them")
 			fs.BoolVar(&c.all, "all", false, "every job of the set (of --job NAME when given) (requeue, delete)")
 			fs.BoolVar(&c.force, "force", false, "requeue jobs no live pool serves; delete an ID found with different bytes in a queue")
@@ -98,6 +108,7 @@ type jobsCmd struct {
 	limit   int
 	offset  int
 	json    bool
+	wide    bool
 	summary bool
 	all     bool
 	force   bool
@@ -114,13 +125,15 @@ type jobsOp struct {
 	set    model.SetName // "" for a queue
 	queue  string
 	action reaper.JobsAction // "" for the listing
-	refs   []reaper.JobRef
-	title  string // "jobs dead requeue", for errors and the audit log
+	// drain is a queue's delete or park by query; park the park.
+	drain, park bool
+	refs        []reaper.JobRef
+	title       string // "jobs dead requeue", for errors and the audit log
 }
 
 // Which flags each form takes, besides the connection flags.
 var (
-	jobsListFlags  = []string{"job", "error", "where", "limit", "offset", "json", "summary"}
+	jobsListFlags  = []string{"job", "error", "where", "limit", "offset", "json", "summary", "wide"}
 	jobsWriteFlags = []string{"dry-run", "yes", "batch", "audit-log"}
 )
 
@@ -135,8 +148,11 @@ func (c *jobsCmd) run(ctx context.Context, e env, args []string) error {
 	if err := c.checkFlags(op); err != nil {
 		return err
 	}
-	if c.query, err = parseWhere(c.where, c.errText); err != nil {
+	if c.query, err = c.parseWhere(e, c.where, c.errText); err != nil {
 		return err
+	}
+	if op.drain {
+		return c.drain(ctx, e, op)
 	}
 	if op.action == "" && op.queue != "" {
 		return listQueue(ctx, e, &c.target, op.queue, queueListFlags{limit: c.limit, offset: c.offset, json: c.json, query: c.query})
@@ -164,20 +180,24 @@ func parseJobsArgs(args []string) (jobsOp, error) {
 			op.title = "jobs queue"
 			return op, nil // the listing
 		}
-		if rest[1] != "delete" {
-			return op, usageErrorf("jobs queue %s takes nothing, or delete ID...", strconv.Quote(rest[0]))
+		if rest[1] != "delete" && rest[1] != "park" {
+			return op, usageErrorf("jobs queue %s takes nothing, delete ID..., or delete or park with --where QUERY", strconv.Quote(rest[0]))
 		}
 		op.action = reaper.JobsDelete
-		op.title = "jobs queue delete"
+		op.title = "jobs queue " + rest[1]
 		for _, id := range rest[2:] {
 			if id == "" {
 				return op, usageErrorf("empty job ID")
 			}
 			op.refs = append(op.refs, reaper.JobRef{ID: id})
 		}
-		if len(op.refs) == 0 {
-			return op, usageErrorf("jobs queue %s delete needs job IDs", strconv.Quote(op.queue))
+		if rest[1] == "park" {
+			if len(op.refs) > 0 {
+				return op, usageErrorf("jobs queue %s park takes --where QUERY, not job IDs", strconv.Quote(op.queue))
+			}
+			op.park = true
 		}
+		op.drain = len(op.refs) == 0
 		return op, nil
 	}
 	set, err := model.ParseSetName(args[0])
@@ -261,6 +281,8 @@ func (c *jobsCmd) checkFlags(op jobsOp) error {
 		for _, f := range jobsListFlags {
 			allowed[f] = true
 		}
+	case op.drain:
+		allowed["where"], allowed["rate"] = true, true
 	case op.set == "":
 		allowed["force"] = true
 	default:
@@ -295,6 +317,16 @@ func (c *jobsCmd) checkFlags(op jobsOp) error {
 		}
 	} else {
 		errs = append(errs, checkBatch(c.batch))
+		switch {
+		case op.drain && strings.TrimSpace(c.where) == "" && c.fs.Changed("where"):
+			errs = append(errs, usageErrorf("--where must not be empty: %s takes only the jobs a query matches", op.title))
+		case op.drain && c.where == "" && !op.park:
+			errs = append(errs, usageErrorf("%s needs job IDs or --where QUERY", op.title))
+		case op.drain && c.where == "":
+			errs = append(errs, usageErrorf("%s needs --where QUERY", op.title))
+		case op.drain && c.fs.Changed("rate") && c.rate < 1:
+			errs = append(errs, usageErrorf("--rate takes a number of jobs a second of 1 or more"))
+		}
 		if op.set != "" {
 			switch {
 			case c.all && len(op.refs) > 0:

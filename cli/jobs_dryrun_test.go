@@ -9,7 +9,8 @@ import (
 
 // A dry run of a requeue that no live pool would serve prints the plan, with
 // the warning in it, instead of failing before the plan: the operator sees
-// what a forced requeue would push before the workers are back.
+// what a forced requeue would push before the workers are back. It exits 1,
+// as the refused run does.
 func TestJobsDeadRequeueDryRunUnservedShowsPlan(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
@@ -22,8 +23,9 @@ func TestJobsDeadRequeueDryRunUnservedShowsPlan(t *testing.T) {
 		{"jobs", "dead", "requeue", "d4", "--dry-run"},
 	} {
 		out, stderr, code := runCLI(t, input{}, append([]string{addr}, args...)...)
-		if code != 0 {
-			t.Errorf("%v: exit %d, want 0 (a dry run always prints the plan): %s", args, code, stderr)
+		// It exits as the run it stands for would (refused: 1), saying so.
+		if code != 1 || !strings.Contains(stderr, "a run without --force is refused") || errorLines(stderr) != 1 {
+			t.Errorf("%v: exit %d, want 1 with the refusal: %q", args, code, stderr)
 		}
 		if !strings.Contains(out, "d4") {
 			t.Errorf("%v: the plan does not list the job d4:\n%s", args, out)

@@ -38,7 +38,7 @@ func (c *jobsCmd) list(ctx context.Context, e env, op jobsOp) error {
 		if c.json {
 			return writeJobsJSON(e.stdout, summaryToJSON(sum))
 		}
-		return writeJobsSummary(e.stdout, sum)
+		return writeJobsSummary(e.stdout, sum, c.wide)
 	}
 	o := redisq.PageOptions{Offset: c.offset, Limit: c.limit}
 	var page redisq.SetPage
@@ -53,7 +53,7 @@ func (c *jobsCmd) list(ctx context.Context, e env, op jobsOp) error {
 	if c.json {
 		return writeJobsPageJSON(e.stdout, jobsPageJSON{Set: page.Set, Count: page.Total, Offset: page.Offset, Limit: c.limit, Jobs: page.Jobs})
 	}
-	return writeJobsPage(e.stdout, page, filter)
+	return writeJobsPage(e.stdout, page, filter, c.wide)
 }
 
 // scanProgressPrinter reports a summary's scan on w at most every tenth of
@@ -161,7 +161,7 @@ func writeJobsPageJSON(w io.Writer, p jobsPageJSON) error {
 
 // writeJobsPage prints a page as a table. Every text from Redis goes
 // through textsafe.Clean; columns line up by display width.
-func writeJobsPage(w io.Writer, p redisq.SetPage, f redisq.SetFilter) error {
+func writeJobsPage(w io.Writer, p redisq.SetPage, f redisq.SetFilter, wide bool) error {
 	order := "soonest first"
 	if p.Set.NewestFirst() {
 		order = "most recent first"
@@ -178,16 +178,25 @@ func writeJobsPage(w io.Writer, p redisq.SetPage, f redisq.SetFilter) error {
 		_, err := fmt.Fprintf(w, "%s; none at offset %d.\n", head, p.Offset)
 		return err
 	}
+	if !wide {
+		order += " (--wide: args, errors whole)"
+	}
 	if _, err := fmt.Fprintf(w, "%s; %d-%d, %s\n", head, p.Offset+1, p.Offset+len(p.Jobs), order); err != nil {
 		return err
 	}
 	c := textsafe.Clean
-	t := table.New(2)
-	t.Row(p.Set.ScoreField(), "ID", "NAME", "FAILS", "ERR", "ARGS")
+	// The cells but the error and the args; ids stay whole (they are what
+	// requeue and delete take).
+	type row struct{ at, id, name, fails, err, args string }
+	rows := make([]row, 0, len(p.Jobs))
+	nameW := 14
+	if wide {
+		nameW = 1 << 20
+	}
 	for _, sj := range p.Jobs {
 		at := scoreCell(sj)
 		if sj.Job == nil {
-			t.Row(at, "-", "(not a job)", "-", textsafe.Cut(c(sj.Problem), 40), "raw "+textsafe.Cut(c(string(sj.Raw)), 60))
+			rows = append(rows, row{at, "-", "(not a job)", "-", c(sj.Problem), "raw " + c(string(sj.Raw))})
 			continue
 		}
 		j := sj.Job
@@ -200,9 +209,36 @@ func writeJobsPage(w io.Writer, p redisq.SetPage, f redisq.SetFilter) error {
 		}
 		errText := "-"
 		if j.LastErr != "" {
-			errText = textsafe.Cut(c(j.LastErr), 40)
+			errText = c(j.LastErr)
 		}
-		t.Row(at, c(j.ID), c(j.Name), strconv.FormatInt(j.Fails, 10), errText, textsafe.Cut(c(args), 60))
+		rows = append(rows, row{at, c(j.ID), textsafe.Cut(c(j.Name), nameW), strconv.FormatInt(j.Fails, 10), errText, c(args)})
+	}
+	// Without --wide the error takes what 80 columns leave, and the args
+	// are left out.
+	errW := 40
+	if !wide {
+		used := 0
+		for i, title := range []string{p.Set.ScoreField(), "ID", "NAME", "FAILS"} {
+			width := textsafe.Width(title)
+			for _, r := range rows {
+				width = max(width, textsafe.Width([]string{r.at, r.id, r.name, r.fails}[i]))
+			}
+			used += width + 2
+		}
+		errW = max(80-used, 3)
+	}
+	t := table.New(2)
+	if wide {
+		t.Row(p.Set.ScoreField(), "ID", "NAME", "FAILS", "ERR", "ARGS")
+	} else {
+		t.Row(p.Set.ScoreField(), "ID", "NAME", "FAILS", "ERR")
+	}
+	for _, r := range rows {
+		if wide {
+			t.Row(r.at, r.id, r.name, r.fails, r.err, r.args)
+			continue
+		}
+		t.Row(r.at, r.id, r.name, r.fails, textsafe.Cut(r.err, errW))
 	}
 	_, err := t.WriteTo(w)
 	return err
@@ -219,7 +255,7 @@ func scoreCell(sj model.SetJob) string {
 }
 
 // writeJobsSummary prints the counts by job type and by error.
-func writeJobsSummary(w io.Writer, s *model.SetSummary) error {
+func writeJobsSummary(w io.Writer, s *model.SetSummary, wide bool) error {
 	c := textsafe.Clean
 	if _, err := fmt.Fprintf(w, "%s: %s counted\n", s.Set, jobsPlural(s.Members, "member")); err != nil {
 		return err
@@ -242,15 +278,32 @@ func writeJobsSummary(w io.Writer, s *model.SetSummary) error {
 	if len(s.ByError) == 0 {
 		return nil
 	}
-	fmt.Fprintln(w, "\nBY ERROR (numbers as N, hex IDs as <id>)")
+	if wide {
+		fmt.Fprintln(w, "\nBY ERROR (numbers as N, hex IDs as <id>)")
+	} else {
+		fmt.Fprintln(w, "\nBY ERROR (numbers as N, hex IDs as <id>; --wide: an example of each)")
+	}
 	t = table.New(2)
-	t.Row("JOBS", "ERROR", "EXAMPLE")
-	for _, n := range model.Sorted(s.ByError) {
+	if wide {
+		t.Row("JOBS", "ERROR", "EXAMPLE")
+	} else {
+		t.Row("JOBS", "ERROR")
+	}
+	errs := model.Sorted(s.ByError)
+	jobsW := len("JOBS")
+	for _, n := range errs {
+		jobsW = max(jobsW, len(strconv.FormatInt(n.N, 10)))
+	}
+	for _, n := range errs {
 		key, ex := n.Key, s.ErrorExample[n.Key]
 		if key == "" {
 			key = "(no error)"
 		}
-		t.Row(strconv.FormatInt(n.N, 10), textsafe.Cut(c(key), 60), textsafe.Cut(c(ex), 60))
+		if wide {
+			t.Row(strconv.FormatInt(n.N, 10), c(key), c(ex))
+			continue
+		}
+		t.Row(strconv.FormatInt(n.N, 10), textsafe.Cut(c(key), 80-jobsW-2))
 	}
 	_, err := t.WriteTo(w)
 	return err

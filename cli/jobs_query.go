@@ -7,26 +7,42 @@ package cli
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/workq-tui/workq-tui/config"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 )
 
-// parseWhere reads --where, with --error TEXT as one more err: term. The
-// times of the query are read against this machine's clock, clock times of
+// parseWhere reads --where, with --error TEXT as one more err: term. A
+// word @NAME is the query saved under NAME in the configuration file's
+// [queries] (the file --config names, else the default one). The times
+// of the query are read against this machine's clock, clock times of
 // today in UTC (the zone the command line prints times in). A bad query is
 // a usage error: nothing was read or written.
-func parseWhere(where, errText string) (*model.Query, error) {
+func (t *target) parseWhere(e env, where, errText string) (*model.Query, error) {
+	if model.UsesSaved(where) {
+		f, err := readConfig(e, t.configPath)
+		if err != nil {
+			return nil, err
+		}
+		from := f.Path
+		if from == "" {
+			from, _ = config.DefaultPath(e.getenv)
+		}
+		if where, err = model.ExpandSaved(where, f.Queries, from); err != nil {
+			return nil, usageErrorf("--where: %s", textsafe.Clean(err.Error()))
+		}
+	}
 	q, err := model.ParseQuery(where, model.QueryClock{Now: time.Now(), Zone: time.UTC})
 	if err != nil {
 		return nil, usageErrorf("--where: %v", err)
 	}
 	if errText != "" {
 		q.Errs = append(q.Errs, strings.ToLower(errText))
-		q.Text = strings.TrimSpace(q.Text + " err:" + strconv.Quote(errText))
+		q.Text = strings.TrimSpace(q.Text + " err:" + model.QuoteQueryValue(errText))
 	}
 	return q, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/gomodule/redigo/redis"
 
 	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 )
 
 // jobsState fills namespace work: known and served job names, a dead set
@@ -80,9 +81,22 @@ func TestJobsList(t *testing.T) {
 	if strings.ContainsAny(out, "\x1b\u202e") {
 		t.Errorf("control text reached the output: %q", out)
 	}
-	for _, want := range []string{"dead: 6 jobs; 1-6, most recent first", `raw not json \x1b[2J`, "1700000060.5", "2023-11-14 22:16:40", `evil \x1b[31mred\u202e`} {
+	for _, want := range []string{"dead: 6 jobs; 1-6, most recent first", "1700000060.5", "2023-11-14 22:16:40", `evil \x1b[31mred`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("listing lacks %q:\n%s", want, out)
+		}
+	}
+	// 80 columns without --wide; with it, the args and the raw text of a
+	// member that is not a job.
+	for _, l := range strings.Split(out, "\n") {
+		if w := textsafe.Width(l); w > 80 {
+			t.Errorf("a line of %d columns: %q", w, l)
+		}
+	}
+	wide := run("dead", "--wide")
+	for _, want := range []string{"ARGS", `raw not json \x1b[2J`, `evil \x1b[31mred\u202e`, `"big":12345678901234567`} {
+		if !strings.Contains(wide, want) {
+			t.Errorf("--wide lacks %q:\n%s", want, wide)
 		}
 	}
 	if got := listedIDs(run("retry")); !reflect.DeepEqual(got, []string{"r1", "r2"}) {
@@ -204,8 +218,17 @@ func TestJobsRefusals(t *testing.T) {
 		{"negative offset", false, []string{addr, "jobs", "dead", "--offset", "-1"}, 2, "--offset"},
 		{"summary with limit", false, []string{addr, "jobs", "dead", "--summary", "--limit", "5"}, 2, "--summary counts the whole set"},
 		{"batch 0", false, []string{addr, "jobs", "dead", "delete", "--batch", "0", "d1"}, 2, "--batch"},
-		{"queue with an unknown action", false, []string{addr, "jobs", "queue", "mail", "drop"}, 2, "takes nothing, or delete ID"},
-		{"queue delete without ids", false, []string{addr, "jobs", "queue", "mail", "delete"}, 2, "needs job IDs"},
+		{"queue with an unknown action", false, []string{addr, "jobs", "queue", "mail", "drop"}, 2, "takes nothing, delete ID..., or delete or park with --where QUERY"},
+		{"queue delete without ids", false, []string{addr, "jobs", "queue", "mail", "delete"}, 2, "needs job IDs or --where QUERY"},
+		{"park without --where", false, []string{addr, "jobs", "queue", "mail", "park"}, 2, "jobs queue park needs --where QUERY"},
+		{"park with ids", false, []string{addr, "jobs", "queue", "mail", "park", "q1"}, 2, "takes --where QUERY, not job IDs"},
+		{"park with an empty query", false, []string{addr, "jobs", "queue", "mail", "park", "--where", " "}, 2, "--where must not be empty"},
+		{"park --rate 0", false, []string{addr, "jobs", "queue", "mail", "park", "--where", "args.bad:1", "--rate", "0"}, 2, "--rate"},
+		{"park --force", false, []string{addr, "jobs", "queue", "mail", "park", "--where", "args.bad:1", "--force"}, 2, "--force does not apply"},
+		{"queue delete by id --rate", false, []string{addr, "jobs", "queue", "mail", "delete", "q1", "--rate", "3"}, 2, "--rate does not apply"},
+		{"bad query on a park", false, []string{"--redis=127.0.0.1:1", "jobs", "queue", "mail", "park", "--where", "nme:x"}, 2, "unknown term"},
+		{"read-only park, before connecting", false, []string{"--redis=127.0.0.1:1", "--read-only", "jobs", "queue", "mail", "park", "--where", "args.bad:1"}, 1, "refused with --read-only"},
+		{"read-only delete by query", false, []string{"--redis=127.0.0.1:1", "--read-only", "jobs", "queue", "mail", "delete", "--where", "args.bad:1", "--yes"}, 1, "refused with --read-only"},
 		{"id not found", false, []string{addr, al, "jobs", "dead", "delete", "--yes", "nope"}, 1, "job not found"},
 		{"id not at that score", false, []string{addr, al, "jobs", "dead", "delete", "--yes", "d1@1700000200"}, 1, "job not found"},
 		{"name not in known_jobs", false, []string{addr, al, "jobs", "dead", "requeue", "--yes", "frac@1700000060.5", "d4"}, 1, "gone"},

@@ -7,10 +7,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
 )
@@ -34,12 +36,15 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 		t.Force = false // a queue delete takes no force; --force is checked below
 	}
 	plan, err := reaper.PlanJobs(ctx, conn, keys, op.action, t)
+	var refused error // the refusal of the run a dry run stands for
 	if err != nil && c.write.dryRun && op.set != "" && !t.Force && errors.Is(err, reaper.ErrUnserved) {
 		// A dry run always shows its plan: here the one --force would run,
-		// saying that a run without it is refused.
+		// saying that a run without it is refused; it then exits as that
+		// run does (1), so that a script that dry-runs first stops here.
+		refused = err
 		t.Force = true
 		if plan, err = reaper.PlanJobs(ctx, conn, keys, op.action, t); err == nil {
-			unforcedWarnings(&plan)
+			plan.Unforced("without --force the requeue is refused; --force pushes them anyway")
 		}
 	}
 	if err != nil && plan.Refused != nil && c.write.dryRun {
@@ -56,8 +61,14 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 		}
 	}
 	reaper.RenderJobsPlan(e.stdout, plan)
+	if note := timelineNote(plan, commandPrefix(&c.target)); note != "" {
+		fmt.Fprintln(e.stdout, note)
+	}
 	if c.write.dryRun {
 		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
+		if refused != nil {
+			return fmt.Errorf("%s: a run without --force is refused: %w", op.title, refused)
+		}
 		return nil
 	}
 	if plan.Total == 0 {
@@ -89,7 +100,7 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 		return err
 	}
 	res, execErr := x.Execute(ctx, conn, plan, progress)
-	execErr = endJournal(e.stdout, jw, res.Done, reaper.JobsAuditLine(plan, res), execErr)
+	execErr = endJournal(e.stdout, log.prefix, jw, res.Done, reaper.JobsAuditLine(plan, res), execErr)
 	reaper.RenderJobsResult(e.stdout, op.action, res)
 	if execErr != nil && ctx.Err() != nil {
 		reportStopped(e.stdout, op.title, plan, res)
@@ -104,15 +115,6 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 		return fmt.Errorf("%s: %s of %d not touched: they left or moved since the plan (see above)", op.title, jobsPlural(n, "job"), plan.Total)
 	}
 	return nil
-}
-
-// unforcedWarnings rewrites the warning of a plan made with --force for a
-// dry run without it: the jobs nobody serves are listed, and a run without
-// --force refuses them.
-func unforcedWarnings(p *reaper.JobsPlan) {
-	for i, w := range p.Warnings {
-		p.Warnings[i] = strings.Replace(w, "(--force given)", "(without --force the requeue is refused; --force pushes them anyway)", 1)
-	}
 }
 
 // checkQueueDuplicates refuses a queue delete whose id matches jobs with
@@ -131,4 +133,31 @@ func checkQueueDuplicates(p reaper.JobsPlan) error {
 		}
 	}
 	return nil
+}
+
+// timelineNote is what a requeue of dead jobs says before it runs: the
+// dead set is the only record of the failures, and the timeline no longer
+// shows those it takes out; the command (prefix: the command prefix in
+// force) keeps a record of them first, its window reaching the oldest
+// death planned. "" for every other plan.
+func timelineNote(p reaper.JobsPlan, prefix string) string {
+	if p.Action != reaper.JobsRequeue || p.Target.Set != model.SetDead || p.Total == 0 {
+		return ""
+	}
+	oldest := math.Inf(1)
+	if p.Matched.Valid {
+		oldest = p.Matched.First.Score
+	}
+	for _, it := range p.Items {
+		if it.Job.ScoreText != "" {
+			oldest = math.Min(oldest, it.Job.Score)
+		}
+	}
+	since := 6 * time.Hour // the timeline's default window
+	if !math.IsInf(oldest, 1) {
+		back := p.RedisTime.Sub(time.Unix(int64(oldest), 0))
+		since = max(since, back.Truncate(time.Hour)+time.Hour)
+	}
+	return fmt.Sprintf("Note: the dead set is the only record of these failures: once they are\nrequeued, the timeline no longer shows them. To keep a record first, run:\n  %s timeline --json --since %s > timeline.json",
+		prefix, strings.TrimSuffix(strings.TrimSuffix(since.String(), "0s"), "0m"))
 }

@@ -61,9 +61,11 @@ func (l *auditLog) startJournal(op, command string, targets []string, undoOf str
 }
 
 // endJournal closes an action's journal with its outcome and names it on
-// out. It returns execErr, joined with the journal's own failure.
-func endJournal(out io.Writer, w *journal.Writer, done int64, result string, execErr error) error {
-	fmt.Fprintf(out, "Journal: action %s (`workq-tui history %s` shows it).\n", w.ID(), w.ID())
+// out, with the history command (prefix: the command prefix in force with
+// its --audit-log) that shows it. It returns execErr, joined with the
+// journal's own failure.
+func endJournal(out io.Writer, prefix string, w *journal.Writer, done int64, result string, execErr error) error {
+	fmt.Fprintf(out, "Journal: action %s (`%s history %s` shows it).\n", w.ID(), prefix, w.ID())
 	e := journal.End{Done: done, Result: result}
 	if execErr != nil {
 		e.Error = execErr.Error()
@@ -159,19 +161,20 @@ func pauseJournalled(ctx context.Context, e env, log *auditLog, conns redisq.Con
 	}
 	c, err := conns.GetContext(ctx)
 	if err != nil {
-		return res, endJournal(e.stdout, w, 0, "", fmt.Errorf("%s: %w", plan.Verb(), err))
+		return res, endJournal(e.stdout, log.prefix, w, 0, "", fmt.Errorf("%s: %w", plan.Verb(), err))
 	}
 	defer c.Close()
 	res, execErr := reaper.ExecutePauseJournal(ctx, c, plan, w)
-	return res, endJournal(e.stdout, w, int64(res.Changed()), "", execErr)
+	return res, endJournal(e.stdout, log.prefix, w, int64(res.Changed()), "", execErr)
 }
 
 // repairJournal is the journal of a reap, orphan requeue or lock repair:
 // the values before, on record though undo refuses them.
 type repairJournal struct {
-	out io.Writer
-	w   *journal.Writer
-	seq int
+	out    io.Writer
+	prefix string
+	w      *journal.Writer
+	seq    int
 }
 
 // startRepairJournal starts the journal of a repair and writes the values
@@ -181,23 +184,23 @@ func startRepairJournal(ctx context.Context, e env, log *auditLog, conns redisq.
 	if err != nil {
 		return nil, err
 	}
-	return beginRepairJournal(ctx, e.stdout, w, conns, namespace, command, scope)
+	return beginRepairJournal(ctx, e.stdout, log.prefix, w, conns, namespace, command, scope)
 }
 
 // beginRepairJournal writes the values before of what a repair touches to
 // its journal w, read on a connection of conns; on failure it closes w,
 // nothing changed. out is where endJournal names the journal.
-func beginRepairJournal(ctx context.Context, out io.Writer, w *journal.Writer, conns redisq.Conns, namespace, command string, scope reaper.RepairScope) (*repairJournal, error) {
+func beginRepairJournal(ctx context.Context, out io.Writer, prefix string, w *journal.Writer, conns redisq.Conns, namespace, command string, scope reaper.RepairScope) (*repairJournal, error) {
 	c, err := conns.GetContext(ctx)
 	if err != nil {
-		return nil, endJournal(out, w, 0, "", fmt.Errorf("%s: nothing changed: %w", command, err))
+		return nil, endJournal(out, prefix, w, 0, "", fmt.Errorf("%s: nothing changed: %w", command, err))
 	}
 	defer c.Close()
 	seq, err := reaper.JournalRepair(ctx, c, redisq.NewKeys(namespace), w, scope)
 	if err != nil {
-		return nil, endJournal(out, w, 0, "", fmt.Errorf("%s: nothing changed: %w", command, err))
+		return nil, endJournal(out, prefix, w, 0, "", fmt.Errorf("%s: nothing changed: %w", command, err))
 	}
-	return &repairJournal{out: out, w: w, seq: seq}, nil
+	return &repairJournal{out: out, prefix: prefix, w: w, seq: seq}, nil
 }
 
 // finish records the repair's outcome and closes its journal; it returns
@@ -208,7 +211,7 @@ func (r *repairJournal) finish(done int64, result string, execErr error) error {
 		c.Error = execErr.Error()
 	}
 	err := r.w.Commit(r.seq, c)
-	execErr = endJournal(r.out, r.w, done, result, execErr)
+	execErr = endJournal(r.out, r.prefix, r.w, done, result, execErr)
 	if err != nil && execErr == nil {
 		return localErrorf("done, but the journal was not written: %w", err)
 	}

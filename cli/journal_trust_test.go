@@ -313,7 +313,7 @@ func TestUndoDamagedOrRepeatedJournal(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, stderr, code := runCLI(t, input{}, addr, al, "undo", "--yes", id)
-	if code != 0 || !strings.Contains(out, "put back 40") || strings.Contains(out, "80") {
+	if code != 0 || !strings.Contains(out, "put back 40") || !strings.Contains(out, "to put back: 40 ") {
 		t.Fatalf("undo of repeated records: exit %d: %s\n%s", code, stderr, out)
 	}
 	if n, _ := redis.Int(c.Do("ZCARD", "work:dead")); n != 40 {

@@ -196,7 +196,27 @@ func TestJobsQueueCommand(t *testing.T) {
 		t.Errorf("--summary on a queue: exit %d, %q", code, errOut)
 	}
 	_, errOut, code = runCLI(t, input{}, "jobs", "queue", "mail", "purge", "--redis", srv.Addr())
-	if code != 2 || !strings.Contains(errOut, "takes nothing, or delete ID") {
+	if code != 2 || !strings.Contains(errOut, "takes nothing, delete ID..., or delete or park") {
 		t.Errorf("unknown queue action: exit %d, %q", code, errOut)
+	}
+}
+
+// jobs queue --json keeps unique and unique_key as the sets' --json does.
+func TestQueueListJSONUnique(t *testing.T) {
+	srv := redistest.Start(t)
+	k := redisq.NewKeys("work")
+	srv.Do("LPUSH", k.Queue("mail"), `{"name":"mail","id":"u1","t":1,"args":{"a":1},"unique":true,"unique_key":"work:unique:mail:k"}`, `{"name":"mail","id":"p1","t":1,"args":{}}`)
+	out, stderr, code := runQueueList(t, "--redis="+srv.Addr(), "--json", "mail")
+	var page struct {
+		Jobs []map[string]any `json:"jobs"`
+	}
+	if err := json.Unmarshal([]byte(out), &page); code != 0 || err != nil || len(page.Jobs) != 2 {
+		t.Fatalf("exit %d, %v: %s %s", code, err, out, stderr)
+	}
+	if u := page.Jobs[0]; u["id"] != "u1" || u["unique"] != true || u["unique_key"] != "work:unique:mail:k" {
+		t.Errorf("the unique job: %v", u)
+	}
+	if p := page.Jobs[1]; p["unique"] != false || p["unique_key"] != nil {
+		t.Errorf("the plain job: %v", p)
 	}
 }

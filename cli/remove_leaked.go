@@ -93,7 +93,7 @@ func (c *removeLeakedCmd) run(ctx context.Context, e env, args []string) error {
 	}
 	res, err := reaper.NewReaper(pool, c.namespace, 0).RemoveLeaked(ctx, plan, w)
 	result := reaper.LeakedResultText(res)
-	err = endJournal(e.stdout, w, res.Removed, result, err)
+	err = endJournal(e.stdout, log.prefix, w, res.Removed, result, err)
 	fmt.Fprint(e.stdout, result)
 	return log.record("remove-leaked", keys, res.Removed, result, err)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/user"
 	"runtime/debug"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/workq-tui/workq-tui/config"
 	"github.com/workq-tui/workq-tui/internal/audit"
+	"github.com/workq-tui/workq-tui/internal/linehistory"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
@@ -146,10 +148,14 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 			cl()
 		}
 	}()
+	lines := loadCmdLines(e)
 	all := make([]tui.Options, 0, len(ts))
 	for _, t := range ts {
 		opts, closeTarget, err := c.targetOptions(ctx, t, renderer, auditor)
 		opts.Bindings, opts.Columns = settings.Bindings, settings.Columns
+		opts.Clipboard = e.stdout
+		opts.Queries, opts.QueriesFrom = settings.Queries, settings.Path
+		opts.CmdLines, opts.CmdLineStore, opts.CmdLinesErr = lines.lines, lines.store, lines.err
 		if err != nil {
 			if len(ts) > 1 {
 				return c.withTarget(err, t)
@@ -183,8 +189,42 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 			return err
 		}
 		opts.Bindings, opts.Columns = settings.Bindings, settings.Columns
+		opts.Clipboard = e.stdout
+		opts.Queries, opts.QueriesFrom = settings.Queries, settings.Path
+		lines = loadCmdLines(e)
+		opts.CmdLines, opts.CmdLineStore, opts.CmdLinesErr = lines.lines, lines.store, lines.err
 		closers = append(closers, closeTarget)
 	}
+}
+
+// cmdLines is the command line's history of the runs before and where it
+// is kept, or why it is not.
+type cmdLines struct {
+	lines []string
+	store tui.LineStore
+	err   string
+}
+
+// loadCmdLines reads the command line's history from the state
+// directory, beside the audit log's default place (whatever --audit-log
+// says, the history is the user's, not the write's record). Without a
+// state directory there is none; a file that cannot be read safely is
+// neither read nor written, and the screen says why.
+func loadCmdLines(e env) cmdLines {
+	home, _ := os.UserHomeDir()
+	if h := e.getenv("HOME"); h != "" {
+		home = h
+	}
+	p, err := audit.DefaultPath(e.getenv, home)
+	if err != nil {
+		return cmdLines{}
+	}
+	f := linehistory.File{Path: linehistory.DefaultPath(p)}
+	lines, err := f.Load()
+	if err != nil {
+		return cmdLines{err: fmt.Sprintf("command history not read: %v", err)}
+	}
+	return cmdLines{lines: lines, store: f}
 }
 
 // runProgram runs the screen on the alternate screen until it ends, and
@@ -232,6 +272,8 @@ func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipg
 		ScanInterval:  c.scanInterval,
 		ScanPause:     model.ScanPause,
 		SweepInterval: c.sweepInterval,
+		// What a copied command starts with: as the explanations' fixes.
+		CommandPrefix: screenFixPrefix(t),
 	}
 	hist := screenHistoryOf(auditPathOf(auditor), t)
 	opts.Reader = screenReaderOf(client, d, t, hist, c.longAfter)

@@ -30,6 +30,7 @@ type screenReader struct {
 	tui.Explainer
 	tui.TimelineReader
 	tui.Finder
+	tui.CommandLiner
 }
 
 // followedReader is a screen's reader behind Sentinel: its polls check the
@@ -45,6 +46,7 @@ type screenActor struct {
 	tui.Requeuer
 	tui.LockRepairer
 	tui.Pauser
+	tui.Throttler
 	tui.JobsActor
 	tui.Undoer
 }
@@ -65,6 +67,7 @@ type fullReader interface {
 	tui.Explainer
 	tui.TimelineReader
 	tui.Finder
+	tui.CommandLiner
 }
 
 type fullActor interface {
@@ -72,6 +75,7 @@ type fullActor interface {
 	tui.Requeuer
 	tui.LockRepairer
 	tui.Pauser
+	tui.Throttler
 	tui.JobsActor
 	tui.Undoer
 }
@@ -91,7 +95,7 @@ var (
 // explanations mark jobs running over longAfter as explain's --long-after.
 func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screenHistory, longAfter time.Duration) tui.Reader {
 	r := screenReader{
-		Poller:        redisq.NewPoller(client),
+		Poller:        throttleMarking(redisq.NewPoller(client), h),
 		Sweeper:       client,
 		HealthReader:  client,
 		Peeker:        redisq.RawPeeker{Client: client},
@@ -109,6 +113,7 @@ func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screen
 	r.SetPageFollower = client
 	// The explanations and the timeline read as explain and timeline do.
 	r.Explainer = screenExplainer{client: client, prefix: screenFixPrefix(t), longAfter: longAfter}
+	r.CommandLiner = screenCommands{prefix: commandWords(t)}
 	r.TimelineReader = screenTimeline{dial: d.Dial, namespace: t.namespace, deadAfter: client.DeadAfter()}
 	if f := t.sentinel.follower(r.Poller); f != nil {
 		r.Poller = f
@@ -127,6 +132,7 @@ func screenActorOf(r *reaper.Reaper, pool *redis.Pool, t *target, batch int, j *
 		Requeuer:     r,
 		LockRepairer: r,
 		Pauser:       screenPauser(pool, j),
+		Throttler:    screenThrottler{pool: pool, j: j},
 		JobsActor:    screenJobsJournalled(pool, t.namespace, batch, j),
 		Undoer:       screenUndoer{h: h, pool: pool, batch: batch, j: j},
 	}

@@ -2,11 +2,9 @@ package cli
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/gomodule/redigo/redis"
-	"github.com/spf13/pflag"
 
 	"github.com/workq-tui/workq-tui/internal/shellword"
 	"github.com/workq-tui/workq-tui/model"
@@ -39,7 +37,8 @@ func (s screenExplainer) read(ctx context.Context, jobs []string) (*redisq.Expla
 		rd.Snap.LongAfter = s.longAfter
 	}
 	if s.tracker != nil {
-		if err := s.client.AssessJobs(ctx, s.tracker, rd.Snap); err != nil {
+		// Beside the polls: an explanation adds no sample of the queues.
+		if err := s.client.AssessJobsAside(ctx, s.tracker, rd.Snap); err != nil {
 			return nil, err
 		}
 	}
@@ -83,47 +82,20 @@ func (s screenTimeline) Timeline(ctx context.Context, since, bucket time.Duratio
 	return redisq.ReadTimeline(ctx, conn, s.namespace, s.deadAfter, since, bucket, nil)
 }
 
-// screenFixPrefix is "workq-tui" and the connection flags of target t as
-// the command line gave them (explain's own flags left out, as explain's
-// fix commands do), so that a fix the screen shows runs against the same
-// Redis and namespace. A flag given once per target of a fleet is t's.
-func screenFixPrefix(t *target) string {
-	parts := []string{"workq-tui"}
-	if t.fs == nil {
-		return parts[0]
+// screenFixPrefix is the command prefix in force for target t
+// (commandPrefix), for the fixes the screen's explain view shows.
+func screenFixPrefix(t *target) string { return commandPrefix(t) }
+
+// screenCommands is the screen's command lines: the prefix in force
+// (commandWords), then the command's words, each shell-quoted.
+type screenCommands struct{ prefix []string }
+
+var _ tui.CommandLiner = screenCommands{}
+
+func (c screenCommands) CommandWords(words []string) []string {
+	out := append([]string(nil), c.prefix...)
+	for _, w := range words {
+		out = append(out, shellword.Quote(w))
 	}
-	own := pflag.NewFlagSet("target", pflag.ContinueOnError)
-	(&target{}).addFlags(own)
-	t.fs.Visit(func(f *pflag.Flag) {
-		if own.Lookup(f.Name) == nil || explainOwnFlag(f.Name) {
-			return
-		}
-		switch f.Name {
-		case "target":
-			if t.from != nil {
-				parts = append(parts, "--target", shellword.Quote(t.from.Name))
-			}
-			return
-		case "redis":
-			parts = append(parts, "--redis", shellword.Quote(t.redis.Address))
-			return
-		case "namespace":
-			parts = append(parts, "--namespace", shellword.Quote(t.namespace))
-			return
-		}
-		if f.Value.Type() == "bool" {
-			if f.Value.String() == "true" {
-				parts = append(parts, "--"+f.Name)
-			}
-			return
-		}
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			for _, v := range sv.GetSlice() {
-				parts = append(parts, "--"+f.Name, shellword.Quote(v))
-			}
-			return
-		}
-		parts = append(parts, "--"+f.Name, shellword.Quote(f.Value.String()))
-	})
-	return strings.Join(parts, " ")
+	return out
 }

@@ -146,3 +146,31 @@ func TestScreenExplainAsCLI(t *testing.T) {
 		t.Errorf("markers: starts %+v (timeline %+v), last beats %+v", tl.Starts, cliTL.Starts, tl.LastBeats)
 	}
 }
+
+// In the demo, a fix the screen prints names the embedded Redis: pasted
+// in another terminal while the demo runs, it acts on what the screen
+// shows (--demo there would start a demo of its own).
+func TestScreenFixPrefixInDemo(t *testing.T) {
+	fs := pflag.NewFlagSet("screen", pflag.ContinueOnError)
+	tgt := &target{}
+	tgt.addFlags(fs)
+	if err := fs.Parse([]string{"--demo"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tgt.check(env{getenv: func(string) string { return "" }}); err != nil {
+		t.Fatal(err)
+	}
+	_, stop, err := tgt.open(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	if tgt.redis.Address == "" {
+		t.Fatal("the demo's Redis has no address")
+	}
+	x := screenExplainer{prefix: screenFixPrefix(tgt)}
+	want := "workq-tui --redis " + tgt.redis.Address + " jobs dead requeue --all --job charge_card"
+	if got := x.FixCommand([]string{"jobs", "dead", "requeue", "--all", "--job", "charge_card"}); got != want {
+		t.Errorf("fix %q, want %q", got, want)
+	}
+}

@@ -29,7 +29,7 @@ func (s journalledRepairs) start(ctx context.Context, op, command string, target
 	if err != nil {
 		return nil, err
 	}
-	return beginRepairJournal(ctx, io.Discard, w, s.pool, s.j.namespace, command, scope)
+	return beginRepairJournal(ctx, io.Discard, "", w, s.pool, s.j.namespace, command, scope)
 }
 
 func (s journalledRepairs) Reap(ctx context.Context, plan reaper.Plan, progress reaper.Progress) (reaper.Result, error) {

@@ -49,6 +49,7 @@ warnings that change it only with --strict. It only reads.`,
 			fs.BoolVar(&c.json, "json", false, "print one JSON object")
 			fs.BoolVar(&c.wide, "wide", false, "print IDs and cells whole (the table fits 80 columns without it)")
 			fs.BoolVar(&c.strict, "strict", false, "exit 3 on Redis health findings too")
+			c.audit.addJournalFlag(fs)
 			return c
 		},
 	}
@@ -62,6 +63,7 @@ type snapshotCmd struct {
 	json      bool
 	wide      bool
 	strict    bool
+	audit     auditFlag
 }
 
 // addLongAfter adds --long-after: how long a job may run before it is
@@ -103,6 +105,7 @@ func (c *snapshotCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	markThrottled(e, c.audit, &c.target, snap)
 	widenPipe(e.stdout)
 	empty := emptyNamespaceError(snap)
 	switch {
@@ -244,6 +247,9 @@ type jobTypeJSON struct {
 	// Leaked is how many of InProgress are leaked entries (placeholders
 	// of jobs that already ran); absent when none.
 	Leaked int64 `json:"leaked,omitempty"`
+	// Throttled is who capped max_concurrency and when, while that cap
+	// is in force (absent otherwise).
+	Throttled *model.Throttled `json:"throttled,omitempty"`
 }
 
 // workerJSON is one worker; every field after busy is null for an idle
@@ -390,6 +396,7 @@ func snapshotJSONWithoutWorkers(snap *model.Snapshot) snapshotJSON {
 			MaxConcurrency: jt.MaxConcurrency,
 			Paused:         jt.Paused,
 			Drift:          jt.Drift,
+			Throttled:      jt.Throttled,
 		})
 	}
 	return out
@@ -474,7 +481,9 @@ func writeSnapshotTable(w io.Writer, snap *model.Snapshot, wide bool) error {
 	fmt.Fprintf(bw, "\nJOB TYPES (%d)\n", len(snap.JobTypes))
 	if len(snap.JobTypes) > 0 {
 		t := table.New(2)
-		t.Row("NAME", "QUEUED", "LATENCY", "IN PROGRESS", "LOCK/MAX", "LOCK_INFO", "PAUSED", "DRIFT")
+		// A name of up to 16 columns (whole with --wide) and INPROG, as
+		// the screen calls it, keep the row within 80 columns.
+		t.Row("NAME", "QUEUED", "LATENCY", "INPROG", "LOCK/MAX", "LOCK_INFO", "PAUSED", "DRIFT")
 		for _, jt := range snap.JobTypes {
 			lat := "-"
 			if jt.Latency != nil {
@@ -484,11 +493,20 @@ func writeSnapshotTable(w io.Writer, snap *model.Snapshot, wide bool) error {
 			if jt.MaxConcurrency > 0 {
 				maxC = strconv.FormatInt(jt.MaxConcurrency, 10)
 			}
-			t.Row(c(jt.Name), strconv.FormatInt(jt.Queued, 10), lat, strconv.FormatInt(jt.InProgress, 10),
+			name := c(jt.Name)
+			if !tc.wide {
+				name = textsafe.Cut(name, tc.job)
+			}
+			t.Row(name, strconv.FormatInt(jt.Queued, 10), lat, strconv.FormatInt(jt.InProgress, 10),
 				strconv.FormatInt(jt.Lock, 10)+"/"+maxC, strconv.FormatInt(jt.LockInfoTotal, 10),
 				yesNo(jt.Paused, "paused"), yesNo(jt.Drift, "DRIFT"))
 		}
 		_, _ = t.WriteTo(bw) // bw keeps the first error
+		for _, jt := range snap.JobTypes {
+			if jt.Throttled != nil {
+				fmt.Fprintf(bw, "%s: %s\n", c(jt.Name), textsafe.Clean(jt.Throttled.Text()))
+			}
+		}
 	}
 
 	writeWorkersTable(bw, snap, tc)

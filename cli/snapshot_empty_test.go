@@ -54,3 +54,13 @@ func TestSnapshotEmptyNamespace(t *testing.T) {
 		t.Errorf("inc3: exit %d, stderr %q:\n%s", code, stderr, out)
 	}
 }
+
+// An empty namespace on a database with no other namespace: the search
+// found none, an empty array as docs/snapshot-json.md promises, not null.
+func TestSnapshotJSONNoNamespaceFound(t *testing.T) {
+	srv := redistest.Start(t)
+	out, _, _ := runCLI(t, input{}, "--redis", srv.Addr(), "-n", "nothing", "snapshot", "--json")
+	if !strings.Contains(out, `"namespaces": []`) {
+		t.Errorf("the search of an empty database:\n%s", out)
+	}
+}

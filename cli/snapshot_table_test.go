@@ -40,6 +40,7 @@ func tableFixture() *model.Snapshot {
 		JobTypes: []model.JobType{
 			{Name: "charge_card", Queued: 12, OldestEnqueuedAt: now.Unix() - 95, Lock: 5, MaxConcurrency: 5,
 				LockInfo: map[string]int64{"bbb2b0f6a8f5c7e1d4a9c3e0": 2}},
+			{Name: "reconcile_ledger_accounts", Queued: 3},
 			{Name: "send_email", Queued: 0, Lock: 2, LockInfo: map[string]int64{"0f3c9a7e2b1d4c6a8e9f0b1c": 1, "bbb2b0f6a8f5c7e1d4a9c3e0": 1}},
 		},
 		Workers: []model.Worker{

@@ -27,12 +27,15 @@ jobs waiting in the retry set, counted per bucket, by job type and by error
 started (their started_at, grouped by host: deploys and restarts) and the
 last beat of the pools now dead. --where QUERY counts only the jobs that
 match (the query language of jobs --where; see docs/jobs.md). A text chart
-that fits 80 columns, or --json. It only reads.`,
+that fits 80 columns, or --json. Without --since and --bucket the text chart
+is fitted to where the failures of the last 6h are (a window from the
+first to now, in buckets short enough for about 24 lines) and says so. It
+only reads.`,
 		flags: func(fs *pflag.FlagSet) runner {
-			c := &timelineCmd{}
+			c := &timelineCmd{fs: fs}
 			c.target.addFlags(fs)
 			addDeadAfter(fs, &c.deadAfter)
-			fs.DurationVar(&c.since, "since", 6*time.Hour, "the window: this long before Redis's time")
+			fs.DurationVar(&c.since, "since", timelineDefaultSince, "the window: this long before Redis's time")
 			fs.DurationVar(&c.bucket, "bucket", 5*time.Minute, "the length of a bucket (whole seconds)")
 			fs.BoolVar(&c.json, "json", false, "print one JSON object")
 			fs.StringVar(&c.where, "where", "", "count only the jobs matching QUERY (job:, err:, args.PATH:, ...)")
@@ -43,12 +46,20 @@ that fits 80 columns, or --json. It only reads.`,
 
 type timelineCmd struct {
 	target
+	fs            *pflag.FlagSet
 	deadAfter     time.Duration
 	since, bucket time.Duration
 	json          bool
 	where         string
 	query         *model.Query
 }
+
+// timelineDefaultSince is the window without --since.
+const timelineDefaultSince = 6 * time.Hour
+
+// timelineFitLines is how many buckets a fitted chart has at most: it
+// fits a terminal of 24 lines.
+const timelineFitLines = 20
 
 // timelineMaxBuckets bounds the buckets of one timeline.
 const timelineMaxBuckets = 10000
@@ -66,7 +77,7 @@ func (c *timelineCmd) run(ctx context.Context, e env, args []string) error {
 		return usageErrorf("--since %s in buckets of %s makes more than %d buckets", c.since, c.bucket, timelineMaxBuckets)
 	}
 	var err error
-	if c.query, err = parseWhere(c.where, ""); err != nil {
+	if c.query, err = c.parseWhere(e, c.where, ""); err != nil {
 		return err
 	}
 	if err := c.check(e); err != nil {
@@ -79,11 +90,23 @@ func (c *timelineCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
+	fitted := ""
+	if !c.json && !c.fs.Changed("since") && !c.fs.Changed("bucket") {
+		// The default window fitted to its failures: a recent incident
+		// gets short buckets, not 72 lines of zeros above it.
+		if since, bucket, ok := model.FitTimeline(tl, timelineFitLines); ok {
+			c.since, c.bucket = since, bucket
+			if tl, ns, err = c.read(ctx); err != nil {
+				return err
+			}
+			fitted = fmt.Sprintf("fitted to the failures of the last %dh (--since and --bucket choose the window)", int(timelineDefaultSince.Hours()))
+		}
+	}
 	widenPipe(e.stdout)
 	if c.json {
 		err = writeTimelineJSON(e.stdout, ns, tl)
 	} else {
-		err = writeTimelineText(e.stdout, tl)
+		err = writeTimelineText(e.stdout, tl, fitted)
 	}
 	if err != nil {
 		return localErrorf("write timeline: %w", err)
@@ -137,8 +160,13 @@ const timelineBarWidth = 30
 // failures retrying, a bar of both (# deaths, + retrying) scaled to the
 // busiest bucket, and the bucket's top error; a marker line before the
 // bucket where pools started or dead pools beat last.
-func writeTimelineText(w io.Writer, tl *model.Timeline) error {
+func writeTimelineText(w io.Writer, tl *model.Timeline, fitted string) error {
 	var b strings.Builder
+	// Buckets under a minute start at seconds: their rows say them.
+	clock, blank := "15:04", "     "
+	if tl.Bucket < time.Minute {
+		clock, blank = "15:04:05", "        "
+	}
 	peak := 1
 	total := 0
 	for _, bk := range tl.Buckets {
@@ -147,7 +175,10 @@ func writeTimelineText(w io.Writer, tl *model.Timeline) error {
 	}
 	fmt.Fprintf(&b, "%s %s to %s UTC, %s buckets (# dead, + retrying)\n", model.Plural(total, "failure", "failures"),
 		time.Unix(tl.From, 0).UTC().Format("2006-01-02 15:04"), time.Unix(tl.To, 0).UTC().Format("15:04"), model.FormatAge(tl.Bucket))
-	fmt.Fprintf(&b, "%-5s %5s %5s\n", "TIME", "DEAD", "RETRY")
+	if fitted != "" {
+		b.WriteString(fitted + "\n")
+	}
+	fmt.Fprintf(&b, "%-*s %5s %5s\n", len(blank), "TIME", "DEAD", "RETRY")
 	bsec := int64(tl.Bucket / time.Second)
 	markers := map[int64][]string{}
 	for _, m := range tl.Starts {
@@ -164,7 +195,7 @@ func writeTimelineText(w io.Writer, tl *model.Timeline) error {
 		ms := markers[bk.Start]
 		sort.Strings(ms)
 		for _, m := range ms {
-			fmt.Fprintf(&b, "      %s\n", textsafe.Cut(textsafe.Clean(m), 74))
+			fmt.Fprintf(&b, "%s %s\n", blank, textsafe.Cut(textsafe.Clean(m), 79-len(blank)))
 		}
 		n := bk.Deaths + bk.Retrying
 		bar := ""
@@ -173,7 +204,7 @@ func writeTimelineText(w io.Writer, tl *model.Timeline) error {
 			dead := bk.Deaths * width / n
 			bar = strings.Repeat("#", dead) + strings.Repeat("+", width-dead)
 		}
-		line := fmt.Sprintf("%s %5d %5d  %-*s", time.Unix(bk.Start, 0).UTC().Format("15:04"), bk.Deaths, bk.Retrying, timelineBarWidth, bar)
+		line := fmt.Sprintf("%s %5d %5d  %-*s", time.Unix(bk.Start, 0).UTC().Format(clock), bk.Deaths, bk.Retrying, timelineBarWidth, bar)
 		if top, _ := model.Top(bk.ByError); n > 0 {
 			job, _ := model.Top(bk.ByJob)
 			line += " " + textsafe.Cut(textsafe.Clean(job+": "+top), 80-1-textsafe.Width(line))

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -127,5 +128,45 @@ func TestTimelineCommand(t *testing.T) {
 		if _, _, code := runCLI(t, input{}, append([]string{"timeline", "--redis=" + srv.Addr()}, bad...)...); code != ExitUsage {
 			t.Errorf("%v: exit %d, want %d", bad, code, ExitUsage)
 		}
+	}
+}
+
+// By default the chart of a 2-minute-old incident is fitted to it: a
+// window of minutes in buckets of seconds, labelled with seconds, saying
+// it was fitted; not 72 lines of zeros above it.
+func TestTimelineFitsRecentIncident(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	now := redistest.Time(t, c).Unix()
+	redistest.Do(t, c, "SADD", "work:known_jobs", "charge")
+	for i := range 5 {
+		at := now - 120 + int64(i*10)
+		redistest.Do(t, c, "ZADD", "work:dead", at, fmt.Sprintf(`{"name":"charge","id":"c%d","t":1,"args":{},"fails":25,"err":"declined","failed_at":%d}`, i, at))
+	}
+	out, errOut, code := runCLI(t, input{}, "--redis", srv.Addr(), "timeline")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) > 24 || !strings.Contains(out, "fitted to the failures") {
+		t.Errorf("%d lines, want a fitted chart of at most 24:\n%s", len(lines), out)
+	}
+	deaths := 0
+	rows := 0
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) >= 3 && regexp.MustCompile(`^\d\d:\d\d:\d\d$`).MatchString(f[0]) {
+			rows++
+			n, _ := strconv.Atoi(f[1])
+			deaths += n
+		}
+	}
+	if rows == 0 || deaths != 5 {
+		t.Errorf("%d rows labelled with seconds counting %d deaths, want 5:\n%s", rows, deaths, out)
+	}
+	// --since and --bucket given: the window asked for.
+	out, _, _ = runCLI(t, input{}, "--redis", srv.Addr(), "timeline", "--since", "1h", "--bucket", "5m")
+	if strings.Contains(out, "fitted") || len(strings.Split(strings.TrimSpace(out), "\n")) < 12 {
+		t.Errorf("--since 1h --bucket 5m:\n%s", out)
 	}
 }

@@ -94,7 +94,8 @@ func TestUndoCommand(t *testing.T) {
 		t.Fatalf("history --json: exit %d: %s", code, out)
 	}
 	out, _, code = runCLI(t, input{}, addr, al, "history", ids[0])
-	if code != 0 || !strings.Contains(out, "work:dead @1700000000") || strings.Contains(out, "\x1b") {
+	// Each job as a plan names it: id, job name, time; no escaped JSON.
+	if code != 0 || !strings.Contains(out, "d00  mail  died_at 2023-11-14T22:13:20Z") || strings.Contains(out, `\"`) || strings.Contains(out, "\x1b") {
 		t.Fatalf("history %s: exit %d:\n%s", ids[0], code, out)
 	}
 
@@ -134,10 +135,18 @@ func TestUndoCommand(t *testing.T) {
 	if !strings.Contains(out, "undone by "+undoID) || !strings.Contains(out, "undo of "+ids[0]) {
 		t.Fatalf("history after the undos:\n%s", out)
 	}
-	// Again: everything is back already; an undo of an undo is refused.
+	// Again: everything is back already (the plan reads it and says the
+	// action was undone); an undo of an undo is refused.
 	out, stderr, code = runCLI(t, input{}, addr, al, "undo", "--yes", ids[0])
-	if code != 0 || !strings.Contains(out, "40 already back") {
+	if code != 0 || !strings.Contains(out, "back where they were already: 40") || !strings.Contains(out, "Nothing to put back.") ||
+		!strings.Contains(out, "Action "+ids[0]+" is already undone by ") {
 		t.Fatalf("undo again: exit %d: %s\n%s", code, stderr, out)
+	}
+	// Without an ID, the last action is undone already: said, nothing
+	// planned, no older action picked instead.
+	out, stderr, code = runCLI(t, input{}, addr, al, "undo", "--dry-run")
+	if code != 1 || out != "" || !strings.Contains(stderr, "the last action, "+ids[1]+" (jobs retry delete), is already undone by ") || errorLines(stderr) != 1 {
+		t.Fatalf("undo --dry-run of an undone action: exit %d: %q\n%s", code, stderr, out)
 	}
 	_, stderr, code = runCLI(t, input{}, addr, al, "undo", "--yes", undoID)
 	if code != 1 || !strings.Contains(stderr, "is an undo of "+ids[0]) || errorLines(stderr) != 1 {

@@ -81,6 +81,9 @@ type File struct {
 	// [columns.VIEW] tables configure, in the order shown (see
 	// ViewColumns); a view it does not name shows its default columns.
 	Columns map[string][]string
+	// Queries are the saved queries of [queries], by name, for @NAME in
+	// a query (model.ExpandSaved).
+	Queries map[string]string
 }
 
 // Names lists the targets in name order.

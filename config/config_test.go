@@ -80,7 +80,7 @@ func TestParseProblems(t *testing.T) {
 				`c.toml:6: targets.b.readonly: unknown key (the keys are redis, namespace, db, user, password_file, password_env, tls, tls_ca, tls_skip_verify, timeout, dead_after, read_only, sentinel, sentinel_master, sentinel_user, sentinel_password_file, sentinel_password_env, sentinel_tls, replica, fail_window, fail_baseline, fail_floor, fail_multiple, wait_limit, starve_after, paused_limit, checkin_limit)`,
 			}},
 		{"unknown top-level key", "verbose = true\n", 0o600,
-			[]string{`c.toml:1: unknown key "verbose": the file holds [targets.NAME], [keys] and [columns.VIEW] tables`}},
+			[]string{`c.toml:1: unknown key "verbose": the file holds [targets.NAME], [keys], [columns.VIEW] and [queries] tables`}},
 		{"password in the file", "[targets.a]\nredis = \"x:1\"\npassword = \"hunter2\"\n", 0o600,
 			[]string{`c.toml:3: targets.a.password: a password is not kept in this file: name a file holding it with password_file, or an environment variable with password_env`}},
 		{"password in the URL", "[targets.a]\nredis = \"redis://u:hunter2@x:1\"\n", 0o600,

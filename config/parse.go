@@ -61,9 +61,12 @@ func Parse(name string, data []byte, perm fs.FileMode, home string) (*File, erro
 		case "columns":
 			f.Columns = p.columns(doc[k])
 			continue
+		case "queries":
+			f.Queries = p.queries(doc[k])
+			continue
 		case "targets":
 		default:
-			p.add([]string{k}, "unknown key %q: the file holds [targets.NAME], [keys] and [columns.VIEW] tables", k)
+			p.add([]string{k}, "unknown key %q: the file holds [targets.NAME], [keys], [columns.VIEW] and [queries] tables", k)
 			continue
 		}
 		tables, ok := doc[k].(map[string]any)

@@ -65,12 +65,15 @@ func Actions() []Action {
 		a("repair_locks", GroupScreen, "repair the locks of the selected job type", "L"),
 		a("scan_orphans", GroupScreen, "scan for orphaned in-progress lists", "o"),
 		a("pause", GroupScreen, "pause or unpause the selected job type", "p"),
+		a("throttle", GroupScreen, "cap how many jobs of the selected type run at once", "t"),
 		a("history", GroupScreen, "the actions of the journal", "u"),
 		a("undo", GroupScreen, "undo the action under the cursor in the history", "U"),
 		a("switch_namespace", GroupScreen, "open the namespace found when this one is empty", "n"),
 		a("explain", GroupScreen, "why the selected job type or pool is not running", "e"),
 		a("timeline", GroupScreen, "the failures per time bucket", "T"),
 		a("find", GroupScreen, "find a job by id in every place", "f"),
+		a("copy", GroupScreen, "copy what is under the cursor (OSC 52)", "c"),
+		a("copy_command", GroupScreen, "copy the command that shows or acts on it", "C"),
 		a("next_set", GroupJobs, "Jobs view: next job set", "s"),
 		a("sets_order", GroupJobs, "Jobs view: newest or oldest first", "v"),
 		a("mark", GroupJobs, "Jobs view: mark the job", " "),
@@ -88,7 +91,7 @@ func Actions() []Action {
 // Jobs view beside GroupJobs (its actions on pools and job types do not).
 func jobsNavigation(name string) bool {
 	switch name {
-	case "reap", "reap_all", "requeue", "repair_locks", "scan_orphans", "pause":
+	case "reap", "reap_all", "requeue", "repair_locks", "scan_orphans", "pause", "throttle":
 		return false
 	}
 	return true

@@ -133,7 +133,7 @@ func Explain(snap *Snapshot, f ExplainFacts, job string) Explanation {
 	e.check(explainUnique(snap, f, jt))
 	if healthProblem(snap, jt.Name, FindingFailing) == nil {
 		// A failing type's cause says it with the thresholds already.
-		e.check(explainDeaths(snap.RedisTime, f, jt))
+		e.check(explainDeaths(snap.RedisTime, f, jt, len(live) > 0))
 	}
 	e.check(explainBacklog(snap, jt))
 	e.Running = len(e.Causes) == 0
@@ -142,7 +142,11 @@ func Explain(snap *Snapshot, f ExplainFacts, job string) Explanation {
 	} else {
 		e.Verdict = e.Causes[0].Verdict
 		if n := len(e.Causes) - 1; n > 0 {
-			e.Verdict += fmt.Sprintf(" (and %s)", Plural(n, "one more cause", "more causes"))
+			more := "one more cause"
+			if n > 1 {
+				more = fmt.Sprintf("%d more causes", n)
+			}
+			e.Verdict += " (and " + more + ")"
 		}
 	}
 	return e
@@ -173,8 +177,12 @@ func jobFacts(snap *Snapshot, jt *JobType, live []*Pool) []string {
 	for _, p := range live {
 		workers += p.Heartbeat.Concurrency
 	}
-	return []string{line, fmt.Sprintf("served by %s with %s",
+	facts := []string{line, fmt.Sprintf("served by %s with %s",
 		Plural(len(live), "live pool", "live pools"), Plural(workers, "worker", "workers"))}
+	if jt.Throttled != nil {
+		facts = append(facts, throttledFact(*jt.Throttled))
+	}
+	return facts
 }
 
 func explainPaused(snap *Snapshot, jt *JobType) *Cause {
@@ -445,7 +453,10 @@ func explainUnique(snap *Snapshot, f ExplainFacts, jt *JobType) *Cause {
 	return c
 }
 
-func explainDeaths(now time.Time, f ExplainFacts, jt *JobType) *Cause {
+// explainDeaths reports the type's recent deaths; its fix requeues them,
+// with --force when no live pool serves the type (a requeue refuses that
+// without it).
+func explainDeaths(now time.Time, f ExplainFacts, jt *JobType, served bool) *Cause {
 	dead := ofJob(f.Dead, jt.Name)
 	if len(dead) == 0 {
 		return nil
@@ -463,7 +474,12 @@ func explainDeaths(now time.Time, f ExplainFacts, jt *JobType) *Cause {
 	c := &Cause{Kind: CauseRecentDeaths, Verdict: fmt.Sprintf("%s of %s died in the last %s", Plural(len(dead), "job", "jobs"), jt.Name, FormatAge(f.DeadWindow)),
 		Evidence: []string{fmt.Sprintf("the last died %s ago", FormatAge(max(now.Sub(time.Unix(ScoreSeconds(dead[0].Score), 0)), 0))),
 			fmt.Sprintf("top error (%d of %d): %s", topN, len(dead), top)},
-		FixText: "fix the error, then requeue them: jobs dead requeue --all " + quoted(shellword.Flag("job", jt.Name))}
+		Fix:     append([]string{"jobs", "dead", "requeue", "--all"}, shellword.Flag("job", jt.Name)...),
+		FixText: "fix the error first: requeued, they run again"}
+	if !served {
+		c.Fix = append(c.Fix, "--force")
+		c.FixText = fmt.Sprintf("fix the error first; no live pool serves %s, so --force pushes them onto its queue, where they wait until a pool that registers it starts", jt.Name)
+	}
 	if len(f.Dead) >= f.SetLimit && f.SetLimit > 0 {
 		c.Evidence = append(c.Evidence, fmt.Sprintf("counted among the %d latest deaths", f.SetLimit))
 	}

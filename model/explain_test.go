@@ -141,7 +141,8 @@ func TestExplainChecks(t *testing.T) {
 				f.Unique = []UniqueKey{{Key: "work:unique:send_email:{\"a\":1}\n", TTL: 23 * time.Hour}}
 				f.Scheduled = []SetJob{setJob(SetScheduled, s.RedisTime.Unix()+60, `{"name":"send_email","id":"s1","t":1,"args":{"a":1},"unique":true}`)}
 			}},
-		{name: "recent deaths", job: "send_email", want: []string{CauseRecentDeaths}, in: "top error (2 of 3): smtp timeout after N s",
+		{name: "recent deaths", job: "send_email", want: []string{CauseRecentDeaths},
+			fix: []string{"jobs", "dead", "requeue", "--all", "--job", "send_email"}, in: "top error (2 of 3): smtp timeout after N s",
 			setup: func(s *Snapshot, f *ExplainFacts) {
 				now := s.RedisTime.Unix()
 				f.Dead = []SetJob{
@@ -224,5 +225,31 @@ func TestCloseNames(t *testing.T) {
 	got := closeNames("send_emial", []string{"resize", "send_email", "email", "sms"})
 	if strings.Join(got, ",") != "send_email" {
 		t.Errorf("close names %q", got)
+	}
+}
+
+// The deaths of a type no live pool serves are requeued with --force (a
+// requeue refuses them without it), and the verdict counts the causes
+// after the first in words.
+func TestExplainDeathsUnserved(t *testing.T) {
+	snap := explainFixture()
+	snap.Pools[0].Heartbeat.JobNames = []string{"resize"}
+	now := snap.RedisTime.Unix()
+	f := ExplainFacts{SetLimit: 1000, DeadWindow: time.Hour, UniqueScanned: true,
+		Dead: []SetJob{setJob(SetDead, now-60, `{"name":"send_email","id":"d1","t":1,"args":{},"err":"smtp timeout"}`)}}
+	analyzed(snap)
+	x := Explain(snap, f, "send_email")
+	if got := strings.Join(kinds(x), ","); got != CauseNoLivePool+","+CauseRecentDeaths {
+		t.Fatalf("causes %q", got)
+	}
+	if want := "no live pool serves send_email (and one more cause)"; x.Verdict != want {
+		t.Errorf("verdict %q, want %q", x.Verdict, want)
+	}
+	c := x.Causes[1]
+	if got := strings.Join(c.Fix, " "); got != "jobs dead requeue --all --job send_email --force" {
+		t.Errorf("fix %q", got)
+	}
+	if !strings.Contains(c.FixText, "--force") {
+		t.Errorf("the fix text does not say why --force: %q", c.FixText)
 	}
 }

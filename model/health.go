@@ -37,7 +37,11 @@ const ReplicaLagWarn = 10 * time.Second
 type RedisHealth struct {
 	// Unreadable is set when the user may not run INFO; nothing else is
 	// then known but the dead set.
-	Unreadable      bool   `json:"unreadable"`
+	Unreadable bool `json:"unreadable"`
+	// Unreported is set when the server answers INFO without its memory,
+	// persistence and replication sections (an embedded Redis): nothing is
+	// known of them, and nothing is said.
+	Unreported      bool   `json:"unreported,omitempty"`
 	MaxmemoryPolicy string `json:"maxmemory_policy"`
 	UsedMemory      int64  `json:"used_memory"`
 	Maxmemory       int64  `json:"maxmemory"`
@@ -77,9 +81,13 @@ func HealthFindings(h *RedisHealth, subject string, now time.Time) []Finding {
 	}
 	var out []Finding
 	add := func(kind, detail string) { out = append(out, Finding{Kind: kind, Subject: subject, Detail: detail}) }
-	if h.Unreadable {
+	switch {
+	case h.Unreadable:
 		add(FindingHealthUnread, "Redis health (INFO) is not readable with this user")
-	} else {
+	case h.Unreported:
+		// The server reports no memory or persistence facts: there is
+		// nothing to judge, and no user to blame.
+	default:
 		if h.MaxmemoryPolicy != "" && h.MaxmemoryPolicy != "noeviction" {
 			add(FindingEvictionPolicy, fmt.Sprintf("maxmemory-policy is %s: gocraft/work's keys have no TTL, so under memory pressure Redis evicts queued jobs (use noeviction)", h.MaxmemoryPolicy))
 		}

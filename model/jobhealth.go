@@ -190,6 +190,36 @@ type HealthInput struct {
 	// Workers are observations of the workers of the pools that matter
 	// (the snapshot's own Workers are used as well when read).
 	Workers []Worker
+	// Waits are the earlier polls' queue samples per job type, oldest
+	// first (nil for a one-shot read: only the wait limit applies).
+	Waits map[string][]WaitSample
+}
+
+// WaitSample is a job type's queue at one poll.
+type WaitSample struct {
+	Queued int64
+	Wait   time.Duration
+}
+
+// GrowthPolls is how many polls (the current one included) the wait and
+// the queue must have grown over for a backlog by growth.
+const GrowthPolls = 3
+
+// WaitGrowing reports whether the wait grew at every one of the last
+// GrowthPolls polls (earlier samples, then now) while the queue grew over
+// them, the wait now past StarveAfter (a burst that drains within a minute
+// is not a backlog).
+func WaitGrowing(earlier []WaitSample, now WaitSample, l HealthLimits) bool {
+	if len(earlier) < GrowthPolls-1 || now.Wait <= l.StarveAfter {
+		return false
+	}
+	last := append(slices.Clone(earlier[len(earlier)-(GrowthPolls-1):]), now)
+	for i := 1; i < len(last); i++ {
+		if last[i].Wait <= last[i-1].Wait {
+			return false
+		}
+	}
+	return last[len(last)-1].Queued > last[0].Queued
 }
 
 // AssessJobs judges every job type of snap. It is pure: the only clock is
@@ -250,6 +280,12 @@ func AssessJobs(snap *Snapshot, in HealthInput, l HealthLimits) *JobHealth {
 				h.Problems = append(h.Problems, JobProblem{Kind: FindingBacklog, Job: jt.Name, Wait: wait,
 					Short:  "waiting " + ShortAge(wait),
 					Detail: fmt.Sprintf("%d queued, the oldest waiting %s (over %s)", jt.Queued, FormatAge(wait), FormatAge(l.WaitLimit))})
+			} else if earlier := in.Waits[jt.Name]; WaitGrowing(earlier, WaitSample{Queued: jt.Queued, Wait: wait}, l) {
+				first := earlier[len(earlier)-(GrowthPolls-1)]
+				h.Problems = append(h.Problems, JobProblem{Kind: FindingBacklog, Job: jt.Name, Wait: wait,
+					Short: "waiting " + ShortAge(wait) + " and growing",
+					Detail: fmt.Sprintf("%d queued, the oldest waiting %s: over the last %d polls the wait grew from %s and the queue from %d (wait limit %s)",
+						jt.Queued, FormatAge(wait), GrowthPolls, FormatAge(first.Wait), first.Queued, FormatAge(l.WaitLimit))})
 			}
 		}
 	}

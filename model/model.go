@@ -100,6 +100,9 @@ type JobType struct {
 	// LeakedEntry): they are left out of the drift rule.
 	Leaked   int64    `json:"leaked,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+	// Throttled is set while a throttle recorded in the journal is in
+	// force (see Throttled); nil otherwise or when no journal was read.
+	Throttled *Throttled `json:"throttled,omitempty"`
 }
 
 // InProgressList is an in-progress list found by key, used for orphans: lists

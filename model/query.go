@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -97,9 +98,82 @@ type term struct {
 	key, op, value, src string
 }
 
-// splitTerms cuts a query at spaces outside double quotes. In a quoted
-// value, \" is a quote and \\ a backslash.
+// splitTerms cuts a query into its terms (cutQuery); a word that is not
+// a term is an error that shows how to write one.
 func splitTerms(text string) ([]term, error) {
+	words, err := cutQuery(text)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]term, 0, len(words))
+	for _, w := range words {
+		if w.op == "" {
+			example := QuoteQueryValue(w.value)
+			if strings.ContainsFunc(example, unicode.IsControl) || !utf8.ValidString(example) {
+				example = "NAME"
+			}
+			return nil, fmt.Errorf("%w: %q is not a term: write KEY:VALUE (%s), e.g. job:%s", ErrBadQuery, w.src, strings.Join(queryKeys, ", "), example)
+		}
+		out = append(out, w)
+	}
+	return out, nil
+}
+
+// QueryWord is one word of a query's text, cut as the language cuts it.
+type QueryWord struct {
+	// Src is the word as written, its quotes kept.
+	Src string
+	// Term says the word is written as a term: a key of letters, digits,
+	// dots, dashes and underscores, then :, ~, >= or <=. An unknown key
+	// (erorr:x) is a term, so that ParseQuery says what is wrong with it.
+	Term bool
+	// Plain is a word that is not a term with its quotes taken away.
+	Plain string
+}
+
+// SplitQuery cuts text into words as ParseQuery does, for the screen,
+// where a word that is not a term means part of a job name. Its only
+// error is a quote left open.
+func SplitQuery(text string) ([]QueryWord, error) {
+	words, err := cutQuery(text)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]QueryWord, 0, len(words))
+	for _, w := range words {
+		if w.op != "" && isTermKey(w.key) {
+			out = append(out, QueryWord{Src: w.src, Term: true})
+			continue
+		}
+		plain := w.value
+		if w.op != "" {
+			plain = w.src
+		}
+		out = append(out, QueryWord{Src: w.src, Plain: plain})
+	}
+	return out, nil
+}
+
+func isTermKey(key string) bool {
+	if key == "" {
+		return false
+	}
+	for _, r := range key {
+		if r != '.' && r != '_' && r != '-' && (r < '0' || r > '9') && (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
+			return false
+		}
+	}
+	return true
+}
+
+// cutQuery cuts a query at spaces outside quotes. A value, or a word
+// that is not a term, may be quoted from its first character: in double
+// quotes \" is a quote and \\ a backslash; single quotes, as in a shell,
+// take every character up to the next single quote as it is (a value
+// holding one is written in double quotes). A quote anywhere else is an
+// ordinary character. A word that is not a term has no op and its
+// unquoted text as value.
+func cutQuery(text string) ([]term, error) {
 	var out []term
 	i := 0
 	for {
@@ -110,8 +184,17 @@ func splitTerms(text string) ([]term, error) {
 			return out, nil
 		}
 		start := i
+		if isQueryQuote(text[i]) {
+			value, end, err := readQuoted(text, i, "")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, term{value: value, src: text[start:end]})
+			i = end
+			continue
+		}
 		j := i
-		for j < len(text) && !isQuerySpace(text[j]) && text[j] != ':' && text[j] != '~' && text[j] != '>' && text[j] != '<' && text[j] != '"' {
+		for j < len(text) && !isQuerySpace(text[j]) && text[j] != ':' && text[j] != '~' && text[j] != '>' && text[j] != '<' && !isQueryQuote(text[j]) {
 			j++
 		}
 		key := text[i:j]
@@ -127,44 +210,93 @@ func splitTerms(text string) ([]term, error) {
 			for end < len(text) && !isQuerySpace(text[end]) {
 				end++
 			}
-			word := text[start:end]
-			return nil, fmt.Errorf("%w: %q is not a term: write KEY:VALUE (%s), e.g. job:%s", ErrBadQuery, word, strings.Join(queryKeys, ", "), strings.Trim(word, `"`))
+			out = append(out, term{value: text[start:end], src: text[start:end]})
+			i = end
+			continue
 		}
 		j += len(op)
-		var value strings.Builder
-		if j < len(text) && text[j] == '"' {
-			j++
-			closed := false
-			for j < len(text) {
-				c := text[j]
-				if c == '\\' && j+1 < len(text) && (text[j+1] == '"' || text[j+1] == '\\') {
-					value.WriteByte(text[j+1])
-					j += 2
-					continue
-				}
-				if c == '"' {
-					closed = true
-					j++
-					break
-				}
-				value.WriteByte(c)
-				j++
+		var value string
+		if j < len(text) && isQueryQuote(text[j]) {
+			v, end, err := readQuoted(text, j, key+op)
+			if err != nil {
+				return nil, err
 			}
-			if !closed {
-				return nil, fmt.Errorf("%w: the quote after %q is not closed", ErrBadQuery, key+op)
-			}
-			if j < len(text) && !isQuerySpace(text[j]) {
-				return nil, fmt.Errorf("%w: a space must follow the closing quote of %q", ErrBadQuery, key+op)
-			}
+			value, j = v, end
 		} else {
-			for j < len(text) && !isQuerySpace(text[j]) {
-				value.WriteByte(text[j])
-				j++
+			end := j
+			for end < len(text) && !isQuerySpace(text[end]) {
+				end++
 			}
+			value, j = text[j:end], end
 		}
-		out = append(out, term{key: key, op: op, value: value.String(), src: text[start:j]})
+		out = append(out, term{key: key, op: op, value: value, src: text[start:j]})
 		i = j
 	}
+}
+
+// readQuoted reads the quoted text that starts at text[i] and returns it
+// unquoted and the index after its closing quote, which must end the
+// word. after names what the quote follows, for the errors.
+func readQuoted(text string, i int, after string) (string, int, error) {
+	quote := text[i]
+	var value strings.Builder
+	j := i + 1
+	closed := false
+	for j < len(text) {
+		c := text[j]
+		if quote == '"' && c == '\\' && j+1 < len(text) && (text[j+1] == '"' || text[j+1] == '\\') {
+			value.WriteByte(text[j+1])
+			j += 2
+			continue
+		}
+		if c == quote {
+			closed = true
+			j++
+			break
+		}
+		value.WriteByte(c)
+		j++
+	}
+	what := fmt.Sprintf("after %q", after)
+	if after == "" {
+		what = fmt.Sprintf("at %q", truncateWord(text[i:]))
+	}
+	if !closed {
+		return "", 0, fmt.Errorf("%w: the quote %s is not closed", ErrBadQuery, what)
+	}
+	if j < len(text) && !isQuerySpace(text[j]) {
+		if after == "" {
+			return "", 0, fmt.Errorf("%w: a space must follow the closing quote of %q", ErrBadQuery, text[i:j])
+		}
+		return "", 0, fmt.Errorf("%w: a space must follow the closing quote of %q", ErrBadQuery, after)
+	}
+	return value.String(), j, nil
+}
+
+// truncateWord is the start of text up to its first space, for an error.
+func truncateWord(text string) string {
+	for k := 0; k < len(text); k++ {
+		if isQuerySpace(text[k]) {
+			return text[:k]
+		}
+	}
+	return text
+}
+
+func isQueryQuote(c byte) bool { return c == '"' || c == '\'' }
+
+// QuoteQueryValue writes s as one value of the language: as it is when
+// it needs no quotes, else in single quotes, else (it holds one) in
+// double quotes with \" and \\.
+func QuoteQueryValue(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n\r") && !isQueryQuote(s[0]) {
+		return s
+	}
+	if !strings.Contains(s, "'") {
+		return "'" + s + "'"
+	}
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+	return `"` + r.Replace(s) + `"`
 }
 
 func isQuerySpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

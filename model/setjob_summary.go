@@ -40,7 +40,11 @@ func NormalizeError(s string) string {
 		for j < len(s) && isAlnum(s[j]) {
 			j++
 		}
-		b.WriteString(foldWord(s[i:j]))
+		if namesNumber(s, i, j) {
+			b.WriteString(s[i:j])
+		} else {
+			b.WriteString(foldWord(s[i:j]))
+		}
 		i = j
 	}
 	out := b.String()
@@ -51,6 +55,25 @@ func NormalizeError(s string) string {
 		}
 	}
 	return out
+}
+
+// namesNumber reports whether the word s[i:j] is a short number that is
+// part of a name rather than a value that varies: digits after a word of
+// capitals and a hyphen, as in UTF-8, UTF-16 or SHA-256.
+func namesNumber(s string, i, j int) bool {
+	if j-i > 3 || i < 3 || s[i-1] != '-' {
+		return false
+	}
+	for k := i; k < j; k++ {
+		if s[k] < '0' || s[k] > '9' {
+			return false
+		}
+	}
+	k := i - 1
+	for k > 0 && s[k-1] >= 'A' && s[k-1] <= 'Z' {
+		k--
+	}
+	return i-1-k >= 2 && (k == 0 || !isAlnum(s[k-1]))
 }
 
 func isAlnum(c byte) bool {

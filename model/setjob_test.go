@@ -103,6 +103,8 @@ func TestNormalizeError(t *testing.T) {
 		{"order 0xdeadbeef failed after 3  tries", "order <id> failed after N tries"},
 		{"job_17 failed", "job_N failed"},
 		{"deadbeefcafe", "deadbeefcafe"},
+		{"args are not valid UTF-8 at byte 17", "args are not valid UTF-8 at byte N"},
+		{"SHA-256 of job-1234 differs (UTF-16)", "SHA-256 of job-N differs (UTF-16)"},
 		{"", ""},
 	}
 	for _, tt := range tests {

@@ -138,11 +138,17 @@ type JobsPlan struct {
 	// serves, or not in known_jobs) when the plan was still built in full,
 	// so that a dry run can show it; PlanJobs returns it too.
 	Refused error
+	// Rate, when above 0, is the most jobs a second the execution sends
+	// (SetRate), whatever the executor's own rate; the screen's dialog
+	// sets it.
+	Rate int
 
 	known, served map[string]bool
-	queues        map[string]string
-	keys          redisq.Keys
-	noUniqueKey   int
+	// paused are the job names of a requeue's jobs that are paused.
+	paused      map[string]bool
+	queues      map[string]string
+	keys        redisq.Keys
+	noUniqueKey int
 	// every holds every member a bulk plan takes, sorted by score, while
 	// their bytes stay within BulkKeepBytes (everyBytes); with everyKept
 	// the execution takes them without scanning the set again. kept are
@@ -284,6 +290,11 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 	if len(plan.Unserved) > 0 {
 		plan.Warnings = append(plan.Warnings, fmt.Sprintf("no worker pool serves %s: those jobs will wait in their queue until one does (--force given)", strings.Join(plan.Unserved, ", ")))
 	}
+	if action == JobsRequeue {
+		if err := plan.readPaused(ctx, c); err != nil {
+			return plan, err
+		}
+	}
 	if plan.noUniqueKey > 0 {
 		plan.Warnings = append(plan.Warnings, fmt.Sprintf("%d unique job(s) with args that are not an object: no unique key can be built for them, none is deleted", plan.noUniqueKey))
 	}
@@ -303,6 +314,61 @@ func PlanJobs(ctx context.Context, c redis.Conn, keys redisq.Keys, action JobsAc
 // Serves reports whether a live pool serves a job name (a bulk plan's
 // counts show it per name).
 func (p JobsPlan) Serves(name string) bool { return p.served[name] }
+
+// SkippedUnserved is how many members a bulk plan made without Force
+// leaves alone because no live pool serves their name.
+func (p JobsPlan) SkippedUnserved() int64 {
+	var n int64
+	for _, s := range p.Skipped {
+		if s.Reason == skipReason(ErrUnserved) {
+			n += s.N
+		}
+	}
+	return n
+}
+
+// Unforced rewrites the warning of a plan made with Force for the
+// operator who did not give it: the jobs nobody serves are listed, and how
+// says what a run without Force does and how to force it.
+func (p *JobsPlan) Unforced(how string) {
+	for i, w := range p.Warnings {
+		p.Warnings[i] = strings.Replace(w, "(--force given)", "("+how+")", 1)
+	}
+}
+
+// Paused reports whether a requeue's job name is paused: its jobs wait in
+// their queue until it is unpaused.
+func (p JobsPlan) Paused(name string) bool { return p.paused[name] }
+
+// readPaused reads which job names of the requeue are paused, and warns
+// of them as of the names no pool serves.
+func (p *JobsPlan) readPaused(ctx context.Context, c redis.Conn) error {
+	seen := map[string]bool{}
+	var names []string
+	for _, m := range []map[string]int64{p.ByName, p.Matched.Sum.ByName} {
+		for n := range m {
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+	}
+	sort.Strings(names)
+	var err error
+	if p.paused, err = jobsPaused(ctx, c, p.keys, names); err != nil {
+		return fmt.Errorf("plan %s: %w", p.Action, err)
+	}
+	var paused []string
+	for _, n := range names {
+		if p.paused[n] && p.ByName[n] > 0 {
+			paused = append(paused, n)
+		}
+	}
+	if len(paused) > 0 {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("%s paused: those jobs will wait in their queue until it is unpaused", strings.Join(paused, ", ")))
+	}
+	return nil
+}
 
 // jobName is the one job name a bulk target takes, from Job or an exact
 // job: term of its query; "" when it takes several.

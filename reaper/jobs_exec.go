@@ -95,6 +95,9 @@ func NewJobsExecutor(namespace string, batch int) *JobsExecutor {
 // counts only replies read. A cancelled ctx stops sending calls and reads
 // those already sent: what was done stays done.
 func (e *JobsExecutor) Execute(ctx context.Context, c redis.Conn, plan JobsPlan, progress JobsProgress) (JobsResult, error) {
+	if plan.Rate > 0 && plan.Rate != e.rate {
+		return e.paced(plan.Rate).Execute(ctx, c, plan, progress)
+	}
 	res := JobsResult{ByName: map[string]int64{}, Skipped: map[string]int64{}}
 	if plan.keys != e.keys {
 		return res, fmt.Errorf("%s: plan is for namespace %q, executor for %q", plan.Action, plan.Namespace, e.keys.Prefix())

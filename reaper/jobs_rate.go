@@ -19,6 +19,14 @@ func (e *JobsExecutor) SetRate(n int) {
 	}
 }
 
+// paced is a copy of e at rate n (SetRate), for a plan that carries its
+// own rate: e itself, shared by the screen's runs, keeps its batch.
+func (e *JobsExecutor) paced(n int) *JobsExecutor {
+	c := *e
+	c.SetRate(n)
+	return &c
+}
+
 // pacer spaces script calls so that the jobs Redis runs within any second
 // are at most rate, whatever the delays of the network and of Redis:
 //

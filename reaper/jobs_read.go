@@ -119,6 +119,32 @@ func jobsKnown(ctx context.Context, c redis.Conn, keys redisq.Keys) (map[string]
 	return out, nil
 }
 
+// jobsPaused reads which of names are paused (their paused key exists),
+// in one pipeline: a job requeued into a paused type waits until it is
+// unpaused.
+func jobsPaused(ctx context.Context, c redis.Conn, keys redisq.Keys, names []string) (map[string]bool, error) {
+	for _, n := range names {
+		if err := c.Send("EXISTS", keys.Paused(n)); err != nil {
+			return nil, fmt.Errorf("read paused keys: %w", err)
+		}
+	}
+	if err := c.Flush(); err != nil {
+		return nil, fmt.Errorf("read paused keys: %w", err)
+	}
+	out := map[string]bool{}
+	var first error
+	for _, n := range names {
+		v, err := redis.Int(redis.ReceiveContext(c, ctx))
+		if err != nil && first == nil {
+			first = fmt.Errorf("read paused keys: %w", err)
+		}
+		if v > 0 {
+			out[n] = true
+		}
+	}
+	return out, first
+}
+
 // jobsServed reads the job names that the heartbeats of the pools in
 // <ns>:worker_pools list, in one pipeline, counting only pools whose
 // heartbeat is not dead by upstream's rule (model.Classify with the default

@@ -27,6 +27,9 @@ func renderBulkSummary(w io.Writer, p JobsPlan) {
 		if !p.Serves(c.Key) {
 			serves = "none"
 		}
+		if p.Paused(c.Key) {
+			serves += " (paused)"
+		}
 		tb.Row("  "+textsafe.Clean(c.Key), strconv.FormatInt(c.N, 10), serves)
 	}
 	if m.Sum.NotJobs > 0 {

@@ -395,3 +395,40 @@ func TestJobsReadOnlyPlansButNeverWrites(t *testing.T) {
 		t.Fatalf("plan text:\n%s", b.String())
 	}
 }
+
+// A requeue into a paused type is planned with a warning that its jobs
+// wait until it is unpaused, and the bulk plan's counts say paused.
+func TestJobsRequeuePausedWarns(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	keys := jobsNS(t, c, []string{"mail", "sms"}, "mail,sms")
+	jobsDo(t, c, "SET", keys.Paused("mail"), "1")
+	jobsDo(t, c, "ZADD", "work:dead", 1, jobsDead("m1", "mail"))
+	jobsDo(t, c, "ZADD", "work:dead", 2, jobsDead("s1", "sms"))
+	for _, target := range []JobsTarget{
+		{Set: model.SetDead, Refs: []JobRef{{ID: "m1"}, {ID: "s1"}}},
+		{Set: model.SetDead, All: true},
+	} {
+		plan, err := PlanJobs(context.Background(), c, keys, JobsRequeue, target)
+		if err != nil {
+			t.Fatalf("plan: %v", err)
+		}
+		warned := strings.Join(plan.Warnings, "\n")
+		if !strings.Contains(warned, "mail paused") || strings.Contains(warned, "sms") {
+			t.Errorf("%+v: warnings %q, want one of mail paused", target, plan.Warnings)
+		}
+		var out strings.Builder
+		RenderJobsPlan(&out, plan)
+		if !strings.Contains(out.String(), "mail paused") {
+			t.Errorf("the plan does not say mail is paused:\n%s", out.String())
+		}
+		if target.All && !strings.Contains(out.String(), "serves it (paused)") {
+			t.Errorf("the bulk plan's counts do not say paused:\n%s", out.String())
+		}
+	}
+	// A delete warns of nothing paused.
+	plan, err := PlanJobs(context.Background(), c, keys, JobsDelete, JobsTarget{Set: model.SetDead, Refs: []JobRef{{ID: "m1"}}})
+	if err != nil || strings.Contains(strings.Join(plan.Warnings, "\n"), "paused") {
+		t.Errorf("delete: %v, warnings %q", err, plan.Warnings)
+	}
+}

@@ -139,3 +139,22 @@ func TestRenderResultStripsControls(t *testing.T) {
 		}
 	}
 }
+
+// A job type whose lock the reap did not lower says its lock as it is,
+// not "lock -0".
+func TestRenderResultLockUntouched(t *testing.T) {
+	var buf bytes.Buffer
+	RenderReapResult(&buf, Result{Pools: []PoolResult{
+		{PoolID: "p1", Reaped: true, Moved: map[string]int64{"mail": 2, "sms": 1}, LocksReleased: map[string]int64{"sms": 1},
+			LockAfter: map[string]int64{"mail": 0}},
+	}})
+	out := buf.String()
+	if strings.Contains(out, "-0") {
+		t.Errorf("a lock lowered by 0:\n%s", out)
+	}
+	for _, s := range []string{"mail: 2 jobs requeued, lock now 0\n", "sms: 1 job requeued, lock -1\n"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("lacks %q:\n%s", s, out)
+		}
+	}
+}

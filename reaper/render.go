@@ -93,9 +93,15 @@ func ReapResultText(r Result, width int) string {
 		}
 		sort.Strings(sorted)
 		for _, j := range sorted {
-			fmt.Fprintf(&b, "  %s: %s requeued, lock -%d", textsafe.Clean(j), model.Plural(pr.Moved[j], "job", "jobs"), pr.LocksReleased[j])
-			if a, ok := pr.LockAfter[j]; ok {
-				fmt.Fprintf(&b, ", now %d", a)
+			fmt.Fprintf(&b, "  %s: %s requeued", textsafe.Clean(j), model.Plural(pr.Moved[j], "job", "jobs"))
+			a, ok := pr.LockAfter[j]
+			switch released := pr.LocksReleased[j]; {
+			case released > 0 && ok:
+				fmt.Fprintf(&b, ", lock -%d, now %d", released, a)
+			case released > 0:
+				fmt.Fprintf(&b, ", lock -%d", released)
+			case ok:
+				fmt.Fprintf(&b, ", lock now %d", a)
 			}
 			b.WriteByte('\n')
 		}

@@ -127,3 +127,7 @@ func splitKeepingGaps(s string) [][2]string {
 	}
 	return out
 }
+
+// WrapText breaks every line of s wider than width display columns at
+// spaces (a word wider than a row is cut); width <= 0 leaves s as it is.
+func WrapText(s string, width int) string { return wrapText(s, width) }

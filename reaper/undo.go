@@ -38,6 +38,12 @@ type UndoPlan struct {
 	// NotFound counts requeued jobs of such calls that are not in their
 	// queue: left alone (taken by a worker, or never pushed).
 	NotFound int64
+	// Already counts items found back where they were before the action
+	// (an undo ran before); MovedOn those found neither there nor where
+	// the action left them (a requeued job a worker took): both left
+	// alone, at most ReportLimit of the latter listed.
+	Already, MovedOn int64
+	MovedOnItems     []journal.Item
 }
 
 // UndoItem is one thing to put back. Item holds what the journal says;
@@ -60,10 +66,12 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 	p := UndoPlan{Of: a, Op: a.Header.Op}
 	switch a.Header.Op {
 	case journal.OpReap, journal.OpOrphans, journal.OpRepairLocks:
-		return p, fmt.Errorf("action %s (%s) %w: it repaired broken state (a dead pool's jobs, lost in-progress lists or drifted locks), and putting that back would break it again; its journal is shown by `history %s`", a.Header.ID, a.Header.Command, ErrUndoRefused, a.Header.ID)
+		return p, fmt.Errorf("action %s (%s) %w: it repaired broken state (a dead pool's jobs, lost in-progress lists or drifted locks), and putting that back would break it again; its journal stays on record in the history", a.Header.ID, a.Header.Command, ErrUndoRefused)
 	case journal.OpUndo:
 		return p, fmt.Errorf("action %s is an undo of %s and %w: undoing it would write that action again with new bytes and new times; run the action again instead", a.Header.ID, a.Header.UndoOf, ErrUndoRefused)
-	case journal.OpRequeue, journal.OpDelete, journal.OpQueueDelete, journal.OpRemoveLeaked, journal.OpPause, journal.OpUnpause, journal.OpDeleteUnique:
+	case journal.OpRequeue, journal.OpDelete, journal.OpQueueDelete, journal.OpRemoveLeaked, journal.OpPause, journal.OpUnpause, journal.OpThrottle, journal.OpDeleteUnique:
+	case journal.OpQueueDrain, journal.OpQueuePark:
+		return planUndoDrain(p, a), nil
 	default:
 		return p, fmt.Errorf("action %s: unknown operation %q: %w", a.Header.ID, a.Header.Op, ErrUndoRefused)
 	}
@@ -71,7 +79,7 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 		return p, fmt.Errorf("action %s ran on namespace %q, not on %q: %w here", a.Header.ID, a.Header.Namespace, ns, ErrUndoRefused)
 	}
 	if a.Altered != "" {
-		return p, fmt.Errorf("action %s: its journal was changed after it was written (%s), and it %w from it; `history %s` shows what it holds", a.Header.ID, a.Altered, ErrUndoRefused, a.Header.ID)
+		return p, fmt.Errorf("action %s: its journal was changed after it was written (%s), and it %w from it; the history shows what it holds", a.Header.ID, a.Altered, ErrUndoRefused)
 	}
 	if err := checkUndoKeys(a, keys.Prefix()); err != nil {
 		return p, err
@@ -126,6 +134,11 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 					p.NotChanged++
 					continue
 				}
+			case journal.OpThrottle:
+				if !undoesThrottle(it, call.Commit, committed) {
+					p.NotChanged++
+					continue
+				}
 			case journal.OpPause, journal.OpUnpause:
 				if it.Key == nil {
 					continue
@@ -155,6 +168,9 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 		}
 	}
 	if err := p.findPushed(ctx, c, search); err != nil {
+		return p, err
+	}
+	if err := p.checkInPlace(ctx, c); err != nil {
 		return p, err
 	}
 	return p, nil

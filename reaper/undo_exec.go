@@ -18,6 +18,8 @@ import (
 	"github.com/gomodule/redigo/redis"
 
 	"github.com/workq-tui/workq-tui/internal/journal"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
 )
 
 //go:embed lua/undo_requeue.lua
@@ -57,6 +59,7 @@ type UndoProgress func(done, total int64)
 type Undoer struct {
 	batch                          int
 	requeue, del, queue, pauseUndo *redis.Script
+	throttleUndo                   *redis.Script
 }
 
 // NewUndoer returns an undoer putting back at most batch items per script
@@ -66,16 +69,20 @@ func NewUndoer(batch int) *Undoer {
 		batch = DefaultBatch
 	}
 	return &Undoer{
-		batch:     batch,
-		requeue:   redis.NewScript(-1, luaUndoRequeue),
-		del:       redis.NewScript(-1, luaUndoDelete),
-		queue:     redis.NewScript(-1, luaUndoQueue),
-		pauseUndo: redis.NewScript(-1, luaUndoPause),
+		batch:        batch,
+		requeue:      redis.NewScript(-1, luaUndoRequeue),
+		del:          redis.NewScript(-1, luaUndoDelete),
+		queue:        redis.NewScript(-1, luaUndoQueue),
+		pauseUndo:    redis.NewScript(-1, luaUndoPause),
+		throttleUndo: redis.NewScript(-1, luaUndoThrottle),
 	}
 }
 
 // Execute puts back what plan lists, journalling every call to w.
 func (u *Undoer) Execute(ctx context.Context, c redis.Conn, plan UndoPlan, w JournalWriter, progress UndoProgress) (UndoResult, error) {
+	if isDrainOp(plan.Op) {
+		return u.executeDrain(ctx, c, plan, w, progress)
+	}
 	var res UndoResult
 	items := plan.Items
 	total := int64(len(items))
@@ -120,7 +127,9 @@ func (u *Undoer) Execute(ctx context.Context, c redis.Conn, plan UndoPlan, w Jou
 		}
 		done += int64(n)
 		if progress != nil {
-			progress(done, total)
+			// Progress counts what was put back, not what was visited: an
+			// item that moved on since the plan was read is not progress.
+			progress(res.Restored, total)
 		}
 		items = items[n:]
 	}
@@ -162,7 +171,7 @@ func (u *Undoer) batchOf(op string, items []UndoItem) int {
 	switch op {
 	case journal.OpQueueDelete, journal.OpRemoveLeaked:
 		return 1
-	case journal.OpPause, journal.OpUnpause, journal.OpDeleteUnique:
+	case journal.OpPause, journal.OpUnpause, journal.OpThrottle, journal.OpDeleteUnique:
 		return len(items)
 	}
 	size := 0
@@ -234,6 +243,9 @@ func (u *Undoer) callArgs(plan UndoPlan, call []UndoItem) (*redis.Script, []any,
 			in.Items[0].Deadline = deadline
 		}
 		argv = []any{it.Item.Old, max(it.Item.Count, 1), val, deadline}
+	case journal.OpThrottle:
+		script = u.throttleUndo
+		keys, argv = throttleUndoArgs(call)
 	default: // pause, unpause
 		script = u.pauseUndo
 		op := "lift"
@@ -259,35 +271,62 @@ func (u *Undoer) callArgs(plan UndoPlan, call []UndoItem) (*redis.Script, []any,
 	return script, args, in
 }
 
-// DescribeUndoItem names an item for the operator: where it was, its
-// score and bytes (cut short), where it went, and its unique or pause key
-// as it was before.
+// DescribeUndoItem names an item for the operator as a plan names a job:
+// its id, job name and time (the set's score as a time) or its bytes cut
+// short when they are not a job; where it was and where it went; its
+// unique or pause key as it was before. The line is bounded: every part
+// read from Redis is cut short.
 func DescribeUndoItem(it journal.Item) string {
 	var b strings.Builder
-	switch {
-	case it.Key != nil:
-		b.WriteString(it.Key.Name)
+	if it.Key != nil {
+		b.WriteString(textsafe.Clean(truncateBytes([]byte(it.Key.Name), 60)))
 		b.WriteString(describeKey(*it.Key))
 		return b.String()
-	case it.Set != "":
-		b.WriteString(it.Set)
-		if it.Score != "" {
-			b.WriteString(" @" + it.Score)
-		}
-	default:
-		b.WriteString(it.Queue)
 	}
-	b.WriteString(" " + strconv.Quote(truncateBytes(it.Old, 60)))
-	if it.Set != "" && it.Queue != "" {
-		b.WriteString(" -> " + it.Queue)
+	b.WriteString(describeJobBytes(it.Set, it.Old, it.Score))
+	switch {
+	case it.Set != "" && it.Queue != "":
+		b.WriteString("  " + shortKey(it.Set) + " -> " + shortKey(it.Queue))
+	case it.Set != "":
+		b.WriteString("  in " + shortKey(it.Set))
+	default:
+		b.WriteString("  in " + shortKey(it.Queue))
 	}
 	if it.Count > 1 {
 		fmt.Fprintf(&b, " (%d copies)", it.Count)
 	}
 	if u := it.Unique; u != nil {
-		b.WriteString(", unique key " + u.Name + describeKey(*u))
+		b.WriteString(", unique key" + describeKey(*u))
 	}
 	return b.String()
+}
+
+// describeJobBytes is a job as the plans of requeue and delete name it
+// (id, job name, time); raw bytes, cut short, when they are not a job.
+func describeJobBytes(set string, raw []byte, score string) string {
+	name := model.SetName("")
+	if i := strings.LastIndexByte(set, ':'); i >= 0 {
+		if n, err := model.ParseSetName(set[i+1:]); err == nil {
+			name = n
+		}
+	}
+	sj := model.ParseSetJob(name, raw, score)
+	if score == "" && sj.Job != nil {
+		return textsafe.Clean(truncateBytes([]byte(sj.Job.ID), 40)) + "  " + textsafe.Clean(truncateBytes([]byte(sj.Job.Name), 40))
+	}
+	if score == "" {
+		return "raw " + textsafe.Clean(truncateBytes(raw, 60))
+	}
+	if sj.Job != nil {
+		sj.Job.ID = truncateBytes([]byte(sj.Job.ID), 40)
+		sj.Job.Name = truncateBytes([]byte(sj.Job.Name), 40)
+	}
+	return describeItem(JobItem{Job: sj})
+}
+
+// shortKey is a key name cut short for a plan's line.
+func shortKey(k string) string {
+	return textsafe.Clean(truncateBytes([]byte(k), 40))
 }
 
 // describeKey is a key's state before: absent, or its value and TTL.
@@ -298,7 +337,7 @@ func describeKey(k journal.Key) string {
 	case k.Value == nil && k.PTTL == 0:
 		return " (not a string)"
 	case k.PTTL > 0:
-		return fmt.Sprintf(" (was %s, %s to live)", strconv.Quote(truncateBytes(k.Value, 40)), time.Duration(k.PTTL)*time.Millisecond)
+		return fmt.Sprintf(" (was %s, %s to live)", textsafe.Clean(strconv.Quote(truncateBytes(k.Value, 24))), time.Duration(k.PTTL)*time.Millisecond)
 	}
-	return fmt.Sprintf(" (was %s, no expiry)", strconv.Quote(truncateBytes(k.Value, 40)))
+	return fmt.Sprintf(" (was %s, no expiry)", textsafe.Clean(strconv.Quote(truncateBytes(k.Value, 24))))
 }

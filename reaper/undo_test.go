@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gomodule/redigo/redis"
@@ -128,9 +129,10 @@ func TestUndoRequeueRestoresDump(t *testing.T) {
 		t.Fatalf("undo plan %d items (%d maybe), result %+v", len(plan.Items), plan.Maybe, ures)
 	}
 	dumpEqual(t, "after undo", redistest.Dump(t, c, "work:*"), before)
-	_, again := undoAction(t, c, d, a)
-	if again.Already != 300 || again.Restored != 0 {
-		t.Fatalf("second undo: %+v", again)
+	// The second plan reads where the items are: all back, nothing to do.
+	replan, again := undoAction(t, c, d, a)
+	if len(replan.Items) != 0 || replan.Already != 300 || replan.MovedOn != 0 || again.Restored != 0 || again.Calls != 0 {
+		t.Fatalf("second undo: plan %d items, %d already back, %d moved on; result %+v", len(replan.Items), replan.Already, replan.MovedOn, again)
 	}
 	dumpEqual(t, "after a second undo", redistest.Dump(t, c, "work:*"), before)
 }
@@ -150,9 +152,21 @@ func TestUndoRequeueMovedOn(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		jobsDo(t, c, "RPOPLPUSH", "work:jobs:mail", "work:jobs:mail:p1:inprogress")
 	}
-	_, res := undoAction(t, c, d, a)
-	if res.Restored != 45 || res.MovedOn != 5 || len(res.MovedOnItems) != 5 {
-		t.Fatalf("undo: %d put back, %d moved on (%d listed)", res.Restored, res.MovedOn, len(res.MovedOnItems))
+	// The plan reads the queue before it is shown: it puts back 45, and
+	// says it leaves the 5 a worker took.
+	plan, res := undoAction(t, c, d, a)
+	if len(plan.Items) != 45 || plan.MovedOn != 5 || len(plan.MovedOnItems) != 5 || plan.Already != 0 {
+		t.Fatalf("plan: %d to put back, %d moved on (%d listed), %d already back", len(plan.Items), plan.MovedOn, len(plan.MovedOnItems), plan.Already)
+	}
+	if res.Restored != 45 || res.MovedOn != 0 {
+		t.Fatalf("undo: %d put back, %d moved on", res.Restored, res.MovedOn)
+	}
+	var text strings.Builder
+	RenderUndoPlan(&text, plan)
+	for _, want := range []string{"to put back: 45", "moved on since (a worker took them from the queue): 5, left alone"} {
+		if !strings.Contains(text.String(), want) {
+			t.Fatalf("plan does not say %q:\n%s", want, text.String())
+		}
 	}
 	if n := undoInt(t, c, "LLEN", "work:jobs:mail"); n != 0 {
 		t.Fatalf("queue holds %d", n)
@@ -418,4 +432,46 @@ func TestUndoDeleteWithoutCommits(t *testing.T) {
 		t.Fatalf("undo: %d maybe; %d put back, %d unique keys, %d held", uplan.Maybe, ures.Restored, ures.UniqueRestored, ures.UniqueHeld)
 	}
 	dumpEqual(t, "after undo", redistest.Dump(t, c, "work:*"), before)
+}
+
+// Progress counts items put back, not items visited: jobs a worker takes
+// between the plan and the run are not progress.
+func TestUndoProgressCountsPutBack(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	jobsNS(t, c, []string{"mail"}, "mail")
+	for i := 0; i < 20; i++ {
+		jobsDo(t, c, "ZADD", "work:retry", 1700000000+i, fmt.Sprintf(`{"name":"mail","id":"r%02d","t":1,"args":{},"fails":1}`, i))
+	}
+	d := undoJournal(t)
+	a, _ := journalledJobs(t, srv, d, journal.OpRequeue, JobsTarget{Set: model.SetRetry, All: true}, 10)
+	plan, err := PlanUndo(context.Background(), c, redisq.NewKeys("work"), a)
+	if err != nil || len(plan.Items) != 20 {
+		t.Fatalf("plan %d items: %v", len(plan.Items), err)
+	}
+	for i := 0; i < 12; i++ { // a worker takes 12 after the plan was read
+		jobsDo(t, c, "RPOPLPUSH", "work:jobs:mail", "work:jobs:mail:p1:inprogress")
+	}
+	w, err := d.Create(journal.Header{Address: a.Header.Address, Namespace: "work", Op: journal.OpUndo, UndoOf: a.Header.ID, Command: "undo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if err := w.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
+	var last int64 = -1
+	res, err := NewUndoer(7).Execute(context.Background(), c, plan, w, func(done, total int64) {
+		if done < last || total != 20 {
+			t.Errorf("progress %d of %d after %d", done, total, last)
+		}
+		last = done
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Restored != 8 || res.MovedOn != 12 || last != 8 {
+		t.Fatalf("put back %d, moved on %d; progress ended at %d, want 8", res.Restored, res.MovedOn, last)
+	}
 }

@@ -8,6 +8,7 @@ package redisq
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -39,8 +40,10 @@ type Place struct {
 	Key  string `json:"key"`
 	ID   string `json:"id"`
 	Name string `json:"name"`
-	// Position (queues): how many jobs run before it.
+	// Position (queues): how many jobs run before it; Paused: its type
+	// is paused, so none of them runs until it is unpaused.
 	Position int64 `json:"position,omitempty"`
+	Paused   bool  `json:"paused,omitempty"`
 	// At (sets): the score, epoch seconds; ScoreField names it.
 	At         int64  `json:"at,omitempty"`
 	ScoreField string `json:"score_field,omitempty"`
@@ -61,6 +64,25 @@ type Place struct {
 	InValue bool `json:"in_value,omitempty"`
 
 	job *model.JobFields
+}
+
+// MarshalJSON is the place as `find --json` prints it: a queue's
+// position even when it is 0 (the next to run), and the id null for a
+// unique key whose job is in no other place.
+func (p Place) MarshalJSON() ([]byte, error) {
+	type plain Place
+	out := struct {
+		plain
+		ID       *string `json:"id"`
+		Position *int64  `json:"position,omitempty"`
+	}{plain: plain(p)}
+	if p.ID != "" || p.Kind != PlaceUnique {
+		out.ID = &p.ID
+	}
+	if p.Kind == PlaceQueue {
+		out.Position = &p.Position
+	}
+	return json.Marshal(out)
 }
 
 // FindSpec says what to look for: jobs with one of IDs (any when empty)
@@ -139,6 +161,7 @@ func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, er
 		}
 		for _, n := range names {
 			key := keys.Queue(n)
+			from := len(out)
 			err := WalkQueue(ctx, c, key, func(pos int64, raw []byte) {
 				if !mayHold(raw) {
 					return
@@ -149,6 +172,15 @@ func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, er
 			})
 			if err != nil {
 				return nil, fmt.Errorf("find: %s: %w", key, err)
+			}
+			if len(out) > from {
+				paused, err := redis.Bool(redis.DoContext(c, ctx, "EXISTS", keys.Paused(n)))
+				if err != nil {
+					return nil, fmt.Errorf("find: read %s: %w", keys.Paused(n), err)
+				}
+				for i := from; i < len(out); i++ {
+					out[i].Paused = paused
+				}
 			}
 		}
 	}

@@ -6,6 +6,7 @@ package redisq
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -15,8 +16,10 @@ import (
 )
 
 // ReadHealth reads what model.HealthFindings judges. An INFO refused (an
-// ACL user without +info, a renamed command) marks the health Unreadable
-// and is no error; a connection error is.
+// ACL user without +info, a renamed command) marks the health Unreadable;
+// a server that answers INFO without these sections (an embedded Redis
+// such as the demo's) marks it Unreported; neither is an error, a
+// connection error is.
 func ReadHealth(ctx context.Context, conn redis.Conn, keys Keys) (*model.RedisHealth, error) {
 	rs, err := pipeline(ctx, conn, []cmd{
 		{"INFO", []any{"memory"}},
@@ -42,8 +45,14 @@ func ReadHealth(ctx context.Context, conn redis.Conn, keys Keys) (*model.RedisHe
 	info := map[string]string{}
 	for _, r := range rs[:3] {
 		if r.err != nil {
-			h.Unreadable = true
-			return h, nil //nolint:nilerr // INFO refused (an ACL user without it): a finding of its own, never a failed snapshot
+			if sectionUnsupported(r.err) {
+				h.Unreported = true
+			} else {
+				h.Unreadable = true
+			}
+			// INFO refused, or without the sections: a finding of its
+			// own (or none), never a failed snapshot.
+			return h, nil
 		}
 		s, err := redis.String(r.v, nil)
 		if err != nil {
@@ -55,6 +64,17 @@ func ReadHealth(ctx context.Context, conn redis.Conn, keys Keys) (*model.RedisHe
 	}
 	applyInfo(h, info)
 	return h, nil
+}
+
+// sectionUnsupported reports whether INFO's error says the server has no
+// such section, rather than that the user may not run it.
+func sectionUnsupported(err error) bool {
+	var re redis.Error
+	if !errors.As(err, &re) {
+		return false
+	}
+	msg := strings.ToLower(string(re))
+	return strings.Contains(msg, "section") && strings.Contains(msg, "not supported")
 }
 
 // Health runs ReadHealth on a connection of its own.

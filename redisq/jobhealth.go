@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -55,12 +56,16 @@ type HealthTracker struct {
 	// norm caches NormalizeError by error text: a failing type's errors
 	// repeat, and the first read takes thousands.
 	norm map[string]string
+	// waits are each queued type's samples of the last polls, for a
+	// backlog by growth (model.WaitGrowing).
+	waits map[string][]model.WaitSample
 }
 
 // NewHealthTracker returns a tracker of the namespace judging with limits.
 func NewHealthTracker(namespace string, limits model.HealthLimits) *HealthTracker {
 	return &HealthTracker{keys: NewKeys(namespace), limits: limits, seed: maphash.MakeSeed(),
-		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string][]model.Failure{}, norm: map[string]string{}}
+		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string][]model.Failure{}, norm: map[string]string{},
+		waits: map[string][]model.WaitSample{}}
 }
 
 // Limits are the thresholds the tracker judges with.
@@ -70,6 +75,17 @@ func (t *HealthTracker) Limits() model.HealthLimits { return t.limits }
 // judgement needs, sets snap.Jobs and puts its findings among snap's (in
 // the place model.Findings gives them, without listing the others again).
 func (t *HealthTracker) Assess(ctx context.Context, conn redis.Conn, snap *model.Snapshot) error {
+	return t.assess(ctx, conn, snap, true)
+}
+
+// AssessAside is Assess for a read between the polls (an explanation):
+// its queues are judged against the polls' samples and not added to them,
+// so that it does not shorten the polls a backlog by growth spans.
+func (t *HealthTracker) AssessAside(ctx context.Context, conn redis.Conn, snap *model.Snapshot) error {
+	return t.assess(ctx, conn, snap, false)
+}
+
+func (t *HealthTracker) assess(ctx context.Context, conn redis.Conn, snap *model.Snapshot, sample bool) error {
 	log, err := t.readFailures(ctx, conn, snap.RedisTime)
 	if err != nil {
 		return err
@@ -82,9 +98,36 @@ func (t *HealthTracker) Assess(ctx context.Context, conn redis.Conn, snap *model
 			}
 		}
 	}
-	snap.Jobs = model.AssessJobs(snap, model.HealthInput{Failures: log, Workers: ws}, t.limits)
+	snap.Jobs = model.AssessJobs(snap, model.HealthInput{Failures: log, Workers: ws, Waits: t.recordWaits(snap, sample)}, t.limits)
 	snap.Findings = model.WithJobHealth(snap.Findings, snap.Jobs)
 	return nil
+}
+
+// recordWaits returns the earlier polls' queue samples and, with sample,
+// keeps snap's: the last model.GrowthPolls-1 of each queued type (a type
+// whose queue emptied starts again).
+func (t *HealthTracker) recordWaits(snap *model.Snapshot, sample bool) map[string][]model.WaitSample {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !sample {
+		return t.waits
+	}
+	earlier := make(map[string][]model.WaitSample, len(t.waits))
+	next := make(map[string][]model.WaitSample, len(snap.JobTypes))
+	for _, jt := range snap.JobTypes {
+		if jt.Queued == 0 || jt.Latency == nil {
+			continue
+		}
+		prev := t.waits[jt.Name]
+		earlier[jt.Name] = prev
+		keep := append(slices.Clone(prev), model.WaitSample{Queued: jt.Queued, Wait: *jt.Latency})
+		if len(keep) > model.GrowthPolls-1 {
+			keep = keep[len(keep)-(model.GrowthPolls-1):]
+		}
+		next[jt.Name] = keep
+	}
+	t.waits = next
+	return earlier
 }
 
 // poolsToObserve are the live pools whose every worker is busy and that
@@ -251,13 +294,23 @@ func sortFailures(fs []model.Failure) {
 // client's; what it costs Redis is added to snap.Cost when the read was
 // measured (the screen's polls).
 func (c *Client) AssessJobs(ctx context.Context, t *HealthTracker, snap *model.Snapshot) error {
+	return c.assessJobs(ctx, t, snap, true)
+}
+
+// AssessJobsAside is AssessJobs for a read between the polls
+// (HealthTracker.AssessAside).
+func (c *Client) AssessJobsAside(ctx context.Context, t *HealthTracker, snap *model.Snapshot) error {
+	return c.assessJobs(ctx, t, snap, false)
+}
+
+func (c *Client) assessJobs(ctx context.Context, t *HealthTracker, snap *model.Snapshot, sample bool) error {
 	conn, err := c.conns.GetContext(ctx)
 	if err != nil {
 		return c.wrap(err)
 	}
 	defer conn.Close()
 	if snap.Cost != nil {
-		return c.wrap(t.Assess(ctx, metered(conn, snap.Cost), snap))
+		return c.wrap(t.assess(ctx, metered(conn, snap.Cost), snap, sample))
 	}
-	return c.wrap(t.Assess(ctx, conn, snap))
+	return c.wrap(t.assess(ctx, conn, snap, sample))
 }

@@ -43,7 +43,7 @@ func FindNamespaces(ctx context.Context, c redis.Conn, maxKeys int64, pause func
 	if maxKeys <= 0 {
 		maxKeys = NamespaceSearchMaxKeys
 	}
-	var out model.NamespaceSearch
+	out := model.NamespaceSearch{Namespaces: []string{}} // an array in JSON, also when none is found
 	n, err := redis.Int64(redis.DoContext(c, ctx, "DBSIZE"))
 	if err != nil {
 		return out, fmt.Errorf("search for namespaces: %w", err)

@@ -60,10 +60,13 @@ func (q QueuedJob) MarshalJSON() ([]byte, error) {
 		Name       string          `json:"name"`
 		EnqueuedAt *int64          `json:"enqueued_at"`
 		Args       json.RawMessage `json:"args"`
-		Raw        *string         `json:"raw,omitempty"`
-		Error      string          `json:"error,omitempty"`
-		RunsAs     *runsAsJSON     `json:"runs_as,omitempty"`
-	}{Position: q.Position, ID: q.ID, Name: q.Name, Args: q.Args}
+		// unique and unique_key as the sets' --json gives them.
+		Unique    bool        `json:"unique"`
+		UniqueKey string      `json:"unique_key,omitempty"`
+		Raw       *string     `json:"raw,omitempty"`
+		Error     string      `json:"error,omitempty"`
+		RunsAs    *runsAsJSON `json:"runs_as,omitempty"`
+	}{Position: q.Position, ID: q.ID, Name: q.Name, Args: q.Args, Unique: q.Unique, UniqueKey: q.UniqueKey}
 	if r := q.RunsAs; r != nil {
 		out.RunsAs = &runsAsJSON{ID: r.ID, Args: r.Args}
 		if len(out.RunsAs.Args) == 0 {

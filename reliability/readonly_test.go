@@ -195,6 +195,10 @@ func teaKey(k string) tea.KeyMsg {
 
 // runModel runs the screen in-process with the given options and key
 // presses (after the first snapshot shows), and returns the final view.
+// waitForDialog, among the presses of runModel, waits until a dialog that
+// just opened takes its y.
+const waitForDialog = "<wait for the dialog>"
+
 func runModel(t *testing.T, o tui.Options, presses []string, settle time.Duration) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -209,6 +213,10 @@ func runModel(t *testing.T, o tui.Options, presses []string, settle time.Duratio
 			gap = 2 * time.Millisecond // make stress: thousands of presses
 		}
 		for _, k := range presses {
+			if k == waitForDialog {
+				time.Sleep(2 * tui.DialogReadTime)
+				continue
+			}
 			p.Send(teaKey(k))
 			time.Sleep(gap)
 		}
@@ -267,7 +275,8 @@ func TestReadOnlyModelWithReadOnlyReaper(t *testing.T) {
 				}
 			}
 			// Last: reap all and confirm, so the final view shows its outcome.
-			presses = append(presses, "Escape", "Escape", "X", "y")
+			// A dialog's y counts once the dialog has been on screen a while.
+			presses = append(presses, "Escape", "Escape", "X", waitForDialog, "y")
 			view := runModel(t, o, presses, 800*time.Millisecond)
 			if !strings.Contains(view, "2 pools · dead pools 1") {
 				t.Errorf("the screen shows no data:\n%s", view)

@@ -37,6 +37,11 @@ type action struct {
 	// or ctrl+c while they run; see stop.go).
 	stoppable bool
 	run       func(ctx context.Context, progress func(moved, total int64)) (actionOutcome, error)
+	// rate is the jobs a second the action runs at (0: no limit); an
+	// action that takes one has rerate, the same action at another rate
+	// (sets_rate.go).
+	rate   int
+	rerate func(rate int) action
 }
 
 // actionOutcome is what an action did, in words for the status line.

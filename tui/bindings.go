@@ -101,6 +101,27 @@ func actionBindings() []actionBinding {
 			run: func(m Model) (Model, tea.Cmd) { return m.openAction(m.togglePause(), reaper.Targets{}) },
 		},
 		{
+			binding: func(k *keyMap) *key.Binding { return &k.Throttle },
+			name:    "throttle", write: func(w writes) bool { return w.throttle != nil },
+			disabledReason: func(m Model) string {
+				if _, ok := m.pauseTarget(); !ok {
+					return m.keys.Throttle.Help().Key + " throttles the selected job type: select one in the Job types view"
+				}
+				return ""
+			},
+			run: func(m Model) (Model, tea.Cmd) { return m.promptThrottle() },
+		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.Copy },
+			name:    "copy", disabledReason: func(m Model) string { return m.copyDisabled(false) },
+			run: func(m Model) (Model, tea.Cmd) { return m.copyNow(false) },
+		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.CopyCommand },
+			name:    "copy", disabledReason: func(m Model) string { return m.copyDisabled(true) },
+			run: func(m Model) (Model, tea.Cmd) { return m.copyNow(true) },
+		},
+		{
 			binding: func(k *keyMap) *key.Binding { return &k.ScanOrphans },
 			name:    "the orphan scan",
 			disabledReason: func(m Model) string {
@@ -182,7 +203,7 @@ func actionBindings() []actionBinding {
 				}
 				return ""
 			},
-			run: func(m Model) (Model, tea.Cmd) { return m.openTimeline(timelineDefaultSince) },
+			run: func(m Model) (Model, tea.Cmd) { return m.openTimeline(timelineDefaultSince, true) },
 		},
 	}
 }

@@ -1,7 +1,7 @@
 package tui
 
 // This file owns the command line ':' opens at the bottom of the screen:
-// its text, its history (kept for the session), its completion (tab) from
+// its text, its history (kept across runs by a LineStore), its completion (tab) from
 // what the screen already holds, and how it is drawn. What each command
 // does is in cmdline_run.go.
 
@@ -62,12 +62,17 @@ func (m Model) cmdLineKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
 	case tea.KeyEnter:
 		line := strings.TrimSpace(c.input.Value())
 		c.open = false
+		var save tea.Cmd
 		if line != "" && (len(c.history) == 0 || c.history[len(c.history)-1] != line) {
 			c.history = append(append([]string(nil), c.history...), line)
+			if len(c.history) > maxCmdLines {
+				c.history = c.history[len(c.history)-maxCmdLines:]
+			}
+			save = saveCmdLines(m.opts.CmdLineStore, c.history)
 		}
 		m.cmdline = c
 		mm, cmd := m.runCommand(line)
-		return mm, cmd, true
+		return mm, tea.Batch(cmd, save), true
 	case tea.KeyTab:
 		m.cmdline = c.complete(m.completions(c.input.Value()))
 		return m, nil, true
@@ -78,6 +83,33 @@ func (m Model) cmdLineKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
 	c.input = c.input.update(msg)
 	m.cmdline = c.endCycle()
 	return m, nil, true
+}
+
+// maxCmdLines bounds the history kept in memory (the store keeps its own
+// bound).
+const maxCmdLines = 200
+
+// LineStore keeps the command line's history across runs.
+type LineStore interface {
+	Save(lines []string) error
+}
+
+// cmdLinesSavedMsg says the history could not be kept.
+type cmdLinesSavedMsg struct{ err error }
+
+// saveCmdLines keeps a copy of lines in store, off the update loop; nil
+// without a store.
+func saveCmdLines(store LineStore, lines []string) tea.Cmd {
+	if store == nil {
+		return nil
+	}
+	lines = append([]string(nil), lines...)
+	return func() tea.Msg {
+		if err := store.Save(lines); err != nil {
+			return cmdLinesSavedMsg{err: err}
+		}
+		return nil
+	}
 }
 
 // endCycle forgets the completions offered: the line was typed in.
@@ -213,6 +245,23 @@ func (m Model) poolIDs() []string {
 	sort.Strings(dead)
 	sort.Strings(other)
 	return append(dead, other...)
+}
+
+// deadPoolIDs are the dead pools of the last snapshot: the only ones
+// :reap can reap (a live pool's reap is refused), so the only ones it
+// completes.
+func (m Model) deadPoolIDs() []string {
+	if m.snap == nil {
+		return nil
+	}
+	var out []string
+	for _, p := range m.snap.Pools {
+		if typeable(p.ID) && p.Status == model.StatusDead {
+			out = append(out, p.ID)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // cmdKeys is the help while the command line is open.

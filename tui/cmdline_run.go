@@ -53,6 +53,9 @@ func (m Model) commands() []command {
 	}
 	jobTerms := func(m Model) []string {
 		var out []string
+		for _, n := range m.savedQueryNames() {
+			out = append(out, "@"+n)
+		}
 		for _, n := range m.jobNames() {
 			out = append(out, "job:"+n)
 		}
@@ -66,7 +69,7 @@ func (m Model) commands() []command {
 		{name: "jobs", args: sets, needs: noJobs, run: Model.showJobs},
 		{name: "where", args: jobTerms, needs: noJobs, run: Model.where},
 		{name: "find", args: func(Model) []string { return nil }, needs: noFinder, run: Model.find},
-		{name: "reap", action: func(k *keyMap) *key.Binding { return &k.ReapOne }, args: Model.poolIDs,
+		{name: "reap", action: func(k *keyMap) *key.Binding { return &k.ReapOne }, args: Model.deadPoolIDs,
 			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showPool(a) }},
 		{name: "reap-all", action: func(k *keyMap) *key.Binding { return &k.ReapAll }},
 		{name: "requeue", action: func(k *keyMap) *key.Binding { return &k.Requeue }},
@@ -74,9 +77,12 @@ func (m Model) commands() []command {
 			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showJobType(a) }},
 		{name: "pause", action: func(k *keyMap) *key.Binding { return &k.TogglePause }, args: Model.jobNames,
 			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showJobType(a) }},
+		{name: "throttle", args: Model.jobNames, needs: Model.throttleUnavailable,
+			run: func(m Model, a []string) (Model, tea.Cmd) { return m.throttleCommand(a) }},
 		{name: "history", action: func(k *keyMap) *key.Binding { return &k.History }},
 		{name: "undo", action: func(k *keyMap) *key.Binding { return &k.Undo }},
 		{name: "explain", args: Model.jobNames, run: Model.explainCommand},
+		{name: "copy", args: func(Model) []string { return []string{"command"} }, run: Model.copyCommand},
 		{name: "timeline", args: timelineSinces, needs: noTimeline, run: Model.timelineCommand},
 		targetCommand(),
 		{name: "refresh", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.Refresh) }},
@@ -148,10 +154,13 @@ func (m Model) runCommand(line string) (Model, tea.Cmd) {
 		return m.setStatus(r, true)
 	}
 	args := fields[1:]
+	if c.name == "requeue" && len(args) > 0 {
+		return m.requeueWithRate(args)
+	}
 	if c.args == nil && len(args) > 0 {
 		return m.setStatus(fmt.Sprintf(":%s takes no argument", c.name), true)
 	}
-	wholeLine := c.name == "where" || c.name == "find"
+	wholeLine := c.name == "where" || c.name == "find" || c.name == "throttle"
 	if !wholeLine && len(args) > 1 {
 		return m.setStatus(fmt.Sprintf(":%s takes one argument", c.name), true)
 	}
@@ -292,8 +301,11 @@ func (m Model) showJobs(args []string) (Model, tea.Cmd) {
 // empty, which clears the filter); any other term is refused with the
 // command that runs it.
 func (m Model) where(args []string) (Model, tea.Cmd) {
-	text := args[0]
-	if _, err := parseSetsQuery(text, m.queryNow()); err != nil {
+	text, err := model.ExpandSaved(args[0], m.opts.Queries, m.opts.QueriesFrom)
+	if err == nil {
+		_, err = parseSetsQuery(text, m.queryNow())
+	}
+	if err != nil {
 		return m.setStatus("where: "+oneLine(err.Error()), true)
 	}
 	v, _ := m.setsView()

@@ -118,14 +118,15 @@ func TestCmdLineCompletesJobName(t *testing.T) {
 	}
 }
 
-// TestCmdLineCompletesDeadPool: the pool IDs come dead first, tab
-// completes a dead pool's ID, and :reap ID opens the reap dialog of that
+// TestCmdLineCompletesDeadPool: :pools offers the pool IDs dead first,
+// :reap only the dead ones (it refuses the others), tab completes a dead
+// pool's ID, and :reap ID opens the reap dialog of that
 // pool (its plan, waiting for y).
 func TestCmdLineCompletesDeadPool(t *testing.T) {
 	m := cmdScreen(t, false, 100, 30)
-	_, ids := m.completions("reap ")
-	if len(ids) == 0 || m.counts.dead == 0 {
-		t.Fatalf("no pool IDs offered (%d dead)", m.counts.dead)
+	_, ids := m.completions("pools ")
+	if len(ids) == 0 || m.counts.dead == 0 || m.counts.dead == len(ids) {
+		t.Fatalf("%d pool IDs offered (%d dead): the fixture needs dead and other pools", len(ids), m.counts.dead)
 	}
 	dead := map[string]bool{}
 	for _, p := range m.snap.Pools {
@@ -134,6 +135,15 @@ func TestCmdLineCompletesDeadPool(t *testing.T) {
 	for i := 1; i < len(ids); i++ {
 		if dead[ids[i]] && !dead[ids[i-1]] {
 			t.Errorf("dead pool %s offered after a live one: %v", ids[i], ids)
+		}
+	}
+	_, reap := m.completions("reap ")
+	if len(reap) != m.counts.dead {
+		t.Errorf(":reap offers %v, want the %d dead pools", reap, m.counts.dead)
+	}
+	for _, id := range reap {
+		if !dead[id] {
+			t.Errorf(":reap offers the pool %s, which is not dead", id)
 		}
 	}
 	m = typeLine(t, m, "reap aa", "tab")

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
@@ -172,9 +173,26 @@ type fakeHealth struct{ h *model.RedisHealth }
 
 func (f fakeHealth) Health(context.Context) (*model.RedisHealth, error) { return f.h, nil }
 
-// withExplain offers the explanations and the timeline.
+// withExplain offers the explanations, the timeline and the command
+// lines.
 type withExplain struct {
 	testReader
 	Explainer
 	TimelineReader
+	CommandLiner
+}
+
+// fakeCommands prefixes command lines with a program and the flags of a
+// test Redis, and quotes the words with spaces.
+type fakeCommands struct{}
+
+func (fakeCommands) CommandWords(words []string) []string {
+	out := []string{"workq-tui", "--redis", "r:6379"}
+	for _, w := range words {
+		if strings.ContainsAny(w, " '") {
+			w = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+		out = append(out, w)
+	}
+	return out
 }

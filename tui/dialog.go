@@ -31,6 +31,8 @@ type confirmDialog struct {
 	// only then does an answer count (dialog_read.go).
 	id, clock int
 	read      bool
+	// rateTyped says digits are being typed into the rate (sets_rate.go).
+	rateTyped bool
 }
 
 // dialogChoice is a dialog's other answer than y: its key (with the words
@@ -47,10 +49,14 @@ type dialogChoice struct {
 // now does.
 func (d confirmDialog) footerLines(inner int, st styles) []string {
 	if d.blocked == "" {
-		if !d.read {
-			return []string{"", fitLine("n/esc/q: cancel", inner)}
+		lines := []string{""}
+		if d.action.rerate != nil {
+			lines = append(lines, fitLine(d.rateLine(), inner))
 		}
-		return []string{"", fitLine("y: run it   n/esc/q: cancel", inner)}
+		if !d.read {
+			return append(lines, fitLine("n/esc/q: cancel", inner))
+		}
+		return append(lines, fitLine("y: run it   n/esc/q: cancel", inner))
 	}
 	choice := "n/esc/q: cancel"
 	if d.alt != nil && d.read {
@@ -97,7 +103,7 @@ func (d confirmDialog) planRoom(width, height int) ([]string, int) {
 		head++
 	}
 	foot := 2
-	if d.blocked != "" {
+	if d.blocked != "" || d.action.rerate != nil {
 		foot = 3
 	}
 	return wrapPlan(d.action.body, inner), height - 2 - head - foot // 2 border lines
@@ -111,8 +117,11 @@ func (d confirmDialog) scrolled(msg tea.KeyMsg, k keyMap, width, height int) (co
 	if len(body) <= room {
 		return d, false
 	}
-	_, scroll := planParts(body, room)
-	top, ok := scrolled(d.top, msg, k, scroll+room, room)
+	tail, scroll := planParts(body, room)
+	// The lines that scroll: keep of them at a time, above the line
+	// that says where they are and the closing paragraph.
+	keep := max(room-1-len(tail), 1)
+	top, ok := scrolled(d.top, msg, k, scroll+keep, keep)
 	d.top = min(top, scroll)
 	return d, ok
 }

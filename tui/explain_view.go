@@ -243,6 +243,8 @@ func (v explainView) fixKey(kind string) string {
 		return k(v.km.Requeue, "requeues them from the Orphans view")
 	case model.CauseWaitingRetry:
 		return "the Jobs view (:jobs retry) requeues them"
+	case model.CauseRecentDeaths:
+		return "the Jobs view (:jobs dead) requeues them"
 	}
 	return ""
 }

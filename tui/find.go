@@ -63,15 +63,19 @@ type findView struct {
 }
 
 // parseFind reads the argument of :find: words written as terms
-// (KEY:VALUE, see isTerm) are a query of the command line's language,
+// (KEY:VALUE, see model.SplitQuery) are a query of the command line's language,
 // the others job ids. A bad query is one line naming the term.
 func parseFind(text string, now time.Time) (redisq.FindSpec, error) {
+	words, err := model.SplitQuery(text)
+	if err != nil {
+		return redisq.FindSpec{}, err
+	}
 	var ids, terms []string
-	for _, w := range splitWords(text) {
-		if isTerm(w) {
-			terms = append(terms, w)
+	for _, w := range words {
+		if w.Term {
+			terms = append(terms, w.Src)
 		} else {
-			ids = append(ids, unquotedWord(w))
+			ids = append(ids, w.Plain)
 		}
 	}
 	if len(ids) == 0 && len(terms) == 0 {
@@ -208,6 +212,9 @@ func placeCells(p redisq.Place, now time.Time) []string {
 	switch p.Kind {
 	case redisq.PlaceQueue:
 		where = fmt.Sprintf("queue, %d run before it", p.Position)
+		if p.Paused {
+			where = fmt.Sprintf("queue, paused, %d before it", p.Position)
+		}
 	case redisq.PlaceInProgress:
 		where = fmt.Sprintf("running in pool %s (%s)", pool, p.PoolStatus)
 	case redisq.PlaceRetry, redisq.PlaceScheduled, redisq.PlaceDead:

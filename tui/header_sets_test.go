@@ -11,9 +11,10 @@ import (
 )
 
 // The header shows the job set sizes after the counts while they fit (the
-// names of the other views go first), and drops them before any count or
-// the focused view's name when the line is too narrow; no line is ever
-// wider than the screen.
+// names of the other views go first); narrower, the counts take their
+// compact form, and then the set sizes move beside the views' names or
+// onto a line of their own: a dead pool's count never pushes them out. No
+// line is ever wider than the screen.
 func TestGoldenHeaderSetSizes(t *testing.T) {
 	st := newStyles(asciiRenderer(), defaultTheme())
 	healthy := &model.Snapshot{Namespace: "work", RedisTime: fixedNow,
@@ -41,8 +42,10 @@ func TestGoldenHeaderSetSizes(t *testing.T) {
 		{"healthy", healthy, 60, true},
 		{"busy", busy, 140, true},
 		{"busy", busy, 120, true},
-		{"busy", busy, 100, false},
-		{"busy", busy, 80, false},
+		{"busy", busy, 100, true},
+		{"busy", busy, 80, true},
+		{"busy", busy, 60, true},
+		{"busy", busy, 40, true},
 	} {
 		h := header(tc.snap, tc.width)
 		fmt.Fprintf(&out, "%s at %d:\n%s\n\n", tc.name, tc.width, h)
@@ -61,9 +64,9 @@ func TestGoldenHeaderSetSizes(t *testing.T) {
 	golden.RequireEqual(t, []byte(out.String()))
 }
 
-// countsPrefix is the start of the header's counts.
+// countsPrefix is the start of the header's counts, full or compact.
 func countsPrefix(s *model.Snapshot) string {
-	return plural(len(s.Pools), "pool", "pools") + " · "
+	return plural(len(s.Pools), "pool", "pools") + " "
 }
 
 func TestSetSizes(t *testing.T) {

@@ -124,7 +124,7 @@ func (a actionView) fill() actionView {
 		return a
 	}
 	var b strings.Builder
-	reaper.RenderAction(&b, a.action, a.sum.State)
+	reaper.RenderAction(&b, a.action, a.sum.State, "")
 	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
 	for i, l := range lines {
 		lines[i] = fitLine(textsafe.Clean(l), a.width)

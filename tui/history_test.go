@@ -164,7 +164,7 @@ func TestHistoryUndo(t *testing.T) {
 		t.Fatalf("enter pushed %T, not the action's view", m.top())
 	}
 	v := m.View()
-	for _, want := range []string{"Action 20261129-143000-001: screen jobs dead requeue", "Call 1 (2 items): ran, codes mm", `work:dead @1795964000`} {
+	for _, want := range []string{"Action 20261129-143000-001: screen jobs dead requeue", "Call 1 (2 items): ran, codes mm", `j1  send_email  died_at 2026-11-29T14:53:20Z  work:dead -> work:jobs:send_email`} {
 		if !strings.Contains(v, want) {
 			t.Errorf("the action's view lacks %q:\n%s", want, v)
 		}

@@ -73,7 +73,7 @@ func briefWords(p model.JobProblem) string {
 		if len(p.Errors) == 0 {
 			break
 		}
-		return fmt.Sprintf("failing %s/min (%d%% %s)", model.FormatRate(p.Rate), p.Share, firstWords(p.Errors[0].Err, briefErrWidth))
+		return fmt.Sprintf("failing %s/min (%d%% %s)", model.FormatRate(p.Rate), p.Share, firstWords(errCore(p.Errors[0].Err), briefErrWidth))
 	case model.FindingStarving:
 		return "waiting " + model.ShortAge(p.Wait)
 	}
@@ -98,4 +98,23 @@ func firstWords(s string, width int) string {
 		return strings.TrimRight(fitCell(s, width, false), " ")
 	}
 	return out
+}
+
+// errCore is the part of a normalised error that says what went wrong:
+// what follows its last ": " (errors wrap with their context first:
+// "stripe: POST /vN/charges: N gateway timeout"), without the leading
+// numbers normalised to N; the whole text when nothing is left.
+func errCore(s string) string {
+	core := s
+	if i := strings.LastIndex(s, ": "); i >= 0 {
+		core = s[i+2:]
+	}
+	words := strings.Fields(core)
+	for len(words) > 0 && words[0] == "N" {
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		return s
+	}
+	return strings.Join(words, " ")
 }

@@ -124,3 +124,19 @@ func TestGoldenJobHealth60x20(t *testing.T) {
 	}
 	golden.RequireEqual(t, []byte(out))
 }
+
+// The brief words keep what an error says went wrong, not the context
+// it was wrapped in.
+func TestErrCore(t *testing.T) {
+	for in, want := range map[string]string{
+		"stripe: POST /vN/charges: N gateway timeout": "gateway timeout",
+		"stripe: card_declined":                       "card_declined",
+		"gateway timeout after Ns (HTTP N)":           "gateway timeout after Ns (HTTP N)",
+		"rpc: N":                                      "rpc: N",
+		"":                                            "",
+	} {
+		if got := errCore(in); got != want {
+			t.Errorf("errCore(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

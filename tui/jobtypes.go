@@ -138,6 +138,9 @@ func (v jobTypesView) refilter() jobTypesView {
 		if jt.Paused {
 			text += " paused"
 		}
+		if jt.Throttled != nil {
+			text += " throttled"
+		}
 		if f == "" || strings.Contains(text, f) {
 			rows = append(rows, i)
 		}
@@ -191,6 +194,8 @@ func (v jobTypesView) render(c renderContext) string {
 	if jt, ok := v.current(); ok {
 		if b, ok := v.blocks[jt.Name]; ok {
 			reason = c.st.warn.Render(b.reason)
+		} else if jt.Throttled != nil {
+			reason = c.st.warn.Render(textsafe.Clean(jt.Throttled.Text()))
 		}
 	}
 	return list + "\n" + fitLine(reason, v.width)
@@ -239,8 +244,11 @@ func renderJobTypes(types []model.JobType, rows []int, h queueHistory, blocks ma
 			maxc = strconv.FormatInt(jt.MaxConcurrency, 10)
 		}
 		paused, drift := "", ""
-		if jt.Paused {
+		switch {
+		case jt.Paused:
 			paused = st.warn.Render("PAUSED")
+		case jt.Throttled != nil:
+			paused = st.warn.Render("THROTTLED")
 		}
 		if jt.Drift {
 			drift = st.dead.Render("DRIFT")

@@ -25,6 +25,9 @@ type keyMap struct {
 	Requeue, RepairLocks, ScanOrphans key.Binding
 	// TogglePause (p) pauses or unpauses the selected job type: a write.
 	TogglePause key.Binding
+	// Throttle (t) opens the command line at ":throttle JOB " for the
+	// selected job type: a write.
+	Throttle key.Binding
 	// History (u) opens the journal's actions, a read; Undo (U) plans the
 	// undo of the action under the cursor there, a write.
 	History, Undo key.Binding
@@ -34,6 +37,9 @@ type keyMap struct {
 	// Explain (e) explains the selected job type or pool; Timeline (T)
 	// opens the failure timeline. Both are reads.
 	Explain, Timeline key.Binding
+	// Copy (c) copies what is under the cursor, CopyCommand (C) the
+	// command that shows or acts on it: reads.
+	Copy, CopyCommand key.Binding
 
 	// The Jobs view's keys, enabled by that view only: s switches the set,
 	// v reverses the order, space marks, S opens the summary; R and D
@@ -72,11 +78,14 @@ func defaultKeyMap() keyMap {
 		RepairLocks:     key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "repair locks")),
 		ScanOrphans:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "scan orphans")),
 		TogglePause:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
+		Throttle:        key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "throttle")),
 		History:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "history")),
 		Undo:            key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "undo")),
 		SwitchNamespace: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "switch namespace")),
 		Explain:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explain")),
 		Timeline:        key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "timeline")),
+		Copy:            key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy")),
+		CopyCommand:     key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "copy command")),
 		NextSet:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "set"), key.WithDisabled()),
 		SetsOrder:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "newest/oldest"), key.WithDisabled()),
 		Mark:            key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark"), key.WithDisabled()),
@@ -103,8 +112,8 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.NextSet, k.SetsOrder, k.Mark, k.MarkAll, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
-		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo},
-		{k.ScanOrphans, k.History, k.Find, k.SwitchNamespace, k.Explain, k.Timeline, k.Refresh, k.Command, k.Help, k.Quit},
+		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Throttle, k.Undo},
+		{k.ScanOrphans, k.History, k.Find, k.SwitchNamespace, k.Explain, k.Timeline, k.Copy, k.CopyCommand, k.Refresh, k.Command, k.Help, k.Quit},
 		k.Views,
 	}
 }

@@ -65,8 +65,25 @@ func (l listState) window(n, height int) (from, to int) {
 }
 
 // scrolled is top moved by a navigation key over a text of lines lines
-// shown height at a time; ok is false for any other key.
+// shown height at a time: a line, a page (height-1 lines, one kept for
+// context) or to an end; ok is false for any other key.
 func scrolled(top int, msg tea.KeyMsg, k keyMap, lines, height int) (int, bool) {
-	l, ok := listState{cursor: top, offset: top}.navigate(msg, k, max(lines-height+1, 1), 1)
-	return l.cursor, ok
+	page := max(height-1, 1)
+	switch {
+	case key.Matches(msg, k.Up):
+		top--
+	case key.Matches(msg, k.Down):
+		top++
+	case key.Matches(msg, k.PageUp):
+		top -= page
+	case key.Matches(msg, k.PageDown):
+		top += page
+	case key.Matches(msg, k.Top):
+		top = 0
+	case key.Matches(msg, k.Bottom):
+		top = lines
+	default:
+		return top, false
+	}
+	return min(max(top, 0), max(lines-height, 0)), true
 }

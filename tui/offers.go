@@ -28,6 +28,8 @@ type reads struct {
 
 	// setFollow follows a filtered page of the Jobs view (sets_reread.go).
 	setFollow SetPageFollower
+	// commands makes the command lines the screen prints to be run.
+	commands CommandLiner
 }
 
 // offered finds what r offers.
@@ -47,18 +49,20 @@ func offered(r Reader, namespace string) reads {
 	rd.timeline, _ = r.(TimelineReader)
 	rd.find, _ = r.(Finder)
 	rd.setFollow, _ = r.(SetPageFollower)
+	rd.commands, _ = r.(CommandLiner)
 	return rd
 }
 
 // writes are what the screen's Actor offers, found once by New; all nil
 // without an actor.
 type writes struct {
-	reap    Reaper
-	requeue Requeuer
-	repair  LockRepairer
-	pause   Pauser
-	jobs    JobsActor
-	undo    Undoer
+	reap     Reaper
+	requeue  Requeuer
+	repair   LockRepairer
+	pause    Pauser
+	throttle Throttler
+	jobs     JobsActor
+	undo     Undoer
 }
 
 // offeredWrites finds what a offers.
@@ -70,6 +74,7 @@ func offeredWrites(a Actor) writes {
 	w.requeue, _ = a.(Requeuer)
 	w.repair, _ = a.(LockRepairer)
 	w.pause, _ = a.(Pauser)
+	w.throttle, _ = a.(Throttler)
 	w.jobs, _ = a.(JobsActor)
 	w.undo, _ = a.(Undoer)
 	return w

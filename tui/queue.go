@@ -229,12 +229,12 @@ func renderQueueHeader(q queueView, width int, st styles) string {
 	if jt.MaxConcurrency > 0 {
 		maxc = strconv.FormatInt(jt.MaxConcurrency, 10)
 	}
-	paused := "no"
+	paused := ""
 	if jt.Paused {
-		paused = st.warn.Render("PAUSED")
+		paused = "  " + st.warn.Render("PAUSED")
 	}
-	line1 := fmt.Sprintf("%s  length %d  latency %s  paused %s  lock/max %d/%s",
-		st.bold.Render("queue "+textsafe.Clean(q.job)), jt.Queued, latency, paused, jt.Lock, maxc)
+	line1 := fmt.Sprintf("%s%s  length %d  latency %s  lock/max %d/%s",
+		st.bold.Render("queue "+textsafe.Clean(q.job)), paused, jt.Queued, latency, jt.Lock, maxc)
 	if q.gone {
 		line1 = st.bold.Render("queue "+textsafe.Clean(q.job)) + "  " + st.warn.Render("no longer a job type of the namespace")
 	}
@@ -249,7 +249,11 @@ func renderQueueHeader(q queueView, width int, st styles) string {
 	case q.loaded && len(q.page.Jobs) == 0:
 		line2 = fmt.Sprintf("nothing at #%d: the queue holds %d now (pgup goes back)", q.page.Offset+1, q.page.Length)
 	case q.loaded:
-		line2 = fmt.Sprintf("jobs #%d–#%d of %d in run order (#1 runs next)", q.page.Offset+1, q.page.Offset+len(q.page.Jobs), q.page.Length)
+		next := "#1 runs next"
+		if jt.Paused {
+			next = "paused: none runs until it is unpaused"
+		}
+		line2 = fmt.Sprintf("jobs #%d–#%d of %d in run order (%s)", q.page.Offset+1, q.page.Offset+len(q.page.Jobs), q.page.Length, next)
 		if q.offset > 0 || q.hasNext() {
 			line2 += st.faint.Render(" · pgdn/pgup: pages")
 		}

@@ -42,6 +42,10 @@ type setsPlanMsg struct {
 	err  error
 	// ask is what was asked for, to ask again with Force.
 	ask setsAsk
+	// unforced: plan is the one Force would run, read because without it
+	// the requeue was refused or took nothing (no live pool serves the
+	// jobs); y does not run it, F asks for it.
+	unforced bool
 }
 
 // setsAsk is one plan asked for: the action, its target, what the status
@@ -52,6 +56,8 @@ type setsAsk struct {
 	target  reaper.JobsTarget
 	what    string
 	timeout time.Duration
+	// rate is the bulk requeue's rate its dialog starts at.
+	rate int
 }
 
 // sortMembers orders members as the plans list them: by score, then bytes.
@@ -82,6 +88,12 @@ func jobsTarget(set model.SetName, jobs []model.SetJob) reaper.JobsTarget {
 // under the cursor), or in the summary of every job of the picked type.
 // The dialog opens when the plan arrives. Nothing is written before 'y'.
 func (m Model) openSetsAction(kind actionKind, v setsView) (Model, tea.Cmd) {
+	return m.openSetsActionAt(kind, v, 0)
+}
+
+// openSetsActionAt is openSetsAction with the rate the dialog of a bulk
+// requeue starts at (sets_rate.go; 0: no limit).
+func (m Model) openSetsActionAt(kind actionKind, v setsView, rate int) (Model, tea.Cmd) {
 	if m.running != nil {
 		return m.setStatus(fmt.Sprintf("%s is still running: wait for it to finish", m.running.title), true)
 	}
@@ -125,7 +137,7 @@ func (m Model) openSetsAction(kind actionKind, v setsView) (Model, tea.Cmd) {
 		t = jobsTarget(v.set, jobs)
 		what = plural(len(jobs), "job", "jobs")
 	}
-	return m.planSets(setsAsk{kind: kind, action: action, target: t, what: what, timeout: timeout})
+	return m.planSets(setsAsk{kind: kind, action: action, target: t, what: what, timeout: timeout, rate: rate})
 }
 
 // planSets reads the plan asked for; onSetsPlan opens its dialog.
@@ -138,6 +150,17 @@ func (m Model) planSets(ask setsAsk) (Model, tea.Cmd) {
 		ctx, cancel := context.WithTimeout(context.Background(), ask.timeout)
 		defer cancel()
 		p, err := actor.PlanJobs(ctx, ask.action, ask.target)
+		if ask.action == reaper.JobsRequeue && !ask.target.Force &&
+			(errors.Is(err, reaper.ErrUnserved) || err == nil && p.Total == 0 && p.SkippedUnserved() > 0) {
+			// Nothing runs without Force: the plan shown is the one F
+			// would run, as a dry run of the command line shows it.
+			forced := ask.target
+			forced.Force = true
+			if fp, ferr := actor.PlanJobs(ctx, ask.action, forced); ferr == nil && fp.Total > 0 {
+				fp.Unforced("y does not requeue them; F pushes them anyway")
+				return setsPlanMsg{seq: seq, kind: ask.kind, plan: fp, ask: ask, unforced: true}
+			}
+		}
 		return setsPlanMsg{seq: seq, kind: ask.kind, plan: p, err: err, ask: ask}
 	}
 	return m, tea.Batch(clear, plan)
@@ -149,15 +172,18 @@ func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 	if msg.seq != m.actionSeq || m.dialog != nil || m.running != nil {
 		return m, nil
 	}
-	if errors.Is(msg.err, reaper.ErrUnserved) && msg.plan.Total > 0 && !msg.ask.target.Force {
-		// No live pool serves them: the plan is shown all the same, y
+	if msg.plan.Action == reaper.JobsRequeue && msg.plan.Target.All {
+		msg.plan.Rate = msg.ask.rate
+	}
+	if msg.unforced {
+		// No live pool serves them: the plan F would run is shown, y
 		// does nothing, and F asks for the requeue anyway.
 		forced := msg.ask
 		forced.target.Force = true
 		forced.what += ", no live pool serving them"
 		return m.openDialog(confirmDialog{
 			action:  jobsAction(msg.plan, m.wr.jobs),
-			blocked: "no live pool serves " + textsafe.Clean(msg.plan.Target.Job) + ": requeued, they wait until one starts",
+			blocked: "no live pool serves " + textsafe.Clean(strings.Join(msg.plan.Unserved, ", ")) + ": requeued, they wait until one starts",
 			alt: &dialogChoice{
 				binding: m.keys.ForceRequeue,
 				run:     func(m Model) (Model, tea.Cmd) { return m.planSets(forced) },
@@ -191,15 +217,28 @@ func jobsAction(plan reaper.JobsPlan, a JobsActor) action {
 	case plan.Target.All:
 		set += " (every " + textsafe.Clean(plan.Target.Job) + " job)"
 	}
+	running := fmt.Sprintf("%s %s", doing, plural64(plan.Total, "job", "jobs"))
+	if plan.Rate > 0 {
+		running += fmt.Sprintf(" at %d/s", plan.Rate)
+	}
 	act := action{
 		kind:    actionKind(reaper.JobsAuditAction(plan.Action)),
 		title:   fmt.Sprintf("%s %s from %s?", verb, plural64(plan.Total, "job", "jobs"), set),
 		body:    planLines(func(w io.Writer) { reaper.RenderJobsPlan(w, plan) }),
-		running: fmt.Sprintf("%s %s", doing, plural64(plan.Total, "job", "jobs")),
+		running: running,
 		targets: reaper.JobsAuditTargets(plan.Target),
 		total:   plan.Total,
 		// A bulk action stops between two script calls on esc or ctrl+c.
 		stoppable: plan.Target.All,
+	}
+	if plan.Action == reaper.JobsRequeue && plan.Target.All {
+		// A bulk requeue takes a rate in its dialog (sets_rate.go).
+		act.rate = plan.Rate
+		act.rerate = func(n int) action {
+			p := plan
+			p.Rate = n
+			return jobsAction(p, a)
+		}
 	}
 	// The command line's targets, cleaned: the screen's audit entries hold
 	// no byte from Redis raw.

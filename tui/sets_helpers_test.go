@@ -181,8 +181,15 @@ func (f *fakeSets) PlanJobs(_ context.Context, action reaper.JobsAction, t reape
 				}
 			}
 		}
-		if action == reaper.JobsRequeue && f.unserved[t.Job] && !t.Force {
-			return p, fmt.Errorf("requeue %s jobs of %q: %w", t.Set, t.Job, reaper.ErrUnserved)
+		if action == reaper.JobsRequeue && f.unserved[t.Job] {
+			// As reaper.PlanJobs: refused without Force, the jobs
+			// skipped; with it, named unserved.
+			if !t.Force {
+				empty := reaper.JobsPlan{Namespace: p.Namespace, Action: action, Target: t, RedisTime: p.RedisTime, ByName: map[string]int64{}}
+				return empty, fmt.Errorf("requeue %s jobs of %q: %w", t.Set, t.Job, reaper.ErrUnserved)
+			}
+			p.Unserved = []string{t.Job}
+			p.Warnings = []string{"no worker pool serves " + t.Job + ": those jobs will wait in their queue until one does (--force given)"}
 		}
 		return p, nil
 	}

@@ -7,7 +7,7 @@ package tui
 
 import (
 	"fmt"
-	"strconv"
+	"sort"
 	"strings"
 	"time"
 
@@ -23,11 +23,15 @@ import (
 // clock), clock times of today in UTC, the zone the screen shows times in.
 // A bad query is one line naming the term; nothing is read.
 func parseSetsQuery(text string, now time.Time) (*model.Query, error) {
+	words, err := model.SplitQuery(text)
+	if err != nil {
+		return nil, err
+	}
 	var terms, parts []string
-	for _, w := range splitWords(text) {
-		if isTerm(w) {
-			terms = append(terms, w)
-		} else if p := strings.ToLower(unquotedWord(w)); p != "" {
+	for _, w := range words {
+		if w.Term {
+			terms = append(terms, w.Src)
+		} else if p := strings.ToLower(w.Plain); p != "" {
 			parts = append(parts, p)
 		}
 	}
@@ -40,78 +44,24 @@ func parseSetsQuery(text string, now time.Time) (*model.Query, error) {
 	return q, nil
 }
 
-// splitWords cuts text at spaces outside double quotes, as the query
-// language does; the quotes stay in the words.
-func splitWords(text string) []string {
-	var out []string
-	var cur strings.Builder
-	quoted, escaped := false, false
-	for _, r := range text {
-		switch {
-		case escaped:
-			escaped = false
-		case quoted && r == '\\':
-			escaped = true
-		case r == '"':
-			quoted = !quoted
-		case !quoted && (r == ' ' || r == '\t'):
-			if cur.Len() > 0 {
-				out = append(out, cur.String())
-				cur.Reset()
-			}
-			continue
-		}
-		cur.WriteRune(r)
-	}
-	if cur.Len() > 0 {
-		out = append(out, cur.String())
-	}
-	return out
-}
-
-// isTerm reports whether a word is written as a term: a key of letters,
-// digits, dots and underscores followed by an operator. An unknown key
-// (erorr:x) is a term, so that ParseQuery says what is wrong with it.
-func isTerm(w string) bool {
-	for i, r := range w {
-		switch {
-		case r == ':' || r == '~' || strings.HasPrefix(w[i:], ">=") || strings.HasPrefix(w[i:], "<="):
-			return i > 0
-		case r == '.' || r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z':
-		default:
-			return false
-		}
-	}
-	return false
-}
-
-// unquotedWord is a plain word with its quotes taken away, for a job
-// name glob.
-func unquotedWord(w string) string {
-	if s, err := strconv.Unquote(w); err == nil {
-		return s
-	}
-	return w
-}
-
 // jobQuery is the filter of every job of one name: job:NAME, quoted when
 // the name needs it.
 func jobQuery(name string) string {
 	if name == "" {
 		return ""
 	}
-	if strings.ContainsAny(name, " \t\"\\") {
-		return "job:" + strconv.Quote(name)
-	}
-	return "job:" + name
+	return "job:" + model.QuoteQueryValue(name)
 }
 
 // applySetsQuery filters the Jobs view by text and reads its first page.
 // A bad query says why in the status line and keeps the filter that was
 // applied: nothing is read.
 func (m Model) applySetsQuery(v setsView, text string) (Model, tea.Cmd) {
-	text = strings.TrimSpace(text)
-	q, err := parseSetsQuery(text, m.queryNow())
+	text, err := model.ExpandSaved(strings.TrimSpace(text), m.opts.Queries, m.opts.QueriesFrom)
+	var q *model.Query
+	if err == nil {
+		q, err = parseSetsQuery(text, m.queryNow())
+	}
 	if err != nil {
 		v.typed = ""
 		return m.withSets(v).setStatus(oneLine(err.Error()), true)
@@ -122,6 +72,19 @@ func (m Model) applySetsQuery(v setsView, text string) (Model, tea.Cmd) {
 	v.jobFilter, v.query, v.typed = text, q, ""
 	v.marked, v.markAll = nil, false
 	return m.setsLoad(v, 0, false)
+}
+
+// savedQueryNames are the names of the configuration file's saved
+// queries that can be typed as they are, in order.
+func (m Model) savedQueryNames() []string {
+	var out []string
+	for n := range m.opts.Queries {
+		if typeable(n) && model.SavedQueryName(n) {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // queryNow is the time a query's ages and clock times are read against:

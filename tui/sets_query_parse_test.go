@@ -21,6 +21,9 @@ func TestParseSetsQuery(t *testing.T) {
 		{text: `"send mail"`, jobs: "[]", parts: "[send mail]"},
 		{text: "job:send_*", jobs: "[send_*]", parts: "[]"},
 		{text: `sync err:"gateway timeout"`, jobs: "[]", parts: "[sync]", errs: "[gateway timeout]"},
+		{text: `err~'gateway (timeout|reset)'`, jobs: "[]", parts: "[]"}, // one term, not job-name parts
+		{text: `'send mail' sync`, jobs: "[]", parts: "[send mail sync]"},
+		{text: `err~'gateway (timeout`, bad: true},
 		{text: "http://x", bad: true}, // a term of an unknown key: said, not guessed
 		{text: "erorr:x", bad: true},
 		{text: "since:03:10 until:03:00", bad: true},

@@ -96,33 +96,38 @@ func (m Model) timelineCommand(args []string) (Model, tea.Cmd) {
 		if err != nil || d < 10*time.Minute || d > timelineMaxSince {
 			return m.setStatus(fmt.Sprintf("timeline: %q is not a window from 10m to %s (like 6h)", textsafe.Clean(args[0]), shortDuration(timelineMaxSince)), true)
 		}
-		since = d
+		return m.openTimeline(d, false)
 	}
-	return m.openTimeline(since)
+	return m.openTimeline(since, true)
 }
 
 // openTimeline pushes the timeline of the last since, or reads it again
-// over since when it is on screen.
-func (m Model) openTimeline(since time.Duration) (Model, tea.Cmd) {
+// over since when it is on screen. With fit, the first read is fitted to
+// where its failures are (model.FitTimeline) and read again so.
+func (m Model) openTimeline(since time.Duration, fit bool) (Model, tea.Cmd) {
 	if v, ok := m.top().(timelineView); ok {
-		v.since, v.bucket = since, timelineBucket(since)
+		v.since, v.bucket, v.fit, v.fitted, v.cursor = since, timelineBucket(since), fit, false, -1
 		m = m.setTop(v)
 		return m.updateTop(loadMsg{})
 	}
-	return m.push(timelineView{id: m.views, km: m.keys, reader: m.rd.timeline, timeout: m.opts.FetchTimeout,
-		since: since, bucket: timelineBucket(since), cursor: -1})
+	return m.push(timelineView{id: m.views, km: m.keys, reader: m.rd.timeline, commands: m.rd.commands, timeout: m.opts.FetchTimeout,
+		since: since, bucket: timelineBucket(since), cursor: -1, fit: fit})
 }
 
-// windowCommand is the command line that lists a bucket's jobs: its
-// deaths, or its failures retrying when it has no death.
-func windowCommand(w timeWindow) string {
-	cmd, where := windowCommandParts(w)
-	return cmd + " " + where
+// windowWords are the words after the program's name of the command
+// that lists a bucket's jobs: its deaths, or its failures retrying when it
+// has no death.
+func windowWords(w timeWindow) []string {
+	return []string{"jobs", string(w.set()), "--where", w.query()}
 }
 
-// windowCommandParts is windowCommand before and from its --where.
-func windowCommandParts(w timeWindow) (cmd, where string) {
-	return "workq-tui jobs " + string(w.set()), "--where '" + w.query() + "'"
+// windowCommand is the command line that lists a bucket's jobs, with the
+// connection flags in force; "" when c cannot say them.
+func windowCommand(c CommandLiner, w timeWindow) string {
+	if c == nil {
+		return ""
+	}
+	return strings.Join(c.CommandWords(windowWords(w)), " ")
 }
 
 // set is the set that holds the bucket's jobs: dead, unless only jobs
@@ -140,14 +145,22 @@ func (w timeWindow) query() string {
 }
 
 // windowCommandLines is windowCommand in lines of at most width columns
-// where it can be: on one line, or broken before --where with a
-// backslash, so that it still pastes into a shell.
-func windowCommandLines(w timeWindow, width int) []string {
-	if l := "  " + windowCommand(w); textsafe.Width(l) <= width {
-		return []string{l}
+// where it can be, broken so that it still pastes into a shell (see
+// commandLines); none when c cannot say the connection flags.
+func windowCommandLines(c CommandLiner, w timeWindow, width int) []string {
+	if c == nil {
+		return nil
 	}
-	cmd, where := windowCommandParts(w)
-	return []string{"  " + cmd + " \\", "    " + where}
+	words := c.CommandWords(windowWords(w))
+	pieces := make([]shellPiece, 0, len(words)+1)
+	for i, word := range words {
+		if i == len(words)-1 {
+			pieces = append(pieces, queryPieces(word)...)
+			continue
+		}
+		pieces = append(pieces, shellPiece{text: word})
+	}
+	return commandLines(pieces, width, "  ", "    ")
 }
 
 // showWindow is enter on a bucket: the Jobs view on the set that holds
@@ -160,7 +173,11 @@ func (m Model) showWindow(w timeWindow) (Model, tea.Cmd) {
 	}
 	v, ok := m.setsView()
 	if !ok {
-		text := windowCommand(w) + " lists this bucket's jobs"
+		cmd := windowCommand(m.rd.commands, w)
+		if cmd == "" {
+			return m.setStatus("the Jobs view is not available here", false)
+		}
+		text := cmd + " lists this bucket's jobs"
 		if w.deaths > 0 && w.retrying > 0 {
 			text += " (jobs retry for those retrying)"
 		}
@@ -177,6 +194,7 @@ type timelineView struct {
 	id            int
 	km            keyMap
 	reader        TimelineReader
+	commands      CommandLiner
 	timeout       time.Duration
 	since, bucket time.Duration
 
@@ -184,6 +202,9 @@ type timelineView struct {
 	loading bool
 	tl      *model.Timeline
 	err     error
+	// fit: the next read is fitted to its failures and read again;
+	// fitted: the window on screen is the fitted one.
+	fit, fitted bool
 	// cursor is the bucket under the cursor; -1 until the first read
 	// puts it on the last one.
 	cursor int
@@ -225,20 +246,33 @@ func (v timelineView) update(msg tea.Msg) (view, tea.Cmd) {
 		if msg.view != v.id || msg.seq != v.seq {
 			return v, nil
 		}
-		v.loading = false
 		if msg.err != nil {
+			v.loading = false
 			v.err = msg.err
 			return v, nil
 		}
 		v.err = nil
+		if v.fit {
+			v.fit = false
+			if since, bucket, ok := model.FitTimeline(msg.tl, v.columns()); ok {
+				v.since, v.bucket, v.fitted = since, bucket, true
+				v.seq++
+				return v, timelineCmd(v.reader, v.since, v.bucket, v.id, v.seq, v.timeout)
+			}
+		}
+		v.loading = false
 		// The cursor stays on its bucket when the window moved on; on
-		// the last one when that is gone (or on the first read).
+		// the last one with a failure when that is gone (or on the first
+		// read), else on the last.
 		at := int64(-1)
 		if v.cursor >= 0 && v.cursor < len(v.buckets()) {
 			at = v.buckets()[v.cursor].Start
 		}
 		v.tl = msg.tl
 		v.cursor = len(v.buckets()) - 1
+		if i := v.tl.LastFailure(); i >= 0 && at < 0 {
+			v.cursor = i
+		}
 		for i, b := range v.buckets() {
 			if b.Start == at {
 				v.cursor = i
@@ -258,6 +292,23 @@ func (v timelineView) update(msg tea.Msg) (view, tea.Cmd) {
 		v.cursor = max(min(v.cursor, n-1), 0)
 	}
 	return v, nil
+}
+
+// columns is how many buckets the chart shows side by side.
+func (v timelineView) columns() int {
+	if v.width <= timelineScale {
+		return timelineColumns
+	}
+	return v.width - timelineScale
+}
+
+// clock is the layout of a bucket's start: with seconds for buckets
+// under a minute.
+func (v timelineView) clock() string {
+	if v.tl != nil && v.tl.Bucket < time.Minute {
+		return "15:04:05"
+	}
+	return "15:04"
 }
 
 func (v timelineView) setSize(w, h int) view {
@@ -332,7 +383,7 @@ func (v timelineView) render(c renderContext) string {
 	}
 	// A time under every twelfth column, where it fits.
 	for i := from; i < to; i += 12 {
-		t := []rune(time.Unix(bs[i].Start, 0).UTC().Format("15:04"))
+		t := []rune(time.Unix(bs[i].Start, 0).UTC().Format(v.clock()))
 		if i-from+len(t) <= len(trow) {
 			copy(trow[i-from:], t)
 		}
@@ -412,7 +463,7 @@ func (v timelineView) markers() map[int64]bucketMarks {
 func (v timelineView) bucketLines(st styles, marks map[int64]bucketMarks) []string {
 	b := v.buckets()[v.cursor]
 	start := time.Unix(b.Start, 0).UTC()
-	head := fmt.Sprintf("%s–%s UTC: %d dead, %d retrying", start.Format("15:04"), start.Add(v.tl.Bucket).Format("15:04"), b.Deaths, b.Retrying)
+	head := fmt.Sprintf("%s–%s UTC: %d dead, %d retrying", start.Format(v.clock()), start.Add(v.tl.Bucket).Format(v.clock()), b.Deaths, b.Retrying)
 	if b.Deaths+b.Retrying > 0 {
 		head += st.faint.Render(" · enter: its jobs")
 	}
@@ -423,7 +474,7 @@ func (v timelineView) bucketLines(st styles, marks map[int64]bucketMarks) []stri
 		lines = append(lines, fitLine("  "+m.text, v.width))
 	}
 	if w := v.selected().window; w != nil && b.Deaths+b.Retrying > 0 {
-		for _, l := range windowCommandLines(*w, v.width) {
+		for _, l := range windowCommandLines(v.commands, *w, v.width) {
 			lines = append(lines, fitLine(st.faint.Render(l), v.width))
 		}
 	}
@@ -454,6 +505,14 @@ func (v timelineView) statusLine(st styles) string {
 	}
 	text := fmt.Sprintf("%s in %s to %s UTC, %s buckets", model.Plural(total, "failure", "failures"), shortDuration(v.since),
 		time.Unix(v.tl.To-1, 0).UTC().Format("15:04"), shortDuration(v.tl.Bucket))
+	if v.fitted {
+		// Said whole where it fits, in a word where it does not.
+		if fit := " (fitted to the failures)"; textsafe.Width(text+fit) <= v.width {
+			text += fit
+		} else {
+			text += " (fitted)"
+		}
+	}
 	if v.loading {
 		text += st.faint.Render(" (reading…)")
 	}

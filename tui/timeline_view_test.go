@@ -65,16 +65,17 @@ func timelineOf(t *testing.T, m Model) timelineView {
 	return v
 }
 
-// T opens the last 6 hours in 5-minute buckets, the cursor on the last;
+// :timeline 6h opens the last 6 hours in 5-minute buckets, the cursor on
+// the last (it has a failure);
 // h and l move it, the bucket's errors follow it, and enter gives the
 // command that lists the bucket's jobs in the status line.
 func TestTimelineKeys(t *testing.T) {
 	tl := &fakeTimeline{}
 	m := newTest(t, explainOptions(&fakeExplainer{}, tl), 100, 30)
-	m = press(t, m, "T")
+	m = typeLine(t, m, "timeline 6h", "enter")
 	v := timelineOf(t, m)
 	if got := tl.windows(); len(got) != 1 || got[0] != [2]time.Duration{6 * time.Hour, 5 * time.Minute} {
-		t.Fatalf("T read the windows %v", got)
+		t.Fatalf(":timeline 6h read the windows %v", got)
 	}
 	if n := len(v.buckets()); v.cursor != n-1 {
 		t.Errorf("the cursor is on bucket %d of %d", v.cursor, n)
@@ -100,7 +101,7 @@ func TestTimelineKeys(t *testing.T) {
 		t.Errorf("raw bytes from Redis reached the screen")
 	}
 	m = press(t, m, "enter")
-	want := "workq-tui jobs dead --where 'since:2026-11-29T14:00:00Z until:2026-11-29T14:04:59Z' lists this bucket's jobs (jobs retry for those retrying)"
+	want := "workq-tui --redis r:6379 jobs dead --where 'since:2026-11-29T14:00:00Z until:2026-11-29T14:04:59Z' lists this bucket's jobs (jobs retry for those retrying)"
 	if !strings.Contains(m.status.text, want) {
 		t.Errorf("enter on the bucket: status %q, want it to hold %q", m.status.text, want)
 	}
@@ -174,7 +175,7 @@ func TestTimelineBucket(t *testing.T) {
 
 func TestGoldenTimeline(t *testing.T) {
 	view := runProgram(t, explainOptions(&fakeExplainer{}, &fakeTimeline{}), 80, 24,
-		append([]any{waitText("worker-a"), keyMsg("T"), waitText("retrying")}, append(repeatKey("h", 12), waitText("14:00–14:05"))...)...)
+		append([]any{waitText("worker-a"), keyMsg(":"), keyMsg("timeline 6h"), keyMsg("enter"), waitText("retrying")}, append(repeatKey("h", 12), waitText("14:00–14:05"))...)...)
 	checkScreen(t, view, 80, 24)
 	golden.RequireEqual(t, []byte(view))
 }
@@ -232,7 +233,7 @@ func TestTimelineEnterListsTheBucketsJobs(t *testing.T) {
 	o, _ := setsOptions(f)
 	o.Reader = withSetsTimeline{testReader: baseReader(o), JobSetReader: f, SetScanner: f, TimelineReader: &fakeTimeline{}}
 	m := newTest(t, o, 100, 30)
-	m = press(t, m, "T")
+	m = typeLine(t, m, "timeline 6h", "enter")
 	for i := 0; i < 12; i++ {
 		m = press(t, m, "h")
 	}
@@ -247,5 +248,22 @@ func TestTimelineEnterListsTheBucketsJobs(t *testing.T) {
 	}
 	if view := m.View(); !strings.Contains(view, "where since:2026-11-29T14:00:00Z") || !strings.Contains(view, "filter: "+want) || !strings.Contains(view, "se00") {
 		t.Errorf("the query is not on screen:\n%s", view)
+	}
+}
+
+// T fits the window to where the failures are: it reads the default
+// window, then the fitted one, says so, and puts the cursor on the last
+// bucket with a failure.
+func TestTimelineFitsOnT(t *testing.T) {
+	tl := &fakeTimeline{}
+	m := newTest(t, explainOptions(&fakeExplainer{}, tl), 100, 30)
+	m = press(t, m, "T")
+	got := tl.windows()
+	if len(got) != 2 || got[0] != [2]time.Duration{6 * time.Hour, 5 * time.Minute} || got[1][0] >= 6*time.Hour || got[1][1] >= 5*time.Minute {
+		t.Fatalf("T read the windows %v, want the default then a fitted one", got)
+	}
+	v := timelineOf(t, m)
+	if v.cursor != v.tl.LastFailure() || !strings.Contains(m.View(), "fitted to the failures") {
+		t.Errorf("cursor %d, last failure %d:\n%s", v.cursor, v.tl.LastFailure(), m.View())
 	}
 }

@@ -8,6 +8,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"time"
 
@@ -100,6 +101,14 @@ type Options struct {
 	ReadOnly bool
 	Demo     bool
 
+	// Clipboard is where c and C write the OSC 52 sequence that copies
+	// (the terminal: the program's output); nil: nothing is copied.
+	// CommandPrefix is the program and the connection flags a copied
+	// command starts with ("workq-tui" when empty): it must never hold a
+	// password.
+	Clipboard     io.Writer
+	CommandPrefix string
+
 	// Interval is the time between polls (default 2s); FetchTimeout bounds
 	// one poll (default 10s); MaxBackoff caps the wait between retries
 	// while Redis fails (default 30s); ActionTimeout bounds one action
@@ -152,6 +161,19 @@ type Options struct {
 	// a view it does not name shows them all. Both come checked.
 	Bindings map[string][]string
 	Columns  map[string][]string
+	// Queries are the saved queries of the configuration file's
+	// [queries], by name, for @NAME in / and :where; QueriesFrom is that
+	// file's path, for the error of an unknown name.
+	Queries     map[string]string
+	QueriesFrom string
+	// CmdLines are the command line's history from the runs before,
+	// oldest first; CmdLineStore, when set, keeps it for the next run
+	// after every line run.
+	CmdLines     []string
+	CmdLineStore LineStore
+	// CmdLinesErr says why the history of the runs before could not be
+	// read (then it is neither read nor kept); the status line shows it.
+	CmdLinesErr string
 
 	// SwitchNamespace lets n, on an empty namespace, end the screen for
 	// the program to open it on a namespace the reader's NamespaceFinder
@@ -319,6 +341,8 @@ func New(o Options) Model {
 		after:     tea.Tick,
 		tabs:      tabs,
 		history:   queueHistory{},
+		cmdline:   cmdLine{history: append([]string(nil), o.CmdLines...)},
+		status:    statusLine{text: oneLine(o.CmdLinesErr), isErr: o.CmdLinesErr != ""},
 		pollEvery: o.Interval,
 		width:     80,
 		height:    24,

@@ -117,6 +117,8 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		return m.startScan()
+	case cmdLinesSavedMsg:
+		return m.setStatus("command history not kept: "+oneLine(msg.err.Error()), true)
 	case statusClearMsg:
 		if msg.id == m.statusID {
 			m.status = statusLine{}
@@ -418,6 +420,10 @@ func (m Model) onDialogKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Cancel):
 		m.dialog = nil
 		return m.setStatus("cancelled: nothing was changed", false)
+	}
+	if d, ok := m.dialog.rated(msg); ok {
+		m.dialog = &d
+		return m, nil
 	}
 	if d, ok := m.dialog.scrolled(msg, m.keys, m.lay.width, m.lay.body); ok {
 		m.dialog = &d

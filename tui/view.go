@@ -181,93 +181,32 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	}
 	line1 = fitLine(line1, width)
 
-	var counts []string
-	if d.snap != nil {
-		c := d.counts
-		counts = append(counts, plural(c.pools, "pool", "pools"))
-		if c.dead > 0 {
-			counts = append(counts, st.dead.Render(fmt.Sprintf("dead pools %d", c.dead)))
-		}
-		if c.late > 0 {
-			counts = append(counts, st.warn.Render(fmt.Sprintf("%d late", c.late)))
-		}
-		counts = append(counts, plural(c.jobTypes, "job type", "job types"))
-		if c.drift > 0 {
-			counts = append(counts, st.dead.Render(fmt.Sprintf("%d drift", c.drift)))
-		}
-		if c.paused > 0 {
-			counts = append(counts, st.warn.Render(fmt.Sprintf("%d paused", c.paused)))
-		}
-	}
-	if d.scan.completed && d.orphans > 0 {
-		counts = append(counts, st.dead.Render(plural(d.orphans, "orphan", "orphans")))
-	}
-	if d.scan.running {
-		counts = append(counts, st.faint.Render("scanning…"))
-	}
-	if v := d.sweep.variant; v.Said() {
-		// The build that wrote the namespace changes what its lists mean
-		// (a master placeholder, Harbor's periodic runs): it stays.
-		counts = append(counts, st.warn.Render("writer "+textsafe.Clean(v.Name)))
-	}
+	counts, compact := headerCounts(d, st)
 	// A failed sweep counts; the age of a good one is the first to go.
 	sweep := sweepText(d.sweep, now, st)
 	if d.sweep.enabled && d.sweep.err != nil {
-		counts, sweep = append(counts, sweep), ""
+		counts, compact, sweep = append(counts, sweep), append(compact, sweep), ""
 	}
-	// The first of these that fits: as the screen narrows, the sweep's
-	// age goes first, then the job set sizes; the counts stay. The views'
-	// names go beside them when they fit, else on a line of their own,
-	// shortened if need be: every view is named at every width.
-	left := strings.Join(counts, " · ")
-	lefts := []string{left}
 	sets := ""
 	if d.snap != nil {
 		sets = setSizes(d.snap.Sets)
 	}
-	if sets != "" {
-		lefts = []string{left + " · " + sets, left}
-	}
-	if sweep != "" {
-		if sets != "" {
-			lefts = []string{left + " · " + sets + " · " + sweep, left + " · " + sets, left + " · " + sweep, left}
-		} else {
-			lefts = []string{left + " · " + sweep, left}
-		}
-	}
 	strips := []string{tabStrip(d.tabs, d.tab, d.crumb, false, st), tabStrip(d.tabs, d.tab, d.crumb, true, st)}
-	// The tabs share the line only with a left that keeps the set sizes:
-	// those are never dropped to make room for them.
-	beside := lefts
-	if sets != "" {
-		beside = lefts[:(len(lefts)+1)/2]
-	}
-	var line2, line3 string
-	for _, l := range beside {
-		if line2 == "" && lineWidth(l)+3+lineWidth(strips[0]) <= width {
-			gap := width - lineWidth(l) - lineWidth(strips[0])
-			line2 = l + strings.Repeat(" ", gap) + strips[0]
-		}
-	}
-	if line2 == "" {
-		line2 = lefts[len(lefts)-1]
-		for _, l := range lefts {
-			if lineWidth(l) <= width {
-				line2 = l
-				break
-			}
-		}
-		line3 = strips[1]
-		if lineWidth(strips[0]) <= width {
-			line3 = strips[0]
-		}
-	}
+	line2, line3, line4 := countsLines(strings.Join(counts, " · "), strings.Join(compact, " · "), sets, sweep, strips, width)
 	lines := []string{line1, fitLine(line2, width)}
 	if pl := problemsLine(d.snap, width, st); pl != "" {
 		lines = append([]string{pl}, lines...)
 	}
-	if line3 != "" {
-		lines = append(lines, fitLine(line3, width))
+	if d.snap != nil && d.snap.Jobs != nil {
+		// The failures' shape goes second, under the words that name them.
+		if sl := failureSparkline(d.snap.Jobs.Minutes, width, st); sl != "" {
+			lines = append(lines[:1], append([]string{sl}, lines[1:]...)...)
+		}
+	}
+	for _, l := range []string{line3, line4} {
+		if l != "" {
+			lines = append(lines, fitLine(l, width))
+		}
 	}
 	if d.snap != nil {
 		if hl := healthLine(d.health, d.snap.RedisTime, width, st); hl != "" {

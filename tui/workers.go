@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -215,8 +216,24 @@ var workerColumnSpecs = []colSpec{
 // workerNoteCell is the note's cell, drawn in the dead style.
 const workerNoteCell = 5
 
-func workerColumns(width int, names []string) []column {
-	return layoutColumns(workerColumnSpecs, names, width-cursorWidth)
+// workerColumns lays the columns out; the note's column is as wide as
+// the widest note (note columns), so that LONG STALE is never the cell cut
+// while another column keeps padding.
+func workerColumns(width int, names []string, note int) []column {
+	specs := slices.Clone(workerColumnSpecs)
+	specs[workerNoteCell].min = max(specs[workerNoteCell].min, note)
+	specs[workerNoteCell].max = max(specs[workerNoteCell].max, note)
+	return layoutColumns(specs, names, width-cursorWidth)
+}
+
+// workerRowNote is a worker's note: workerNote, and STALE when its
+// check-in is stale.
+func workerRowNote(w *model.Worker, dead map[string]bool, readAt time.Time, longAfter time.Duration) string {
+	note := workerNote(w, dead, longAfter)
+	if staleCheckin(w, readAt, longAfter) {
+		note = strings.TrimSpace(note + " STALE")
+	}
+	return note
 }
 
 // workerNote is LONG for a job past longAfter and DEAD for a worker of a
@@ -235,7 +252,11 @@ func workerNote(w *model.Worker, dead map[string]bool, longAfter time.Duration) 
 // renderWorkers renders the column titles and the visible rows: exactly
 // height+1 lines. read is false until a poll has read the workers.
 func renderWorkers(busy []model.Worker, read bool, readAt time.Time, rows []int, l listState, dead map[string]bool, longAfter time.Duration, width, height int, names []string, st styles) string {
-	cols := workerColumns(width, names)
+	widest := 0
+	for _, r := range rows {
+		widest = max(widest, textsafe.Width(workerRowNote(&busy[r], dead, readAt, longAfter)))
+	}
+	cols := workerColumns(width, names, widest)
 	titles := titleCells(cols)
 	lines := []string{fitLine(st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), width)}
 	from, to := l.window(len(rows), height)
@@ -246,10 +267,7 @@ func renderWorkers(busy []model.Worker, read bool, readAt time.Time, rows []int,
 			running = model.FormatAge(*w.Running)
 		}
 		checkin := checkinCell(w, readAt)
-		note := workerNote(w, dead, longAfter)
-		if staleCheckin(w, readAt, longAfter) {
-			note = strings.TrimSpace(note + " STALE")
-		}
+		note := workerRowNote(w, dead, readAt, longAfter)
 		for _, c := range cols {
 			if c.cell == workerNoteCell && note != "" {
 				note = st.dead.Render(fitCell(note, c.width, false))

@@ -56,7 +56,7 @@ func recordSize(r Record) int {
 		for i := range r.Intent.Items {
 			it := &r.Intent.Items[i]
 			n += 160 + len(it.Set) + len(it.Score) + len(it.Queue) + len(it.Undo) +
-				base64.StdEncoding.EncodedLen(len(it.Old)+len(it.NewBefore)+len(it.NewAfter)+len(it.New)+3*4)
+				base64.StdEncoding.EncodedLen(len(it.Old)+len(it.NewBefore)+len(it.NewAfter)+len(it.New)+len(it.Ahead)+3*5)
 			for _, k := range []*Key{it.Unique, it.Key} {
 				if k != nil {
 					n += 80 + len(k.Name) + len(k.Mode) + base64.StdEncoding.EncodedLen(len(k.Value))
@@ -66,6 +66,9 @@ func recordSize(r Record) int {
 	}
 	if r.Commit != nil {
 		n += len(r.Commit.Codes) + len(r.Commit.Now) + len(r.Commit.Error) + 21*len(r.Commit.Counts)
+		for _, v := range r.Commit.Aheads {
+			n += base64.StdEncoding.EncodedLen(len(v)) + 3
+		}
 		for _, s := range r.Commit.Statuses {
 			n += len(s) + 3
 		}
@@ -162,6 +165,8 @@ func appendItem(b []byte, it *Item) []byte {
 	f.bytes("new_after", it.NewAfter)
 	f.bytes("new", it.New)
 	f.int("count", it.Count)
+	f.int("position", it.Position)
+	f.bytes("ahead", it.Ahead)
 	f.key("unique", it.Unique)
 	f.key("key", it.Key)
 	// lists and fields: plainIntent sent items with them to Marshal.
@@ -182,6 +187,23 @@ func appendCommit(b []byte, c *Commit) []byte {
 				f.b = append(f.b, ',')
 			}
 			f.b = strconv.AppendInt(f.b, n, 10)
+		}
+		f.b = append(f.b, ']')
+	}
+	if len(c.Aheads) > 0 {
+		f.name("aheads")
+		f.b = append(f.b, '[')
+		for i, v := range c.Aheads {
+			if i > 0 {
+				f.b = append(f.b, ',')
+			}
+			if v == nil {
+				f.b = append(f.b, "null"...)
+				continue
+			}
+			f.b = append(f.b, '"')
+			f.b = base64.StdEncoding.AppendEncode(f.b, v)
+			f.b = append(f.b, '"')
 		}
 		f.b = append(f.b, ']')
 	}

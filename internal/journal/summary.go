@@ -101,17 +101,27 @@ func State(a *Action, all []*Action) string {
 	if a.Header.Op == OpUndo {
 		return "undo of " + a.Header.UndoOf + ", " + state
 	}
-	undo := ""
+	// An undo that ended having put nothing back (every item had moved on)
+	// does not make the action undone, unless an undo before it put some
+	// back: then the items it found back are that undo's.
+	undo, putBack := "", false
 	for _, u := range all {
 		if u.Header.UndoOf != a.Header.ID {
 			continue
 		}
+		done := u.committedDone()
+		if u.End != nil {
+			done = u.End.Done
+		}
 		switch {
-		case u.End != nil && u.End.Error == "":
+		case u.End != nil && u.End.Error == "" && (done > 0 || putBack):
 			undo = "undone by " + u.Header.ID
+		case u.End != nil && u.End.Error == "":
+			undo = "undo " + u.Header.ID + " put nothing back (all had moved on)"
 		case undo == "":
 			undo = "undo cut short (" + u.Header.ID + "): run undo again"
 		}
+		putBack = putBack || done > 0
 	}
 	if undo != "" {
 		return state + ", " + undo

@@ -27,8 +27,13 @@ const (
 	OpRequeue     = "requeue"      // set members onto their queues
 	OpDelete      = "delete"       // set members deleted
 	OpQueueDelete = "queue-delete" // jobs deleted from a queue
+	// OpQueueDrain and OpQueuePark take the jobs a query matched out of a
+	// queue: deleted, or parked in the dead set.
+	OpQueueDrain  = "queue-delete-where"
+	OpQueuePark   = "queue-park"
 	OpPause       = "pause"
 	OpUnpause     = "unpause"
+	OpThrottle    = "throttle"        // a job type's max_concurrency set
 	OpReap        = "reap"            // dead pools' jobs back to their queues
 	OpOrphans     = "requeue-orphans" // in-progress lists of gone pools (command requeue)
 	OpRepairLocks = "repair-locks"    // lock and lock_info reset
@@ -69,6 +74,11 @@ type Item struct {
 	New []byte `json:"new,omitempty"`
 	// Count is how many copies of Old a queue held.
 	Count int64 `json:"count,omitempty"`
+	// Position is, for a job a query took out of a queue, the furthest
+	// from the head it can have been (0 runs next); Ahead, in an undo's
+	// plan, the bytes of the job just ahead of it when it was taken.
+	Position int64  `json:"position,omitempty"`
+	Ahead    []byte `json:"ahead,omitempty"`
 	// Unique is the member's unique key as it was before the call.
 	Unique *Key `json:"unique,omitempty"`
 	// Key is a key a pause or unpause writes, or a key a reap, orphan
@@ -107,6 +117,9 @@ type Commit struct {
 	Now string `json:"now,omitempty"`
 	// Counts are per-item numbers a script returned (copies removed).
 	Counts []int64 `json:"counts,omitempty"`
+	// Aheads are, for jobs a query took out of a queue, the bytes of the
+	// job just ahead of each when it was taken (empty: it was at the head).
+	Aheads [][]byte `json:"aheads,omitempty"`
 	// Statuses are per-item words a script returned (pause).
 	Statuses []string `json:"statuses,omitempty"`
 	// Error is the call's error, when it failed.

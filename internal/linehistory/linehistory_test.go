@@ -1,0 +1,69 @@
+package linehistory
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSaveLoad: the history comes back as saved, newest Max lines, in a
+// file of mode 0600 in a directory of mode 0700; lines that may carry a
+// secret are never written.
+func TestSaveLoad(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state", "workq-tui")
+	f := File{Path: DefaultPath(filepath.Join(dir, "audit.log"))}
+	var lines []string
+	for i := range Max + 50 {
+		lines = append(lines, fmt.Sprintf("where job:n%d", i))
+	}
+	lines = append(lines, "target redis://ops:hunter2@db:6379", "where args.password:x", "  ", "where\x1b[2Jjob:x")
+	if err := f.Save(lines); err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != Max || got[0] != "where job:n51" || got[len(got)-1] != `where\x1b[2Jjob:x` {
+		t.Fatalf("loaded %d lines, first %q, last %q", len(got), got[0], got[len(got)-1])
+	}
+	data, _ := os.ReadFile(f.Path)
+	if strings.Contains(string(data), "hunter2") || strings.Contains(string(data), "password") {
+		t.Errorf("a secret was written:\n%s", data)
+	}
+	st, err := os.Stat(f.Path)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, %v", st.Mode().Perm(), err)
+	}
+	if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o700 {
+		t.Errorf("directory mode %v, %v", st.Mode().Perm(), err)
+	}
+}
+
+// TestLoadRefuses: a missing file is an empty history; a file others can
+// write and a symbolic link are refused.
+func TestLoadRefuses(t *testing.T) {
+	dir := t.TempDir()
+	if got, err := (File{Path: filepath.Join(dir, "none")}).Load(); err != nil || len(got) != 0 {
+		t.Errorf("missing: %q %v", got, err)
+	}
+	open := filepath.Join(dir, "open")
+	if err := os.WriteFile(open, []byte("where job:x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(open, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (File{Path: open}).Load(); err == nil || !strings.Contains(err.Error(), "can be written by others") {
+		t.Errorf("world-writable: %v", err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(open, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (File{Path: link}).Load(); err == nil {
+		t.Error("a symbolic link is read")
+	}
+}

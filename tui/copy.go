@@ -1,0 +1,157 @@
+package tui
+
+// This file owns c and C: c puts what is under the cursor (an id, a name,
+// a key, a job's bytes) on the clipboard of the terminal the operator sits
+// at, C the command that shows or acts on it, with the connection flags
+// (Options.CommandPrefix, which holds no password), through OSC 52
+// (internal/osc52: through ssh and tmux, no question to the terminal).
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/internal/osc52"
+	"github.com/workq-tui/workq-tui/internal/shellword"
+	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// copyItem is what c and C copy from the view on top.
+type copyItem struct {
+	// what names it in the status line ("job id 1f2e...").
+	what string
+	text []byte
+	// command is the words after the program and its connection flags,
+	// unquoted; nil when nothing shows or acts on the item.
+	command []string
+}
+
+// copyItem is what is under the cursor of the view on top.
+func (m Model) copyItem() (copyItem, bool) {
+	switch v := m.top().(type) {
+	case setsView:
+		if j, ok := v.current(); ok {
+			return setJobCopy(j), true
+		}
+		return copyItem{}, false
+	case setJobView:
+		it := setJobCopy(v.job)
+		it.what, it.text = "the job's bytes", v.job.Raw
+		return it, true
+	}
+	sel := m.top().selected()
+	switch {
+	case sel.pool != nil:
+		return copyItem{what: "pool id " + sel.pool.ID, text: []byte(sel.pool.ID), command: append([]string{"explain", "--pool"}, shellword.Operands(sel.pool.ID)...)}, true
+	case sel.jobType != nil:
+		return copyItem{what: "job type " + sel.jobType.Name, text: []byte(sel.jobType.Name), command: append([]string{"explain"}, shellword.Operands(sel.jobType.Name)...)}, true
+	case sel.orphan != nil:
+		return copyItem{what: "key " + sel.orphan.Key, text: []byte(sel.orphan.Key), command: append([]string{"requeue"}, shellword.Operands(sel.orphan.Key)...)}, true
+	case sel.worker != nil && sel.worker.JobID != "":
+		return copyItem{what: "job id " + sel.worker.JobID, text: []byte(sel.worker.JobID), command: append([]string{"find"}, shellword.Operands(sel.worker.JobID)...)}, true
+	case sel.action != nil:
+		return copyItem{what: "action " + sel.action.ID, text: []byte(sel.action.ID), command: append([]string{"history"}, shellword.Operands(sel.action.ID)...)}, true
+	}
+	return copyItem{}, false
+}
+
+// setJobCopy is a member of a set: its id, found again by `find ID`; a
+// member without an id is copied whole.
+func setJobCopy(j model.SetJob) copyItem {
+	if j.Job == nil || j.Job.ID == "" {
+		return copyItem{what: "the job's bytes", text: j.Raw}
+	}
+	return copyItem{what: "job id " + j.Job.ID, text: []byte(j.Job.ID), command: append([]string{"find"}, shellword.Operands(j.Job.ID)...)}
+}
+
+// copyDisabled says why c (or C, when command) does nothing here.
+func (m Model) copyDisabled(command bool) string {
+	it, ok := m.copyItem()
+	switch {
+	case m.opts.Clipboard == nil:
+		return "copying is not available here"
+	case !ok:
+		return "nothing to copy under the cursor"
+	case command && it.command == nil:
+		return "no command shows " + textsafe.Clean(it.what)
+	}
+	return ""
+}
+
+// copyCommandLine is the command of an item, as a person pastes it.
+func (m Model) copyCommandLine(it copyItem) (string, error) {
+	prefix := m.opts.CommandPrefix
+	if prefix == "" {
+		prefix = "workq-tui"
+	}
+	words := []string{prefix}
+	for _, w := range it.command {
+		if !shellword.Quotable(w) {
+			return "", errors.New("a NUL byte cannot be passed on a command line")
+		}
+		words = append(words, shellword.Quote(w))
+	}
+	return strings.Join(words, " "), nil
+}
+
+// copyNow copies the item under the cursor (its command when command is
+// set) and says so in the status line.
+func (m Model) copyNow(command bool) (Model, tea.Cmd) {
+	if r := m.copyDisabled(command); r != "" {
+		return m.setStatus(r, true)
+	}
+	it, _ := m.copyItem()
+	text, what := it.text, textsafe.Clean(it.what)
+	if command {
+		line, err := m.copyCommandLine(it)
+		if err != nil {
+			return m.setStatus("not copied: "+err.Error(), true)
+		}
+		text, what = []byte(line), "the command for "+what
+	}
+	if err := writeClipboard(m.opts.Clipboard, text); err != nil {
+		return m.setStatus(fmt.Sprintf("%s not copied: %s", what, textsafe.Clean(err.Error())), true)
+	}
+	shown := what
+	if command {
+		shown = textsafe.Clean(string(text))
+	}
+	return m.setStatus(fmt.Sprintf("copied %s (%s) to the clipboard", shown, byteCount(len(text))), false)
+}
+
+// writeClipboard writes text's OSC 52 sequence to w in one write.
+func writeClipboard(w io.Writer, text []byte) error {
+	seq, err := osc52.Sequence(text)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, seq)
+	return err
+}
+
+// byteCount is n bytes in words: "12 bytes", "56.2 KB", "1.0 MB".
+func byteCount(n int) string {
+	switch {
+	case n < 1000:
+		return model.Plural(n, "byte", "bytes")
+	case n < 1000*1000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1000)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1000/1000)
+}
+
+// copyCommand runs ":copy" (what c copies) and ":copy command" (what C
+// copies).
+func (m Model) copyCommand(args []string) (Model, tea.Cmd) {
+	switch strings.TrimSpace(strings.Join(args, " ")) {
+	case "":
+		return m.copyNow(false)
+	case "command", "cmd":
+		return m.copyNow(true)
+	}
+	return m.setStatus(":copy takes nothing, or command", true)
+}
