@@ -438,14 +438,16 @@ func explainUnique(snap *Snapshot, f ExplainFacts, jt *JobType) *Cause {
 	// redis-cli, and every refused enqueue renews their time to live:
 	// delete-unique takes their last part and adds the newline itself.
 	own := prefix + "unique:" + jt.Name + ":"
-	fix := []string{"delete-unique", jt.Name}
+	operands := []string{jt.Name}
 	for _, k := range keys {
 		if args, ok := strings.CutPrefix(k, own); ok && args != "" {
-			fix = append(fix, strings.TrimSuffix(args, "\n"))
+			operands = append(operands, strings.TrimSuffix(args, "\n"))
 		}
 	}
-	if len(fix) > 2 {
-		c.Fix = fix
+	if len(operands) > 1 {
+		// A job name or key read from Redis that begins with '-' goes
+		// after "--", never where it would be read as a flag.
+		c.Fix = fixWords([]string{"delete-unique"}, operands...)
 		c.FixText = "EnqueueUnique with these args is refused until the keys go, and each refused enqueue renews their 24h time to live"
 	} else {
 		c.FixText = "delete the keys or wait until they expire: EnqueueUnique with these args is refused until then"
