@@ -77,6 +77,7 @@ func commands() []command {
 		requeueCommand(),
 		repairLocksCommand(),
 		removeLeakedCommand(),
+		deleteUniqueCommand(),
 		pauseCommand(),
 		unpauseCommand(),
 		throttleCommand(),

@@ -77,7 +77,7 @@ func TestCompleteWords(t *testing.T) {
 		want      []string
 		directive string
 	}{
-		{"commands", []string{""}, []string{"snapshot", "explain", "timeline", "reap", "jobs", "find", "requeue", "repair-locks", "remove-leaked", "pause", "unpause", "throttle", "history", "undo", "targets", "exporter", "version", "completion"}, ":"},
+		{"commands", []string{""}, []string{"snapshot", "explain", "timeline", "reap", "jobs", "find", "requeue", "repair-locks", "remove-leaked", "delete-unique", "pause", "unpause", "throttle", "history", "undo", "targets", "exporter", "version", "completion"}, ":"},
 		{"command prefix", []string{"re"}, []string{"reap", "requeue", "repair-locks", "remove-leaked"}, ":"},
 		{"flags of a command", []string{"reap", "--all"}, []string{"--all-dead"}, ":"},
 		{"flags before the command", []string{"-n", "app", "snapshot", "--js"}, []string{"--json"}, ":"},

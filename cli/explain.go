@@ -329,5 +329,6 @@ func nonNil(s []string) []string {
 func explainJob(rd *redisq.ExplainRead, job string) model.Explanation {
 	f := rd.Facts
 	f.Unique, f.UniqueScanned = rd.Unique[job], true
+	f.Waiting, f.QueueRead = rd.Waiting[job], rd.QueueRead[job]
 	return model.Explain(rd.Snap, f, job)
 }

@@ -74,6 +74,9 @@ func listQueue(ctx context.Context, e env, t *target, job string, f queueListFla
 	if errors.Is(err, redisq.ErrBadPage) {
 		return usageErrorf("%v", err)
 	}
+	if err == nil {
+		err = redisq.ReadRunsAs(ctx, conn, &page)
+	}
 	if err != nil {
 		return err // the command's runner names the address (withAddress)
 	}
@@ -110,6 +113,7 @@ func writeQueuePage(w io.Writer, page redisq.QueuePage) error {
 	}
 	t := table.New(2)
 	t.Row("#", "ENQUEUED (UTC)", "ID", "ARGS")
+	runsAs := false
 	for _, j := range page.Jobs {
 		pos := strconv.FormatInt(j.Position+1, 10)
 		if j.ParseErr != nil && j.ID == "" && j.Name == "" && len(j.Args) == 0 {
@@ -125,8 +129,15 @@ func writeQueuePage(w io.Writer, page redisq.QueuePage) error {
 			id = "-"
 		}
 		t.Row(pos, at, id, textsafe.Cut(c(compactArgs(j.Args)), queueArgsWidth))
+		if r := j.RunsAs; r != nil {
+			runsAs = true
+			t.Row("", "  runs as", c(r.ID), textsafe.Cut(c(compactArgs(r.Args)), queueArgsWidth))
+		}
 	}
-	_, err := t.WriteTo(w)
+	if _, err := t.WriteTo(w); err != nil || !runsAs {
+		return err
+	}
+	_, err := fmt.Fprintln(w, "runs as: the job its unique key holds (gocraft/work master's EnqueueUniqueByKey:\na refused enqueue rewrote it), the one a worker runs when it takes the job above")
 	return err
 }
 

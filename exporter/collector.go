@@ -17,7 +17,7 @@ type descs struct {
 	up, pools, heartbeatAge, poolInProgress, poolsTruncated              *prometheus.Desc
 	queued, latency, jobInProgress, lock, lockInfoTotal, maxConc, paused *prometheus.Desc
 	drift, orphanedLists, orphanedJobs, readDuration, readErrors         *prometheus.Desc
-	setJobs, busyWorkers, longRunning, namespaceEmpty                    *prometheus.Desc
+	setJobs, busyWorkers, longRunning, namespaceEmpty, variant           *prometheus.Desc
 	health                                                               healthDescs
 	jobHealth                                                            jobHealthDescs
 }
@@ -45,6 +45,7 @@ func newDescs() descs {
 		setJobs:        d("workq_set_jobs", "Jobs in the namespace's retry, scheduled or dead sorted set.", "set"),
 		busyWorkers:    d("workq_busy_workers", "Workers of the namespace's pools with a job (an observation hash), as snapshot lists them."),
 		longRunning:    d("workq_long_running_jobs", "Busy workers whose job has run longer than the exporter's long-after."),
+		variant:        d("workq_variant", "1, labelled with which build wrote the namespace as its keys and jobs tell (gocraft, v0.5.1, master-or-gojek, harbor, other-layout, empty); absent when the read did not tell.", "name"),
 		namespaceEmpty: d("workq_namespace_empty", "1 when the namespace holds no gocraft/work key at all (no pools, job types, set jobs or orphans): most often a wrong namespace."),
 		orphanedLists:  d("workq_orphaned_lists", "Non-empty in-progress lists of pools not in the pool set, from the last orphan scan."),
 		orphanedJobs:   d("workq_orphaned_jobs", "Jobs in those lists."),
@@ -62,7 +63,7 @@ func (c collector) Describe(ch chan<- *prometheus.Desc) {
 	d := c.e.descs
 	for _, x := range []*prometheus.Desc{d.up, d.pools, d.heartbeatAge, d.poolInProgress, d.poolsTruncated,
 		d.queued, d.latency, d.jobInProgress, d.lock, d.lockInfoTotal, d.maxConc, d.paused, d.drift,
-		d.setJobs, d.busyWorkers, d.longRunning, d.namespaceEmpty, d.orphanedLists, d.orphanedJobs, d.readDuration, d.readErrors} {
+		d.setJobs, d.busyWorkers, d.longRunning, d.namespaceEmpty, d.variant, d.orphanedLists, d.orphanedJobs, d.readDuration, d.readErrors} {
 		ch <- x
 	}
 	for _, x := range d.health.all() {
@@ -181,6 +182,9 @@ func (e *Exporter) emit(ch chan<- prometheus.Metric, name, namespace string, v v
 	}
 	// The snapshot's orphans are the orphan scan's (v.orphans).
 	s.send(d.namespaceEmpty, gauge, boolValue(model.EmptyNamespace(snap) && len(v.orphans) == 0))
+	if snap.Variant != nil {
+		s.send(d.variant, gauge, 1, label(snap.Variant.Name))
+	}
 	s.send(d.busyWorkers, gauge, float64(busy))
 	s.send(d.longRunning, gauge, float64(long))
 	d.health.emit(s, snap)

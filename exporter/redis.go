@@ -72,6 +72,12 @@ func (r *RedisSource) Read(ctx context.Context) (*model.Snapshot, error) {
 	if err == nil {
 		snap.Health, err = redisq.ReadHealth(ctx, conn, redisq.NewKeys(r.namespace))
 	}
+	if err == nil {
+		var v model.Variant
+		if v, err = redisq.ReadVariant(ctx, conn, redisq.NewKeys(r.namespace), snap); err == nil {
+			snap.Variant = &v
+		}
+	}
 	if r.longAfter > 0 {
 		snap.LongAfter = r.longAfter
 	}

@@ -46,6 +46,11 @@ type ExplainFacts struct {
 	// they were not scanned (UniqueScanned false).
 	Unique        []UniqueKey
 	UniqueScanned bool
+	// Waiting are the unique keys the jobs waiting in the type's queue
+	// hold; QueueRead says the whole queue was read (a long one is not),
+	// so that a key outside Waiting has no copy waiting there.
+	Waiting   map[string]bool
+	QueueRead bool
 }
 
 // UniqueKey is a key `<ns>:unique:<job>:<args>`; TTL is negative when the
@@ -380,13 +385,44 @@ func explainRetry(snap *Snapshot, f ExplainFacts, jt *JobType) *Cause {
 // waits in its queue or the scheduled set: each key refuses a new enqueue
 // with its args although nothing will run.
 func explainUnique(snap *Snapshot, f ExplainFacts, jt *JobType) *Cause {
-	if len(f.Unique) == 0 || jt.Queued > 0 || len(ofJob(f.Scheduled, jt.Name)) > 0 {
+	if len(f.Unique) == 0 || jt.Queued > 0 && !f.QueueRead {
 		return nil
 	}
-	c := &Cause{Kind: CauseUniqueBlocked, Verdict: fmt.Sprintf("%s of %s block new enqueues while no copy waits", Plural(len(f.Unique), "unique key", "unique keys"), jt.Name)}
+	// A key a waiting copy holds is that copy's; the others block with
+	// nothing behind them (gocraft/work master's DeleteScheduledJob, for
+	// one, leaves an EnqueueUniqueByKey key behind), whatever else waits.
+	prefix := snap.Namespace
+	if !strings.HasSuffix(prefix, ":") {
+		prefix += ":"
+	}
+	held := map[string]bool{}
+	for k := range f.Waiting {
+		held[k] = true
+	}
+	for _, s := range ofJob(f.Scheduled, jt.Name) {
+		if s.Job == nil {
+			continue
+		}
+		if k, ok, err := s.Job.UniqueKeyIn(prefix); ok && err == nil {
+			held[k] = true
+		}
+	}
+	if sched := ofJob(f.Scheduled, jt.Name); len(sched) > 0 && len(f.Scheduled) >= f.SetLimit && f.SetLimit > 0 {
+		return nil // the scheduled set was read in part: a copy may wait beyond
+	}
+	var blocking []UniqueKey
+	for _, u := range f.Unique {
+		if !held[u.Key] {
+			blocking = append(blocking, u)
+		}
+	}
+	if len(blocking) == 0 {
+		return nil
+	}
+	c := &Cause{Kind: CauseUniqueBlocked, Verdict: fmt.Sprintf("%s of %s block new enqueues while no copy waits", Plural(len(blocking), "unique key", "unique keys"), jt.Name)}
 	var soonest time.Duration = -1
 	var keys []string
-	for _, u := range f.Unique {
+	for _, u := range blocking {
 		keys = append(keys, u.Key)
 		if u.TTL >= 0 && (soonest < 0 || u.TTL < soonest) {
 			soonest = u.TTL
@@ -398,7 +434,24 @@ func explainUnique(snap *Snapshot, f ExplainFacts, jt *JobType) *Cause {
 		c.Evidence = append(c.Evidence, "none of them expires")
 	}
 	c.Evidence = append(c.Evidence, "keys: "+nameSome(keys))
-	c.FixText = "delete the keys (redis-cli DEL KEY...) or wait until they expire: EnqueueUnique with these args is refused until then"
+	// The keys' names end in a newline byte that no one can paste into
+	// redis-cli, and every refused enqueue renews their time to live:
+	// delete-unique takes their last part and adds the newline itself.
+	own := prefix + "unique:" + jt.Name + ":"
+	operands := []string{jt.Name}
+	for _, k := range keys {
+		if args, ok := strings.CutPrefix(k, own); ok && args != "" {
+			operands = append(operands, strings.TrimSuffix(args, "\n"))
+		}
+	}
+	if len(operands) > 1 {
+		// A job name or key read from Redis that begins with '-' goes
+		// after "--", never where it would be read as a flag.
+		c.Fix = fixWords([]string{"delete-unique"}, operands...)
+		c.FixText = "EnqueueUnique with these args is refused until the keys go, and each refused enqueue renews their 24h time to live"
+	} else {
+		c.FixText = "delete the keys or wait until they expire: EnqueueUnique with these args is refused until then"
+	}
 	return c
 }
 

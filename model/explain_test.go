@@ -115,7 +115,7 @@ func TestExplainChecks(t *testing.T) {
 				f.Retry = []SetJob{setJob(SetRetry, s.RedisTime.Unix()+120, `{"name":"send_email","id":"r1","t":1,"args":{},"fails":1,"err":"x"}`),
 					setJob(SetRetry, s.RedisTime.Unix()+130, `{"name":"resize","id":"r2","t":1,"args":{}}`)}
 			}},
-		{name: "unique key blocks", job: "send_email", want: []string{CauseUniqueBlocked}, in: "23h",
+		{name: "unique key blocks", job: "send_email", want: []string{CauseUniqueBlocked}, in: "23h", fix: []string{"delete-unique", "send_email", `{"a":1}`},
 			setup: func(s *Snapshot, f *ExplainFacts) {
 				s.JobTypes[0].Queued = 0
 				f.Unique = []UniqueKey{{Key: "work:unique:send_email:{\"a\":1}\n", TTL: 23 * time.Hour}}
@@ -123,6 +123,23 @@ func TestExplainChecks(t *testing.T) {
 		{name: "unique key of a waiting copy", job: "send_email",
 			setup: func(s *Snapshot, f *ExplainFacts) {
 				f.Unique = []UniqueKey{{Key: "work:unique:send_email:{\"a\":1}\n", TTL: 23 * time.Hour}}
+			}},
+		{name: "unique key of a waiting copy, queue read", job: "send_email",
+			setup: func(s *Snapshot, f *ExplainFacts) {
+				f.Unique = []UniqueKey{{Key: "work:unique:send_email:{\"a\":1}\n", TTL: 23 * time.Hour}}
+				f.Waiting, f.QueueRead = map[string]bool{"work:unique:send_email:{\"a\":1}\n": true}, true
+			}},
+		{name: "unique key left behind while another copy waits", job: "send_email", want: []string{CauseUniqueBlocked}, in: "keys: work:unique:send_email:{\"a\":1}",
+			fix: []string{"delete-unique", "send_email", `{"a":1}`},
+			setup: func(s *Snapshot, f *ExplainFacts) {
+				f.Unique = []UniqueKey{{Key: "work:unique:send_email:{\"a\":1}\n", TTL: 23 * time.Hour}, {Key: "work:unique:send_email:{\"a\":2}\n", TTL: 23 * time.Hour}}
+				f.Waiting, f.QueueRead = map[string]bool{"work:unique:send_email:{\"a\":2}\n": true}, true
+			}},
+		{name: "unique key held by a scheduled copy", job: "send_email",
+			setup: func(s *Snapshot, f *ExplainFacts) {
+				s.JobTypes[0].Queued = 0
+				f.Unique = []UniqueKey{{Key: "work:unique:send_email:{\"a\":1}\n", TTL: 23 * time.Hour}}
+				f.Scheduled = []SetJob{setJob(SetScheduled, s.RedisTime.Unix()+60, `{"name":"send_email","id":"s1","t":1,"args":{"a":1},"unique":true}`)}
 			}},
 		{name: "recent deaths", job: "send_email", want: []string{CauseRecentDeaths},
 			fix: []string{"jobs", "dead", "requeue", "--all", "--job", "send_email"}, in: "top error (2 of 3): smtp timeout after N s",

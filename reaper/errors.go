@@ -26,6 +26,9 @@ var (
 	// ErrSetChanged: <ns>:worker_pools changed between plan and execution;
 	// the script changed nothing.
 	ErrSetChanged = errors.New("worker_pools changed since the plan")
+	// ErrUnlistedLeaks: a lock repair planned without looking for leaked
+	// in-progress entries (the screen's poll) found some when it ran.
+	ErrUnlistedLeaks = errors.New("leaked in-progress entries the plan did not list")
 )
 
 // Errors of data that gocraft/work never writes, found by a plan or by a

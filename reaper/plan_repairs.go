@@ -98,7 +98,7 @@ func NewLockRepairPlan(snap *model.Snapshot, jobs []string) (LockRepairPlan, err
 	if snap == nil {
 		return LockRepairPlan{}, fmt.Errorf("plan repair-locks: no snapshot")
 	}
-	plan := LockRepairPlan{Namespace: snap.Namespace}
+	plan := LockRepairPlan{Namespace: snap.Namespace, LeakAware: snap.LeakAware}
 	if len(jobs) == 0 {
 		return plan, fmt.Errorf("repair-locks: no job type given")
 	}

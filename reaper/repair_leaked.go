@@ -86,3 +86,46 @@ func writeLeakedNote(b *strings.Builder, j JobLockPlan) {
 	}
 	fmt.Fprintf(b, "  the remove-leaked command removes them\n")
 }
+
+// unlistedLockLeaks looks, for a plan made without looking for leaked
+// entries (the screen's poll), for leaked entries in jp's lists that the
+// plan does not list. Counted, they would raise lock over jobs that no
+// longer run, and leaving them out would write other values than the plan
+// showed: a type that holds any is left alone (ErrUnlistedLeaks), and a
+// plan from a full read lists them.
+func unlistedLockLeaks(ctx context.Context, c redis.Conn, keys redisq.Keys, jp JobLockPlan) error {
+	now := JobLockPlan{JobName: jp.JobName, Pools: jp.Pools, InProgress: map[string]int64{}, LockInfoBefore: map[string]string{}, LockInfoAfter: map[string]int64{}}
+	for _, p := range jp.Pools {
+		n, err := redis.Int64(redis.DoContext(c, ctx, "LLEN", keys.InProgress(jp.JobName, p)))
+		if err != nil {
+			continue // a key of the wrong type: the script says so
+		}
+		now.InProgress[p] = n
+		now.LockInfoAfter[p] = n
+		held, err := redis.String(redis.DoContext(c, ctx, "HGET", keys.LockInfo(jp.JobName), p))
+		if err == nil {
+			now.LockInfoBefore[p] = held
+		}
+	}
+	if err := excludeLeaked(ctx, c, keys, &now); err != nil {
+		return fmt.Errorf("repair-locks %s: %w", jp.JobName, err)
+	}
+	listed := map[string]int{}
+	for _, l := range jp.Leaked {
+		listed[l.Key+"\x00"+string(l.Raw)]++
+	}
+	unlisted := 0
+	for _, l := range now.Leaked {
+		k := l.Key + "\x00" + string(l.Raw)
+		if listed[k] > 0 {
+			listed[k]--
+			continue
+		}
+		unlisted++
+	}
+	if unlisted == 0 {
+		return nil
+	}
+	return fmt.Errorf("repair-locks %s: %w: %s (their jobs already ran: counted, they would raise the lock over jobs that no longer run); not repaired: plan again from a full read (the repair-locks command leaves them out)",
+		jp.JobName, ErrUnlistedLeaks, model.Plural(unlisted, "leaked in-progress entry", "leaked in-progress entries"))
+}

@@ -24,6 +24,12 @@ import (
 type LockRepairPlan struct {
 	Namespace string
 	Jobs      []JobLockPlan
+	// LeakAware says the plan looked for leaked in-progress entries
+	// (PlanRepairLocks always does; a plan from a snapshot does when the
+	// snapshot did, see model.Snapshot.LeakAware). Without it, RepairLocks
+	// looks for them in each job type's lists first and leaves a type that
+	// holds any the plan did not list alone.
+	LeakAware bool
 }
 
 // JobLockPlan is the repair of one job type's lock and lock_info.
@@ -115,7 +121,7 @@ func (r LockRepairResult) Err() error {
 // all, or a key of the wrong type, fails the whole plan; nothing is written.
 func (r *Reaper) PlanRepairLocks(ctx context.Context, jobs []string) (LockRepairPlan, error) {
 	keys := r.keys
-	plan := LockRepairPlan{Namespace: strings.TrimSuffix(keys.Prefix(), ":")}
+	plan := LockRepairPlan{Namespace: strings.TrimSuffix(keys.Prefix(), ":"), LeakAware: true}
 	if len(jobs) == 0 {
 		return plan, errors.New("repair-locks: no job type given")
 	}
@@ -243,6 +249,12 @@ func (r *Reaper) RepairLocks(ctx context.Context, plan LockRepairPlan) (LockRepa
 		if err := ctx.Err(); err != nil {
 			res.Jobs = append(res.Jobs, JobLockResult{JobName: jp.JobName, Err: fmt.Errorf("repair-locks %s: %w", jp.JobName, err)})
 			break
+		}
+		if !plan.LeakAware {
+			if err := unlistedLockLeaks(ctx, c, r.keys, jp); err != nil {
+				res.Jobs = append(res.Jobs, JobLockResult{JobName: jp.JobName, Err: err})
+				continue
+			}
 		}
 		jr := r.repairJob(ctx, c, jp)
 		res.Jobs = append(res.Jobs, jr)

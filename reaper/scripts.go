@@ -25,6 +25,8 @@ var (
 	luaReapLeaked string
 	//go:embed lua/remove_leaked.lua
 	luaRemoveLeaked string
+	//go:embed lua/delete_unique.lua
+	luaDeleteUnique string
 )
 
 // scripts are a Reaper's scripts (a redis.Script holds only its text and
@@ -47,6 +49,9 @@ type scripts struct {
 	reapLeaked *redis.Script
 	// removeLeaked removes one leaked entry (lua/remove_leaked.lua).
 	removeLeaked *redis.Script
+	// deleteUnique deletes one unique key still holding the planned value
+	// (lua/delete_unique.lua).
+	deleteUnique *redis.Script
 }
 
 func newScripts() scripts {
@@ -57,5 +62,6 @@ func newScripts() scripts {
 		repairLocks:  redis.NewScript(-1, luaRepairLocks),
 		reapLeaked:   redis.NewScript(-1, luaCheck+"\n"+luaReapLeaked),
 		removeLeaked: redis.NewScript(2, luaRemoveLeaked),
+		deleteUnique: redis.NewScript(1, luaDeleteUnique),
 	}
 }

@@ -69,7 +69,7 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 		return p, fmt.Errorf("action %s (%s) %w: it repaired broken state (a dead pool's jobs, lost in-progress lists or drifted locks), and putting that back would break it again; its journal stays on record in the history", a.Header.ID, a.Header.Command, ErrUndoRefused)
 	case journal.OpUndo:
 		return p, fmt.Errorf("action %s is an undo of %s and %w: undoing it would write that action again with new bytes and new times; run the action again instead", a.Header.ID, a.Header.UndoOf, ErrUndoRefused)
-	case journal.OpRequeue, journal.OpDelete, journal.OpQueueDelete, journal.OpRemoveLeaked, journal.OpPause, journal.OpUnpause, journal.OpThrottle:
+	case journal.OpRequeue, journal.OpDelete, journal.OpQueueDelete, journal.OpRemoveLeaked, journal.OpPause, journal.OpUnpause, journal.OpThrottle, journal.OpDeleteUnique:
 	case journal.OpQueueDrain, journal.OpQueuePark:
 		return planUndoDrain(p, a), nil
 	default:
@@ -124,6 +124,15 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 				}
 				if !restoreUnique(it, committed, call.Commit != nil && call.Commit.Codes == "1") {
 					ui.Item.Unique = nil
+				}
+			case journal.OpDeleteUnique:
+				if it.Key == nil {
+					continue
+				}
+				deleted := committed && i < len(call.Commit.Statuses) && call.Commit.Statuses[i] == UniqueDeleted
+				if committed && !deleted {
+					p.NotChanged++
+					continue
 				}
 			case journal.OpThrottle:
 				if !undoesThrottle(it, call.Commit, committed) {

@@ -174,7 +174,7 @@ func (u *Undoer) batchOf(op string, items []UndoItem) int {
 	switch op {
 	case journal.OpQueueDelete, journal.OpRemoveLeaked:
 		return 1
-	case journal.OpPause, journal.OpUnpause, journal.OpThrottle:
+	case journal.OpPause, journal.OpUnpause, journal.OpThrottle, journal.OpDeleteUnique:
 		return len(items)
 	}
 	size := 0
@@ -252,8 +252,8 @@ func (u *Undoer) callArgs(plan UndoPlan, call []UndoItem) (*redis.Script, []any,
 	default: // pause, unpause
 		script = u.pauseUndo
 		op := "lift"
-		if plan.Op == journal.OpUnpause {
-			op = "restore"
+		if plan.Op == journal.OpUnpause || plan.Op == journal.OpDeleteUnique {
+			op = "restore" // set again only while absent
 		}
 		for i, it := range call {
 			keys = append(keys, it.Item.Key.Name)

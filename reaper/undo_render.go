@@ -34,6 +34,8 @@ func undoWhat(op string) string {
 		return "put back each max_concurrency value the throttle replaced, only while it still holds what the throttle wrote (a pool start since has written its own)"
 	case journal.OpUnpause:
 		return "put back each pause key the unpause deleted, with its value and what was left of its expiry, only while it is absent"
+	case journal.OpDeleteUnique:
+		return "put back each unique key the action deleted, with its value and what was left of its time to live, only while it is absent"
 	}
 	return op
 }

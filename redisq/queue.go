@@ -43,6 +43,11 @@ type QueuedJob struct {
 	// Position is the job's place in run order: 0 runs next.
 	Position int64
 	model.Job
+	// RunsAs is, for a placeholder of gocraft/work master's
+	// EnqueueUniqueByKey, the job its unique key holds when that is
+	// another: the one a worker runs when it takes the placeholder (see
+	// ReadRunsAs); nil otherwise.
+	RunsAs *model.Job
 }
 
 // MarshalJSON writes the job as the command line's --json shows it: args
@@ -56,11 +61,18 @@ func (q QueuedJob) MarshalJSON() ([]byte, error) {
 		EnqueuedAt *int64          `json:"enqueued_at"`
 		Args       json.RawMessage `json:"args"`
 		// unique and unique_key as the sets' --json gives them.
-		Unique    bool    `json:"unique"`
-		UniqueKey string  `json:"unique_key,omitempty"`
-		Raw       *string `json:"raw,omitempty"`
-		Error     string  `json:"error,omitempty"`
+		Unique    bool        `json:"unique"`
+		UniqueKey string      `json:"unique_key,omitempty"`
+		Raw       *string     `json:"raw,omitempty"`
+		Error     string      `json:"error,omitempty"`
+		RunsAs    *runsAsJSON `json:"runs_as,omitempty"`
 	}{Position: q.Position, ID: q.ID, Name: q.Name, Args: q.Args, Unique: q.Unique, UniqueKey: q.UniqueKey}
+	if r := q.RunsAs; r != nil {
+		out.RunsAs = &runsAsJSON{ID: r.ID, Args: r.Args}
+		if len(out.RunsAs.Args) == 0 {
+			out.RunsAs.Args = json.RawMessage("null")
+		}
+	}
 	if q.EnqueuedAt != 0 {
 		t := q.EnqueuedAt
 		out.EnqueuedAt = &t
@@ -162,4 +174,11 @@ func (c *Client) QueuePage(ctx context.Context, job string, offset, limit int) (
 	defer conn.Close()
 	page, err := ReadQueuePage(ctx, conn, c.keys, job, offset, limit)
 	return page, c.wrap(err)
+}
+
+// runsAsJSON is the job a placeholder runs as, in --json: the one its
+// unique key holds.
+type runsAsJSON struct {
+	ID   string          `json:"id"`
+	Args json.RawMessage `json:"args"`
 }

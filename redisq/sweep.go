@@ -136,5 +136,13 @@ func (c *Client) Sweep(ctx context.Context) (*model.Snapshot, error) {
 	}
 	defer conn.Close()
 	snap, err := ReadSweep(ctx, conn, c.namespace, c.deadAfter, model.ScanPause)
+	if err == nil {
+		// Which build wrote the namespace, for the screen's header: a
+		// hundred commands at most, once a sweep.
+		var v model.Variant
+		if v, err = ReadVariant(ctx, conn, c.keys, snap); err == nil {
+			snap.Variant = &v
+		}
+	}
 	return snap, c.wrap(err)
 }

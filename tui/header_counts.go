@@ -9,6 +9,8 @@ package tui
 import (
 	"fmt"
 	"strings"
+
+	"github.com/workq-tui/workq-tui/internal/textsafe"
 )
 
 // headerCounts are the counts in full ("5 pools · dead pools 2 · 1 late ·
@@ -49,6 +51,11 @@ func headerCounts(d headerData, st styles) (full, compact []string) {
 	}
 	if d.scan.running {
 		more = append(more, st.faint.Render("scanning…"))
+	}
+	if v := d.sweep.variant; v.Said() {
+		// The build that wrote the namespace changes what its lists mean
+		// (a master placeholder, Harbor's periodic runs): it stays.
+		more = append(more, st.warn.Render("writer "+textsafe.Clean(v.Name)))
 	}
 	return append(full, more...), append(compact, more...)
 }

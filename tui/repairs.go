@@ -17,7 +17,9 @@ import (
 // list of a dead pool), L repairs a drifted job type's locks. Both plan
 // from the last snapshot (and the last orphan scan) with the reaper's pure
 // planners, so opening the dialog reads nothing; the scripts re-check what
-// matters when they run.
+// matters when they run. A poll does not look for leaked in-progress
+// entries: L lists those the last sweep found, and the repair itself
+// refuses a type whose lists hold one the plan does not list.
 
 const (
 	actionRequeue     actionKind = "requeue"
@@ -118,7 +120,13 @@ func summarizeRequeue(res reaper.RequeueResult) actionOutcome {
 
 // buildRepairLocks plans the lock repair of one job type.
 func (m Model) buildRepairLocks(job string) (action, error) {
-	plan, err := reaper.NewLockRepairPlan(m.snap, []string{job})
+	snap := m.snap
+	if snap != nil && !snap.LeakAware && len(m.sweep.leaked) > 0 {
+		withLeaks := *snap
+		withLeaks.Leaked = m.sweep.leaked
+		snap = &withLeaks
+	}
+	plan, err := reaper.NewLockRepairPlan(snap, []string{job})
 	if err != nil {
 		return action{}, fmt.Errorf("cannot plan the lock repair: %s", textsafe.Clean(err.Error()))
 	}

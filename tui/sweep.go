@@ -16,13 +16,19 @@ import (
 
 // sweepState is the state of the full sweeps: at most one runs; again is
 // set when r asked for one while one ran. drift holds the drift findings
-// of the last sweep by job type; at is when it ended (the screen's clock).
+// of the last sweep by job type, leaked the leaked in-progress entries it
+// found (the polls do not look for them); at is when it ended (the
+// screen's clock).
 type sweepState struct {
 	enabled, running, again bool
 	gen                     uint64
 	drift                   map[string]model.Finding
-	at                      time.Time
-	err                     error
+	leaked                  []model.LeakedEntry
+	// variant is which build wrote the namespace, as the last sweep told
+	// (nil when it did not).
+	variant *model.Variant
+	at      time.Time
+	err     error
 }
 
 // driftJobs are the job types the last sweep found drifted, sorted.
@@ -66,6 +72,7 @@ func (m Model) onSweep(msg sweepMsg) (Model, tea.Cmd) {
 			}
 		}
 		m.sweep.drift, m.sweep.at = drift, msg.at
+		m.sweep.leaked, m.sweep.variant = msg.snap.Leaked, msg.snap.Variant
 		if m.snap != nil {
 			m = m.setSnap(m.adjusted(m.snap))
 		}

@@ -1,6 +1,8 @@
 package explain_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -284,9 +286,9 @@ func TestExplainCausesAndTheirFixes(t *testing.T) {
 	// Blocked by a unique key: gocraft/work v0.5.1 deletes the unique key
 	// it rebuilds from the decoded args, so args holding an integer above
 	// 2^53 leave the enqueue's key behind once the job ran; it refuses the
-	// same enqueue for 24 h while no copy waits. No workq-tui command
-	// writes unique keys; the fix line says to delete them with redis-cli
-	// DEL (what this test then does) or wait for the expiry it names.
+	// same enqueue for 24 h while no copy waits. The fix line deletes it
+	// with delete-unique (the key's newline byte could not be pasted into
+	// redis-cli); pasted into a shell, it runs.
 	t.Run("unique key", func(t *testing.T) {
 		t.Parallel()
 		cc := newCauseCase(t, bin, srv, "conf-explain-unique")
@@ -316,16 +318,49 @@ func TestExplainCausesAndTheirFixes(t *testing.T) {
 			!strings.Contains(out, "the soonest expires in 23h") {
 			t.Errorf("unique evidence\n%s", out)
 		}
-		if strings.Contains(out, "fix: ") || !strings.Contains(out, "redis-cli DEL") {
-			t.Errorf("unique fix text\n%s", out)
+		if strings.Contains(out, "redis-cli") {
+			t.Errorf("unique fix text names redis-cli, which cannot take the key's newline\n%s", out)
 		}
 		if j, err := enq.EnqueueUnique("digest", args); err != nil || j != nil {
 			t.Fatalf("the key did not block the enqueue: %v %v", j, err)
 		}
-		redistest.Do(t, cc.c, "DEL", key)
+		// The fix line, pasted into a shell as printed, deletes the key.
+		line := fixLineOf(out)
+		want := "workq-tui --redis " + cc.addr + " --namespace " + cc.ns + ` delete-unique digest '{"n":9007199254740993}'`
+		if line != want {
+			t.Fatalf("fix line %q, want %q\n%s", line, want, out)
+		}
+		runInShell(t, cc.bin, line+" --yes")
+		if n, _ := redis.Int(cc.c.Do("EXISTS", key)); n != 0 {
+			t.Fatalf("the fix left the key")
+		}
 		cc.waitRunning("digest", 10*time.Second)
 		if j, err := enq.EnqueueUnique("digest", args); err != nil || j == nil {
 			t.Fatalf("enqueue after the DEL: %v %v", j, err)
 		}
 	})
+}
+
+// fixLineOf is the first "fix: " line of explain's output, without it.
+func fixLineOf(out string) string {
+	for _, l := range strings.Split(out, "\n") {
+		if f, ok := strings.CutPrefix(strings.TrimSpace(l), "fix: "); ok {
+			return f
+		}
+	}
+	return ""
+}
+
+// runInShell runs line with sh as a person pastes it, workq-tui being
+// bin, and fails the test unless it exits 0.
+func runInShell(t *testing.T, bin, line string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Symlink(bin, filepath.Join(dir, "workq-tui")); err != nil {
+		t.Fatal(err)
+	}
+	r := redistest.Run(t, "sh", []string{"PATH=" + dir + ":" + os.Getenv("PATH")}, "-c", line)
+	if r.Code != 0 {
+		t.Fatalf("%s: exit %d\n%s%s", line, r.Code, r.Stdout, r.Stderr)
+	}
 }

@@ -41,6 +41,10 @@ const (
 	// its items are those of OpQueueDelete (Queue the list, Old the bytes)
 	// and its undo the same push back.
 	OpRemoveLeaked = "remove-leaked"
+	// OpDeleteUnique: unique keys deleted; each item's Key is the key as
+	// it was (value and time to live), and its undo sets it again while
+	// it is absent, as an unpause's does.
+	OpDeleteUnique = "delete-unique"
 	OpUndo         = "undo"
 )
 
