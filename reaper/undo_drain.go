@@ -72,28 +72,9 @@ func (u *Undoer) executeDrain(ctx context.Context, c redis.Conn, plan UndoPlan, 
 		n := u.drainBatchOf(items)
 		call := items[:n]
 		args, in := drainUndoArgs(plan, call, int64(len(items)))
-		seq, err := w.Intent(in)
+		codes, err := undoCall(ctx, c, w, script, args, in, plan.Of.Header.ID, n, &res)
 		if err != nil {
-			return res, fmt.Errorf("undo: nothing more sent: %w", err)
-		}
-		reply, err := redis.Values(script.DoContext(ctx, c, args...))
-		res.Calls++
-		if err != nil {
-			_ = w.Commit(seq, journal.Commit{Error: err.Error()})
-			return res, fmt.Errorf("undo %s: %w", plan.Of.Header.ID, err)
-		}
-		var status, codes string
-		if _, err := redis.Scan(reply, &status, &codes); err != nil {
-			return res, fmt.Errorf("undo: unexpected script reply: %w", err)
-		}
-		if status == "wrongtype" {
-			return res, fmt.Errorf("undo: %s: %w", codes, ErrWrongType)
-		}
-		if status != "ok" || len(codes) != n {
-			return res, fmt.Errorf("undo: unexpected script reply %q %q", status, codes)
-		}
-		if err := w.Commit(seq, journal.Commit{Codes: codes}); err != nil {
-			return res, fmt.Errorf("undo: journal: %w", err)
+			return res, err
 		}
 		for i := range call {
 			res.count(codes[i], call[i].Item)

@@ -97,33 +97,14 @@ func (u *Undoer) Execute(ctx context.Context, c redis.Conn, plan UndoPlan, w Jou
 		n := u.batchOf(plan.Op, items)
 		call := items[:n]
 		script, args, in := u.callArgs(plan, call)
-		seq, err := w.Intent(in)
-		if err != nil {
-			return res, fmt.Errorf("undo: nothing more sent: %w", err)
-		}
 		// A call once sent is waited for even when ctx is cancelled (within
 		// callWait), so that what it put back is counted: an undo stopped by
 		// Ctrl-C stops between calls and reports exactly what it did.
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callWait)
-		reply, err := redis.Values(script.DoContext(cctx, c, args...))
+		codes, err := undoCall(cctx, c, w, script, args, in, plan.Of.Header.ID, n, &res)
 		cancel()
-		res.Calls++
 		if err != nil {
-			_ = w.Commit(seq, journal.Commit{Error: err.Error()})
-			return res, fmt.Errorf("undo %s: %w", plan.Of.Header.ID, err)
-		}
-		var status, codes string
-		if _, err := redis.Scan(reply, &status, &codes); err != nil {
-			return res, fmt.Errorf("undo: unexpected script reply: %w", err)
-		}
-		if status == "wrongtype" {
-			return res, fmt.Errorf("undo: %s: %w", codes, ErrWrongType)
-		}
-		if status != "ok" || len(codes) != n {
-			return res, fmt.Errorf("undo: unexpected script reply %q %q", status, codes)
-		}
-		if err := w.Commit(seq, journal.Commit{Codes: codes}); err != nil {
-			return res, fmt.Errorf("undo: journal: %w", err)
+			return res, err
 		}
 		for i := range call {
 			res.count(codes[i], call[i].Item)
@@ -343,4 +324,34 @@ func describeKey(k journal.Key) string {
 		return fmt.Sprintf(" (was %s, %s to live)", textsafe.Clean(strconv.Quote(truncateBytes(k.Value, 24))), time.Duration(k.PTTL)*time.Millisecond)
 	}
 	return fmt.Sprintf(" (was %s, no expiry)", textsafe.Clean(strconv.Quote(truncateBytes(k.Value, 24))))
+}
+
+// undoCall journals one call's intent, sends the call and journals its
+// codes (or its error): one code per item, n of them. It counts the call
+// in res.
+func undoCall(ctx context.Context, c redis.Conn, w JournalWriter, script *redis.Script, args []any, in journal.Intent, id string, n int, res *UndoResult) (string, error) {
+	seq, err := w.Intent(in)
+	if err != nil {
+		return "", fmt.Errorf("undo: nothing more sent: %w", err)
+	}
+	reply, err := redis.Values(script.DoContext(ctx, c, args...))
+	res.Calls++
+	if err != nil {
+		_ = w.Commit(seq, journal.Commit{Error: err.Error()})
+		return "", fmt.Errorf("undo %s: %w", id, err)
+	}
+	var status, codes string
+	if _, err := redis.Scan(reply, &status, &codes); err != nil {
+		return "", fmt.Errorf("undo: unexpected script reply: %w", err)
+	}
+	if status == "wrongtype" {
+		return "", fmt.Errorf("undo: %s: %w", codes, ErrWrongType)
+	}
+	if status != "ok" || len(codes) != n {
+		return "", fmt.Errorf("undo: unexpected script reply %q %q", status, codes)
+	}
+	if err := w.Commit(seq, journal.Commit{Codes: codes}); err != nil {
+		return "", fmt.Errorf("undo: journal: %w", err)
+	}
+	return codes, nil
 }
