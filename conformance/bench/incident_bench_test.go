@@ -245,7 +245,7 @@ func (e *env) incident() {
 		tOurs, tBase = append(tOurs, o1, o2), append(tBase, b1, b2)
 		pairs = append(pairs, ratioOf(o1+o2, b1+b2))
 	}
-	e.tb.atMost("7a", fmt.Sprintf("`jobs dead requeue --where since: until:` of a %d-job hour among %d dead / (raw ZRANGEBYSCORE + upstream RetryAllDeadJobs on the %d + `workq-tui version`)", sz.window, sz.members, sz.window),
+	e.tb.atMost("7a", fmt.Sprintf("`jobs dead requeue --where 'since:… until:…'` of a %d-job hour among %d dead / (raw ZRANGEBYSCORE + upstream RetryAllDeadJobs on the %d + `workq-tui version`)", sz.window, sz.members, sz.window),
 		ratioValue(median(pairs)), 1.3,
 		fmt.Sprintf("median of %d rounds (ABBA): the whole command %s (process, plan, journal, audit), baseline %s (the start-up process's included)", len(pairs), ms(median(tOurs)), ms(median(tBase))))
 	e.tb.info("7d", "CPU time of 7a (client + redis-server): ours / baseline", float64(cpuOurs)/float64(max(cpuBase, 1)),
