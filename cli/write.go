@@ -75,3 +75,9 @@ func beginWrite(e env, t *target, verb string, w writeFlags, a auditFlag) (*audi
 	}
 	return a.open(e, t, w.dryRun)
 }
+
+// printFitted writes what render writes, its prose wrapped at 80 columns
+// unless wide; the commands in it are never wrapped, so they paste whole.
+func printFitted(w io.Writer, wide bool, render func(io.Writer)) {
+	fmt.Fprint(w, fitWidth(resultOf(render), wide))
+}
