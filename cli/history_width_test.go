@@ -69,9 +69,10 @@ func TestHistoryAndUndoFit80Columns(t *testing.T) {
 	}
 }
 
-// The plans and results of jobs' writes (a set's requeue and delete, a
-// queue's park by query) fit 80 columns; --wide prints their lines whole.
-func TestJobsWritesFit80Columns(t *testing.T) {
+// The plans and results of writes (a set's requeue and delete, a queue's
+// park by query, a throttle, a pause) fit 80 columns; --wide prints their
+// lines whole.
+func TestWritesFit80Columns(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	undoState(t, c)
@@ -85,6 +86,8 @@ func TestJobsWritesFit80Columns(t *testing.T) {
 		{"jobs", "retry", "delete", "--all", "--dry-run"},
 		{"jobs", "queue", "mail", "park", "--where", "args.n:1", "--dry-run"},
 		{"jobs", "queue", "mail", "park", "--where", "args.n:1", "--yes"},
+		{"throttle", "mail", "1", "--dry-run"},
+		{"pause", "mail", "--dry-run"},
 	} {
 		name := strings.Join(args, " ")
 		out, stderr, code := runCLI(t, input{}, append([]string{addr, al}, args...)...)

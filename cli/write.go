@@ -20,11 +20,19 @@ var errAborted = localError{errors.New("aborted: nothing changed")}
 type writeFlags struct {
 	dryRun bool
 	yes    bool
+	// wide prints the plan's and result's lines whole (addWide); without
+	// it they wrap at 80 columns.
+	wide bool
 }
 
 func (w *writeFlags) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&w.dryRun, "dry-run", false, "print the plan, change nothing")
 	fs.BoolVar(&w.yes, "yes", false, "do not ask for confirmation")
+}
+
+// addWide adds --wide, for a writing command that has no --wide of its own.
+func (w *writeFlags) addWide(fs *pflag.FlagSet) {
+	fs.BoolVar(&w.wide, "wide", false, "print the plan's lines whole (they wrap at 80 columns without it; commands are never wrapped)")
 }
 
 // confirm asks the operator on the terminal. With --yes it does not ask;
