@@ -52,7 +52,7 @@ const (
 	// the call moves or sets, as it was before, its Mode "move" or "set".
 	OpEdit      = "edit"
 	OpDuplicate = "duplicate"
-	OpUndo         = "undo"
+	OpUndo      = "undo"
 )
 
 // Intent is what one script call will change, written before it is sent.
