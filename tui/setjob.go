@@ -64,13 +64,17 @@ func (setJobView) filterText() string      { return "" }
 func (v setJobView) setFilter(string) view { return v }
 func (setJobView) selected() selection     { return selection{} }
 
-// keys are the scroll keys, R and D on this member, and esc.
+// keys are the scroll keys, R, D, e and d on this member, and esc.
 func (v setJobView) keys(k keyMap) keyMap {
 	k.Enter.SetEnabled(false)
 	k.Filter.SetEnabled(false)
 	k.Back.SetEnabled(true)
 	k.SetsRequeue.SetEnabled(v.writes)
 	k.SetsDelete.SetEnabled(v.writes)
+	k.SetsEdit.SetEnabled(v.writes)
+	k.SetsDuplicate.SetEnabled(v.writes)
+	// e edits the job here; explain acts on job types and pools.
+	k.Explain.SetEnabled(false)
 	return k
 }
 

@@ -189,6 +189,10 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			return m.openSetsAction(actionJobsRequeue, v)
 		case key.Matches(msg, k.SetsDelete):
 			return m.openSetsAction(actionJobsDelete, v)
+		case isJobEditKey(msg, m.keys):
+			// Matched on the bindings as configured, enabled or not: in
+			// read-only mode they say why they do nothing.
+			return m.onJobEditKey(msg)
 		}
 		return m.onKey(msg)
 	}
