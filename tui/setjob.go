@@ -16,11 +16,13 @@ import (
 
 // setJobView is the full detail of one member of a set, scrolled by top.
 type setJobView struct {
-	km            keyMap
-	job           model.SetJob
-	set           model.SetName
-	redisNow      time.Time
-	writes        bool
+	km       keyMap
+	job      model.SetJob
+	set      model.SetName
+	redisNow time.Time
+	writes   bool
+	// edits: e and d apply (the actor edits jobs, writes are allowed).
+	edits         bool
 	top           int
 	width, height int
 	// detail keeps the member's lines between frames and key presses.
@@ -71,8 +73,8 @@ func (v setJobView) keys(k keyMap) keyMap {
 	k.Back.SetEnabled(true)
 	k.SetsRequeue.SetEnabled(v.writes)
 	k.SetsDelete.SetEnabled(v.writes)
-	k.SetsEdit.SetEnabled(v.writes)
-	k.SetsDuplicate.SetEnabled(v.writes)
+	k.SetsEdit.SetEnabled(v.edits)
+	k.SetsDuplicate.SetEnabled(v.edits)
 	// e edits the job here; explain acts on job types and pools.
 	k.Explain.SetEnabled(false)
 	return k

@@ -275,7 +275,9 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.setsLoad(v, v.offset-setsPageSize, false)
 	case key.Matches(msg, k.Enter):
 		if sj, ok := v.current(); ok {
-			return m.push(newSetJobView(v, sj))
+			jv := newSetJobView(v, sj)
+			jv.edits = v.writes && m.wr.edit != nil
+			return m.push(jv)
 		}
 		return m, nil
 	case key.Matches(msg, m.keys.Back) && v.markAll:
