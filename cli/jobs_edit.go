@@ -138,7 +138,7 @@ func (c *jobsCmd) editedArgs(e env, pretty []byte) ([]byte, error) {
 		if err != nil {
 			return nil, localErrorf("--args: %w", err)
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }() // read only
 		return readArgs(f, textsafe.Clean(c.argsFile))
 	}
 	if !e.stdinIsTTY && e.getenv("VISUAL") == "" && e.getenv("EDITOR") == "" {

@@ -17,7 +17,7 @@ import (
 // such member, with `,"key":value` added at the end. A member that appears
 // twice, or raw that is not a JSON object, is ErrNotEditable.
 func ReplaceField(raw []byte, key string, value []byte) ([]byte, error) {
-	ms, open, closeAt, err := objectMembers(raw)
+	ms, open, _, err := objectMembers(raw)
 	if err != nil {
 		return nil, err
 	}
@@ -37,11 +37,10 @@ func ReplaceField(raw []byte, key string, value []byte) ([]byte, error) {
 		out = append(out, value...)
 		return append(out, raw[m.valEnd:]...), nil
 	}
-	tail := closeAt
+	// The new member goes after the last one, or just after '{'.
+	tail := open
 	if len(ms) > 0 {
 		tail = ms[len(ms)-1].valEnd
-	} else {
-		tail = open
 	}
 	out = append(out, raw[:tail]...)
 	if len(ms) > 0 {

@@ -178,7 +178,8 @@ func PlanDuplicate(ctx context.Context, c redis.Conn, keys redisq.Keys, set mode
 	if copied.Job == nil {
 		return p, fmt.Errorf("duplicate %s: the copy does not read as a job: %s", textsafe.Clean(ref.String()), textsafe.Clean(copied.Problem))
 	}
-	return p, p.planUnique(ctx, c, keys, copied.Job)
+	err = p.planUnique(ctx, c, keys, copied.Job)
+	return p, err
 }
 
 // NewJobID is a job id as gocraft/work v0.5.1 makes one: 12 random bytes
@@ -244,7 +245,8 @@ func (p *EditPlan) planUnique(ctx context.Context, c redis.Conn, keys redisq.Key
 	}
 	if oldErr != nil || newErr != nil {
 		p.Notes = append(p.Notes, "a unique job whose args are not an object: no unique key can be built for it, none is read or written")
-		return nil
+		return nil //nolint:nilerr // a note of the plan, as gocraft/work could build no key either
+
 	}
 	p.OldUnique, p.NewUnique = old, nk
 	for _, k := range []struct {

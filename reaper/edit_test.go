@@ -273,6 +273,18 @@ func TestDuplicate(t *testing.T) {
 		t.Errorf("undo again: %+v, want moved on (the copy is gone)", r)
 	}
 
+	t.Run("a unique job's copy sets its key as EnqueueUnique does", func(t *testing.T) {
+		srv.Do("ZADD", "work:dead", 1700000003, `{"name":"mail","id":"d3","t":1,"args":{"to":"u@v"},"unique":true}`)
+		plan, err := PlanDuplicate(ctx, c, keys, model.SetDead, JobRef{ID: "d3"})
+		if err != nil || plan.UniqueOp != uniqueSet {
+			t.Fatalf("plan: unique op %q, %v", plan.UniqueOp, err)
+		}
+		res, _, err := editJournalled(t, c, dir, journal.OpDuplicate, plan)
+		if err != nil || res.Unique != "set" || srv.Do("TTL", "work:unique:mail:{\"to\":\"u@v\"}\n").(int64) < 86000 {
+			t.Errorf("duplicate: %+v %v, key ttl %v", res, err, srv.Do("TTL", "work:unique:mail:{\"to\":\"u@v\"}\n"))
+		}
+	})
+
 	t.Run("a unique job whose key is held is refused", func(t *testing.T) {
 		srv.Do("ZADD", "work:dead", 1700000002, `{"name":"mail","id":"d2","t":1,"args":{"to":"a@b"},"unique":true}`)
 		srv.Do("SET", "work:unique:mail:{\"to\":\"a@b\"}\n", "1")

@@ -128,7 +128,7 @@ func TestJobDetailEditAndDuplicate(t *testing.T) {
 	if m.dialog == nil || !strings.Contains(m.View(), "Push a copy of job") {
 		t.Fatalf("no duplicate dialog:\n%s", m.View())
 	}
-	m = drive(t, m, keys("y")...)
+	drive(t, m, keys("y")...)
 	if len(ed.executed) != 2 || ed.executed[1].Mode != reaper.EditCopy {
 		t.Fatalf("executed %+v", ed.executed)
 	}
