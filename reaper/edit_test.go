@@ -301,3 +301,65 @@ func TestDiffLines(t *testing.T) {
 		t.Errorf("diff %q, want %q", got, want)
 	}
 }
+
+// lostCommit journals intents but never a commit: the journal of a run
+// killed with its call in flight.
+type lostCommit struct{ w *journal.Writer }
+
+func (l lostCommit) Intent(in journal.Intent) (int, error) { return l.w.Intent(in) }
+func (lostCommit) Commit(int, journal.Commit) error        { return errors.New("killed") }
+
+// TestEditKilledInFlightIsUndone: an edit --requeue and a duplicate whose
+// replies were never read are undone from their intents: the pushed bytes
+// are found in the queue by their shape, and everything goes back.
+func TestEditKilledInFlightIsUndone(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	defer c.Close()
+	ctx := context.Background()
+	keys := redisq.NewKeys("work")
+	dir := journal.Dir{Path: t.TempDir()}
+	old := `{"name":"mail","id":"k1","t":1700000000,"args":{"to":"a@b"},"fails":4,"err":"x","failed_at":1700000001}`
+	for _, tc := range []struct {
+		op   string
+		plan func() (EditPlan, error)
+	}{
+		{journal.OpEdit, func() (EditPlan, error) {
+			return PlanEdit(ctx, c, keys, model.SetDead, JobRef{ID: "k1"}, []byte(`{"to":"z@b"}`), true)
+		}},
+		{journal.OpDuplicate, func() (EditPlan, error) { return PlanDuplicate(ctx, c, keys, model.SetDead, JobRef{ID: "k1"}) }},
+	} {
+		t.Run(tc.op, func(t *testing.T) {
+			srv.Do("FLUSHALL")
+			srv.Do("ZADD", "work:dead", 1700000001, old)
+			srv.Do("LPUSH", "work:jobs:mail", `{"name":"mail","id":"other","t":1,"args":{}}`)
+			plan, err := tc.plan()
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := dir.Create(journal.Header{Namespace: "work", Op: tc.op})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ExecuteEdit(ctx, c, plan, lostCommit{w}); err == nil {
+				t.Fatal("a lost commit reported no error")
+			}
+			_ = w.Close()
+			a, err := dir.Read(w.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := PlanUndo(ctx, c, keys, a)
+			if err != nil || len(p.Items) != 1 || p.Maybe != 1 || p.Items[0].Item.New == nil {
+				t.Fatalf("undo plan: %+v %v, want one item of a call never read, its pushed bytes found", p, err)
+			}
+			if r := undoThrottle(t, c, dir, a); r.Restored != 1 {
+				t.Fatalf("undo: %+v", r)
+			}
+			q, _ := redis.Strings(c.Do("LRANGE", "work:jobs:mail", 0, -1))
+			if got := members(t, c, "work:dead"); len(got) != 2 || got[0] != old || len(q) != 1 {
+				t.Errorf("after undo: dead %q, queue %q", got, q)
+			}
+		})
+	}
+}
