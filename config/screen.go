@@ -81,6 +81,9 @@ func Actions() []Action {
 		a("sets_requeue", GroupJobs, "Jobs view: requeue the marked jobs", "R"),
 		a("sets_delete", GroupJobs, "Jobs view: delete the marked jobs", "D"),
 		a("mark_all", GroupJobs, "Jobs view: mark every job the query matches", "A"),
+		a("queue_mark_all", GroupScreen, "queue view: mark every job the query matches", "A"),
+		a("queue_delete", GroupScreen, "queue view: delete the marked jobs", "D"),
+		a("queue_park", GroupScreen, "queue view: park the marked jobs in the dead set", "P"),
 		a("confirm", GroupDialog, "dialog: run the plan", "y"),
 		a("cancel", GroupDialog, "dialog: cancel", "n", "esc"),
 		a("force_requeue", GroupDialog, "dialog: requeue jobs no live pool serves, when it says so", "F"),
@@ -91,7 +94,8 @@ func Actions() []Action {
 // Jobs view beside GroupJobs (its actions on pools and job types do not).
 func jobsNavigation(name string) bool {
 	switch name {
-	case "reap", "reap_all", "requeue", "repair_locks", "scan_orphans", "pause", "throttle":
+	case "reap", "reap_all", "requeue", "repair_locks", "scan_orphans", "pause", "throttle",
+		"queue_mark_all", "queue_delete", "queue_park":
 		return false
 	}
 	return true

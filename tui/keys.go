@@ -50,6 +50,12 @@ type keyMap struct {
 	// in every view, looks for a job id in every place (find.go).
 	MarkAll, Find key.Binding
 
+	// The queue view's keys (actions of the table that apply in that view
+	// alone): QueueMarkAll (A) marks every job its query matches,
+	// QueueDelete (D) deletes them and QueuePark (P) moves them to the
+	// dead set (writes).
+	QueueMarkAll, QueueDelete, QueuePark key.Binding
+
 	// Dialog keys. ForceRequeue (F) asks for a requeue of jobs no live pool
 	// serves, in the dialog that says so.
 	Confirm, Cancel, ForceRequeue key.Binding
@@ -94,6 +100,9 @@ func defaultKeyMap() keyMap {
 		SetsDelete:      key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete"), key.WithDisabled()),
 		MarkAll:         key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "mark all"), key.WithDisabled()),
 		Find:            key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "find a job")),
+		QueueMarkAll:    key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "mark all matching")),
+		QueueDelete:     key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete")),
+		QueuePark:       key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "park")),
 		ForceRequeue:    key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "requeue anyway")),
 		Confirm:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
 		Cancel:          key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "cancel")),
@@ -103,14 +112,14 @@ func defaultKeyMap() keyMap {
 // ShortHelp is the one-line help at the bottom.
 func (k keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.NextSet, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.Mark,
-		k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo, k.Explain, k.History, k.Refresh, k.Help, k.Quit}
+		k.QueueMarkAll, k.QueueDelete, k.QueuePark, k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo, k.Explain, k.History, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown by '?'.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextSet, k.SetsOrder, k.Mark, k.MarkAll, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
+		{k.NextSet, k.SetsOrder, k.Mark, k.MarkAll, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.QueueMarkAll, k.QueueDelete, k.QueuePark},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Throttle, k.Undo},
 		{k.ScanOrphans, k.History, k.Find, k.SwitchNamespace, k.Explain, k.Timeline, k.Copy, k.CopyCommand, k.Refresh, k.Command, k.Help, k.Quit},
