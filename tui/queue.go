@@ -330,6 +330,9 @@ func queueJobLines(page redisq.QueuePage, job string, redisTime time.Time, width
 	for _, j := range page.Jobs {
 		starts = append(starts, len(lines))
 		lines = append(lines, renderJob(int(j.Position)+1, peekedJob{jobName: job, payload: j.Raw}, redisTime)...)
+		if r := j.RunsAs; r != nil {
+			lines = append(lines, runsAsLines(r)...)
+		}
 	}
 	for i, l := range lines {
 		lines[i] = fitLine(l, width)
@@ -365,4 +368,18 @@ func queueQueryLine(q queueView, st styles) string {
 		b.WriteString(st.faint.Render(" · r reads again"))
 	}
 	return b.String()
+}
+
+// runsAsLines say which job a placeholder of gocraft/work master's or
+// gojek/work's EnqueueUniqueByKey runs as: the one its unique key holds
+// (a refused enqueue rewrote it), not the placeholder's own arguments.
+func runsAsLines(r *model.Job) []string {
+	args := "{}"
+	if len(r.Args) > 0 && string(r.Args) != "null" {
+		args = oneLine(string(r.Args))
+	}
+	return []string{
+		"    runs as id " + textsafe.Clean(r.ID) + ": the job its unique key holds (a refused enqueue by key rewrote it)",
+		"      args: " + args,
+	}
 }

@@ -127,3 +127,21 @@ func TestQueueQuery(t *testing.T) {
 		t.Fatal("the third esc did not close the queue view")
 	}
 }
+
+// TestQueueRunsAs: a placeholder whose unique key holds another job says
+// which one runs, with that job's arguments, cleaned.
+func TestQueueRunsAs(t *testing.T) {
+	held := model.ParseJob(`{"name":"sync_account","id":"rewritten9","t":3,"args":{"acct":"\u001b[2J1"}}`)
+	page := redisq.QueuePage{Length: 2, Jobs: []redisq.QueuedJob{
+		{Position: 0, Job: model.ParseJob(`{"name":"sync_account","id":"placeholder1","t":1,"args":{"acct":1}}`), RunsAs: &held},
+		{Position: 1, Job: model.ParseJob(`{"name":"sync_account","id":"plain2","t":2,"args":{"acct":2}}`)},
+	}}
+	got := renderQueueJobs(page, "sync_account", time.Unix(10, 0), 120)
+	if strings.Count(got, "runs as") != 1 || !strings.Contains(got, "runs as id rewritten9: the job its unique key holds") ||
+		!strings.Contains(got, `args: {"acct":"\u001b[2J1"}`) {
+		t.Fatalf("runs as:\n%s", got)
+	}
+	if strings.Contains(got, "\x1b") {
+		t.Fatalf("raw escape drawn:\n%q", got)
+	}
+}
