@@ -100,7 +100,7 @@ func defaultKeyMap() keyMap {
 		SetsDelete:      key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete"), key.WithDisabled()),
 		MarkAll:         key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "mark all"), key.WithDisabled()),
 		Find:            key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "find a job")),
-		QueueMarkAll:    key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "mark all matching")),
+		QueueMarkAll:    key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "mark all")),
 		QueueDelete:     key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete")),
 		QueuePark:       key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "park")),
 		ForceRequeue:    key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "requeue anyway")),
