@@ -51,6 +51,7 @@ type screenActor struct {
 	tui.JobsActor
 	tui.Undoer
 	tui.QueueDrainer
+	tui.JobEditor
 }
 
 // fullReader and fullActor are what the program's reader and actor offer.
@@ -82,6 +83,7 @@ type fullActor interface {
 	tui.JobsActor
 	tui.Undoer
 	tui.QueueDrainer
+	tui.JobEditor
 }
 
 var (
@@ -142,6 +144,7 @@ func screenActorOf(r *reaper.Reaper, pool *redis.Pool, t *target, batch int, j *
 		JobsActor:    screenJobsJournalled(pool, t.namespace, batch, j),
 		Undoer:       screenUndoer{h: h, pool: pool, batch: batch, j: j},
 		QueueDrainer: screenDrainer{pool: pool, keys: redisq.NewKeys(t.namespace), batch: batch, j: j},
+		JobEditor:    screenEditor{pool: pool, keys: redisq.NewKeys(t.namespace), j: j},
 	}
 	if j != nil {
 		rj := journalledRepairs{r: r, pool: pool, j: j}

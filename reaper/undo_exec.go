@@ -59,7 +59,7 @@ type UndoProgress func(done, total int64)
 type Undoer struct {
 	batch                          int
 	requeue, del, queue, pauseUndo *redis.Script
-	throttleUndo                   *redis.Script
+	throttleUndo, editUndo         *redis.Script
 }
 
 // NewUndoer returns an undoer putting back at most batch items per script
@@ -75,6 +75,7 @@ func NewUndoer(batch int) *Undoer {
 		queue:        redis.NewScript(-1, luaUndoQueue),
 		pauseUndo:    redis.NewScript(-1, luaUndoPause),
 		throttleUndo: redis.NewScript(-1, luaUndoThrottle),
+		editUndo:     redis.NewScript(-1, luaUndoEdit),
 	}
 }
 
@@ -97,12 +98,7 @@ func (u *Undoer) Execute(ctx context.Context, c redis.Conn, plan UndoPlan, w Jou
 		n := u.batchOf(plan.Op, items)
 		call := items[:n]
 		script, args, in := u.callArgs(plan, call)
-		// A call once sent is waited for even when ctx is cancelled (within
-		// callWait), so that what it put back is counted: an undo stopped by
-		// Ctrl-C stops between calls and reports exactly what it did.
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callWait)
-		codes, err := undoCall(cctx, c, w, script, args, in, plan.Of.Header.ID, n, &res)
-		cancel()
+		codes, err := undoCall(ctx, c, w, script, args, in, plan.Of.Header.ID, n, &res)
 		if err != nil {
 			return res, err
 		}
@@ -153,7 +149,7 @@ func (r *UndoResult) count(code byte, it journal.Item) {
 // all pause keys) per call, at most batch items and MaxBatchBytes of bytes.
 func (u *Undoer) batchOf(op string, items []UndoItem) int {
 	switch op {
-	case journal.OpQueueDelete, journal.OpRemoveLeaked:
+	case journal.OpQueueDelete, journal.OpRemoveLeaked, journal.OpEdit, journal.OpDuplicate:
 		return 1
 	case journal.OpPause, journal.OpUnpause, journal.OpThrottle, journal.OpDeleteUnique:
 		return len(items)
@@ -230,6 +226,9 @@ func (u *Undoer) callArgs(plan UndoPlan, call []UndoItem) (*redis.Script, []any,
 	case journal.OpThrottle:
 		script = u.throttleUndo
 		keys, argv = throttleUndoArgs(call)
+	case journal.OpEdit, journal.OpDuplicate:
+		script = u.editUndo
+		keys, argv = editUndoArgs(plan.Op, call[0])
 	default: // pause, unpause
 		script = u.pauseUndo
 		op := "lift"
@@ -328,13 +327,17 @@ func describeKey(k journal.Key) string {
 
 // undoCall journals one call's intent, sends the call and journals its
 // codes (or its error): one code per item, n of them. It counts the call
-// in res.
+// in res. A call once sent is waited for even when ctx is cancelled
+// (within callWait), so that what it put back is counted: an undo stopped
+// by Ctrl-C stops between calls and reports exactly what it did.
 func undoCall(ctx context.Context, c redis.Conn, w JournalWriter, script *redis.Script, args []any, in journal.Intent, id string, n int, res *UndoResult) (string, error) {
 	seq, err := w.Intent(in)
 	if err != nil {
 		return "", fmt.Errorf("undo: nothing more sent: %w", err)
 	}
-	reply, err := redis.Values(script.DoContext(ctx, c, args...))
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callWait)
+	defer cancel()
+	reply, err := redis.Values(script.DoContext(cctx, c, args...))
 	res.Calls++
 	if err != nil {
 		_ = w.Commit(seq, journal.Commit{Error: err.Error()})

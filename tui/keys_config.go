@@ -27,6 +27,7 @@ func (k keyMap) rebind(bindings map[string][]string) keyMap {
 		"next_set": &k.NextSet, "sets_order": &k.SetsOrder, "mark": &k.Mark, "summary": &k.SetsSummary,
 		"sets_requeue": &k.SetsRequeue, "sets_delete": &k.SetsDelete, "mark_all": &k.MarkAll, "find": &k.Find,
 		"queue_mark_all": &k.QueueMarkAll, "queue_delete": &k.QueueDelete, "queue_park": &k.QueuePark,
+		"sets_edit": &k.SetsEdit, "sets_duplicate": &k.SetsDuplicate,
 		"confirm": &k.Confirm, "cancel": &k.Cancel, "force_requeue": &k.ForceRequeue,
 	}
 	for name, keys := range bindings {

@@ -68,6 +68,7 @@ type writes struct {
 	undo     Undoer
 	// drain deletes and parks the jobs of a queue a query matches.
 	drain QueueDrainer
+	edit  JobEditor
 }
 
 // offeredWrites finds what a offers.
@@ -83,5 +84,6 @@ func offeredWrites(a Actor) writes {
 	w.jobs, _ = a.(JobsActor)
 	w.undo, _ = a.(Undoer)
 	w.drain, _ = a.(QueueDrainer)
+	w.edit, _ = a.(JobEditor)
 	return w
 }

@@ -108,6 +108,10 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onUndoPlan(msg)
 	case queueDrainPlanMsg:
 		return m.onQueueDrainPlan(msg)
+	case jobEditedMsg:
+		return m.onJobEdited(msg)
+	case editPlanMsg:
+		return m.onEditPlan(msg)
 	case setsPageMsg, setsScanStepMsg, setsScanWakeMsg, setsPlanMsg:
 		return m.updateSets(msg)
 	case scanStepMsg:
