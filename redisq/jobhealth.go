@@ -54,8 +54,12 @@ type HealthTracker struct {
 	retryFrom int64
 	log       map[string][]model.Failure
 	// norm caches NormalizeError by error text: a failing type's errors
-	// repeat, and the first read takes thousands.
-	norm map[string]string
+	// repeat, and the first read takes thousands. names holds each job
+	// name once, and text is the buffer members' escaped texts are read
+	// into (model.FailureText).
+	norm  map[string]string
+	names map[string]string
+	text  []byte
 	// waits are each queued type's samples of the last polls, for a
 	// backlog by growth (model.WaitGrowing).
 	waits map[string][]model.WaitSample
@@ -64,7 +68,7 @@ type HealthTracker struct {
 // NewHealthTracker returns a tracker of the namespace judging with limits.
 func NewHealthTracker(namespace string, limits model.HealthLimits) *HealthTracker {
 	return &HealthTracker{keys: NewKeys(namespace), limits: limits, seed: maphash.MakeSeed(),
-		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string][]model.Failure{}, norm: map[string]string{},
+		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string][]model.Failure{}, norm: map[string]string{}, names: map[string]string{},
 		waits: map[string][]model.WaitSample{}}
 }
 
@@ -186,10 +190,10 @@ func (t *HealthTracker) readFailures(ctx context.Context, conn redis.Conn, now t
 			return nil, err
 		}
 	}
-	if dead, err := redis.ByteSlices(rs[0].v, rs[0].err); err == nil {
+	if dead, ok := rs[0].v.([]any); ok {
 		t.addDead(dead)
 	}
-	if retry, err := redis.ByteSlices(rs[1].v, rs[1].err); err == nil {
+	if retry, ok := rs[1].v.([]any); ok {
 		t.addRetry(retry, since)
 	}
 	t.started = true
@@ -198,15 +202,21 @@ func (t *HealthTracker) readFailures(ctx context.Context, conn redis.Conn, now t
 }
 
 // addDead counts the dead members of pairs (member, score...) not counted
-// yet, at their score.
-func (t *HealthTracker) addDead(pairs [][]byte) {
+// yet, at their score. The members are read as model.FailureText reads
+// them, nothing of a member kept but its type's name and its error's
+// normal form: the first read takes an hour of deaths.
+func (t *HealthTracker) addDead(pairs []any) {
 	for i := 0; i+1 < len(pairs); i += 2 {
-		f, err := strconv.ParseFloat(string(pairs[i+1]), 64)
-		if err != nil {
+		member, _ := pairs[i].([]byte)
+		score, _ := pairs[i+1].([]byte)
+		if member == nil || score == nil {
 			continue
 		}
-		at := int64(f)
-		h := maphash.Bytes(t.seed, pairs[i])
+		at, ok := scoreSeconds(score)
+		if !ok {
+			continue
+		}
+		h := maphash.Bytes(t.seed, member)
 		switch {
 		case at < t.deadLast:
 			continue
@@ -217,36 +227,96 @@ func (t *HealthTracker) addDead(pairs [][]byte) {
 			clear(t.deadAtLast)
 		}
 		t.deadAtLast[h] = true
-		j, _ := model.ParseJobFields(pairs[i])
-		if j == nil || j.Name == "" {
+		name, errText, _, ok := t.failureText(member)
+		if !ok {
 			continue
 		}
-		t.log[j.Name] = append(t.log[j.Name], model.Failure{At: at, Err: t.normalize(j.LastErr), Dead: true})
+		t.log[name] = append(t.log[name], model.Failure{At: at, Err: t.normalize(errText), Dead: true})
 	}
 }
 
 // addRetry counts the retry members of pairs not counted yet, at their
 // failed_at, when it falls within the history.
-func (t *HealthTracker) addRetry(pairs [][]byte, since int64) {
+func (t *HealthTracker) addRetry(pairs []any, since int64) {
 	for i := 0; i+1 < len(pairs); i += 2 {
-		h := maphash.Bytes(t.seed, pairs[i])
+		member, _ := pairs[i].([]byte)
+		if member == nil {
+			continue
+		}
+		h := maphash.Bytes(t.seed, member)
 		if _, ok := t.retrySeen[h]; ok {
 			continue
 		}
-		j, _ := model.ParseJobFields(pairs[i])
-		if j == nil || j.Name == "" || j.FailedAt <= since {
+		name, errText, failedAt, ok := t.failureText(member)
+		if !ok || failedAt <= since {
 			continue
 		}
-		t.retrySeen[h] = j.FailedAt
-		t.log[j.Name] = append(t.log[j.Name], model.Failure{At: j.FailedAt, Err: t.normalize(j.LastErr)})
+		t.retrySeen[h] = failedAt
+		t.log[name] = append(t.log[name], model.Failure{At: failedAt, Err: t.normalize(errText)})
 	}
 }
 
+// failureText reads a member's type, error text and failed_at; ok is
+// false for a member that is not a job or has no name.
+func (t *HealthTracker) failureText(member []byte) (name string, errText []byte, failedAt int64, ok bool) {
+	nameText, errText, failedAt, text, ok := model.FailureText(member, t.text)
+	t.text = text
+	if !ok || len(nameText) == 0 {
+		return "", nil, 0, false
+	}
+	name, ok = t.names[string(nameText)]
+	if !ok {
+		name = string(nameText)
+		if len(t.names) < 10_000 {
+			t.names[name] = name
+		}
+	}
+	return name, errText, failedAt, true
+}
+
+// scoreSeconds reads a sorted set's score as whole seconds (a fraction
+// truncated), as strconv.ParseFloat and a conversion to int64 do.
+func scoreSeconds(score []byte) (int64, bool) {
+	if n, ok := wholeSeconds(score); ok {
+		return n, true
+	}
+	f, err := strconv.ParseFloat(string(score), 64)
+	if err != nil {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// wholeSeconds reads a score Redis wrote as an integer of at most 15
+// digits (which a float64 holds exactly), the scores of a set scored by
+// unix time.
+func wholeSeconds(b []byte) (int64, bool) {
+	digits := b
+	if len(b) > 0 && b[0] == '-' {
+		digits = b[1:]
+	}
+	if len(digits) == 0 || len(digits) > 15 || (digits[0] == '0' && len(digits) > 1) {
+		return 0, false
+	}
+	var n int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if len(digits) != len(b) {
+		n = -n
+	}
+	return n, true
+}
+
 // normalize is model.NormalizeError, cached (up to 10,000 texts).
-func (t *HealthTracker) normalize(s string) string {
-	if n, ok := t.norm[s]; ok {
+func (t *HealthTracker) normalize(text []byte) string {
+	if n, ok := t.norm[string(text)]; ok {
 		return n
 	}
+	s := string(text)
 	n := model.NormalizeError(s)
 	if len(t.norm) < 10_000 {
 		t.norm[s] = n
