@@ -35,7 +35,8 @@ const maxObservedPools = 500
 // the newest one read, and the retry members due later than
 // retryMinBackoff after the last read (where every member added since is),
 // each counted once. A read costs O(new failures + the retry members of
-// the last few minutes), not O(set size). Safe for one caller at a time or
+// the last few minutes), not O(set size). The dead members are read in
+// steps (readDead), each counted while Redis answers the next. Safe for one caller at a time or
 // several.
 type HealthTracker struct {
 	keys   Keys
@@ -178,22 +179,11 @@ func (t *HealthTracker) readFailures(ctx context.Context, conn redis.Conn, now t
 		deadFrom = strconv.FormatInt(max(t.deadLast, since), 10)
 		retryFrom = "(" + strconv.FormatInt(t.retryFrom+int64(retryMinBackoff/time.Second)-1, 10)
 	}
-	rs, err := pipeline(ctx, conn, []cmd{
-		{"ZRANGEBYSCORE", []any{t.keys.Dead(), deadFrom, "+inf", "WITHSCORES"}},
-		{"ZRANGEBYSCORE", []any{t.keys.Retry(), retryFrom, "+inf", "WITHSCORES"}},
-	})
+	retry, err := t.readDead(ctx, conn, deadFrom, []any{t.keys.Retry(), retryFrom, "+inf", "WITHSCORES"})
 	if err != nil {
-		return nil, fmt.Errorf("read new failures: %w", err)
+		return nil, err
 	}
-	for i, r := range rs {
-		if err := fatalReply(r, []string{t.keys.Dead(), t.keys.Retry()}[i]); err != nil {
-			return nil, err
-		}
-	}
-	if dead, ok := rs[0].v.([]any); ok {
-		t.addDead(dead)
-	}
-	if retry, ok := rs[1].v.([]any); ok {
+	if retry != nil {
 		t.addRetry(retry, since)
 	}
 	t.started = true
@@ -201,18 +191,93 @@ func (t *HealthTracker) readFailures(ctx context.Context, conn redis.Conn, now t
 	return t.prune(since), nil
 }
 
+// healthStep is how many dead members one ZRANGEBYSCORE of readDead takes.
+const healthStep = TimelineStep
+
+// readDead counts the dead members scored from min on, walked by score
+// healthStep at a time as WalkScores walks (each step from the last score
+// read, skipping the members at that score already read), the next step
+// sent as soon as a full one arrived and each counted (addDead) on a
+// goroutine of its own meanwhile: the first read takes an hour of deaths,
+// and its parse overlaps Redis's reply to the next step instead of
+// following the whole reply. The retry read (ZRANGEBYSCORE's arguments)
+// goes in the first round trip; its members are returned, nil when the
+// key holds no sorted set.
+func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min string, retryArgs []any) ([]any, error) {
+	pages := make(chan [][]byte, 2)
+	counted := make(chan struct{})
+	go func() {
+		defer close(counted)
+		for pairs := range pages {
+			t.addDead(pairs)
+		}
+	}()
+	defer func() {
+		close(pages)
+		<-counted
+	}()
+	skip := 0
+	send := func() error {
+		if err := conn.Send("ZRANGEBYSCORE", t.keys.Dead(), min, "+inf", "WITHSCORES", "LIMIT", skip, healthStep); err != nil {
+			return fmt.Errorf("read new failures: send ZRANGEBYSCORE: %w", err)
+		}
+		if err := conn.Flush(); err != nil {
+			return fmt.Errorf("read new failures: send to redis: %w", err)
+		}
+		return nil
+	}
+	if err := conn.Send("ZRANGEBYSCORE", retryArgs...); err != nil {
+		return nil, fmt.Errorf("read new failures: send ZRANGEBYSCORE: %w", err)
+	}
+	if err := send(); err != nil {
+		return nil, err
+	}
+	rs := make([]reply, 2)
+	if err := receiveInto(ctx, conn, rs); err != nil {
+		return nil, fmt.Errorf("read new failures: %w", err)
+	}
+	if err := fatalReply(rs[0], t.keys.Retry()); err != nil {
+		return nil, err
+	}
+	retry, _ := rs[0].v.([]any)
+	for {
+		r := rs[1]
+		if err := fatalReply(r, t.keys.Dead()); err != nil {
+			return nil, err
+		}
+		// A reply of another shape (none from Redis) counts nothing.
+		vals, _ := r.v.([]any)
+		pairs, err := withScores(vals)
+		if err != nil {
+			pairs = nil
+		}
+		full := len(pairs)/2 >= healthStep
+		if full {
+			min, skip = stepAfter(pairs, min, skip)
+			if err := send(); err != nil {
+				return nil, err
+			}
+		}
+		if len(pairs) > 0 {
+			pages <- pairs
+		}
+		if !full {
+			return retry, nil
+		}
+		if err := receiveInto(ctx, conn, rs[1:]); err != nil {
+			return nil, fmt.Errorf("read new failures: %w", err)
+		}
+	}
+}
+
 // addDead counts the dead members of pairs (member, score...) not counted
 // yet, at their score. The members are read as model.FailureText reads
 // them, nothing of a member kept but its type's name and its error's
 // normal form: the first read takes an hour of deaths.
-func (t *HealthTracker) addDead(pairs []any) {
+func (t *HealthTracker) addDead(pairs [][]byte) {
 	for i := 0; i+1 < len(pairs); i += 2 {
-		member, _ := pairs[i].([]byte)
-		score, _ := pairs[i+1].([]byte)
-		if member == nil || score == nil {
-			continue
-		}
-		at, ok := scoreSeconds(score)
+		member := pairs[i]
+		at, ok := scoreSeconds(pairs[i+1])
 		if !ok {
 			continue
 		}

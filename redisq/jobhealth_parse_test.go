@@ -90,7 +90,7 @@ func TestHealthTrackerReadsMembersAsParseJobFields(t *testing.T) {
 // time.
 func TestHealthTrackerDeadMembersAllocations(t *testing.T) {
 	const n = 2000
-	pairs := make([]any, 0, 2*n)
+	pairs := make([][]byte, 0, 2*n)
 	for i := 0; i < n; i++ {
 		pairs = append(pairs,
 			[]byte(fmt.Sprintf(`{"name":"job%02d","id":"%024x","t":1,"args":{"account_id":%d},"fails":4,"err":"upstream %d: timeout after %ds","failed_at":%d}`, i%20, i, i, 500+i%4, 1+i%30, 1765000000+i)),
@@ -106,5 +106,42 @@ func TestHealthTrackerDeadMembersAllocations(t *testing.T) {
 	// The 20 types' logs grow by appending: about 20 x log2(100) slices.
 	if per := allocs / n; per > 0.1 {
 		t.Errorf("%.0f allocations for %d members (%.2f a member), want at most 0.1 a member", allocs, n, per)
+	}
+}
+
+// The first read walks the dead set in steps: members sharing a score
+// across steps (more of them than a step holds) are each counted once, and
+// a later read counts only what was added.
+func TestHealthTrackerWalksDeadSetInSteps(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	defer c.Close()
+	now := redistest.Time(t, c)
+	same := now.Add(-10 * time.Minute).Unix()
+	add := func(from, n int, score func(i int) int64) {
+		args := []any{"work:dead"}
+		for i := from; i < from+n; i++ {
+			args = append(args, score(i), fmt.Sprintf(`{"name":"job","id":"%06d","err":"boom","failed_at":1}`, i))
+		}
+		redistest.Do(t, c, "ZADD", args...)
+	}
+	add(0, healthStep*5/2, func(int) int64 { return same })
+	add(healthStep*5/2, healthStep*3/2, func(i int) int64 { return same - 1 - int64(i%700) })
+	add(healthStep*4, healthStep+1, func(i int) int64 { return same + 1 + int64(i%3) })
+	tr := NewHealthTracker("work", model.DefaultHealthLimits())
+	got, err := tr.readFailures(context.Background(), c, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(got.Jobs["job"]); n != healthStep*5+1 {
+		t.Errorf("first read counted %d, want %d", n, healthStep*5+1)
+	}
+	add(healthStep*6, 7, func(int) int64 { return same + 3 })
+	got, err = tr.readFailures(context.Background(), c, now.Add(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(got.Jobs["job"]); n != healthStep*5+8 {
+		t.Errorf("later read: %d counted in all, want %d", n, healthStep*5+8)
 	}
 }
