@@ -35,18 +35,18 @@ func MarkThrottled(snap *model.Snapshot, actions []*journal.Action, address stri
 
 // ThrottleActions are the actions of dir that MarkThrottled looks at for
 // namespace (and address unless it is ""): the throttles of one job type
-// there. Every journal's header is skimmed and only those throttles are
-// read whole, so that a read command does not read the whole journal
+// there. Only every journal's header is read, and only those throttles
+// whole, so that a read command does not read the whole journal
 // directory (up to --journal-max, 256 MB by default) to mark its job
 // types. Journals that cannot be read are left out, as by dir.List.
 func ThrottleActions(dir journal.Dir, namespace, address string) ([]*journal.Action, error) {
-	skims, _, err := dir.Skims()
+	heads, _, err := dir.Headers()
 	if err != nil {
 		return nil, err
 	}
 	prefix := redisq.NewKeys(namespace).Prefix()
 	var out []*journal.Action
-	for _, s := range skims {
+	for _, s := range heads {
 		if !throttleOf(s.Header, prefix, address) {
 			continue
 		}
