@@ -59,7 +59,9 @@ func TestThrottleActionsAreTheThrottlesOfList(t *testing.T) {
 	if _, err := f.WriteAt([]byte("garbage!"), fi.Size()-200); err != nil {
 		t.Fatal(err)
 	}
-	f.Close()
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
 
 	all, _, err := dir.List()
 	if err != nil {

@@ -17,7 +17,7 @@ func TestWriterReusesItsBuffer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Close()
+	defer func() { _ = w.Close() }()
 	items := make([]Item, 100)
 	for i := range items {
 		items[i] = Item{Set: "work:dead", Score: "1700000000", Old: bytes.Repeat([]byte(fmt.Sprintf(`{"id":"%d"}`, i)), 20), Queue: "work:jobs:mail"}
