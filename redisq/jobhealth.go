@@ -36,8 +36,8 @@ const maxObservedPools = 500
 // retryMinBackoff after the last read (where every member added since is),
 // each counted once. A read costs O(new failures + the retry members of
 // the last few minutes), not O(set size). The dead members are read in
-// steps (readDead), each counted while Redis answers the next. Safe for one caller at a time or
-// several.
+// steps (readDead), each counted while Redis answers the next. Safe for
+// one caller at a time or several.
 type HealthTracker struct {
 	keys   Keys
 	limits model.HealthLimits
@@ -201,8 +201,8 @@ const healthStep = TimelineStep
 // goroutine of its own meanwhile: the first read takes an hour of deaths,
 // and its parse overlaps Redis's reply to the next step instead of
 // following the whole reply. The retry read (ZRANGEBYSCORE's arguments)
-// goes in the first round trip; its members are returned, nil when the
-// key holds no sorted set.
+// goes in the first round trip, after the first step; its members are
+// returned, nil when the key holds no sorted set.
 func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min string, retryArgs []any) ([]any, error) {
 	pages := make(chan [][]byte, 2)
 	counted := make(chan struct{})
@@ -226,22 +226,28 @@ func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min strin
 		}
 		return nil
 	}
+	// The first round trip: the first step, then the retry read.
+	if err := conn.Send("ZRANGEBYSCORE", t.keys.Dead(), min, "+inf", "WITHSCORES", "LIMIT", skip, healthStep); err != nil {
+		return nil, fmt.Errorf("read new failures: send ZRANGEBYSCORE: %w", err)
+	}
 	if err := conn.Send("ZRANGEBYSCORE", retryArgs...); err != nil {
 		return nil, fmt.Errorf("read new failures: send ZRANGEBYSCORE: %w", err)
 	}
-	if err := send(); err != nil {
-		return nil, err
+	if err := conn.Flush(); err != nil {
+		return nil, fmt.Errorf("read new failures: send to redis: %w", err)
 	}
 	rs := make([]reply, 2)
 	if err := receiveInto(ctx, conn, rs); err != nil {
 		return nil, fmt.Errorf("read new failures: %w", err)
 	}
-	if err := fatalReply(rs[0], t.keys.Retry()); err != nil {
-		return nil, err
+	for i, key := range []string{t.keys.Dead(), t.keys.Retry()} {
+		if err := fatalReply(rs[i], key); err != nil {
+			return nil, err
+		}
 	}
-	retry, _ := rs[0].v.([]any)
+	retry, _ := rs[1].v.([]any)
 	for {
-		r := rs[1]
+		r := rs[0]
 		if err := fatalReply(r, t.keys.Dead()); err != nil {
 			return nil, err
 		}
@@ -264,7 +270,7 @@ func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min strin
 		if !full {
 			return retry, nil
 		}
-		if err := receiveInto(ctx, conn, rs[1:]); err != nil {
+		if err := receiveInto(ctx, conn, rs[:1]); err != nil {
 			return nil, fmt.Errorf("read new failures: %w", err)
 		}
 	}
