@@ -67,7 +67,7 @@ func (m Model) buildAction(kind actionKind, t reaper.Targets) (action, error) {
 		if err != nil {
 			return action{}, planError(err)
 		}
-		return reapAction(plan, m.wr.reap), nil
+		return reapAction(plan, m.wr.Reap), nil
 	case actionRequeue:
 		keys, ok := m.requeueTargets()
 		if !ok {

@@ -23,9 +23,9 @@ type actionBinding struct {
 	binding func(k *keyMap) *key.Binding
 	// name is the action in the read-only hint.
 	name string
-	// write, set on the actions that write, is whether the Actor offers
-	// this one; writes are refused in read-only mode.
-	write func(w writes) bool
+	// write, set on the actions that write, is whether Writes has this one;
+	// writes are refused in read-only mode.
+	write func(w Writes) bool
 	// disabledReason says why the action does nothing here; "" when it
 	// applies. The read-only rule is checked before it.
 	disabledReason func(m Model) string
@@ -38,7 +38,7 @@ func actionBindings() []actionBinding {
 	return []actionBinding{
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.ReapOne },
-			name:    "reap", write: func(w writes) bool { return w.reap != nil },
+			name:    "reap", write: func(w Writes) bool { return w.Reap != nil },
 			disabledReason: func(m Model) string {
 				p, ok := m.selectedPool()
 				switch {
@@ -56,7 +56,7 @@ func actionBindings() []actionBinding {
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.ReapAll },
-			name:    "reap", write: func(w writes) bool { return w.reap != nil },
+			name:    "reap", write: func(w Writes) bool { return w.Reap != nil },
 			disabledReason: func(m Model) string {
 				if m.snap == nil || m.counts.dead == 0 {
 					return "no dead pool to reap"
@@ -69,7 +69,7 @@ func actionBindings() []actionBinding {
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.Requeue },
-			name:    "requeue", write: func(w writes) bool { return w.requeue != nil },
+			name:    "requeue", write: func(w Writes) bool { return w.Requeue != nil },
 			disabledReason: func(m Model) string {
 				if _, ok := m.requeueTargets(); !ok {
 					return m.keys.Requeue.Help().Key + " requeues the selected orphan (Orphans view) or a dead pool's lists (its detail view)"
@@ -80,7 +80,7 @@ func actionBindings() []actionBinding {
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.RepairLocks },
-			name:    "repair locks", write: func(w writes) bool { return w.repair != nil },
+			name:    "repair locks", write: func(w Writes) bool { return w.Repair != nil },
 			disabledReason: func(m Model) string {
 				if _, ok := m.selectedDriftedJob(); !ok {
 					return m.keys.RepairLocks.Help().Key + " repairs the locks of a job type marked DRIFT: select one in the Job types view"
@@ -91,7 +91,7 @@ func actionBindings() []actionBinding {
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.TogglePause },
-			name:    "pause", write: func(w writes) bool { return w.pause != nil },
+			name:    "pause", write: func(w Writes) bool { return w.Pause != nil },
 			disabledReason: func(m Model) string {
 				if _, ok := m.pauseTarget(); !ok {
 					return m.keys.TogglePause.Help().Key + " pauses or unpauses the selected job type: select one in the Job types view"
@@ -102,7 +102,7 @@ func actionBindings() []actionBinding {
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.Throttle },
-			name:    "throttle", write: func(w writes) bool { return w.throttle != nil },
+			name:    "throttle", write: func(w Writes) bool { return w.Throttle != nil },
 			disabledReason: func(m Model) string {
 				if _, ok := m.pauseTarget(); !ok {
 					return m.keys.Throttle.Help().Key + " throttles the selected job type: select one in the Job types view"
@@ -125,7 +125,7 @@ func actionBindings() []actionBinding {
 			binding: func(k *keyMap) *key.Binding { return &k.ScanOrphans },
 			name:    "the orphan scan",
 			disabledReason: func(m Model) string {
-				if m.rd.scan == nil {
+				if m.rd.Scan == nil {
 					return "the orphan scan is not available here"
 				}
 				return ""
@@ -137,7 +137,7 @@ func actionBindings() []actionBinding {
 			binding: func(k *keyMap) *key.Binding { return &k.History },
 			name:    "the history",
 			disabledReason: func(m Model) string {
-				if m.rd.history == nil {
+				if m.rd.History == nil {
 					return "history is not available here"
 				}
 				return ""
@@ -148,7 +148,7 @@ func actionBindings() []actionBinding {
 			binding: func(k *keyMap) *key.Binding { return &k.Find },
 			name:    "find",
 			disabledReason: func(m Model) string {
-				if m.rd.find == nil {
+				if m.rd.Find == nil {
 					return "find is not available here"
 				}
 				return ""
@@ -157,7 +157,7 @@ func actionBindings() []actionBinding {
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.Undo },
-			name:    "undo", write: func(w writes) bool { return w.undo != nil },
+			name:    "undo", write: func(w Writes) bool { return w.Undo != nil },
 			disabledReason: func(m Model) string {
 				if m.top().selected().action == nil {
 					return "U undoes the action under the cursor: open the history with u"
@@ -181,7 +181,7 @@ func actionBindings() []actionBinding {
 			binding: func(k *keyMap) *key.Binding { return &k.Explain },
 			name:    "explain",
 			disabledReason: func(m Model) string {
-				if m.rd.explain == nil {
+				if m.rd.Explain == nil {
 					return "explain is not available here"
 				}
 				if _, ok := m.explainTarget(); !ok {
@@ -198,7 +198,7 @@ func actionBindings() []actionBinding {
 			binding: func(k *keyMap) *key.Binding { return &k.Timeline },
 			name:    "the timeline",
 			disabledReason: func(m Model) string {
-				if m.rd.timeline == nil {
+				if m.rd.Timeline == nil {
 					return "the timeline is not available here"
 				}
 				return ""

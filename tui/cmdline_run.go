@@ -46,7 +46,7 @@ func (m Model) commands() []command {
 		return out
 	}
 	noFinder := func(m Model) string {
-		if m.rd.find == nil {
+		if m.rd.Find == nil {
 			return "find is not available here"
 		}
 		return ""

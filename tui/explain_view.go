@@ -110,14 +110,14 @@ func (m Model) openExplain(s explainSubject) (Model, tea.Cmd) {
 	if v, ok := m.top().(explainView); ok && v.subject == s {
 		return m.updateTop(loadMsg{})
 	}
-	v := explainView{id: m.views, km: m.keys, reader: m.rd.explain, timeout: m.opts.FetchTimeout, subject: s, readOnly: m.opts.ReadOnly}
+	v := explainView{id: m.views, km: m.keys, reader: m.rd.Explain, timeout: m.opts.FetchTimeout, subject: s, readOnly: m.opts.ReadOnly}
 	return m.push(v.setSnapshot(m.snap, m.history))
 }
 
 // explainNamed is :explain NAME: a job type, or a pool when NAME is a
 // pool's ID and no job type's name (as `workq-tui explain` decides).
 func (m Model) explainNamed(name string) (Model, tea.Cmd) {
-	if m.rd.explain == nil {
+	if m.rd.Explain == nil {
 		return m.setStatus("explain is not available here", true)
 	}
 	s := explainSubject{job: name}

@@ -58,8 +58,8 @@ func (f *fakeExplainer) FixCommand(fix []string) string {
 // the timeline of tl, pausing through a fake pauser.
 func explainOptions(x *fakeExplainer, tl *fakeTimeline) Options {
 	o, _ := testOptions(staticSource(fixture()))
-	o.Reader = withExplain{testReader: o.Reader.(testReader), Explainer: x, TimelineReader: tl, CommandLiner: fakeCommands{}}
-	o.Actor = withPauser{testActor: o.Actor.(testActor), Pauser: &fakePauser{}}
+	o.Reads.Explain, o.Reads.Timeline, o.Reads.Commands = x, tl, fakeCommands{}
+	o.Writes.Pause = &fakePauser{}
 	return o
 }
 

@@ -43,10 +43,10 @@ func (m Model) find(args []string) (Model, tea.Cmd) {
 	if err != nil {
 		return m.setStatus("find: "+oneLine(err.Error()), true)
 	}
-	if m.rd.find == nil {
+	if m.rd.Find == nil {
 		return m.setStatus("find is not available here", true)
 	}
-	return m.push(newFindView(m.views, text, spec, m.keys, m.rd.find, m.opts.ActionTimeout))
+	return m.push(newFindView(m.views, text, spec, m.keys, m.rd.Find, m.opts.ActionTimeout))
 }
 
 // snapPool is a pool of the last poll.
@@ -77,12 +77,12 @@ func (m Model) jumpToPlace(p redisq.Place) (Model, tea.Cmd) {
 		if _, ok := m.snapPool(p.Pool); !ok {
 			return m.setStatus("pool "+textsafe.Clean(model.ShortID(p.Pool))+" is not in the last poll: press r", true)
 		}
-		return m.push(newDetail(m.views, p.Pool, m.snap, m.keys, m.rd.peek, m.opts.FetchTimeout))
+		return m.push(newDetail(m.views, p.Pool, m.snap, m.keys, m.rd.Peek, m.opts.FetchTimeout))
 	case redisq.PlaceQueue:
-		if m.rd.queue == nil {
+		if m.rd.Queue == nil {
 			return m.setStatus("queue contents are not available here", true)
 		}
-		q := newQueueView(m.views, p.Name, m.snap, m.keys, m.rd.queue, m.opts.FetchTimeout)
+		q := newQueueView(m.views, p.Name, m.snap, m.keys, m.rd.Queue, m.opts.FetchTimeout)
 		q.offset = int(p.Position) // the page starts at the job
 		return m.push(q)
 	}

@@ -191,7 +191,7 @@ func testOptions(src *fakeSource) (Options, testDeps) {
 		Interval:  time.Hour, // no second poll during a golden test
 		Now:       func() time.Time { return fixedNow },
 		Renderer:  asciiRenderer(),
-		Reader: testReader{Poller: src, Peeker: fakePeeker{jobs: map[string][]string{
+		Reads: Reads{Poll: src, Peek: fakePeeker{jobs: map[string][]string{
 			"6f1a2b3c4d5e6f7a8b9c0d1e/send_email": {
 				`{"name":"send_email","id":"b1c2d3e4f5a6b7c8d9e0f1a2","t":1795964200,"args":{"to":"ops@example.com","template":"welcome"}}`,
 				`{"name":"send_email","id":"c1","t":1795964300,"args":{"to":"\u001b[2Jevil"},"fails":2,"err":"smtp timeout"}`,
@@ -199,8 +199,8 @@ func testOptions(src *fakeSource) (Options, testDeps) {
 			},
 			"6f1a2b3c4d5e6f7a8b9c0d1e/resize_image": {`{"name":"resize_image","id":"r1","t":1795964000,"args":{"w":640,"h":480}}`},
 		}}},
-		Actor: testActor{d.reaper},
-		Audit: d.audit,
+		Writes: Writes{Reap: d.reaper},
+		Audit:  d.audit,
 	}, d
 }
 

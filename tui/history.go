@@ -63,7 +63,7 @@ func (m Model) openHistory() (Model, tea.Cmd) {
 	if _, ok := m.top().(historyView); ok {
 		return m.updateTop(loadMsg{})
 	}
-	return m.push(historyView{id: m.views, km: m.keys, reader: m.rd.history, timeout: m.opts.FetchTimeout})
+	return m.push(historyView{id: m.views, km: m.keys, reader: m.rd.History, timeout: m.opts.FetchTimeout})
 }
 
 // historyView is the list of the journal's actions.

@@ -15,18 +15,6 @@ import (
 	"github.com/workq-tui/workq-tui/reaper"
 )
 
-// withHistory offers the history besides the polls.
-type withHistory struct {
-	testReader
-	HistoryReader
-}
-
-// withUndo offers the undo besides the reaps.
-type withUndo struct {
-	testActor
-	Undoer
-}
-
 // fakeJournal is a journal in memory: the history reads it, the undoer
 // plans from it and marks what it undid.
 type fakeJournal struct {
@@ -127,8 +115,8 @@ func sampleJournal() *fakeJournal {
 // undoer.
 func historyOptions(j *fakeJournal) (Options, testDeps) {
 	o, d := testOptions(staticSource(fixture()))
-	o.Reader = withHistory{testReader: o.Reader.(testReader), HistoryReader: j}
-	o.Actor = withUndo{testActor: o.Actor.(testActor), Undoer: j}
+	o.Reads.History = j
+	o.Writes.Undo = j
 	return o, d
 }
 
@@ -251,7 +239,7 @@ func TestHistoryReadOnlyAndUnavailable(t *testing.T) {
 	}
 
 	o, _ = historyOptions(sampleJournal())
-	o.Actor = testActor{&fakeReaper{}}
+	o.Writes = Writes{Reap: &fakeReaper{}}
 	m = newTest(t, o, 100, 30)
 	m = press(t, m, "u")
 	m = press(t, m, "U")

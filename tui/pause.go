@@ -64,7 +64,7 @@ func (m Model) buildPause(kind actionKind) (action, error) {
 	if err != nil {
 		return action{}, fmt.Errorf("cannot plan the %s: %s", kind, textsafe.Clean(err.Error()))
 	}
-	return pauseAction(plan, m.wr.pause), nil
+	return pauseAction(plan, m.wr.Pause), nil
 }
 
 // pauseAction turns a pause or unpause plan into an action.

@@ -43,7 +43,7 @@ func (f *fakePauser) ran() []reaper.PausePlan {
 func pauseOptions(src *fakeSource) (Options, testDeps, *fakePauser) {
 	o, d := testOptions(src)
 	p := &fakePauser{}
-	o.Actor = withPauser{testActor{reaperOf(o)}, p}
+	o.Writes.Pause = p
 	return o, d, p
 }
 
@@ -165,9 +165,9 @@ func TestPauseAbsentWhereItDoesNotApply(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o, _, p := pauseOptions(staticSource(fixture()))
 			o.ReadOnly = tc.readOnly
-			o.Reader = withQueue{baseReader(o), queueFixture()}
+			o.Reads.Queue = queueFixture()
 			if tc.noPauser {
-				o.Actor = nil
+				o.Writes = Writes{}
 			}
 			m := toView(t, newTest(t, o, 100, 30), tc.view)
 			if tc.inQueue {

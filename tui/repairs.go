@@ -43,7 +43,7 @@ func (m Model) requeueTargets() ([]string, bool) {
 	}
 	var out []string
 	for _, job := range inProgressJobNames(p) {
-		out = append(out, m.rd.names.InProgress(job, p.ID))
+		out = append(out, m.names.InProgress(job, p.ID))
 	}
 	return out, len(out) > 0
 }
@@ -68,7 +68,7 @@ func (m Model) buildRequeue(listKeys []string) (action, error) {
 		}
 		return action{}, fmt.Errorf("cannot plan the requeue: %s", textsafe.Clean(err.Error()))
 	}
-	return requeueAction(plan, m.wr.requeue), nil
+	return requeueAction(plan, m.wr.Requeue), nil
 }
 
 // requeueAction turns a requeue plan into an action.
@@ -133,7 +133,7 @@ func (m Model) buildRepairLocks(job string) (action, error) {
 	if !plan.Changes() {
 		return action{}, fmt.Errorf("the locks of %s are consistent: nothing to repair", textsafe.Clean(job))
 	}
-	return repairLocksAction(plan, m.wr.repair), nil
+	return repairLocksAction(plan, m.wr.Repair), nil
 }
 
 // repairLocksAction turns a lock repair plan into an action.

@@ -55,7 +55,7 @@ func (f *fakeRepairer) ran() (int, int) {
 func repairOptions() (Options, testDeps, *fakeScanner, *fakeRepairer) {
 	o, d, sc := scanOptions(1)
 	r := &fakeRepairer{}
-	o.Actor = withRepairer{testActor{reaperOf(o)}, r, r}
+	o.Writes.Requeue, o.Writes.Repair = r, r
 	return o, d, sc, r
 }
 

@@ -145,7 +145,7 @@ func (m Model) planSets(ask setsAsk) (Model, tea.Cmd) {
 	m.actionSeq++
 	seq := m.actionSeq
 	m, clear := m.setStatus(fmt.Sprintf("planning the %s of %s…", ask.action, ask.what), false)
-	actor := m.wr.jobs
+	actor := m.wr.Jobs
 	plan := func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), ask.timeout)
 		defer cancel()
@@ -182,7 +182,7 @@ func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 		forced.target.Force = true
 		forced.what += ", no live pool serving them"
 		return m.openDialog(confirmDialog{
-			action:  jobsAction(msg.plan, m.wr.jobs),
+			action:  jobsAction(msg.plan, m.wr.Jobs),
 			blocked: "no live pool serves " + textsafe.Clean(strings.Join(msg.plan.Unserved, ", ")) + ": requeued, they wait until one starts",
 			alt: &dialogChoice{
 				binding: m.keys.ForceRequeue,
@@ -196,7 +196,7 @@ func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 	if msg.plan.Total == 0 {
 		return m.setStatus(fmt.Sprintf("nothing to %s: no job left that the plan would take", msg.plan.Action), false)
 	}
-	return m.openDialog(confirmDialog{action: jobsAction(msg.plan, m.wr.jobs)}), nil
+	return m.openDialog(confirmDialog{action: jobsAction(msg.plan, m.wr.Jobs)}), nil
 }
 
 // jobsAction turns a job plan into an action.

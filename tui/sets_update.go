@@ -302,7 +302,7 @@ func (v setsView) switchSet() setsView {
 // setsLoad reads the page at offset. keep puts the cursor back on the
 // member under it (an action or a refresh); otherwise it goes to the top.
 func (m Model) setsLoad(v setsView, offset int, keep bool) (Model, tea.Cmd) {
-	if m.rd.sets == nil {
+	if m.rd.Sets == nil {
 		return m.withSets(v), nil
 	}
 	v.keep, v.keepIndex = "", 0
@@ -327,7 +327,7 @@ func (m Model) setsLoad(v setsView, offset int, keep bool) (Model, tea.Cmd) {
 		// A filtered page scans the whole set, paced.
 		timeout = m.opts.ActionTimeout
 	}
-	return m.withSets(v), setsPageCmd(m.rd.sets, v.set, f, v.pageOptions(offset), v.loadSeq, timeout)
+	return m.withSets(v), setsPageCmd(m.rd.Sets, v.set, f, v.pageOptions(offset), v.loadSeq, timeout)
 }
 
 func (m Model) onSetsPage(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
@@ -377,7 +377,7 @@ func (m Model) toggleSetsSummary(v setsView) (Model, tea.Cmd) {
 // that step returns: one step at a time, as the orphan scan.
 func (m Model) startSetsSummary() (Model, tea.Cmd) {
 	v, _ := m.setsView()
-	if m.rd.setScan == nil {
+	if m.rd.SetScan == nil {
 		v.summary = setsSummary{set: v.set, query: v.query, where: v.jobFilter, gen: v.summary.gen + 1, err: errNoSetScanner}
 		return m.withSets(v), nil
 	}
@@ -387,7 +387,7 @@ func (m Model) startSetsSummary() (Model, tea.Cmd) {
 	if stepping {
 		return m, nil // onSetsScanStep starts it
 	}
-	return m, setsScanStepCmd(m.rd.setScan, nil, v.set, v.query, v.summary.gen, m.opts.FetchTimeout, m.opts.Now)
+	return m, setsScanStepCmd(m.rd.SetScan, nil, v.set, v.query, v.summary.gen, m.opts.FetchTimeout, m.opts.Now)
 }
 
 func (m Model) onSetsScanStep(v setsView, msg setsScanStepMsg) (Model, tea.Cmd) {
@@ -398,7 +398,7 @@ func (m Model) onSetsScanStep(v setsView, msg setsScanStepMsg) (Model, tea.Cmd) 
 			return m.withSets(v), closeOld
 		}
 		v.summary.stepping = true
-		return m.withSets(v), tea.Batch(closeOld, setsScanStepCmd(m.rd.setScan, nil, v.summary.set, v.summary.query, v.summary.gen, m.opts.FetchTimeout, m.opts.Now))
+		return m.withSets(v), tea.Batch(closeOld, setsScanStepCmd(m.rd.SetScan, nil, v.summary.set, v.summary.query, v.summary.gen, m.opts.FetchTimeout, m.opts.Now))
 	}
 	if msg.err != nil {
 		v.summary.running, v.summary.err = false, msg.err
@@ -422,5 +422,5 @@ func (m Model) onSetsScanWake(v setsView, msg setsScanWakeMsg) (Model, tea.Cmd) 
 		return m, closeSetScanCmd(msg.scan)
 	}
 	v.summary.stepping = true
-	return m.withSets(v), setsScanStepCmd(m.rd.setScan, msg.scan, v.summary.set, v.summary.query, msg.gen, m.opts.FetchTimeout, m.opts.Now)
+	return m.withSets(v), setsScanStepCmd(m.rd.SetScan, msg.scan, v.summary.set, v.summary.query, msg.gen, m.opts.FetchTimeout, m.opts.Now)
 }

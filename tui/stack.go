@@ -109,17 +109,17 @@ func (m Model) openSelected() (Model, tea.Cmd) {
 	sel := m.top().selected()
 	switch {
 	case sel.jobType != nil:
-		if m.rd.queue == nil {
+		if m.rd.Queue == nil {
 			return m.setStatus("queue contents are not available here", true)
 		}
-		return m.push(newQueueView(m.views, sel.jobType.Name, m.snap, m.keys, m.rd.queue, m.opts.FetchTimeout))
+		return m.push(newQueueView(m.views, sel.jobType.Name, m.snap, m.keys, m.rd.Queue, m.opts.FetchTimeout))
 	case sel.pool != nil:
-		return m.push(newDetail(m.views, sel.pool.ID, m.snap, m.keys, m.rd.peek, m.opts.FetchTimeout))
+		return m.push(newDetail(m.views, sel.pool.ID, m.snap, m.keys, m.rd.Peek, m.opts.FetchTimeout))
 	case sel.worker != nil:
 		wv, _ := m.top().(workersView)
 		return m.push(newArgsView(*sel.worker, wv.readAt, wv.latest, m.keys))
 	case sel.action != nil:
-		return m.push(newActionView(m.views, *sel.action, m.keys, m.rd.history, m.opts.FetchTimeout))
+		return m.push(newActionView(m.views, *sel.action, m.keys, m.rd.History, m.opts.FetchTimeout))
 	case sel.window != nil:
 		return m.showWindow(*sel.window)
 	case sel.place != nil:

@@ -29,7 +29,7 @@ func (m Model) throttleUnavailable() string {
 	switch {
 	case m.opts.ReadOnly:
 		return "read-only: throttle is disabled"
-	case m.wr.throttle == nil:
+	case m.wr.Throttle == nil:
 		return "throttle is not available here"
 	}
 	return ""
@@ -89,7 +89,7 @@ func (m Model) throttleCommand(args []string) (Model, tea.Cmd) {
 	if !plan.Changes() {
 		return m.setStatus(fmt.Sprintf("%s's max_concurrency is %d already", textsafe.Clean(job), plan.New), false)
 	}
-	a := throttleAction(plan, m.wr.throttle)
+	a := throttleAction(plan, m.wr.Throttle)
 	if m.opts.Target != "" {
 		a.title = oneLine(m.opts.Target) + ": " + a.title
 	}

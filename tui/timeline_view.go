@@ -79,7 +79,7 @@ func timelineCmd(r TimelineReader, since, bucket time.Duration, view, seq int, t
 
 // noTimeline is why :timeline is not there.
 func noTimeline(m Model) string {
-	if m.rd.timeline == nil {
+	if m.rd.Timeline == nil {
 		return "the timeline is not available here"
 	}
 	return ""
@@ -110,7 +110,7 @@ func (m Model) openTimeline(since time.Duration, fit bool) (Model, tea.Cmd) {
 		m = m.setTop(v)
 		return m.updateTop(loadMsg{})
 	}
-	return m.push(timelineView{id: m.views, km: m.keys, reader: m.rd.timeline, commands: m.rd.commands, timeout: m.opts.FetchTimeout,
+	return m.push(timelineView{id: m.views, km: m.keys, reader: m.rd.Timeline, commands: m.rd.Commands, timeout: m.opts.FetchTimeout,
 		since: since, bucket: timelineBucket(since), cursor: -1, fit: fit})
 }
 
@@ -173,7 +173,7 @@ func (m Model) showWindow(w timeWindow) (Model, tea.Cmd) {
 	}
 	v, ok := m.setsView()
 	if !ok {
-		cmd := windowCommand(m.rd.commands, w)
+		cmd := windowCommand(m.rd.Commands, w)
 		if cmd == "" {
 			return m.setStatus("the Jobs view is not available here", false)
 		}

@@ -186,7 +186,7 @@ func (m Model) pollFunc() pollFunc {
 			}
 		}
 	}
-	p := m.rd.poll
+	p := m.rd.Poll
 	return func(ctx context.Context) (*model.Snapshot, error) { return p.Poll(ctx, req) }
 }
 
