@@ -179,11 +179,12 @@ func (m Model) runCommand(line string) (Model, tea.Cmd) {
 	if !ok {
 		return m, cmd
 	}
-	if r := b.reason(m); r != "" {
+	t, r := b.check(m)
+	if r != "" {
 		mm, clear := m.setStatus(r, false)
 		return mm, tea.Batch(cmd, clear)
 	}
-	mm, run := b.run(m)
+	mm, run := b.run(m, t)
 	return mm, tea.Batch(cmd, run)
 }
 

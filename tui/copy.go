@@ -68,18 +68,19 @@ func setJobCopy(j model.SetJob) copyItem {
 	return copyItem{what: "job id " + j.Job.ID, text: []byte(j.Job.ID), command: append([]string{"find"}, shellword.Operands(j.Job.ID)...)}
 }
 
-// copyDisabled says why c (or C, when command) does nothing here.
-func (m Model) copyDisabled(command bool) string {
+// copyLook is what c (or C, when command) copies here, or why it does
+// nothing here.
+func (m Model) copyLook(command bool) (copyItem, string) {
 	it, ok := m.copyItem()
 	switch {
 	case m.opts.Clipboard == nil:
-		return "copying is not available here"
+		return it, "copying is not available here"
 	case !ok:
-		return "nothing to copy under the cursor"
+		return it, "nothing to copy under the cursor"
 	case command && it.command == nil:
-		return "no command shows " + textsafe.Clean(it.what)
+		return it, "no command shows " + textsafe.Clean(it.what)
 	}
-	return ""
+	return it, ""
 }
 
 // copyCommandLine is the command of an item, as a person pastes it.
@@ -101,10 +102,16 @@ func (m Model) copyCommandLine(it copyItem) (string, error) {
 // copyNow copies the item under the cursor (its command when command is
 // set) and says so in the status line.
 func (m Model) copyNow(command bool) (Model, tea.Cmd) {
-	if r := m.copyDisabled(command); r != "" {
+	it, r := m.copyLook(command)
+	if r != "" {
 		return m.setStatus(r, true)
 	}
-	it, _ := m.copyItem()
+	return m.copyIt(it, command)
+}
+
+// copyIt copies it (its command when command is set) and says so in the
+// status line.
+func (m Model) copyIt(it copyItem, command bool) (Model, tea.Cmd) {
 	text, what := it.text, textsafe.Clean(it.what)
 	if command {
 		line, err := m.copyCommandLine(it)

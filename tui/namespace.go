@@ -139,9 +139,8 @@ func (m Model) namespaceNotice() string {
 }
 
 // switchNamespace ends the screen for the program to open it on the
-// namespace found closest to this one.
-func (m Model) switchNamespace() (Model, tea.Cmd) {
-	to, _ := m.switchTarget()
+// namespace to (the one found closest to this one, switchTarget).
+func (m Model) switchNamespace(to string) (Model, tea.Cmd) {
 	m.ns.switchTo = to
 	return m, tea.Quit
 }

@@ -5,7 +5,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -45,21 +44,18 @@ func (m Model) pauseLabel(k keyMap) keyMap {
 	return k
 }
 
-// togglePause opens the dialog that pauses the selected job type, or
-// unpauses it when it is paused.
-func (m Model) togglePause() actionKind {
-	if jt, ok := m.pauseTarget(); ok && jt.Paused {
+// togglePause is what p does to jt: pause it, or unpause it when it is
+// paused.
+func togglePause(jt model.JobType) actionKind {
+	if jt.Paused {
 		return actionUnpause
 	}
 	return actionPause
 }
 
-// buildPause plans the pause or unpause of the selected job type.
-func (m Model) buildPause(kind actionKind) (action, error) {
-	jt, ok := m.pauseTarget()
-	if !ok {
-		return action{}, errors.New("select a job type in the Job types view")
-	}
+// buildPause plans the pause or unpause (p toggles) of the job type jt.
+func (m Model) buildPause(jt model.JobType) (action, error) {
+	kind := togglePause(jt)
 	plan, err := reaper.NewPausePlan(m.snap, []string{jt.Name}, kind == actionPause, false)
 	if err != nil {
 		return action{}, fmt.Errorf("cannot plan the %s: %s", kind, textsafe.Clean(err.Error()))

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
@@ -75,7 +77,9 @@ func (m Model) buildRequeue(listKeys []string) (action, error) {
 func requeueAction(plan reaper.RequeuePlan, r Requeuer) action {
 	n := len(plan.Lists)
 	a := action{
-		kind:    actionRequeue,
+		kind: actionRequeue,
+		// What the running or last scan found is out of date.
+		after:   func(m Model) (Model, tea.Cmd) { return m.restartScan() },
 		title:   fmt.Sprintf("Requeue %s from %s?", plural64(plan.TotalJobs(), "job", "jobs"), plural(n, "in-progress list", "in-progress lists")),
 		body:    planLines(func(w io.Writer) { reaper.RenderRequeuePlan(w, plan) }),
 		running: "requeueing " + plural(n, "list", "lists"),

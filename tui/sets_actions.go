@@ -32,8 +32,6 @@ const (
 
 var errNoSetScanner = errors.New("the summary is not available here")
 
-func isSetsAction(k actionKind) bool { return k == actionJobsRequeue || k == actionJobsDelete }
-
 // setsPlanMsg is a plan read for the Jobs view's dialog.
 type setsPlanMsg struct {
 	seq  int
@@ -230,6 +228,9 @@ func jobsAction(plan reaper.JobsPlan, a JobsActor) action {
 		total:   plan.Total,
 		// A bulk action stops between two script calls on esc or ctrl+c.
 		stoppable: plan.Target.All,
+	}
+	if plan.Action == reaper.JobsRequeue || plan.Action == reaper.JobsDelete {
+		act.after = Model.afterSetsAction
 	}
 	if plan.Action == reaper.JobsRequeue && plan.Target.All {
 		// A bulk requeue takes a rate in its dialog (sets_rate.go).

@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 )
 
@@ -37,11 +38,7 @@ func (m Model) throttleUnavailable() string {
 
 // promptThrottle opens the command line at ":throttle JOB " for the job
 // type under the cursor: the limit is typed there.
-func (m Model) promptThrottle() (Model, tea.Cmd) {
-	jt, ok := m.pauseTarget()
-	if !ok {
-		return m, nil
-	}
+func (m Model) promptThrottle(jt model.JobType) (Model, tea.Cmd) {
 	m.cmdline.open = true
 	m.cmdline.input = filterInput{}.set("throttle " + jt.Name + " ")
 	m.cmdline.hist = len(m.cmdline.history)

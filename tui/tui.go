@@ -252,6 +252,8 @@ type runningAction struct {
 	// was asked to.
 	stop     context.CancelFunc
 	stopping bool
+	// after is the action's after (see action).
+	after func(m Model) (Model, tea.Cmd)
 }
 
 // statusLine is the message at the bottom; it clears itself.

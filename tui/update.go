@@ -10,7 +10,6 @@ import (
 
 	"github.com/workq-tui/workq-tui/internal/audit"
 	"github.com/workq-tui/workq-tui/model"
-	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -100,9 +99,6 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, waitActionCmd(msg.ch)
 	case actionDoneMsg:
-		if m.running != nil && m.running.seq == msg.seq && isSetsAction(m.running.kind) {
-			return m.onSetsActionDone(msg)
-		}
 		return m.onActionDone(msg)
 	case undoPlanMsg:
 		return m.onUndoPlan(msg)
@@ -151,8 +147,8 @@ func (m Model) onKeys(msg tea.KeyMsg) (Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// oneKey is one key press: the Jobs view's keys first when the screen
-// has one (onSetsKey hands the others to onKey).
+// oneKey is one key press: the Jobs view's when it is on top (onSetsKey),
+// else the root's (onKey).
 func (m Model) oneKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m, cmd, ok := m.stopKey(msg); ok {
 		return m, cmd
@@ -160,10 +156,15 @@ func (m Model) oneKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m, cmd, ok := m.cmdLineKey(msg); ok {
 		return m, cmd
 	}
-	if _, ok := m.setsView(); ok {
+	if m.setsTakes(msg) {
 		return m.onSetsKey(msg)
 	}
-	return m.onKey(msg)
+	m, cmd := m.onKey(msg)
+	m, load := m.setsShown()
+	if load == nil {
+		return m, cmd
+	}
+	return m, tea.Batch(cmd, load)
 }
 
 // startFetch starts a poll of the current generation. Callers make sure no
@@ -373,16 +374,16 @@ func (m Model) onFilterKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	return m.setFilter(m.filter.Value()), nil
 }
 
-// openAction plans an action from the last snapshot and opens the confirm
-// dialog. Nothing is written before 'y'.
-func (m Model) openAction(kind actionKind, t reaper.Targets) (Model, tea.Cmd) {
+// openAction plans an action from the last snapshot with build and opens
+// the confirm dialog. Nothing is written before 'y'.
+func (m Model) openAction(build func(m Model) (action, error)) (Model, tea.Cmd) {
 	if m.running != nil {
 		return m.setStatus(fmt.Sprintf("%s is still running: wait for it to finish", m.running.title), true)
 	}
 	if m.snap == nil {
 		return m.setStatus("no data yet", true)
 	}
-	a, err := m.buildAction(kind, t)
+	a, err := build(m)
 	if err != nil {
 		return m.setStatus(err.Error(), true)
 	}
@@ -414,7 +415,7 @@ func (m Model) onDialogKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		m.actionSeq++
 		ctx, stop := actionContext(a)
-		m.running = &runningAction{seq: m.actionSeq, kind: a.kind, title: a.running, total: a.total, stop: stop}
+		m.running = &runningAction{seq: m.actionSeq, kind: a.kind, title: a.running, total: a.total, stop: stop, after: a.after}
 		entry := audit.Entry{Target: m.opts.Target, Address: m.opts.Address, Namespace: m.opts.Namespace, Action: string(a.kind), Targets: a.targets}
 		return m, runActionCmd(ctx, a, m.actionSeq, m.opts.ActionTimeout, m.opts.Audit, entry, m.opts.Now)
 	case key.Matches(msg, m.keys.Cancel):
@@ -435,7 +436,7 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 	if m.running == nil || m.running.seq != msg.seq {
 		return m, nil
 	}
-	kind := m.running.kind
+	after := m.running.after
 	if m.running.stop != nil {
 		m.running.stop() // releases the context
 	}
@@ -454,15 +455,14 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 	m, clear := m.setStatus(text, isErr)
 	m, load := m.eachOpen(loadMsg{})
 	m, fetch := m.refresh()
-	var rescan tea.Cmd
 	if len(msg.outcome.emptied) > 0 {
 		m = m.dropOrphans(msg.outcome.emptied)
 	}
-	if kind == actionRequeue {
-		// What the running or last scan found is out of date.
-		m, rescan = m.restartScan()
+	var more tea.Cmd
+	if after != nil {
+		m, more = after(m)
 	}
-	return m, tea.Batch(clear, fetch, load, rescan)
+	return m, tea.Batch(clear, fetch, load, more)
 }
 
 // dropOrphans takes lists a requeue emptied out of the Orphans view.
