@@ -68,10 +68,6 @@ func (d detailView) follow(s *model.Snapshot) detailView {
 	return d.refresh()
 }
 
-func (d detailView) setOrphans([]model.InProgressList) view { return d }
-func (detailView) filterText() string                       { return "" }
-func (d detailView) setFilter(string) view                  { return d }
-
 // selected is the pool shown, unless it is gone: x reaps it, R requeues
 // its lists.
 func (d detailView) selected() selection {
@@ -91,6 +87,8 @@ func (detailView) keys(k keyMap) keyMap {
 
 func (d detailView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
+	case snapshotShown:
+		return d.setSnapshot(msg.snap, msg.hist), nil
 	case loadMsg:
 		d.poll.running = false
 		return d.startPeek()

@@ -173,10 +173,6 @@ func (v explainView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
 	return v
 }
 
-func (v explainView) setOrphans([]model.InProgressList) view { return v }
-func (explainView) filterText() string                       { return "" }
-func (v explainView) setFilter(string) view                  { return v }
-
 // selected is the subject, so that the keys of its fixes act on it.
 func (v explainView) selected() selection {
 	return selection{jobType: v.jobType, pool: v.pool}
@@ -184,6 +180,8 @@ func (v explainView) selected() selection {
 
 func (v explainView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
+	case snapshotShown:
+		return v.setSnapshot(msg.snap, msg.hist), nil
 	case loadMsg:
 		v.seq++
 		v.loading = true

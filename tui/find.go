@@ -105,10 +105,6 @@ func (v findView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
 	return v
 }
 
-func (v findView) setOrphans([]model.InProgressList) view { return v }
-func (findView) filterText() string                       { return "" }
-func (v findView) setFilter(string) view                  { return v }
-
 // selected is the place under the cursor: enter opens the view of it.
 func (v findView) selected() selection {
 	if v.list.cursor < 0 || v.list.cursor >= len(v.places) {
@@ -120,6 +116,8 @@ func (v findView) selected() selection {
 
 func (v findView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
+	case snapshotShown:
+		return v.setSnapshot(msg.snap, msg.hist), nil
 	case loadMsg:
 		v.seq++
 		v.loading = true

@@ -111,17 +111,12 @@ func (v helpView) update(msg tea.Msg) (view, tea.Cmd) {
 	return v, nil
 }
 
-func (v helpView) setSnapshot(*model.Snapshot, queueHistory) view { return v }
-func (v helpView) setOrphans([]model.InProgressList) view         { return v }
-
 func (v helpView) setSize(w, h int) view {
 	v.width, v.height = w, h
 	return v
 }
 
-func (helpView) filterText() string      { return "" }
-func (v helpView) setFilter(string) view { return v }
-func (helpView) selected() selection     { return selection{} }
+func (helpView) selected() selection { return selection{} }
 
 // keys leaves the keys that move between views, scroll, close and quit;
 // the actions of the view under it do nothing here.

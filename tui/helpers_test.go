@@ -304,3 +304,15 @@ func openPool(t *testing.T, m Model, id string) Model {
 	t.Fatalf("no pool %s in the Pools view", id)
 	return m
 }
+
+// shown is v given the snapshot s, as the root gives every view.
+func shown(v view, s *model.Snapshot) view {
+	v, _ = v.update(snapshotShown{snap: s, hist: queueHistory{}})
+	return v
+}
+
+// found is v given the orphans o, as the root gives every view.
+func found(v view, o []model.InProgressList) view {
+	v, _ = v.update(orphansFound{list: o})
+	return v
+}

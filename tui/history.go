@@ -87,11 +87,6 @@ type historyView struct {
 
 func (historyView) title() string { return "history" }
 
-func (h historyView) setSnapshot(*model.Snapshot, queueHistory) view { return h }
-func (h historyView) setOrphans([]model.InProgressList) view         { return h }
-func (historyView) filterText() string                               { return "" }
-func (h historyView) setFilter(string) view                          { return h }
-
 func (h historyView) selected() selection {
 	if h.l.cursor < len(h.list.Actions) && len(h.list.Actions) > 0 {
 		a := h.list.Actions[h.l.cursor]

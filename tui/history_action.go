@@ -16,7 +16,6 @@ import (
 
 	"github.com/workq-tui/workq-tui/internal/journal"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
-	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 )
 
@@ -59,11 +58,6 @@ func newActionView(id int, sum journal.Summary, k keyMap, r HistoryReader, timeo
 }
 
 func (a actionView) title() string { return "action " + textsafe.Clean(a.sum.ID) }
-
-func (a actionView) setSnapshot(*model.Snapshot, queueHistory) view { return a }
-func (a actionView) setOrphans([]model.InProgressList) view         { return a }
-func (actionView) filterText() string                               { return "" }
-func (a actionView) setFilter(string) view                          { return a }
 
 // selected is the action shown: U undoes it from here as from the list.
 func (a actionView) selected() selection {

@@ -170,8 +170,13 @@ func (v jobTypesView) current() (model.JobType, bool) {
 
 // update moves the cursor on a navigation key; it reads nothing.
 func (v jobTypesView) update(msg tea.Msg) (view, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok {
-		return v.navigate(km, v.km), nil
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return v.navigate(msg, v.km), nil
+	case snapshotShown:
+		return v.setSnapshot(msg.snap, msg.hist), nil
+	case orphansFound:
+		return v.setOrphans(msg.list), nil
 	}
 	return v, nil
 }

@@ -50,8 +50,6 @@ type orphansView struct {
 
 func (orphansView) title() string { return "Orphans" }
 
-func (v orphansView) setSnapshot(*model.Snapshot, queueHistory) view { return v }
-
 func (v orphansView) setOrphans(o []model.InProgressList) view {
 	v.orphans = o
 	return v.refilter()
@@ -122,8 +120,11 @@ func (v orphansView) current() (model.InProgressList, bool) {
 
 // update moves the cursor on a navigation key; it reads nothing.
 func (v orphansView) update(msg tea.Msg) (view, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok {
-		return v.navigate(km, v.km), nil
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return v.navigate(msg, v.km), nil
+	case orphansFound:
+		return v.setOrphans(msg.list), nil
 	}
 	return v, nil
 }

@@ -35,8 +35,6 @@ func (v poolsView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
 	return v.refilter()
 }
 
-func (v poolsView) setOrphans([]model.InProgressList) view { return v }
-
 func (v poolsView) filterText() string { return v.filter }
 
 func (v poolsView) setFilter(f string) view {
@@ -110,8 +108,11 @@ func (v poolsView) current() (model.Pool, bool) {
 
 // update moves the cursor on a navigation key; it reads nothing.
 func (v poolsView) update(msg tea.Msg) (view, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok {
-		return v.navigate(km, v.km), nil
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return v.navigate(msg, v.km), nil
+	case snapshotShown:
+		return v.setSnapshot(msg.snap, msg.hist), nil
 	}
 	return v, nil
 }

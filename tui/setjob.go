@@ -52,17 +52,12 @@ func (v setJobView) update(msg tea.Msg) (view, tea.Cmd) {
 	return v, nil
 }
 
-func (v setJobView) setSnapshot(*model.Snapshot, queueHistory) view { return v }
-func (v setJobView) setOrphans([]model.InProgressList) view         { return v }
-
 func (v setJobView) setSize(w, h int) view {
 	v.width, v.height = w, h
 	return v
 }
 
-func (setJobView) filterText() string      { return "" }
-func (v setJobView) setFilter(string) view { return v }
-func (setJobView) selected() selection     { return selection{} }
+func (setJobView) selected() selection { return selection{} }
 
 // keys are the scroll keys, R and D on this member, and esc.
 func (v setJobView) keys(k keyMap) keyMap {

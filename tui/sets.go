@@ -146,8 +146,6 @@ func (v setsView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
 	return v
 }
 
-func (v setsView) setOrphans([]model.InProgressList) view { return v }
-
 // setSize: one line of the body is the view's title line, one the column
 // titles; the detail pane takes the lower part when the body is tall
 // enough.
@@ -197,8 +195,11 @@ func (v setsView) setFilter(f string) view {
 // update moves the cursor on a navigation key; its reads are the root's
 // (sets_update.go).
 func (v setsView) update(msg tea.Msg) (view, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok {
-		return v.navigate(km, v.km), nil
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return v.navigate(msg, v.km), nil
+	case snapshotShown:
+		return v.setSnapshot(msg.snap, msg.hist), nil
 	}
 	return v, nil
 }

@@ -9,8 +9,6 @@ package tui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/workq-tui/workq-tui/model"
 )
 
 // loadMsg asks a view on the stack to read again what it shows: when it
@@ -89,12 +87,17 @@ func (m Model) eachOpen(msg tea.Msg) (Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// setOpenSnapshot gives a snapshot to every pushed view; one that closes
-// (nil) takes the views above it along.
-func (m Model) setOpenSnapshot(s *model.Snapshot) Model {
+// eachView gives msg, what the root read for every view (a snapshot, the
+// orphans), to every tab and every pushed view; a pushed view that closes
+// (nil) takes the views above it along. Such a message starts no read.
+func (m Model) eachView(msg tea.Msg) Model {
+	m.tabs = append([]view(nil), m.tabs...)
+	for i, v := range m.tabs {
+		m.tabs[i], _ = v.update(msg)
+	}
 	stack := make([]view, 0, len(m.stack))
 	for _, v := range m.stack {
-		if v = v.setSnapshot(s, m.history); v == nil {
+		if v, _ = v.update(msg); v == nil {
 			break
 		}
 		stack = append(stack, v)

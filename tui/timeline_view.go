@@ -214,11 +214,6 @@ type timelineView struct {
 
 func (timelineView) title() string { return "timeline" }
 
-func (v timelineView) setSnapshot(*model.Snapshot, queueHistory) view { return v }
-func (v timelineView) setOrphans([]model.InProgressList) view         { return v }
-func (timelineView) filterText() string                               { return "" }
-func (v timelineView) setFilter(string) view                          { return v }
-
 func (v timelineView) buckets() []model.TimelineBucket {
 	if v.tl == nil {
 		return nil

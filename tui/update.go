@@ -260,11 +260,7 @@ func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
 func (m Model) setSnap(snap *model.Snapshot) Model {
 	m.snap = snap
 	m.counts = countSnapshot(snap)
-	m.tabs = append([]view(nil), m.tabs...)
-	for i, v := range m.tabs {
-		m.tabs[i] = v.setSnapshot(snap, m.history)
-	}
-	return m.setOpenSnapshot(snap)
+	return m.eachView(snapshotShown{snap: snap, hist: m.history})
 }
 
 // slowWait is the wait before the next poll after one that took took: the
@@ -298,9 +294,21 @@ func (m Model) selectedPool() (model.Pool, bool) {
 	return model.Pool{}, false
 }
 
-func (m Model) currentFilter() string { return m.focused().filterText() }
+// currentFilter is the focused view's filter ("" for a view without one).
+func (m Model) currentFilter() string {
+	if f, ok := m.focused().(filterable); ok {
+		return f.filterText()
+	}
+	return ""
+}
 
-func (m Model) setFilter(f string) Model { return m.setFocused(m.focused().setFilter(f)) }
+// setFilter filters the focused view's rows, when it has a filter.
+func (m Model) setFilter(f string) Model {
+	if v, ok := m.focused().(filterable); ok {
+		return m.setFocused(v.setFilter(f))
+	}
+	return m
+}
 
 func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if msg.Type == tea.KeyCtrlC {
@@ -483,11 +491,7 @@ func (m Model) dropOrphans(keys []string) Model {
 // setOrphans keeps the orphans found and gives them to the views.
 func (m Model) setOrphans(o []model.InProgressList) Model {
 	m.orphanList = o
-	m.tabs = append([]view(nil), m.tabs...)
-	for i, v := range m.tabs {
-		m.tabs[i] = v.setOrphans(o)
-	}
-	return m
+	return m.eachView(orphansFound{list: o})
 }
 
 // setStatus shows a message that clears itself after StatusTTL.

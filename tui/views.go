@@ -24,18 +24,14 @@ type view interface {
 	// empty, follows the tab's after a "›".
 	title() string
 	// update takes a key the root did not take (only the view on top gets
-	// keys), the results of the view's own reads, and loadMsg. It returns
-	// the view changed and its command, like a bubbletea model.
+	// keys), the results of the view's own reads, loadMsg, and what the
+	// root reads for every view: snapshotShown and orphansFound. It
+	// returns the view changed and its command, like a bubbletea model; a
+	// pushed view returns nil when what it shows is gone: it closes. A
+	// view ignores the messages it has no use for.
 	update(msg tea.Msg) (view, tea.Cmd)
-	// setSnapshot gives the view a new snapshot and the queue history. A
-	// pushed view returns nil when what it shows is gone: it closes.
-	setSnapshot(s *model.Snapshot, h queueHistory) view
-	// setOrphans gives the view the orphans the last scan found.
-	setOrphans(o []model.InProgressList) view
 	// setSize is the body the view draws in, its column titles included.
 	setSize(width, height int) view
-	filterText() string
-	setFilter(f string) view
 	// selected is what is under the cursor, for the actions and for
 	// what enter opens.
 	selected() selection
@@ -45,6 +41,22 @@ type view interface {
 	// render draws the view: exactly its height in lines, none wider
 	// than its width.
 	render(c renderContext) string
+}
+
+// snapshotShown gives the views a new snapshot and the queue history.
+type snapshotShown struct {
+	snap *model.Snapshot
+	hist queueHistory
+}
+
+// orphansFound gives the views the orphans the last scan found.
+type orphansFound struct{ list []model.InProgressList }
+
+// filterable is a view whose rows / filters (the lists); the others have
+// no filter.
+type filterable interface {
+	filterText() string
+	setFilter(f string) view
 }
 
 // selection is what is under a view's cursor: at most one of these is set.

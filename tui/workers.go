@@ -71,8 +71,6 @@ func (v workersView) staleAge(now, fetchedAt time.Time) time.Duration {
 	return max(now.Sub(fetchedAt)+v.latest.Sub(v.readAt), 0)
 }
 
-func (v workersView) setOrphans([]model.InProgressList) view { return v }
-
 func (v workersView) filterText() string { return v.filter }
 
 func (v workersView) setFilter(f string) view {
@@ -170,8 +168,11 @@ func (v workersView) current() (model.Worker, bool) {
 
 // update moves the cursor on a navigation key; it reads nothing.
 func (v workersView) update(msg tea.Msg) (view, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok {
-		return v.navigate(km, v.km), nil
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return v.navigate(msg, v.km), nil
+	case snapshotShown:
+		return v.setSnapshot(msg.snap, msg.hist), nil
 	}
 	return v, nil
 }
