@@ -198,11 +198,12 @@ func actionBindings() []actionBinding {
 			binding: func(k *keyMap) *key.Binding { return &k.Undo },
 			name:    "undo", write: func(w Writes) bool { return w.Undo != nil },
 			look: func(m Model) (actionTarget, string) {
-				a := m.top().selected().action
-				if a == nil {
-					return applies("U undoes the action under the cursor: open the history with u")
+				if v, ok := m.top().(actionPicker); ok {
+					if a, ok := v.pickedAction(); ok {
+						return actionTarget{entry: a}, ""
+					}
 				}
-				return actionTarget{entry: *a}, ""
+				return applies("U undoes the action under the cursor: open the history with u")
 			},
 			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.openUndo(t.entry) },
 		},

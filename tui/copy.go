@@ -32,29 +32,25 @@ type copyItem struct {
 
 // copyItem is what is under the cursor of the view on top.
 func (m Model) copyItem() (copyItem, bool) {
-	switch v := m.top().(type) {
-	case setsView:
-		if j, ok := v.current(); ok {
-			return setJobCopy(j), true
-		}
-		return copyItem{}, false
-	case setJobView:
-		it := setJobCopy(v.job)
-		it.what, it.text = "the job's bytes", v.job.Raw
-		return it, true
+	top := m.top()
+	if c, ok := top.(copier); ok {
+		return c.copyItem()
 	}
-	sel := m.top().selected()
-	switch {
-	case sel.pool != nil:
-		return copyItem{what: "pool id " + sel.pool.ID, text: []byte(sel.pool.ID), command: append([]string{"explain", "--pool"}, shellword.Operands(sel.pool.ID)...)}, true
-	case sel.jobType != nil:
-		return copyItem{what: "job type " + sel.jobType.Name, text: []byte(sel.jobType.Name), command: append([]string{"explain"}, shellword.Operands(sel.jobType.Name)...)}, true
-	case sel.orphan != nil:
-		return copyItem{what: "key " + sel.orphan.Key, text: []byte(sel.orphan.Key), command: append([]string{"requeue"}, shellword.Operands(sel.orphan.Key)...)}, true
-	case sel.worker != nil && sel.worker.JobID != "":
-		return copyItem{what: "job id " + sel.worker.JobID, text: []byte(sel.worker.JobID), command: append([]string{"find"}, shellword.Operands(sel.worker.JobID)...)}, true
-	case sel.action != nil:
-		return copyItem{what: "action " + sel.action.ID, text: []byte(sel.action.ID), command: append([]string{"history"}, shellword.Operands(sel.action.ID)...)}, true
+	if p, ok := m.selectedPool(); ok {
+		return copyItem{what: "pool id " + p.ID, text: []byte(p.ID), command: append([]string{"explain", "--pool"}, shellword.Operands(p.ID)...)}, true
+	}
+	if jt, ok := m.selectedJobType(); ok {
+		return copyItem{what: "job type " + jt.Name, text: []byte(jt.Name), command: append([]string{"explain"}, shellword.Operands(jt.Name)...)}, true
+	}
+	if v, ok := top.(orphanPicker); ok {
+		if o, ok := v.pickedOrphan(); ok {
+			return copyItem{what: "key " + o.Key, text: []byte(o.Key), command: append([]string{"requeue"}, shellword.Operands(o.Key)...)}, true
+		}
+	}
+	if v, ok := top.(actionPicker); ok {
+		if a, ok := v.pickedAction(); ok {
+			return copyItem{what: "action " + a.ID, text: []byte(a.ID), command: append([]string{"history"}, shellword.Operands(a.ID)...)}, true
+		}
 	}
 	return copyItem{}, false
 }

@@ -68,14 +68,9 @@ func (d detailView) follow(s *model.Snapshot) detailView {
 	return d.refresh()
 }
 
-// selected is the pool shown, unless it is gone: x reaps it, R requeues
+// pickedPool is the pool shown, unless it is gone: x reaps it, R requeues
 // its lists.
-func (d detailView) selected() selection {
-	if p, ok := d.current(); ok {
-		return selection{pool: &p}
-	}
-	return selection{}
-}
+func (d detailView) pickedPool() (model.Pool, bool) { return d.current() }
 
 // keys: nothing to enter or filter here; esc goes back.
 func (detailView) keys(k keyMap) keyMap {

@@ -88,18 +88,14 @@ func explainCmd(r Explainer, s explainSubject, view, seq int, timeout time.Durat
 // cursor, the job type of the queue shown, or what the explanation on
 // screen explains.
 func (m Model) explainTarget() (explainSubject, bool) {
-	switch v := m.top().(type) {
-	case explainView:
-		return v.subject, true
-	case queueView:
-		return explainSubject{job: v.job}, true
+	if v, ok := m.top().(aboutOne); ok {
+		return v.explainSubject(), true
 	}
-	sel := m.top().selected()
-	switch {
-	case sel.jobType != nil:
-		return explainSubject{job: sel.jobType.Name}, true
-	case sel.pool != nil:
-		return explainSubject{pool: sel.pool.ID}, true
+	if jt, ok := m.selectedJobType(); ok {
+		return explainSubject{job: jt.Name}, true
+	}
+	if p, ok := m.selectedPool(); ok {
+		return explainSubject{pool: p.ID}, true
 	}
 	return explainSubject{}, false
 }
@@ -173,10 +169,24 @@ func (v explainView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
 	return v
 }
 
-// selected is the subject, so that the keys of its fixes act on it.
-func (v explainView) selected() selection {
-	return selection{jobType: v.jobType, pool: v.pool}
+// pickedPool and pickedJobType are the subject, so that the keys of its
+// fixes act on it.
+func (v explainView) pickedPool() (model.Pool, bool) {
+	if v.pool == nil {
+		return model.Pool{}, false
+	}
+	return *v.pool, true
 }
+
+func (v explainView) pickedJobType() (model.JobType, bool) {
+	if v.jobType == nil {
+		return model.JobType{}, false
+	}
+	return *v.jobType, true
+}
+
+// explainSubject is what the view explains: e reads it again.
+func (v explainView) explainSubject() explainSubject { return v.subject }
 
 func (v explainView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {

@@ -111,7 +111,7 @@ func TestExplainPoolAndQueue(t *testing.T) {
 	m = toView(t, m, "Pools")
 	m = press(t, m, "g")
 	for i := 0; i < 10; i++ {
-		if p := m.top().selected().pool; p != nil && p.ID == "aaaabbbbccccddddeeeeffff" {
+		if p, ok := m.selectedPool(); ok && p.ID == "aaaabbbbccccddddeeeeffff" {
 			break
 		}
 		m = press(t, m, "j")

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
@@ -105,13 +106,12 @@ func (v findView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
 	return v
 }
 
-// selected is the place under the cursor: enter opens the view of it.
-func (v findView) selected() selection {
+// picked is the place under the cursor: enter opens the view of it.
+func (v findView) picked() (redisq.Place, bool) {
 	if v.list.cursor < 0 || v.list.cursor >= len(v.places) {
-		return selection{}
+		return redisq.Place{}, false
 	}
-	p := v.places[v.list.cursor]
-	return selection{place: &p}
+	return v.places[v.list.cursor], true
 }
 
 func (v findView) update(msg tea.Msg) (view, tea.Cmd) {
@@ -133,6 +133,9 @@ func (v findView) update(msg tea.Msg) (view, tea.Cmd) {
 		v.list = v.list.clamp(len(v.places), v.listHeight())
 		return v, nil
 	case tea.KeyMsg:
+		if p, ok := v.picked(); ok && key.Matches(msg, v.km.Enter) {
+			return v, func() tea.Msg { return placeMsg{p: p} }
+		}
 		if l, ok := v.list.navigate(msg, v.km, len(v.places), v.listHeight()); ok {
 			v.list = l
 		}

@@ -57,6 +57,10 @@ func (m Model) snapPool(id string) (*model.Pool, bool) {
 	return m.snap.Pool(id)
 }
 
+// placeMsg is enter on a place the find view lists: the root opens the
+// view that shows it (jumpToPlace).
+type placeMsg struct{ p redisq.Place }
+
 // jumpToPlace opens the view of a place found.
 func (m Model) jumpToPlace(p redisq.Place) (Model, tea.Cmd) {
 	switch p.Kind {

@@ -116,8 +116,6 @@ func (v helpView) setSize(w, h int) view {
 	return v
 }
 
-func (helpView) selected() selection { return selection{} }
-
 // keys leaves the keys that move between views, scroll, close and quit;
 // the actions of the view under it do nothing here.
 func (helpView) keys(k keyMap) keyMap {

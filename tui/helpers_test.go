@@ -296,7 +296,7 @@ func openPool(t *testing.T, m Model, id string) Model {
 	m = toView(t, m, "Pools")
 	m = press(t, m, "g")
 	for i := 0; i < 100; i++ {
-		if p := m.top().selected().pool; p != nil && p.ID == id {
+		if p, ok := m.selectedPool(); ok && p.ID == id {
 			return press(t, m, "enter")
 		}
 		m = press(t, m, "j")
@@ -315,4 +315,43 @@ func shown(v view, s *model.Snapshot) view {
 func found(v view, o []model.InProgressList) view {
 	v, _ = v.update(orphansFound{list: o})
 	return v
+}
+
+// pickedJobType is the job type under v's cursor, if v lists job types.
+func pickedJobType(v view) (model.JobType, bool) {
+	if p, ok := v.(jobTypePicker); ok {
+		return p.pickedJobType()
+	}
+	return model.JobType{}, false
+}
+
+// focusedJobType is the job type under the focused view's cursor.
+func focusedJobType(m Model) model.JobType {
+	jt, _ := pickedJobType(m.focused())
+	return jt
+}
+
+// enterCmd presses enter and delivers what it opens (a view returns a
+// command that asks the root to push a view, or to show a window or a
+// place): the model, and the command of the opened view (its first read).
+func enterCmd(t *testing.T, m Model) (Model, tea.Cmd) {
+	t.Helper()
+	m, cmd := stepCmd(m, keyMsg("enter"))
+	if cmd == nil {
+		return m, nil
+	}
+	switch msg := cmd().(type) {
+	case pushMsg, windowMsg, placeMsg:
+		return stepCmd(m, msg)
+	default:
+		t.Fatalf("enter opened nothing: %T", msg)
+	}
+	return m, nil
+}
+
+// enter presses enter and delivers what it opens (enterCmd).
+func enter(t *testing.T, m Model) Model {
+	t.Helper()
+	m, _ = enterCmd(t, m)
+	return m
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/journal"
@@ -87,12 +88,11 @@ type historyView struct {
 
 func (historyView) title() string { return "history" }
 
-func (h historyView) selected() selection {
+func (h historyView) pickedAction() (journal.Summary, bool) {
 	if h.l.cursor < len(h.list.Actions) && len(h.list.Actions) > 0 {
-		a := h.list.Actions[h.l.cursor]
-		return selection{action: &a}
+		return h.list.Actions[h.l.cursor], true
 	}
-	return selection{}
+	return journal.Summary{}, false
 }
 
 func (h historyView) update(msg tea.Msg) (view, tea.Cmd) {
@@ -106,8 +106,15 @@ func (h historyView) update(msg tea.Msg) (view, tea.Cmd) {
 	case tea.KeyMsg:
 		l, _ := h.l.navigate(msg, h.km, len(h.list.Actions), h.rows())
 		h.l = l
-		if a := h.selected().action; a != nil {
+		if a, ok := h.pickedAction(); ok {
 			h.selID = a.ID
+		}
+		if key.Matches(msg, h.km.Enter) {
+			if a, ok := h.pickedAction(); ok {
+				return h, pushCmd(func(e openEnv) (view, string) {
+					return newActionView(e.id, a, e.keys, e.rd.History, e.timeout), ""
+				})
+			}
 		}
 	}
 	return h, nil
@@ -132,7 +139,7 @@ func (h historyView) setList(msg historyMsg) historyView {
 		}
 	}
 	h.l = h.l.moveTo(cursor, len(h.list.Actions), h.rows())
-	if a := h.selected().action; a != nil {
+	if a, ok := h.pickedAction(); ok {
 		h.selID = a.ID
 	}
 	return h

@@ -59,11 +59,8 @@ func newActionView(id int, sum journal.Summary, k keyMap, r HistoryReader, timeo
 
 func (a actionView) title() string { return "action " + textsafe.Clean(a.sum.ID) }
 
-// selected is the action shown: U undoes it from here as from the list.
-func (a actionView) selected() selection {
-	s := a.sum
-	return selection{action: &s}
-}
+// pickedAction is the action shown: U undoes it from here as from the list.
+func (a actionView) pickedAction() (journal.Summary, bool) { return a.sum, true }
 
 func (a actionView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {

@@ -190,7 +190,7 @@ func TestHistoryUndo(t *testing.T) {
 	if len(h.list.Actions) != 4 {
 		t.Fatalf("the history was not read again: %+v", h.list.Actions)
 	}
-	if a := h.selected().action; a == nil || a.ID != "20261129-143000-001" || !strings.Contains(a.State, "undone by 20261129-150100-001") {
+	if a, ok := h.pickedAction(); !ok || a.ID != "20261129-143000-001" || !strings.Contains(a.State, "undone by 20261129-150100-001") {
 		t.Errorf("the cursor after the undo: %+v", a)
 	}
 	m = press(t, m, "esc")

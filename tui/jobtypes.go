@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
@@ -117,12 +118,7 @@ func (v jobTypesView) keys(k keyMap) keyMap {
 	return k
 }
 
-func (v jobTypesView) selected() selection {
-	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
-		return selection{}
-	}
-	return selection{jobType: &v.types[v.rows[v.list.cursor]]}
-}
+func (v jobTypesView) pickedJobType() (model.JobType, bool) { return v.current() }
 
 func (v jobTypesView) refilter() jobTypesView {
 	rows := make([]int, 0, len(v.types))
@@ -172,6 +168,14 @@ func (v jobTypesView) current() (model.JobType, bool) {
 func (v jobTypesView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
+		if jt, ok := v.current(); ok && key.Matches(msg, v.km.Enter) {
+			return v, pushCmd(func(e openEnv) (view, string) {
+				if e.rd.Queue == nil {
+					return nil, "queue contents are not available here"
+				}
+				return newQueueView(e.id, jt.Name, e.snap, e.keys, e.rd.Queue, e.timeout), ""
+			})
+		}
 		return v.navigate(msg, v.km), nil
 	case snapshotShown:
 		return v.setSnapshot(msg.snap, msg.hist), nil

@@ -75,12 +75,7 @@ func (v orphansView) keys(k keyMap) keyMap {
 	return k
 }
 
-func (v orphansView) selected() selection {
-	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
-		return selection{}
-	}
-	return selection{orphan: &v.orphans[v.rows[v.list.cursor]]}
-}
+func (v orphansView) pickedOrphan() (model.InProgressList, bool) { return v.current() }
 
 // refilter recomputes the rows and puts the cursor back on the selected
 // key; when that key is gone the cursor keeps its position.

@@ -57,18 +57,18 @@ func TestOrphansViewCursorFollowsKey(t *testing.T) {
 	var v view = orphansView{km: defaultKeyMap()}
 	v = found(v.setSize(80, 7), o)
 	v, _ = v.update(keyMsg("j"))
-	if got := v.selected().orphan; got.Key != o[1].Key {
+	if got, _ := v.(orphanPicker).pickedOrphan(); got.Key != o[1].Key {
 		t.Fatalf("selected %q, want %q", got.Key, o[1].Key)
 	}
 	// The next scan finds a new orphan that sorts first: the cursor stays
 	// on the same key.
 	next := append([]model.InProgressList{{Key: "work:jobs:a:p:inprogress", JobName: "a", PoolID: "p", Length: 1}}, o...)
 	v = found(v, next)
-	if got := v.selected().orphan; got.Key != o[1].Key {
+	if got, _ := v.(orphanPicker).pickedOrphan(); got.Key != o[1].Key {
 		t.Fatalf("after a new scan selected %q, want %q", got.Key, o[1].Key)
 	}
 	v = v.(filterable).setFilter("export")
-	if got := v.selected().orphan; got.Key != o[0].Key || len(v.(orphansView).rows) != 1 {
+	if got, _ := v.(orphanPicker).pickedOrphan(); got.Key != o[0].Key || len(v.(orphansView).rows) != 1 {
 		t.Fatalf("filter: selected %q, rows %d", got.Key, len(v.(orphansView).rows))
 	}
 }

@@ -27,11 +27,7 @@ const (
 // pauseTarget is the job type p acts on: the one under the cursor of the
 // Job types view (not in a pool's detail or a queue).
 func (m Model) pauseTarget() (model.JobType, bool) {
-	jt := m.top().selected().jobType
-	if jt == nil {
-		return model.JobType{}, false
-	}
-	return *jt, true
+	return m.selectedJobType()
 }
 
 // pauseLabel names what p will do: pause, or unpause a paused job type.

@@ -53,7 +53,7 @@ func selectJobType(t *testing.T, m Model, name string) Model {
 	m = toView(t, m, "Job types")
 	m = step(t, m, keyMsg("g"))
 	for i := 0; i < 5; i++ {
-		if jt := m.focused().selected().jobType; jt != nil && jt.Name == name {
+		if jt, ok := pickedJobType(m.focused()); ok && jt.Name == name {
 			return m
 		}
 		m = step(t, m, keyMsg("j"))
@@ -116,7 +116,7 @@ func TestPauseConfirmed(t *testing.T) {
 	if e := d.audit.entries[0]; e.Action != "pause" || strings.Join(e.Targets, ",") != "send_email" || e.Result != "paused send_email" {
 		t.Errorf("audit %+v", e)
 	}
-	if jt := m.focused().selected().jobType; jt == nil || jt.Name != "send_email" || !jt.Paused {
+	if jt, ok := pickedJobType(m.focused()); !ok || jt.Name != "send_email" || !jt.Paused {
 		t.Fatalf("after the pause the cursor is on %+v", jt)
 	}
 	if !strings.Contains(m.View(), "2 paused") {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
@@ -55,12 +56,7 @@ func (v poolsView) keys(k keyMap) keyMap {
 	return k
 }
 
-func (v poolsView) selected() selection {
-	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
-		return selection{}
-	}
-	return selection{pool: &v.pools[v.rows[v.list.cursor]]}
-}
+func (v poolsView) pickedPool() (model.Pool, bool) { return v.current() }
 
 // refilter recomputes the rows and puts the cursor back on the selected
 // pool ID; when that pool is gone the cursor keeps its position.
@@ -110,6 +106,11 @@ func (v poolsView) current() (model.Pool, bool) {
 func (v poolsView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
+		if p, ok := v.current(); ok && key.Matches(msg, v.km.Enter) {
+			return v, pushCmd(func(e openEnv) (view, string) {
+				return newDetail(e.id, p.ID, e.snap, e.keys, e.rd.Peek, e.timeout), ""
+			})
+		}
 		return v.navigate(msg, v.km), nil
 	case snapshotShown:
 		return v.setSnapshot(msg.snap, msg.hist), nil

@@ -87,7 +87,8 @@ func (queueView) title() string { return "" }
 
 func (q queueView) setSnapshot(s *model.Snapshot, _ queueHistory) view { return q.follow(s) }
 
-func (queueView) selected() selection { return selection{} }
+// explainSubject is the job type of the queue: e explains it.
+func (q queueView) explainSubject() explainSubject { return explainSubject{job: q.job} }
 
 func (q queueView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {

@@ -88,7 +88,7 @@ func openSendEmailQueue(t *testing.T, o Options, w, h int) Model {
 	t.Helper()
 	m := toView(t, newTest(t, o, w, h), "Job types")
 	m = step(t, m, keyMsg("G"))
-	if jt := m.focused().selected().jobType; jt == nil || jt.Name != "send_email" {
+	if jt, ok := pickedJobType(m.focused()); !ok || jt.Name != "send_email" {
 		t.Fatalf("selected %+v", jt)
 	}
 	if !m.keyMap().Enter.Enabled() {
@@ -134,7 +134,7 @@ func TestQueueViewPages(t *testing.T) {
 		t.Errorf("reads %q, want %q", got, want)
 	}
 	m = press(t, m, "esc")
-	if view := m.View(); strings.Contains(view, "queue send_email") || !strings.Contains(view, "[Job types]") || m.focused().selected().jobType.Name != "send_email" {
+	if view := m.View(); strings.Contains(view, "queue send_email") || !strings.Contains(view, "[Job types]") || focusedJobType(m).Name != "send_email" {
 		t.Errorf("esc did not go back to the job types:\n%s", view)
 	}
 }

@@ -33,8 +33,10 @@ const (
 // detail view (which has no job-type cursor, so R takes all of the pool's
 // lists; in the pools list x, the reap, is the key for a dead pool).
 func (m Model) requeueTargets() ([]string, bool) {
-	if o := m.top().selected().orphan; o != nil {
-		return []string{o.Key}, true
+	if v, ok := m.top().(orphanPicker); ok {
+		if o, ok := v.pickedOrphan(); ok {
+			return []string{o.Key}, true
+		}
 	}
 	if _, ok := m.top().(detailView); !ok {
 		return nil, false
@@ -52,11 +54,11 @@ func (m Model) requeueTargets() ([]string, bool) {
 
 // selectedDriftedJob is the job type under the cursor when it has DRIFT.
 func (m Model) selectedDriftedJob() (model.JobType, bool) {
-	jt := m.top().selected().jobType
-	if jt == nil || !jt.Drift {
+	jt, ok := m.selectedJobType()
+	if !ok || !jt.Drift {
 		return model.JobType{}, false
 	}
-	return *jt, true
+	return jt, true
 }
 
 // buildRequeue plans a requeue from the last snapshot and scan.

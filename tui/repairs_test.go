@@ -152,7 +152,7 @@ func TestRequeueDeadPoolFromDetail(t *testing.T) {
 	if m.keyMap().Requeue.Enabled() {
 		t.Fatal("R enabled in the pools list")
 	}
-	m = step(t, m, keyMsg("enter"))
+	m = enter(t, m)
 	p, _ := m.selectedPool()
 	if p.Status != model.StatusDead {
 		t.Fatalf("fixture: row 2 is %s", p.Status)
@@ -293,6 +293,10 @@ func TestGoldenRepairs(t *testing.T) {
 			o, _, _, _ := repairOptions()
 			m := newScanTest(t, o, tc.w, tc.h)
 			for _, k := range tc.keys {
+				if k == "enter" {
+					m = enter(t, m)
+					continue
+				}
 				m = step(t, m, keyMsg(k))
 			}
 			view := m.View()

@@ -57,7 +57,12 @@ func (v setJobView) setSize(w, h int) view {
 	return v
 }
 
-func (setJobView) selected() selection { return selection{} }
+// copyItem is the member shown, its bytes whole.
+func (v setJobView) copyItem() (copyItem, bool) {
+	it := setJobCopy(v.job)
+	it.what, it.text = "the job's bytes", v.job.Raw
+	return it, true
+}
 
 // keys are the scroll keys, R and D on this member, and esc.
 func (v setJobView) keys(k keyMap) keyMap {

@@ -215,7 +215,13 @@ func (v setsView) navigate(msg tea.KeyMsg, k keyMap) view {
 	return v
 }
 
-func (v setsView) selected() selection { return selection{} }
+// copyItem is the member under the cursor.
+func (v setsView) copyItem() (copyItem, bool) {
+	if j, ok := v.current(); ok {
+		return setJobCopy(j), true
+	}
+	return copyItem{}, false
+}
 
 // current is the member under the cursor.
 func (v setsView) current() (model.SetJob, bool) {

@@ -2,13 +2,18 @@ package tui
 
 // This file owns the stack of views: the tabs are its bottom layer, and
 // what enter opens (a pool's detail, a job type's queue, a worker's
-// arguments) is pushed on the focused tab; esc pops the top one, and
+// arguments) is pushed on the focused tab when the view under it asks
+// (pushMsg); esc pops the top one, and
 // tab or shift+tab leave them all. Every view on the stack gets the
 // snapshots, the sizes and the messages of its reads; only the top one
 // gets the keys and is drawn.
 
 import (
+	"time"
+
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/model"
 )
 
 // loadMsg asks a view on the stack to read again what it shows: when it
@@ -106,27 +111,32 @@ func (m Model) eachView(msg tea.Msg) Model {
 	return m
 }
 
-// openSelected is enter on a tab: it pushes the view of what is under the
-// cursor. This is the one place the views enter opens are pushed.
-func (m Model) openSelected() (Model, tea.Cmd) {
-	sel := m.top().selected()
-	switch {
-	case sel.jobType != nil:
-		if m.rd.Queue == nil {
-			return m.setStatus("queue contents are not available here", true)
-		}
-		return m.push(newQueueView(m.views, sel.jobType.Name, m.snap, m.keys, m.rd.Queue, m.opts.FetchTimeout))
-	case sel.pool != nil:
-		return m.push(newDetail(m.views, sel.pool.ID, m.snap, m.keys, m.rd.Peek, m.opts.FetchTimeout))
-	case sel.worker != nil:
-		wv, _ := m.top().(workersView)
-		return m.push(newArgsView(*sel.worker, wv.readAt, wv.latest, m.keys))
-	case sel.action != nil:
-		return m.push(newActionView(m.views, *sel.action, m.keys, m.rd.History, m.opts.FetchTimeout))
-	case sel.window != nil:
-		return m.showWindow(*sel.window)
-	case sel.place != nil:
-		return m.jumpToPlace(*sel.place)
+// pushMsg asks the root to open a view on top of the one on screen: a
+// view returns it (pushCmd) for what enter opens.
+type pushMsg struct{ open opener }
+
+// opener builds the view to push from what the root holds, or says why it
+// cannot be opened here ("" when it can).
+type opener func(e openEnv) (view, string)
+
+// openEnv is what a pushed view is built from: its id, the keys, the
+// reads, the last snapshot and the timeout of a read.
+type openEnv struct {
+	id      int
+	keys    keyMap
+	rd      Reads
+	snap    *model.Snapshot
+	timeout time.Duration
+}
+
+// pushCmd is the command that opens the view o builds.
+func pushCmd(o opener) tea.Cmd { return func() tea.Msg { return pushMsg{open: o} } }
+
+// onPush opens the view a pushMsg asks for, or says why it cannot.
+func (m Model) onPush(msg pushMsg) (Model, tea.Cmd) {
+	v, why := msg.open(openEnv{id: m.views, keys: m.keys, rd: m.rd, snap: m.snap, timeout: m.opts.FetchTimeout})
+	if why != "" {
+		return m.setStatus(why, true)
 	}
-	return m, nil
+	return m.push(v)
 }

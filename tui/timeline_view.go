@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
@@ -163,6 +164,10 @@ func windowCommandLines(c CommandLiner, w timeWindow, width int) []string {
 	return commandLines(pieces, width, "  ", "    ")
 }
 
+// windowMsg is enter on a bucket of the timeline: the root shows its jobs
+// (showWindow).
+type windowMsg struct{ w timeWindow }
+
 // showWindow is enter on a bucket: the Jobs view on the set that holds
 // its jobs, filtered to the bucket by the query language, from where they
 // can be marked (A) and requeued; without a Jobs view the status line
@@ -221,14 +226,16 @@ func (v timelineView) buckets() []model.TimelineBucket {
 	return v.tl.Buckets
 }
 
-func (v timelineView) selected() selection {
+// picked is the bucket under the cursor as a window: enter lists its
+// jobs.
+func (v timelineView) picked() (timeWindow, bool) {
 	bs := v.buckets()
 	if v.cursor < 0 || v.cursor >= len(bs) {
-		return selection{}
+		return timeWindow{}, false
 	}
 	b := bs[v.cursor]
 	s := int64(v.tl.Bucket / time.Second)
-	return selection{window: &timeWindow{from: b.Start, until: b.Start + s - 1, deaths: b.Deaths, retrying: b.Retrying}}
+	return timeWindow{from: b.Start, until: b.Start + s - 1, deaths: b.Deaths, retrying: b.Retrying}, true
 }
 
 func (v timelineView) update(msg tea.Msg) (view, tea.Cmd) {
@@ -274,6 +281,9 @@ func (v timelineView) update(msg tea.Msg) (view, tea.Cmd) {
 			}
 		}
 	case tea.KeyMsg:
+		if w, ok := v.picked(); ok && key.Matches(msg, v.km.Enter) {
+			return v, func() tea.Msg { return windowMsg{w: w} }
+		}
 		n := len(v.buckets())
 		switch {
 		case msg.String() == "left" || msg.String() == "h":
@@ -468,8 +478,8 @@ func (v timelineView) bucketLines(st styles, marks map[int64]bucketMarks) []stri
 	for _, m := range ms {
 		lines = append(lines, fitLine("  "+m.text, v.width))
 	}
-	if w := v.selected().window; w != nil && b.Deaths+b.Retrying > 0 {
-		for _, l := range windowCommandLines(v.commands, *w, v.width) {
+	if w, ok := v.picked(); ok && b.Deaths+b.Retrying > 0 {
+		for _, l := range windowCommandLines(v.commands, w, v.width) {
 			lines = append(lines, fitLine(st.faint.Render(l), v.width))
 		}
 	}

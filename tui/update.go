@@ -102,6 +102,12 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onActionDone(msg)
 	case undoPlanMsg:
 		return m.onUndoPlan(msg)
+	case pushMsg:
+		return m.onPush(msg)
+	case windowMsg:
+		return m.showWindow(msg.w)
+	case placeMsg:
+		return m.jumpToPlace(msg.p)
 	case setsPageMsg, setsScanStepMsg, setsScanWakeMsg, setsPlanMsg:
 		return m.updateSets(msg)
 	case scanStepMsg:
@@ -288,10 +294,18 @@ func (m Model) setFocused(v view) Model {
 
 // selectedPool is the pool under the cursor (or shown in the detail view).
 func (m Model) selectedPool() (model.Pool, bool) {
-	if p := m.top().selected().pool; p != nil {
-		return *p, true
+	if v, ok := m.top().(poolPicker); ok {
+		return v.pickedPool()
 	}
 	return model.Pool{}, false
+}
+
+// selectedJobType is the job type under the cursor (or explained).
+func (m Model) selectedJobType() (model.JobType, bool) {
+	if v, ok := m.top().(jobTypePicker); ok {
+		return v.pickedJobType()
+	}
+	return model.JobType{}, false
 }
 
 // currentFilter is the focused view's filter ("" for a view without one).
@@ -362,9 +376,7 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		return m.setFilter(""), nil
 	}
-	if key.Matches(msg, k.Enter) {
-		return m.openSelected()
-	}
+	// The view on top takes the rest; what enter opens, it says (pushCmd).
 	return m.updateTop(msg)
 }
 

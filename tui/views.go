@@ -7,7 +7,6 @@ import (
 
 	"github.com/workq-tui/workq-tui/internal/journal"
 	"github.com/workq-tui/workq-tui/model"
-	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // view is one layer of the screen: a tab, or what is pushed on it (a
@@ -16,9 +15,12 @@ import (
 // and how to draw itself; the root keeps what is global (polls, sweeps,
 // scans, the dialog, the running action, the status line, the layout).
 // Views are values: every method returns the view changed, and the root
-// stores it back in its slot. A new tab is a file with a type that
+// stores it back in its slot. A view opens another itself: on enter its
+// update returns pushCmd with the view to push (stack.go). What is under
+// its cursor the actions learn from the small pickers below, and a view
+// with a filter is filterable. A new tab is a file with a type that
 // implements this and one entry in New's tabs; a new pushed view is a file
-// and one place that pushes it.
+// and the pushCmd of the view that opens it.
 type view interface {
 	// title is the name on the view's tab; a pushed view's, when not
 	// empty, follows the tab's after a "›".
@@ -32,9 +34,6 @@ type view interface {
 	update(msg tea.Msg) (view, tea.Cmd)
 	// setSize is the body the view draws in, its column titles included.
 	setSize(width, height int) view
-	// selected is what is under the cursor, for the actions and for
-	// what enter opens.
-	selected() selection
 	// keys enables the view's own bindings (enter on a pool, ...) in the
 	// key map the root built.
 	keys(k keyMap) keyMap
@@ -59,19 +58,27 @@ type filterable interface {
 	setFilter(f string) view
 }
 
-// selection is what is under a view's cursor: at most one of these is set.
-type selection struct {
-	pool    *model.Pool
-	jobType *model.JobType
-	orphan  *model.InProgressList
-	worker  *model.Worker
-	// action is an action of the journal (the history view).
-	action *journal.Summary
-	// window is a bucket of the timeline.
-	window *timeWindow
-	// place is where a job was found (the find view).
-	place *redisq.Place
-}
+// What is under a view's cursor, for the actions: a view where a pool, a
+// job type, an orphaned list or an action of the journal can be under
+// the cursor implements the picker of it.
+type (
+	poolPicker    interface{ pickedPool() (model.Pool, bool) }
+	jobTypePicker interface{ pickedJobType() (model.JobType, bool) }
+	orphanPicker  interface {
+		pickedOrphan() (model.InProgressList, bool)
+	}
+	actionPicker interface {
+		pickedAction() (journal.Summary, bool)
+	}
+)
+
+// copier is a view that copies something besides what its pickers pick
+// (a worker's job, a member of a set): c copies its item.
+type copier interface{ copyItem() (copyItem, bool) }
+
+// aboutOne is a view about one job type or pool as a whole (an
+// explanation, a queue): e explains it.
+type aboutOne interface{ explainSubject() explainSubject }
 
 // renderContext is what a view draws with besides its own state.
 // fetchedAt is when the last snapshot arrived (the screen's clock).

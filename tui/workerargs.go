@@ -80,7 +80,6 @@ func (v argsView) setSize(w, h int) view {
 	return v
 }
 
-func (argsView) selected() selection { return selection{} }
 func (argsView) keys(k keyMap) keyMap {
 	k.Enter.SetEnabled(false)
 	k.Back.SetEnabled(true)

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/shellword"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -116,14 +118,15 @@ func (v workersView) keys(k keyMap) keyMap {
 	return k
 }
 
-// selected is the worker under the cursor, whose arguments enter opens;
-// the actions (reap, requeue, ...) belong to the views of pools and job
-// types.
-func (v workersView) selected() selection {
-	if w, ok := v.current(); ok {
-		return selection{worker: &w}
+// copyItem is the job id of the worker under the cursor (whose arguments
+// enter opens); the actions (reap, requeue, ...) belong to the views of
+// pools and job types.
+func (v workersView) copyItem() (copyItem, bool) {
+	w, ok := v.current()
+	if !ok || w.JobID == "" {
+		return copyItem{}, false
 	}
-	return selection{}
+	return copyItem{what: "job id " + w.JobID, text: []byte(w.JobID), command: append([]string{"find"}, shellword.Operands(w.JobID)...)}, true
 }
 
 // refilter recomputes the rows and puts the cursor back on the selected
@@ -170,6 +173,11 @@ func (v workersView) current() (model.Worker, bool) {
 func (v workersView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
+		if w, ok := v.current(); ok && key.Matches(msg, v.km.Enter) {
+			return v, pushCmd(func(e openEnv) (view, string) {
+				return newArgsView(w, v.readAt, v.latest, e.keys), ""
+			})
+		}
 		return v.navigate(msg, v.km), nil
 	case snapshotShown:
 		return v.setSnapshot(msg.snap, msg.hist), nil
