@@ -72,6 +72,9 @@ func (d detailView) follow(s *model.Snapshot) detailView {
 // its lists.
 func (d detailView) pickedPool() (model.Pool, bool) { return d.current() }
 
+// detailPool is the pool shown: the polls read all its lists.
+func (d detailView) detailPool() (model.Pool, bool) { return d.current() }
+
 // keys: nothing to enter or filter here; esc goes back.
 func (detailView) keys(k keyMap) keyMap {
 	k.Enter.SetEnabled(false)

@@ -120,6 +120,18 @@ func (v jobTypesView) keys(k keyMap) keyMap {
 
 func (v jobTypesView) pickedJobType() (model.JobType, bool) { return v.current() }
 
+// selectKey puts the cursor on the job type of that name; the filter is
+// cleared only when it hides it.
+func (v jobTypesView) selectKey(name string) (view, bool) {
+	for _, filter := range []string{v.filter, ""} {
+		v.filter, v.selectedName = filter, name
+		if v = v.refilter(); v.selectedName == name {
+			return v, true
+		}
+	}
+	return v, false
+}
+
 func (v jobTypesView) refilter() jobTypesView {
 	rows := make([]int, 0, len(v.types))
 	f := strings.ToLower(v.filter)

@@ -58,6 +58,18 @@ func (v poolsView) keys(k keyMap) keyMap {
 
 func (v poolsView) pickedPool() (model.Pool, bool) { return v.current() }
 
+// selectKey puts the cursor on the pool of ID id; the filter is cleared
+// only when it hides it.
+func (v poolsView) selectKey(id string) (view, bool) {
+	for _, filter := range []string{v.filter, ""} {
+		v.filter, v.selectedID = filter, id
+		if v = v.refilter(); v.selectedID == id {
+			return v, true
+		}
+	}
+	return v, false
+}
+
 // refilter recomputes the rows and puts the cursor back on the selected
 // pool ID; when that pool is gone the cursor keeps its position.
 func (v poolsView) refilter() poolsView {

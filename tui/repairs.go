@@ -38,7 +38,7 @@ func (m Model) requeueTargets() ([]string, bool) {
 			return []string{o.Key}, true
 		}
 	}
-	if _, ok := m.top().(detailView); !ok {
+	if _, ok := m.top().(poolDetail); !ok {
 		return nil, false
 	}
 	p, ok := m.selectedPool()

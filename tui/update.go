@@ -30,9 +30,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // view that uses the workers' observations, which the regular poll reads
 // only then.
 func (m Model) showsWorkers() bool {
-	switch m.top().(type) {
-	case workersView, argsView:
-		return !m.hidden
+	if v, ok := m.top().(workersShower); ok {
+		return v.showsWorkers() && !m.hidden
 	}
 	return false
 }
@@ -187,8 +186,8 @@ func (m Model) pollFunc() pollFunc {
 	// While the screen sweeps, the drift it shows is the sweep's alone.
 	req := redisq.PollRequest{JobTypes: m.sweep.driftJobs(), Workers: m.showsWorkers(), NoDrift: m.sweep.enabled}
 	for _, v := range m.stack {
-		if d, ok := v.(detailView); ok {
-			if p, ok := d.current(); ok {
+		if d, ok := v.(poolDetail); ok {
+			if p, ok := d.detailPool(); ok {
 				req.Open = p.ID
 			}
 		}

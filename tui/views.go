@@ -72,6 +72,21 @@ type (
 	}
 )
 
+// poolDetail is the view of one pool: the polls read every in-progress
+// list of that pool while it is open, and R requeues a dead one's lists.
+type poolDetail interface{ detailPool() (model.Pool, bool) }
+
+// workersShower is a view that shows the workers' observations, which
+// the regular poll reads only while one is on show.
+type workersShower interface{ showsWorkers() bool }
+
+// keySelector is a list that puts its cursor on the row of a key (a pool
+// ID, a job type's name), clearing its filter when it hides that row; ok
+// is false when it has no such row.
+type keySelector interface {
+	selectKey(key string) (view, bool)
+}
+
 // copier is a view that copies something besides what its pickers pick
 // (a worker's job, a member of a set): c copies its item.
 type copier interface{ copyItem() (copyItem, bool) }

@@ -94,3 +94,7 @@ func (v argsView) render(c renderContext) string {
 	note := c.st.warn.Render(fitLine("workers as of "+model.FormatAge(age)+" ago: reading them again…", v.width)) + "\n"
 	return fitBlock(note+renderWorkerArgs(v.worker, v.top, v.width, v.height-1, c.st), v.width, v.height)
 }
+
+// showsWorkers: the polls read the workers while the arguments are on
+// show, to close them when the job ends.
+func (argsView) showsWorkers() bool { return true }

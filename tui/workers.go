@@ -332,3 +332,6 @@ func workerArgLines(args string) []string {
 	lines[0] = "  " + lines[0]
 	return lines
 }
+
+// showsWorkers: the polls read the workers while this view is on show.
+func (workersView) showsWorkers() bool { return true }
