@@ -139,11 +139,8 @@ type explainView struct {
 	jobType *model.JobType
 	pool    *model.Pool
 
-	seq     int
-	loading bool
-	loaded  bool
-	x       explained
-	err     error
+	loader
+	x explained
 	// offset is the first line shown: a long explanation scrolls.
 	offset int
 
@@ -193,19 +190,14 @@ func (v explainView) update(msg tea.Msg) (view, tea.Cmd) {
 	case snapshotShown:
 		return v.setSnapshot(msg.snap, msg.hist), nil
 	case loadMsg:
-		v.seq++
-		v.loading = true
+		v.loader = v.start()
 		return v, explainCmd(v.reader, v.subject, v.id, v.seq, v.timeout)
 	case explainMsg:
-		if msg.view != v.id || msg.seq != v.seq {
+		var ok bool
+		if v.loader, ok = v.take(v.id, msg.view, msg.seq, msg.err); !ok || msg.err != nil {
 			return v, nil
 		}
-		v.loading = false
-		if msg.err != nil {
-			v.err = msg.err
-			return v, nil
-		}
-		v.err, v.x, v.loaded = nil, msg.x, true
+		v.x = msg.x
 		v.offset = min(v.offset, v.maxOffset())
 	case tea.KeyMsg:
 		l := listState{cursor: v.offset, offset: v.offset}

@@ -52,10 +52,8 @@ type findView struct {
 	text string
 	spec redisq.FindSpec
 
-	seq     int
-	loading bool
-	places  []redisq.Place
-	err     error
+	loader
+	places []redisq.Place
 	// now is Redis's clock of the last snapshot, for the ages.
 	now time.Time
 
@@ -119,17 +117,16 @@ func (v findView) update(msg tea.Msg) (view, tea.Cmd) {
 	case snapshotShown:
 		return v.setSnapshot(msg.snap, msg.hist), nil
 	case loadMsg:
-		v.seq++
-		v.loading = true
+		v.loader = v.start()
 		spec := v.spec
 		spec.Now = v.now
 		return v, findCmd(v.finder, spec, v.id, v.seq, v.timeout)
 	case findMsg:
-		if msg.view != v.id || msg.seq != v.seq {
+		var ok bool
+		if v.loader, ok = v.take(v.id, msg.view, msg.seq, msg.err); !ok {
 			return v, nil
 		}
-		v.loading = false
-		v.places, v.err = msg.places, msg.err
+		v.places = msg.places
 		v.list = v.list.clamp(len(v.places), v.listHeight())
 		return v, nil
 	case tea.KeyMsg:

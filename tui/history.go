@@ -74,11 +74,8 @@ type historyView struct {
 	reader  HistoryReader
 	timeout time.Duration
 
-	seq     int
-	loading bool
-	loaded  bool
-	list    HistoryList
-	err     error
+	loader
+	list HistoryList
 	// selID is the action under the cursor, kept across reads.
 	selID string
 	l     listState
@@ -98,8 +95,7 @@ func (h historyView) pickedAction() (journal.Summary, bool) {
 func (h historyView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case loadMsg:
-		h.seq++
-		h.loading = true
+		h.loader = h.start()
 		return h, historyCmd(h.reader, h.id, h.seq, h.timeout)
 	case historyMsg:
 		return h.setList(msg), nil
@@ -122,15 +118,11 @@ func (h historyView) update(msg tea.Msg) (view, tea.Cmd) {
 
 // setList takes a read, the cursor staying on the action it was on.
 func (h historyView) setList(msg historyMsg) historyView {
-	if msg.view != h.id || msg.seq != h.seq {
+	var ok bool
+	if h.loader, ok = h.take(h.id, msg.view, msg.seq, msg.err); !ok || msg.err != nil {
 		return h
 	}
-	h.loading = false
-	if msg.err != nil {
-		h.err = msg.err
-		return h
-	}
-	h.err, h.list, h.loaded = nil, msg.list, true
+	h.list = msg.list
 	cursor := 0
 	for i, a := range h.list.Actions {
 		if a.ID == h.selID {

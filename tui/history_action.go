@@ -44,10 +44,8 @@ type actionView struct {
 	// sum is the action as the history listed it (its state among them).
 	sum journal.Summary
 
-	seq     int
-	loading bool
-	action  *journal.Action
-	err     error
+	loader
+	action *journal.Action
 
 	vp            viewport.Model
 	width, height int
@@ -65,15 +63,14 @@ func (a actionView) pickedAction() (journal.Summary, bool) { return a.sum, true 
 func (a actionView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case loadMsg:
-		a.seq++
-		a.loading = true
+		a.loader = a.start()
 		return a, historyActionCmd(a.reader, a.id, a.seq, a.sum.ID, a.timeout)
 	case historyActionMsg:
-		if msg.view != a.id || msg.seq != a.seq {
+		var ok bool
+		if a.loader, ok = a.take(a.id, msg.view, msg.seq, msg.err); !ok {
 			return a, nil
 		}
-		a.loading = false
-		a.action, a.err = msg.action, msg.err
+		a.action = msg.action
 		if msg.err == nil {
 			a = a.fill()
 			a.vp.GotoTop()

@@ -203,10 +203,8 @@ type timelineView struct {
 	timeout       time.Duration
 	since, bucket time.Duration
 
-	seq     int
-	loading bool
-	tl      *model.Timeline
-	err     error
+	loader
+	tl *model.Timeline
 	// fit: the next read is fitted to its failures and read again;
 	// fitted: the window on screen is the fitted one.
 	fit, fitted bool
@@ -241,28 +239,21 @@ func (v timelineView) picked() (timeWindow, bool) {
 func (v timelineView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case loadMsg:
-		v.seq++
-		v.loading = true
+		v.loader = v.start()
 		return v, timelineCmd(v.reader, v.since, v.bucket, v.id, v.seq, v.timeout)
 	case timelineMsg:
-		if msg.view != v.id || msg.seq != v.seq {
+		var ok bool
+		if v.loader, ok = v.take(v.id, msg.view, msg.seq, msg.err); !ok || msg.err != nil {
 			return v, nil
 		}
-		if msg.err != nil {
-			v.loading = false
-			v.err = msg.err
-			return v, nil
-		}
-		v.err = nil
 		if v.fit {
 			v.fit = false
 			if since, bucket, ok := model.FitTimeline(msg.tl, v.columns()); ok {
 				v.since, v.bucket, v.fitted = since, bucket, true
-				v.seq++
+				v.loader = v.start()
 				return v, timelineCmd(v.reader, v.since, v.bucket, v.id, v.seq, v.timeout)
 			}
 		}
-		v.loading = false
 		// The cursor stays on its bucket when the window moved on; on
 		// the last one with a failure when that is gone (or on the first
 		// read), else on the last.
