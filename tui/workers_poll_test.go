@@ -126,8 +126,8 @@ func TestPollAsksForWorkersWhileTheirViewIsShown(t *testing.T) {
 	if p.lastAsked(t) {
 		t.Fatal("a poll after the Workers view closed asked for the workers")
 	}
-	if v := m.tabs[wi].(workersView); len(v.busy) != 4 || !v.stale() {
-		t.Fatalf("the closed view has %d busy workers (stale %v), want the 4 last read, marked old", len(v.busy), v.stale())
+	if v := m.tabs[wi].(workersView); len(v.items) != 4 || !v.stale() {
+		t.Fatalf("the closed view has %d busy workers (stale %v), want the 4 last read, marked old", len(v.items), v.stale())
 	}
 
 	// Opened again 4 minutes later: the old workers, with their age, until
@@ -182,8 +182,8 @@ func TestOpeningWorkersDuringAPollPollsAgain(t *testing.T) {
 	if got := p.asked(); len(got) != 3 || got[1] || !got[2] {
 		t.Fatalf("polls asking for workers %v, want [false false true]", got)
 	}
-	if v := m.tabs[wi].(workersView); len(v.busy) != 4 || v.stale() {
-		t.Fatalf("after the poll: %d busy workers, stale %v", len(v.busy), v.stale())
+	if v := m.tabs[wi].(workersView); len(v.items) != 4 || v.stale() {
+		t.Fatalf("after the poll: %d busy workers, stale %v", len(v.items), v.stale())
 	}
 }
 
