@@ -61,6 +61,7 @@ func screenWritesOf(r *reaper.Reaper, pool *redis.Pool, t *target, batch int, j 
 		Throttle: screenThrottler{pool: pool, j: j},
 		Jobs:     screenJobsJournalled(pool, t.namespace, batch, j),
 		Undo:     screenUndoer{h: h, pool: pool, batch: batch, j: j},
+		Edit:     screenEditor{pool: pool, keys: redisq.NewKeys(t.namespace), j: j},
 	}
 	if j != nil {
 		rj := journalledRepairs{r: r, pool: pool, j: j}

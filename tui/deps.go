@@ -52,4 +52,7 @@ type Writes struct {
 	Jobs JobsActor
 	// Undo undoes an action of the history.
 	Undo Undoer
+	// Edit edits a job's args in a set, or queues a copy of it (e and d
+	// on a job of the Jobs view).
+	Edit JobEditor
 }

@@ -120,7 +120,7 @@ func (v helpView) setSize(w, h int) view {
 // the actions of the view under it do nothing here.
 func (helpView) keys(k keyMap) keyMap {
 	off := []*key.Binding{&k.Enter, &k.Filter, &k.Refresh, &k.NextSet, &k.SetsOrder, &k.Mark, &k.SetsSummary,
-		&k.SetsRequeue, &k.SetsDelete}
+		&k.SetsRequeue, &k.SetsDelete, &k.SetsEdit, &k.SetsDuplicate}
 	for _, b := range off {
 		b.SetEnabled(false)
 	}

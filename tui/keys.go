@@ -55,6 +55,9 @@ type keyMap struct {
 	// MarkAll (A) marks every job the Jobs view's query matches; Find (f),
 	// in every view, looks for a job id in every place (find.go).
 	MarkAll, Find key.Binding
+	// SetsEdit (e) and SetsDuplicate (d), on a job's detail in the Jobs
+	// view: edit its args in the operator's editor, queue a copy (writes).
+	SetsEdit, SetsDuplicate key.Binding
 
 	// Dialog keys. ForceRequeue (F) asks for a requeue of jobs no live pool
 	// serves, in the dialog that says so.
@@ -93,13 +96,14 @@ func (k *keyMap) byName() map[string]*key.Binding {
 		"switch_namespace": &k.SwitchNamespace, "explain": &k.Explain, "timeline": &k.Timeline, "copy": &k.Copy, "copy_command": &k.CopyCommand,
 		"next_set": &k.NextSet, "sets_order": &k.SetsOrder, "mark": &k.Mark, "summary": &k.SetsSummary,
 		"sets_requeue": &k.SetsRequeue, "sets_delete": &k.SetsDelete, "mark_all": &k.MarkAll, "find": &k.Find,
+		"sets_edit": &k.SetsEdit, "sets_duplicate": &k.SetsDuplicate,
 		"confirm": &k.Confirm, "cancel": &k.Cancel, "force_requeue": &k.ForceRequeue,
 	}
 }
 
 // ShortHelp is the one-line help at the bottom.
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.NextSet, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.Mark,
+	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.NextSet, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.SetsEdit, k.SetsDuplicate, k.Mark,
 		k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo, k.Explain, k.History, k.Refresh, k.Help, k.Quit}
 }
 
@@ -107,7 +111,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextSet, k.SetsOrder, k.Mark, k.MarkAll, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
+		{k.NextSet, k.SetsOrder, k.Mark, k.MarkAll, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.SetsEdit, k.SetsDuplicate},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Throttle, k.Undo},
 		{k.ScanOrphans, k.History, k.Find, k.SwitchNamespace, k.Explain, k.Timeline, k.Copy, k.CopyCommand, k.Refresh, k.Command, k.Help, k.Quit},

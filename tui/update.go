@@ -107,6 +107,10 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.showWindow(msg.w)
 	case placeMsg:
 		return m.jumpToPlace(msg.p)
+	case jobEditedMsg:
+		return m.onJobEdited(msg)
+	case editPlanMsg:
+		return m.onEditPlan(msg)
 	case setsPageMsg, setsScanStepMsg, setsScanWakeMsg, setsPlanMsg:
 		return m.updateSets(msg)
 	case scanStepMsg:

@@ -72,7 +72,9 @@ func All() []Action {
 		a("history", Screen, "history", "the actions of the journal", "u"),
 		a("undo", Screen, "undo", "undo the action under the cursor in the history", "U"),
 		a("switch_namespace", Screen, "switch namespace", "open the namespace found when this one is empty", "n"),
-		a("explain", Screen, "explain", "why the selected job type or pool is not running", "e"),
+		// explain acts on a job type or pool, which the Jobs view never
+		// selects: its e is sets_edit there.
+		pools(a("explain", Screen, "explain", "why the selected job type or pool is not running", "e")),
 		a("timeline", Screen, "timeline", "the failures per time bucket", "T"),
 		a("find", Screen, "find a job", "find a job by id in every place", "f"),
 		a("copy", Screen, "copy", "copy what is under the cursor (OSC 52)", "c"),
@@ -84,6 +86,8 @@ func All() []Action {
 		a("sets_requeue", Jobs, "requeue", "Jobs view: requeue the marked jobs", "R"),
 		a("sets_delete", Jobs, "delete", "Jobs view: delete the marked jobs", "D"),
 		a("mark_all", Jobs, "mark all", "Jobs view: mark every job the query matches", "A"),
+		a("sets_edit", Jobs, "edit args", "Jobs view, a job's detail: edit its args in $EDITOR", "e"),
+		a("sets_duplicate", Jobs, "duplicate", "Jobs view, a job's detail: queue a copy with a new id", "d"),
 		a("confirm", Dialog, "run it", "dialog: run the plan", "y"),
 		a("cancel", Dialog, "cancel", "dialog: cancel", "n", "esc"),
 		a("force_requeue", Dialog, "requeue anyway", "dialog: requeue jobs no live pool serves, when it says so", "F"),
