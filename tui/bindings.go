@@ -245,6 +245,17 @@ func actionBindings() []actionBinding {
 			},
 			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.openTimeline(timelineDefaultSince, true) },
 		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.Events },
+			name:    "the events",
+			look: func(m Model) (actionTarget, string) {
+				if m.snap == nil {
+					return applies("no data yet")
+				}
+				return applies("")
+			},
+			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.push(newEventsView(m.snap, m.keys)) },
+		},
 	}
 }
 

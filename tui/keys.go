@@ -43,6 +43,8 @@ type keyMap struct {
 	// Explain (e) explains the selected job type or pool; Timeline (T)
 	// opens the failure timeline. Both are reads.
 	Explain, Timeline key.Binding
+	// Events (E) opens what changed between polls (events_view.go): a read.
+	Events key.Binding
 	// Copy (c) copies what is under the cursor, CopyCommand (C) the
 	// command that shows or acts on it: reads.
 	Copy, CopyCommand key.Binding
@@ -93,7 +95,7 @@ func (k *keyMap) byName() map[string]*key.Binding {
 		"refresh": &k.Refresh, "help": &k.Help, "quit": &k.Quit, "command": &k.Command,
 		"reap": &k.ReapOne, "reap_all": &k.ReapAll, "requeue": &k.Requeue, "repair_locks": &k.RepairLocks,
 		"scan_orphans": &k.ScanOrphans, "pause": &k.TogglePause, "throttle": &k.Throttle, "history": &k.History, "undo": &k.Undo,
-		"switch_namespace": &k.SwitchNamespace, "explain": &k.Explain, "timeline": &k.Timeline, "copy": &k.Copy, "copy_command": &k.CopyCommand,
+		"switch_namespace": &k.SwitchNamespace, "explain": &k.Explain, "timeline": &k.Timeline, "events": &k.Events, "copy": &k.Copy, "copy_command": &k.CopyCommand,
 		"next_set": &k.NextSet, "sets_order": &k.SetsOrder, "mark": &k.Mark, "summary": &k.SetsSummary,
 		"sets_requeue": &k.SetsRequeue, "sets_delete": &k.SetsDelete, "mark_all": &k.MarkAll, "find": &k.Find,
 		"sets_edit": &k.SetsEdit, "sets_duplicate": &k.SetsDuplicate,
@@ -114,7 +116,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.NextSet, k.SetsOrder, k.Mark, k.MarkAll, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.SetsEdit, k.SetsDuplicate},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Throttle, k.Undo},
-		{k.ScanOrphans, k.History, k.Find, k.SwitchNamespace, k.Explain, k.Timeline, k.Copy, k.CopyCommand, k.Refresh, k.Command, k.Help, k.Quit},
+		{k.ScanOrphans, k.History, k.Find, k.SwitchNamespace, k.Explain, k.Timeline, k.Events, k.Copy, k.CopyCommand, k.Refresh, k.Command, k.Help, k.Quit},
 		k.Views,
 	}
 }

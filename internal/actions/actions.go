@@ -76,6 +76,7 @@ func All() []Action {
 		// selects: its e is sets_edit there.
 		pools(a("explain", Screen, "explain", "why the selected job type or pool is not running", "e")),
 		a("timeline", Screen, "timeline", "the failures per time bucket", "T"),
+		a("events", Screen, "events", "what changed between the polls since it opened", "E"),
 		a("find", Screen, "find a job", "find a job by id in every place", "f"),
 		a("copy", Screen, "copy", "copy what is under the cursor (OSC 52)", "c"),
 		a("copy_command", Screen, "copy command", "copy the command that shows or acts on it", "C"),
