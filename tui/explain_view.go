@@ -103,11 +103,17 @@ func (m Model) explainTarget() (explainSubject, bool) {
 // openExplain is e: the explanation of s pushed, or read again when it is
 // on screen already.
 func (m Model) openExplain(s explainSubject) (Model, tea.Cmd) {
-	if v, ok := m.top().(explainView); ok && v.subject == s {
-		return m.updateTop(loadMsg{})
-	}
 	v := explainView{id: m.views, km: m.keys, reader: m.rd.Explain, timeout: m.opts.FetchTimeout, subject: s, readOnly: m.opts.ReadOnly}
-	return m.push(v.setSnapshot(m.snap, m.history))
+	return m.pushOrReread(v.setSnapshot(m.snap, m.history))
+}
+
+// rereads is the explanation on screen (top) when it explains the same
+// subject: it is read again rather than another pushed over it.
+func (v explainView) rereads(top view) (view, bool) {
+	if t, ok := top.(explainView); ok && t.subject == v.subject {
+		return t, true
+	}
+	return nil, false
 }
 
 // explainNamed is :explain NAME: a job type, or a pool when NAME is a

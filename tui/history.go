@@ -61,10 +61,16 @@ func historyCmd(r HistoryReader, view, seq int, timeout time.Duration) tea.Cmd {
 // openHistory is u: the history pushed on the view on screen, or read
 // again when it is on screen already.
 func (m Model) openHistory() (Model, tea.Cmd) {
-	if _, ok := m.top().(historyView); ok {
-		return m.updateTop(loadMsg{})
+	return m.pushOrReread(historyView{id: m.views, km: m.keys, reader: m.rd.History, timeout: m.opts.FetchTimeout})
+}
+
+// rereads is the history on screen (top), when it is: it is read again
+// rather than another pushed over it.
+func (historyView) rereads(top view) (view, bool) {
+	if t, ok := top.(historyView); ok {
+		return t, true
 	}
-	return m.push(historyView{id: m.views, km: m.keys, reader: m.rd.History, timeout: m.opts.FetchTimeout})
+	return nil, false
 }
 
 // historyView is the list of the journal's actions.

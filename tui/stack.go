@@ -111,6 +111,23 @@ func (m Model) eachView(msg tea.Msg) Model {
 	return m
 }
 
+// rereader is a view that, opened over one like it (top), has that one
+// read again instead (with what v asks for) rather than pushed over it.
+type rereader interface {
+	rereads(top view) (view, bool)
+}
+
+// pushOrReread pushes v, or reads the view on top again when v says it
+// is the same (rereader).
+func (m Model) pushOrReread(v view) (Model, tea.Cmd) {
+	if r, ok := v.(rereader); ok {
+		if t, ok := r.rereads(m.top()); ok {
+			return m.setTop(t).updateTop(loadMsg{})
+		}
+	}
+	return m.push(v)
+}
+
 // pushMsg asks the root to open a view on top of the one on screen: a
 // view returns it (pushCmd) for what enter opens.
 type pushMsg struct{ open opener }

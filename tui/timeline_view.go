@@ -106,13 +106,19 @@ func (m Model) timelineCommand(args []string) (Model, tea.Cmd) {
 // over since when it is on screen. With fit, the first read is fitted to
 // where its failures are (model.FitTimeline) and read again so.
 func (m Model) openTimeline(since time.Duration, fit bool) (Model, tea.Cmd) {
-	if v, ok := m.top().(timelineView); ok {
-		v.since, v.bucket, v.fit, v.fitted, v.cursor = since, timelineBucket(since), fit, false, -1
-		m = m.setTop(v)
-		return m.updateTop(loadMsg{})
-	}
-	return m.push(timelineView{id: m.views, km: m.keys, reader: m.rd.Timeline, commands: m.rd.Commands, timeout: m.opts.FetchTimeout,
+	return m.pushOrReread(timelineView{id: m.views, km: m.keys, reader: m.rd.Timeline, commands: m.rd.Commands, timeout: m.opts.FetchTimeout,
 		since: since, bucket: timelineBucket(since), cursor: -1, fit: fit})
+}
+
+// rereads is the timeline on screen (top) set to v's window, when top is
+// one: it is read again rather than another pushed over it.
+func (v timelineView) rereads(top view) (view, bool) {
+	t, ok := top.(timelineView)
+	if !ok {
+		return nil, false
+	}
+	t.since, t.bucket, t.fit, t.fitted, t.cursor = v.since, v.bucket, v.fit, false, -1
+	return t, true
 }
 
 // windowWords are the words after the program's name of the command
