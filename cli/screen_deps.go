@@ -22,13 +22,15 @@ import (
 // explanations mark jobs running over longAfter as explain's --long-after.
 func screenReadsOf(client *redisq.Client, d *redisq.Dialer, t *target, h screenHistory, longAfter time.Duration) tui.Reads {
 	r := tui.Reads{
-		Poll:    throttleMarking(redisq.NewPoller(client), h),
-		Sweep:   client,
-		Health:  client,
-		Peek:    redisq.RawPeeker{Client: client},
-		Queue:   client,
-		Sets:    client,
-		SetScan: ScreenSetScanner(d.Dial, t.namespace),
+		Poll:   throttleMarking(redisq.NewPoller(client), h),
+		Sweep:  client,
+		Health: client,
+		Peek:   redisq.RawPeeker{Client: client},
+		Queue:  client,
+		// A queue filtered by a query ('/' in the queue view).
+		QueueFilter: client,
+		Sets:        client,
+		SetScan:     ScreenSetScanner(d.Dial, t.namespace),
 		// A page of the Jobs view filtered by a query follows the polls
 		// without a walk of the set.
 		SetFollow: client,
@@ -62,6 +64,7 @@ func screenWritesOf(r *reaper.Reaper, pool *redis.Pool, t *target, batch int, j 
 		Jobs:     screenJobsJournalled(pool, t.namespace, batch, j),
 		Undo:     screenUndoer{h: h, pool: pool, batch: batch, j: j},
 		Edit:     screenEditor{pool: pool, keys: redisq.NewKeys(t.namespace), j: j},
+		Drain:    screenDrainer{pool: pool, keys: redisq.NewKeys(t.namespace), batch: batch, j: j},
 	}
 	if j != nil {
 		rj := journalledRepairs{r: r, pool: pool, j: j}

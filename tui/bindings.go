@@ -143,6 +143,28 @@ func actionBindings() []actionBinding {
 			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.promptThrottle(t.job) },
 		},
 		{
+			binding: func(k *keyMap) *key.Binding { return &k.QueueMarkAll },
+			name:    "mark all",
+			look:    func(m Model) (actionTarget, string) { return applies(m.queueMarkAllReason()) },
+			run:     func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.toggleQueueMarkAll() },
+		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.QueueDelete },
+			name:    "delete from the queue", write: func(w Writes) bool { return w.Drain != nil },
+			look: func(m Model) (actionTarget, string) {
+				return applies(m.queueDrainReason(m.keys.QueueDelete.Help().Key, "deletes"))
+			},
+			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.planQueueDrain(reaper.DrainDelete) },
+		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.QueuePark },
+			name:    "park", write: func(w Writes) bool { return w.Drain != nil },
+			look: func(m Model) (actionTarget, string) {
+				return applies(m.queueDrainReason(m.keys.QueuePark.Help().Key, "parks"))
+			},
+			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.planQueueDrain(reaper.DrainPark) },
+		},
+		{
 			binding: func(k *keyMap) *key.Binding { return &k.Copy },
 			name:    "copy",
 			look: func(m Model) (actionTarget, string) {

@@ -10,8 +10,10 @@ type Reads struct {
 	Sweep Sweeper
 	// Peek reads a pool's in-progress jobs (its detail).
 	Peek Peeker
-	// Queue reads pages of a queue (the queue view).
-	Queue QueueReader
+	// Queue reads pages of a queue (the queue view); QueueFilter the jobs
+	// of a queue a query matches (/ there).
+	Queue       QueueReader
+	QueueFilter QueueFilterReader
 	// Sets, SetScan and SetFollow read the retry, scheduled and dead sets
 	// (the Jobs view: its pages, its summary, a filtered page between
 	// polls).
@@ -52,6 +54,9 @@ type Writes struct {
 	Jobs JobsActor
 	// Undo undoes an action of the history.
 	Undo Undoer
+	// Drain deletes or parks the jobs of a queue a query matches (D and P
+	// in the queue view).
+	Drain QueueDrainer
 	// Edit edits a job's args in a set, or queues a copy of it (e and d
 	// on a job of the Jobs view).
 	Edit JobEditor

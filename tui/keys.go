@@ -61,6 +61,12 @@ type keyMap struct {
 	// view: edit its args in the operator's editor, queue a copy (writes).
 	SetsEdit, SetsDuplicate key.Binding
 
+	// The queue view's keys (actions of the table that apply in that view
+	// alone): QueueMarkAll (A) marks every job its query matches,
+	// QueueDelete (D) deletes them and QueuePark (P) moves them to the
+	// dead set (writes).
+	QueueMarkAll, QueueDelete, QueuePark key.Binding
+
 	// Dialog keys. ForceRequeue (F) asks for a requeue of jobs no live pool
 	// serves, in the dialog that says so.
 	Confirm, Cancel, ForceRequeue key.Binding
@@ -99,6 +105,7 @@ func (k *keyMap) byName() map[string]*key.Binding {
 		"next_set": &k.NextSet, "sets_order": &k.SetsOrder, "mark": &k.Mark, "summary": &k.SetsSummary,
 		"sets_requeue": &k.SetsRequeue, "sets_delete": &k.SetsDelete, "mark_all": &k.MarkAll, "find": &k.Find,
 		"sets_edit": &k.SetsEdit, "sets_duplicate": &k.SetsDuplicate,
+		"queue_mark_all": &k.QueueMarkAll, "queue_delete": &k.QueueDelete, "queue_park": &k.QueuePark,
 		"confirm": &k.Confirm, "cancel": &k.Cancel, "force_requeue": &k.ForceRequeue,
 	}
 }
@@ -106,14 +113,14 @@ func (k *keyMap) byName() map[string]*key.Binding {
 // ShortHelp is the one-line help at the bottom.
 func (k keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.NextSet, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.SetsEdit, k.SetsDuplicate, k.Mark,
-		k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo, k.Explain, k.History, k.Refresh, k.Help, k.Quit}
+		k.QueueMarkAll, k.QueueDelete, k.QueuePark, k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo, k.Explain, k.History, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown by '?'.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextSet, k.SetsOrder, k.Mark, k.MarkAll, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.SetsEdit, k.SetsDuplicate},
+		{k.NextSet, k.SetsOrder, k.Mark, k.MarkAll, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.SetsEdit, k.SetsDuplicate, k.QueueMarkAll, k.QueueDelete, k.QueuePark},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Throttle, k.Undo},
 		{k.ScanOrphans, k.History, k.Find, k.SwitchNamespace, k.Explain, k.Timeline, k.Events, k.Copy, k.CopyCommand, k.Refresh, k.Command, k.Help, k.Quit},

@@ -137,13 +137,19 @@ type pushMsg struct{ open opener }
 type opener func(e openEnv) (view, string)
 
 // openEnv is what a pushed view is built from: its id, the keys, the
-// reads, the last snapshot and the timeout of a read.
+// reads, the last snapshot, the timeout of a read and of an action's.
 type openEnv struct {
-	id      int
-	keys    keyMap
-	rd      Reads
-	snap    *model.Snapshot
-	timeout time.Duration
+	id            int
+	keys          keyMap
+	rd            Reads
+	snap          *model.Snapshot
+	timeout       time.Duration
+	actionTimeout time.Duration
+}
+
+// openEnv is what a view pushed now is built from.
+func (m Model) openEnv() openEnv {
+	return openEnv{id: m.views, keys: m.keys, rd: m.rd, snap: m.snap, timeout: m.opts.FetchTimeout, actionTimeout: m.opts.ActionTimeout}
 }
 
 // pushCmd is the command that opens the view o builds.
@@ -151,7 +157,7 @@ func pushCmd(o opener) tea.Cmd { return func() tea.Msg { return pushMsg{open: o}
 
 // onPush opens the view a pushMsg asks for, or says why it cannot.
 func (m Model) onPush(msg pushMsg) (Model, tea.Cmd) {
-	v, why := msg.open(openEnv{id: m.views, keys: m.keys, rd: m.rd, snap: m.snap, timeout: m.opts.FetchTimeout})
+	v, why := msg.open(m.openEnv())
 	if why != "" {
 		return m.setStatus(why, true)
 	}

@@ -107,6 +107,8 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.showWindow(msg.w)
 	case placeMsg:
 		return m.jumpToPlace(msg.p)
+	case queueDrainPlanMsg:
+		return m.onQueueDrainPlan(msg)
 	case jobEditedMsg:
 		return m.onJobEdited(msg)
 	case editPlanMsg:
@@ -160,6 +162,9 @@ func (m Model) onKeys(msg tea.KeyMsg) (Model, tea.Cmd) {
 // else the root's (onKey).
 func (m Model) oneKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m, cmd, ok := m.stopKey(msg); ok {
+		return m, cmd
+	}
+	if m, cmd, ok := m.queueKey(msg); ok {
 		return m, cmd
 	}
 	if m, cmd, ok := m.cmdLineKey(msg); ok {
@@ -476,15 +481,17 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 		isErr = true
 	}
 	m, clear := m.setStatus(text, isErr)
-	m, load := m.eachOpen(loadMsg{})
-	m, fetch := m.refresh()
 	if len(msg.outcome.emptied) > 0 {
 		m = m.dropOrphans(msg.outcome.emptied)
 	}
+	// The action's own after first: what it changes (marks dropped, a view
+	// closed) is what the views then read again.
 	var more tea.Cmd
 	if after != nil {
 		m, more = after(m)
 	}
+	m, load := m.eachOpen(loadMsg{})
+	m, fetch := m.refresh()
 	return m, tea.Batch(clear, fetch, load, more)
 }
 
