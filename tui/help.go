@@ -55,11 +55,8 @@ func closeHelp() key.Binding {
 	return key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close help"))
 }
 
-// isHelp reports whether v is the full help.
-func isHelp(v view) bool {
-	_, ok := v.(helpView)
-	return ok
-}
+// closedBy: ? on the help closes it.
+func (helpView) closedBy(k keyMap) key.Binding { return k.Help }
 
 func (helpView) title() string { return "help" }
 

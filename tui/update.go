@@ -354,7 +354,7 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
-		if isHelp(m.top()) {
+		if t, ok := m.top().(toggled); ok && key.Matches(msg, t.closedBy(k)) {
 			return m.pop(), nil
 		}
 		return m.push(newHelpView(k, m.help, costLine(m.snap, m.pollEvery)))

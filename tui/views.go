@@ -3,6 +3,7 @@ package tui
 import (
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/journal"
@@ -86,6 +87,10 @@ type workersShower interface{ showsWorkers() bool }
 type keySelector interface {
 	selectKey(key string) (view, bool)
 }
+
+// toggled is a pushed view that the key that opens it closes (? on the
+// help).
+type toggled interface{ closedBy(k keyMap) key.Binding }
 
 // copier is a view that copies something besides what its pickers pick
 // (a worker's job, a member of a set): c copies its item.
