@@ -10,6 +10,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -81,22 +82,23 @@ type historyView struct {
 	timeout time.Duration
 
 	loader
-	list HistoryList
-	// selID is the action under the cursor, kept across reads.
-	selID string
-	l     listState
+	// read is the last read: its actions are the table's items, the
+	// cursor kept on the same action across reads; the table's height is
+	// the rows, height the body.
+	read HistoryList
+	table[journal.Summary]
 
 	width, height int
 }
 
 func (historyView) title() string { return "history" }
 
-func (h historyView) pickedAction() (journal.Summary, bool) {
-	if h.l.cursor < len(h.list.Actions) && len(h.list.Actions) > 0 {
-		return h.list.Actions[h.l.cursor], true
-	}
-	return journal.Summary{}, false
-}
+func (h historyView) pickedAction() (journal.Summary, bool) { return h.current() }
+
+func actionKey(a *journal.Summary) string { return a.ID }
+
+// everyAction: the history has no filter.
+func everyAction(*journal.Summary, string) bool { return true }
 
 func (h historyView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -106,11 +108,7 @@ func (h historyView) update(msg tea.Msg) (view, tea.Cmd) {
 	case historyMsg:
 		return h.setList(msg), nil
 	case tea.KeyMsg:
-		l, _ := h.l.navigate(msg, h.km, len(h.list.Actions), h.rows())
-		h.l = l
-		if a, ok := h.pickedAction(); ok {
-			h.selID = a.ID
-		}
+		h.table, _ = h.table.navigate(msg, h.km, actionKey)
 		if key.Matches(msg, h.km.Enter) {
 			if a, ok := h.pickedAction(); ok {
 				return h, pushCmd(func(e openEnv) (view, string) {
@@ -128,18 +126,12 @@ func (h historyView) setList(msg historyMsg) historyView {
 	if h.loader, ok = h.take(h.id, msg.view, msg.seq, msg.err); !ok || msg.err != nil {
 		return h
 	}
-	h.list = msg.list
-	cursor := 0
-	for i, a := range h.list.Actions {
-		if a.ID == h.selID {
-			cursor = i
-			break
-		}
+	h.read, h.items = msg.list, msg.list.Actions
+	// The cursor stays on its action; on the newest when that is gone.
+	if !slices.ContainsFunc(h.items, func(a journal.Summary) bool { return a.ID == h.selKey }) {
+		h.table.list.cursor = 0
 	}
-	h.l = h.l.moveTo(cursor, len(h.list.Actions), h.rows())
-	if a, ok := h.pickedAction(); ok {
-		h.selID = a.ID
-	}
+	h.table = h.table.refilter(everyAction, actionKey)
 	return h
 }
 
@@ -151,13 +143,13 @@ func (h historyView) rows() int { return max(h.height-historyHeaderLines, 1) }
 
 func (h historyView) setSize(w, ht int) view {
 	h.width, h.height = w, ht
-	h.l = h.l.clamp(len(h.list.Actions), h.rows())
+	h.table = h.resize(h.rows())
 	return h
 }
 
 // keys: enter shows what the action changed, esc goes back.
 func (h historyView) keys(k keyMap) keyMap {
-	k.Enter.SetEnabled(len(h.list.Actions) > 0)
+	k.Enter.SetEnabled(len(h.items) > 0)
 	k.Enter.SetHelp("enter", "what it changed")
 	k.Filter.SetEnabled(false)
 	k.Back.SetEnabled(true)
@@ -184,19 +176,19 @@ func (h historyView) render(c renderContext) string {
 		fitLine(h.statusLine(c.st), h.width),
 		fitLine(c.st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), h.width),
 	}
-	from, to := h.l.window(len(h.list.Actions), h.rows())
+	from, to := h.table.list.window(len(h.items), h.rows())
 	for i := from; i < to; i++ {
-		a := h.list.Actions[i]
+		a := h.items[i]
 		cells := []string{textsafe.Clean(a.ID), model.FormatAge(c.now.Sub(a.Time)), textsafe.Clean(a.Command),
 			strconv.Itoa(a.Calls), strconv.FormatInt(a.Done, 10), textsafe.Clean(a.State)}
 		row := renderCells(cols, cells)
-		if i == h.l.cursor {
+		if i == h.table.list.cursor {
 			lines = append(lines, fitLine(c.st.selectRow(row), h.width))
 		} else {
 			lines = append(lines, fitLine("  "+row, h.width))
 		}
 	}
-	if h.loaded && len(h.list.Actions) == 0 {
+	if h.loaded && len(h.items) == 0 {
 		lines = append(lines, c.st.faint.Render("  no action of this namespace in the journal yet"))
 	}
 	return fitBlock(strings.Join(lines, "\n"), h.width, h.height)
@@ -211,12 +203,12 @@ func (h historyView) statusLine(st styles) string {
 	case !h.loaded:
 		return st.faint.Render("reading the journal…")
 	}
-	text := plural(len(h.list.Actions), "action", "actions") + ", newest first"
+	text := plural(len(h.items), "action", "actions") + ", newest first"
 	if h.loading {
 		text += st.faint.Render(" (reading…)")
 	}
-	if n := len(h.list.Warnings); n > 0 {
+	if n := len(h.read.Warnings); n > 0 {
 		text += st.warn.Render(fmt.Sprintf(" · %s unreadable", plural(n, "file", "files")))
 	}
-	return text + st.faint.Render(" · journal "+textsafe.Clean(h.list.Dir))
+	return text + st.faint.Render(" · journal "+textsafe.Clean(h.read.Dir))
 }

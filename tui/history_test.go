@@ -139,8 +139,8 @@ func TestHistoryUndo(t *testing.T) {
 	m := newTest(t, o, 100, 30)
 	m = press(t, m, "u")
 	h := historyOf(t, m)
-	if len(h.list.Actions) != 3 || h.list.Actions[0].ID != "20261129-145500-001" {
-		t.Fatalf("history, newest first: %+v", h.list.Actions)
+	if len(h.items) != 3 || h.items[0].ID != "20261129-145500-001" {
+		t.Fatalf("history, newest first: %+v", h.items)
 	}
 	if v := m.View(); !strings.Contains(v, "screen jobs dead requeue") || !strings.Contains(v, "3 actions") {
 		t.Fatalf("the history view lacks its actions:\n%s", v)
@@ -187,8 +187,8 @@ func TestHistoryUndo(t *testing.T) {
 		t.Errorf("audit entry: %+v", e)
 	}
 	h = historyOf(t, m)
-	if len(h.list.Actions) != 4 {
-		t.Fatalf("the history was not read again: %+v", h.list.Actions)
+	if len(h.items) != 4 {
+		t.Fatalf("the history was not read again: %+v", h.items)
 	}
 	if a, ok := h.pickedAction(); !ok || a.ID != "20261129-143000-001" || !strings.Contains(a.State, "undone by 20261129-150100-001") {
 		t.Errorf("the cursor after the undo: %+v", a)
