@@ -303,8 +303,11 @@ func (b actionBinding) check(m Model) (actionTarget, string) {
 // clears the filter. The footer, the help and onKey all read it.
 func (m Model) keyMap() keyMap {
 	k := m.top().keys(m.keys)
+	// What the view leaves to the actions, built once: a key map per
+	// action would be one more copy of it per frame for each.
+	taken := k
 	for _, b := range actionBindings() {
-		if m.viewTakes(b) {
+		if b.binding(&taken).Enabled() {
 			_, r := b.check(m)
 			b.binding(&k).SetEnabled(r == "")
 		}
