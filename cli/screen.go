@@ -276,19 +276,19 @@ func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipg
 		CommandPrefix: screenFixPrefix(t),
 	}
 	hist := screenHistoryOf(auditPathOf(auditor), t)
-	opts.Reader = screenReaderOf(client, d, t, hist, c.longAfter)
+	opts.Reads = screenReadsOf(client, d, t, hist, c.longAfter)
 	limits, err := t.healthLimits(c.limits)
 	if err != nil {
 		done()
 		return tui.Options{}, nil, err
 	}
-	opts.Reader = withJobHealth(opts.Reader, client, redisq.NewHealthTracker(t.namespace, limits), c.longAfter)
+	opts.Reads = withJobHealth(opts.Reads, client, redisq.NewHealthTracker(t.namespace, limits), c.longAfter)
 	if !t.redis.ReadOnly {
 		pool := d.Pool()
 		closers = append(closers, func() { pool.Close() })
 		// One reaper reaps, requeues and repairs the locks.
 		r := reaper.NewReaper(pool, t.namespace, c.batch)
-		opts.Actor = screenActorOf(r, pool, t, c.batch, newScreenJournal(auditor, t), hist)
+		opts.Writes = screenWritesOf(r, pool, t, c.batch, newScreenJournal(auditor, t), hist)
 		opts.Audit = auditor
 	}
 	return opts, done, nil

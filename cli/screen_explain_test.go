@@ -62,8 +62,8 @@ func TestScreenExplainAsCLI(t *testing.T) {
 	client := redisq.NewDialerClient(d, tgt.namespace, tgt.deadAfter)
 	defer client.Close()
 	// The screen's explanations judge job health as explain does.
-	r := withJobHealth(screenReaderOf(client, d, tgt, screenHistoryOf("", tgt), 0), client,
-		redisq.NewHealthTracker(tgt.namespace, model.DefaultHealthLimits()), 0).(screenReader)
+	r := withJobHealth(screenReadsOf(client, d, tgt, screenHistoryOf("", tgt), 0), client,
+		redisq.NewHealthTracker(tgt.namespace, model.DefaultHealthLimits()), 0)
 
 	for _, job := range []string{"report", "resize", "send_email", "dead1"} {
 		out, errOut, _ := runCLI(t, input{}, "explain", addr, "--json", job)
@@ -76,23 +76,23 @@ func TestScreenExplainAsCLI(t *testing.T) {
 		var kinds, fixes []string
 		if job == "dead1" {
 			want = cli.Pools[0]
-			x, err := r.ExplainPool(ctx, job)
+			x, err := r.Explain.ExplainPool(ctx, job)
 			if err != nil {
 				t.Fatal(err)
 			}
 			verdict = x.Verdict
 			for _, c := range x.Causes {
-				kinds, fixes = append(kinds, c.Kind), append(fixes, r.FixCommand(c.Fix))
+				kinds, fixes = append(kinds, c.Kind), append(fixes, r.Explain.FixCommand(c.Fix))
 			}
 		} else {
 			want = cli.Jobs[0]
-			x, err := r.ExplainJob(ctx, job)
+			x, err := r.Explain.ExplainJob(ctx, job)
 			if err != nil {
 				t.Fatal(err)
 			}
 			verdict = x.Verdict
 			for _, c := range x.Causes {
-				kinds, fixes = append(kinds, c.Kind), append(fixes, r.FixCommand(c.Fix))
+				kinds, fixes = append(kinds, c.Kind), append(fixes, r.Explain.FixCommand(c.Fix))
 			}
 		}
 		var wantKinds, wantFixes []string
@@ -108,8 +108,8 @@ func TestScreenExplainAsCLI(t *testing.T) {
 		}
 	}
 	// Each case above was one cause, with its fix where there is one.
-	x, _ := r.ExplainJob(ctx, "resize")
-	if len(x.Causes) == 0 || r.FixCommand(x.Causes[0].Fix) != "workq-tui --redis "+srv.Addr()+" reap dead1" {
+	x, _ := r.Explain.ExplainJob(ctx, "resize")
+	if len(x.Causes) == 0 || r.Explain.FixCommand(x.Causes[0].Fix) != "workq-tui --redis "+srv.Addr()+" reap dead1" {
 		t.Errorf("resize: %+v", x)
 	}
 
@@ -118,7 +118,7 @@ func TestScreenExplainAsCLI(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &cliTL); code != ExitOK || err != nil {
 		t.Fatalf("timeline: exit %d, %v\n%s%s", code, err, out, errOut)
 	}
-	tl, err := r.Timeline(ctx, 6*time.Hour, 5*time.Minute)
+	tl, err := r.Timeline.Timeline(ctx, 6*time.Hour, 5*time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}

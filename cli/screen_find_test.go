@@ -10,7 +10,6 @@ import (
 
 	"github.com/workq-tui/workq-tui/internal/redistest"
 	"github.com/workq-tui/workq-tui/redisq"
-	"github.com/workq-tui/workq-tui/tui"
 )
 
 // TestScreenFinderIsFind: the screen's reader offers find, and for a job
@@ -53,10 +52,10 @@ func TestScreenFinderIsFind(t *testing.T) {
 	}
 	client := redisq.NewDialerClient(d, "work", 0)
 	defer client.Close()
-	r := screenReaderOf(client, d, &target{namespace: "work"}, screenHistory{}, 0)
-	f, ok := r.(tui.Finder)
-	if !ok {
-		t.Fatalf("the screen's reader %T offers no Finder", r)
+	r := screenReadsOf(client, d, &target{namespace: "work"}, screenHistory{}, 0)
+	f := r.Find
+	if f == nil {
+		t.Fatal("the screen's reads have no Finder")
 	}
 	places, err := f.Find(context.Background(), redisq.FindSpec{IDs: []string{"x1"}, Now: time.Unix(now, 0), Paced: true})
 	if err != nil {

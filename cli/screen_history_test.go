@@ -29,20 +29,20 @@ func TestScreenUndoJobsRequeue(t *testing.T) {
 	hist := screenHistoryOf(auditPathOf(auditor), tgt)
 	pool := srv.Pool()
 	defer pool.Close()
-	actor := screenActorOf(reaper.NewReaper(pool, "work", 5), pool, tgt, 5, newScreenJournal(auditor, tgt), hist).(screenActor)
+	actor := screenWritesOf(reaper.NewReaper(pool, "work", 5), pool, tgt, 5, newScreenJournal(auditor, tgt), hist)
 	ctx := context.Background()
 
-	plan, err := actor.PlanJobs(ctx, reaper.JobsRequeue, reaper.JobsTarget{Set: model.SetDead, All: true})
+	plan, err := actor.Jobs.PlanJobs(ctx, reaper.JobsRequeue, reaper.JobsTarget{Set: model.SetDead, All: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobsRes, err := actor.ExecuteJobs(ctx, plan, nil)
+	jobsRes, err := actor.Jobs.ExecuteJobs(ctx, plan, nil)
 	if err != nil || jobsRes.Done != 40 {
 		t.Fatalf("requeue from the screen: %d, %v", jobsRes.Done, err)
 	}
 	lp := reaper.LockRepairPlan{Namespace: "work", Jobs: []reaper.JobLockPlan{{JobName: "mail", Pools: []string{"p1"},
 		InProgress: map[string]int64{}, LockPresent: true, LockBefore: 7, LockInfoBefore: map[string]string{}, LockInfoAfter: map[string]int64{}}}}
-	lockRes, err := actor.RepairLocks(ctx, lp)
+	lockRes, err := actor.Repair.RepairLocks(ctx, lp)
 	if err != nil || len(lockRes.Jobs) != 1 || !lockRes.Jobs[0].Applied {
 		t.Fatalf("lock repair from the screen: %+v, %v", lockRes, err)
 	}
@@ -63,17 +63,17 @@ func TestScreenUndoJobsRequeue(t *testing.T) {
 	if err != nil || len(a.Calls) != 1 || a.Calls[0].Intent.Items[0].Key == nil || string(a.Calls[0].Intent.Items[0].Key.Value) != "7" {
 		t.Fatalf("the lock repair's journal holds no lock before: %+v, %v", a, err)
 	}
-	if _, err := actor.PlanUndo(ctx, repair.ID); !errors.Is(err, reaper.ErrUndoRefused) {
+	if _, err := actor.Undo.PlanUndo(ctx, repair.ID); !errors.Is(err, reaper.ErrUndoRefused) {
 		t.Fatalf("undo of a lock repair: %v", err)
 	}
 
 	// Put the lock back by hand, then undo the requeue.
 	redistest.Do(t, c, "SET", "work:jobs:mail:lock", "7")
-	up, err := actor.PlanUndo(ctx, requeue.ID)
+	up, err := actor.Undo.PlanUndo(ctx, requeue.ID)
 	if err != nil || len(up.Items) != 40 {
 		t.Fatalf("undo plan: %d items, %v", len(up.Items), err)
 	}
-	res, id, err := actor.Undo(ctx, up, nil)
+	res, id, err := actor.Undo.Undo(ctx, up, nil)
 	if err != nil || res.Restored != 40 || id == "" {
 		t.Fatalf("undo: %+v, journal %q, %v", res, id, err)
 	}

@@ -44,21 +44,11 @@ func (p healthPoller) Poll(ctx context.Context, req redisq.PollRequest) (*model.
 
 // withJobHealth is the reader r with its polls and explanations judging
 // job health with tracker.
-func withJobHealth(r tui.Reader, client *redisq.Client, tracker *redisq.HealthTracker, longAfter time.Duration) tui.Reader {
-	wrap := func(sr screenReader) screenReader {
-		sr.Poller = healthPoller{Poller: sr.Poller, client: client, tracker: tracker, longAfter: longAfter}
-		if x, ok := sr.Explainer.(screenExplainer); ok {
-			x.tracker = tracker
-			sr.Explainer = x
-		}
-		return sr
-	}
-	switch sr := r.(type) {
-	case screenReader:
-		return wrap(sr)
-	case followedReader:
-		sr.screenReader = wrap(sr.screenReader)
-		return sr
+func withJobHealth(r tui.Reads, client *redisq.Client, tracker *redisq.HealthTracker, longAfter time.Duration) tui.Reads {
+	r.Poll = healthPoller{Poller: r.Poll, client: client, tracker: tracker, longAfter: longAfter}
+	if x, ok := r.Explain.(screenExplainer); ok {
+		x.tracker = tracker
+		r.Explain = x
 	}
 	return r
 }

@@ -42,10 +42,7 @@ func TestScreenEmptyNamespace(t *testing.T) {
 	opts := tui.Options{
 		Address: srv.Addr(), Namespace: "inc33", Interval: time.Hour, Renderer: r, ReadOnly: true,
 		SwitchNamespace: true,
-		Reader: struct {
-			tui.Poller
-			tui.NamespaceFinder
-		}{redisq.NewPoller(client), client},
+		Reads:           tui.Reads{Poll: redisq.NewPoller(client), Namespaces: client},
 	}
 	tm := teatest.NewTestModel(t, tui.New(opts), teatest.WithInitialTermSize(80, 24))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {

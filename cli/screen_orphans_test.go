@@ -54,11 +54,8 @@ func TestScreenRequeuesOrphan(t *testing.T) {
 	opts := tui.Options{
 		Address: srv.Addr(), Namespace: "work", Interval: time.Hour, ScanInterval: time.Hour,
 		Renderer: r,
-		Reader: struct {
-			tui.Poller
-			tui.OrphanScanner
-		}{redisq.NewPoller(client), ScreenScanner(d.Dial, "work", 10)},
-		Actor: repairer,
+		Reads:    tui.Reads{Poll: redisq.NewPoller(client), Scan: ScreenScanner(d.Dial, "work", 10)},
+		Writes:   tui.Writes{Reap: repairer, Requeue: repairer, Repair: repairer},
 	}
 	tm := teatest.NewTestModel(t, tui.New(opts), teatest.WithInitialTermSize(120, 30))
 	// wait reads the output until every text was in it (WaitFor consumes

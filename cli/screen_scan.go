@@ -20,8 +20,8 @@ type screenScanner struct {
 }
 
 // ScreenScanner is the orphan scanner the screen runs with
-// (a tui.OrphanScanner, offered by the screen's reader): each scan of namespace on a connection of its own
-// from dial, count keys asked for per SCAN call.
+// (the screen's tui.Reads.Scan): each scan of namespace on a connection of
+// its own from dial, count keys asked for per SCAN call.
 func ScreenScanner(dial func(ctx context.Context) (redis.Conn, error), namespace string, count int) tui.OrphanScanner {
 	return screenScanner{dial: dial, keys: redisq.NewKeys(namespace), count: count}
 }

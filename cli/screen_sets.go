@@ -62,7 +62,7 @@ type screenJobs struct {
 }
 
 // ScreenJobs plans and runs the requeues and deletes of the screen's Jobs
-// view (a tui.JobsActor, offered by the screen's actor) on namespace, with connections of pool, at most
+// view (the screen's tui.Writes.Jobs) on namespace, with connections of pool, at most
 // batch members per script call.
 func ScreenJobs(pool *redis.Pool, namespace string, batch int) tui.JobsActor {
 	return screenJobs{pool: pool, keys: redisq.NewKeys(namespace), exec: reaper.NewJobsExecutor(namespace, batch)}

@@ -196,7 +196,7 @@ func TestScreenDefaultRendererAsksNothing(t *testing.T) {
 		snap := &model.Snapshot{Namespace: "work", RedisTime: time.Now(),
 			Pools: []model.Pool{{ID: "deaddeaddeaddeaddeaddead", Status: model.StatusDead}}}
 		var m tea.Model = tui.New(tui.Options{Address: "redis.internal:6379", Namespace: "work", Interval: time.Hour,
-			Reader: snapshotSource{snap}})
+			Reads: tui.Reads{Poll: snapshotSource{snap}}})
 		// Init's commands: the first poll answers at once; the clock's
 		// tick may come or not.
 		msgs := make(chan tea.Msg, 8)
@@ -234,7 +234,7 @@ func TestScreenDefaultRendererAsksNothing(t *testing.T) {
 	}
 }
 
-// snapshotSource is a tui.Reader that always returns one snapshot.
+// snapshotSource is a tui.Poller that always returns one snapshot.
 type snapshotSource struct{ snap *model.Snapshot }
 
 func (s snapshotSource) Poll(context.Context, redisq.PollRequest) (*model.Snapshot, error) {

@@ -12,99 +12,24 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/workq-tui/workq-tui/internal/actions"
 )
 
-// Action is one thing a key does on the screen.
-type Action struct {
-	Name string
-	// Keys are the default keys, in the names the screen matches on
-	// ("up", "ctrl+c", "X", " " for space).
-	Keys []string
-	// Group is the set of bindings active at the same time: two actions
-	// of a group may not share a key. GroupScreen is always active (the
-	// lists, the views, the actions on pools and job types); GroupJobs is
-	// the Jobs view's own, active with GroupScreen's navigation and global
-	// keys but in place of its actions on pools; GroupDialog is a
-	// confirmation dialog's, active with quit alone.
-	Group string
-	Help  string
-}
+// Action is one thing a key does on the screen (internal/actions holds
+// the list, which the screen builds its keys from).
+type Action = actions.Action
 
 // The groups of Action.
 const (
-	GroupScreen = "screen"
-	GroupJobs   = "jobs"
-	GroupDialog = "dialog"
+	GroupScreen = actions.Screen
+	GroupJobs   = actions.Jobs
+	GroupDialog = actions.Dialog
 )
 
 // Actions lists every action of the screen with its default keys, in the
 // order docs/config.md shows them.
-func Actions() []Action {
-	a := func(name, group, help string, keys ...string) Action {
-		return Action{Name: name, Keys: keys, Group: group, Help: help}
-	}
-	return []Action{
-		a("up", GroupScreen, "cursor up", "up", "k"),
-		a("down", GroupScreen, "cursor down", "down", "j"),
-		a("page_up", GroupScreen, "page up", "pgup"),
-		a("page_down", GroupScreen, "page down", "pgdown"),
-		a("top", GroupScreen, "first row", "g", "home"),
-		a("bottom", GroupScreen, "last row", "G", "end"),
-		a("next_view", GroupScreen, "next view", "tab"),
-		a("prev_view", GroupScreen, "previous view", "shift+tab"),
-		a("enter", GroupScreen, "open the detail", "enter"),
-		a("back", GroupScreen, "close, clear the filter", "esc"),
-		a("filter", GroupScreen, "filter the rows", "/"),
-		a("refresh", GroupScreen, "read Redis now", "r"),
-		a("help", GroupScreen, "all keys", "?"),
-		a("command", GroupScreen, "the command line", ":"),
-		a("quit", GroupScreen, "quit", "q", "ctrl+c"),
-		a("reap", GroupScreen, "reap the selected dead pool", "x"),
-		a("reap_all", GroupScreen, "reap every dead pool", "X"),
-		a("requeue", GroupScreen, "requeue the selected orphaned list", "R"),
-		a("repair_locks", GroupScreen, "repair the locks of the selected job type", "L"),
-		a("scan_orphans", GroupScreen, "scan for orphaned in-progress lists", "o"),
-		a("pause", GroupScreen, "pause or unpause the selected job type", "p"),
-		a("throttle", GroupScreen, "cap how many jobs of the selected type run at once", "t"),
-		a("history", GroupScreen, "the actions of the journal", "u"),
-		a("undo", GroupScreen, "undo the action under the cursor in the history", "U"),
-		a("switch_namespace", GroupScreen, "open the namespace found when this one is empty", "n"),
-		a("explain", GroupScreen, "why the selected job type or pool is not running", "e"),
-		a("timeline", GroupScreen, "the failures per time bucket", "T"),
-		a("find", GroupScreen, "find a job by id in every place", "f"),
-		a("copy", GroupScreen, "copy what is under the cursor (OSC 52)", "c"),
-		a("copy_command", GroupScreen, "copy the command that shows or acts on it", "C"),
-		a("next_set", GroupJobs, "Jobs view: next job set", "s"),
-		a("sets_order", GroupJobs, "Jobs view: newest or oldest first", "v"),
-		a("mark", GroupJobs, "Jobs view: mark the job", " "),
-		a("summary", GroupJobs, "Jobs view: count by job type and error", "S"),
-		a("sets_requeue", GroupJobs, "Jobs view: requeue the marked jobs", "R"),
-		a("sets_delete", GroupJobs, "Jobs view: delete the marked jobs", "D"),
-		a("mark_all", GroupJobs, "Jobs view: mark every job the query matches", "A"),
-		a("sets_edit", GroupJobs, "Jobs view, a job's detail: edit its args in $EDITOR", "e"),
-		a("sets_duplicate", GroupJobs, "Jobs view, a job's detail: queue a copy with a new id", "d"),
-		a("queue_mark_all", GroupScreen, "queue view: mark every job the query matches", "A"),
-		a("queue_delete", GroupScreen, "queue view: delete the marked jobs", "D"),
-		a("queue_park", GroupScreen, "queue view: park the marked jobs in the dead set", "P"),
-		a("confirm", GroupDialog, "dialog: run the plan", "y"),
-		a("cancel", GroupDialog, "dialog: cancel", "n", "esc"),
-		a("force_requeue", GroupDialog, "dialog: requeue jobs no live pool serves, when it says so", "F"),
-	}
-}
-
-// jobsNavigation is the actions of GroupScreen that stay active in the
-// Jobs view beside GroupJobs (its actions on pools and job types do not).
-func jobsNavigation(name string) bool {
-	switch name {
-	case "reap", "reap_all", "requeue", "repair_locks", "scan_orphans", "pause", "throttle",
-		"queue_mark_all", "queue_delete", "queue_park",
-		// explain acts on a job type or pool, which the Jobs view never
-		// selects: its e is sets_edit there.
-		"explain":
-		return false
-	}
-	return true
-}
+func Actions() []Action { return actions.All() }
 
 // namedKeys are the keys written by name; any other key is one printable
 // character.
@@ -186,16 +111,16 @@ func (p *parser) bindings(v any) map[string][]string {
 		p.add([]string{"keys"}, "keys must be a table of action = key")
 		return nil
 	}
-	actions := map[string]Action{}
+	byName := map[string]Action{}
 	var names []string
 	for _, a := range Actions() {
-		actions[a.Name] = a
+		byName[a.Name] = a
 		names = append(names, a.Name)
 	}
 	out := map[string][]string{}
 	for _, name := range sortedKeys(tbl) {
 		path := []string{"keys", name}
-		if _, ok := actions[name]; !ok {
+		if _, ok := byName[name]; !ok {
 			p.add(path, "keys.%s: unknown action (the actions are %s)", name, strings.Join(names, ", "))
 			continue
 		}
@@ -206,7 +131,7 @@ func (p *parser) bindings(v any) map[string][]string {
 		}
 		out[name] = keys
 	}
-	p.checkClashes(actions, out)
+	p.checkClashes(byName, out)
 	return out
 }
 
@@ -244,12 +169,12 @@ func keyList(v any) ([]string, error) {
 // checkClashes reports every key that two actions active at the same time
 // share, once the file's bindings replace the defaults; the problem is on
 // the line of a binding the file gives.
-func (p *parser) checkClashes(actions map[string]Action, set map[string][]string) {
+func (p *parser) checkClashes(byName map[string]Action, set map[string][]string) {
 	keysOf := func(name string) []string {
 		if k, ok := set[name]; ok {
 			return k
 		}
-		return actions[name].Keys
+		return byName[name].Keys
 	}
 	together := func(a, b Action) bool {
 		switch {
@@ -258,9 +183,9 @@ func (p *parser) checkClashes(actions map[string]Action, set map[string][]string
 		case a.Group == GroupDialog || b.Group == GroupDialog:
 			return a.Name == "quit" || b.Name == "quit"
 		case a.Group == GroupJobs:
-			return jobsNavigation(b.Name)
+			return !b.NotInJobs
 		default:
-			return jobsNavigation(a.Name)
+			return !a.NotInJobs
 		}
 	}
 	order := Actions()

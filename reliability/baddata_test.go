@@ -185,10 +185,7 @@ func TestBadDataScreen(t *testing.T) {
 	client := redisq.NewDialerClient(d, badNS, 0)
 	defer client.Close()
 	o := tui.Options{Address: d.Endpoint().String(), Namespace: badNS, ReadOnly: true, Interval: 500 * time.Millisecond,
-		Renderer: asciiRenderer(), Reader: struct {
-			tui.Poller
-			tui.Peeker
-		}{redisq.NewPoller(client), redisq.RawPeeker{Client: client}}}
+		Renderer: asciiRenderer(), Reads: tui.Reads{Poll: redisq.NewPoller(client), Peek: redisq.RawPeeker{Client: client}}}
 
 	var mu sync.Mutex
 	var frames []string

@@ -253,14 +253,12 @@ func TestReadOnlyModelWithReadOnlyReaper(t *testing.T) {
 			defer client.Close()
 			pool := d.Pool()
 			defer pool.Close()
+			rp := reaper.NewReaper(pool, roNS, 1)
 			o := tui.Options{
 				Address: d.Endpoint().String(), Namespace: roNS, ReadOnly: screenReadOnly,
 				Interval: 250 * time.Millisecond, StatusTTL: time.Minute, Renderer: asciiRenderer(),
-				Reader: struct {
-					tui.Poller
-					tui.Peeker
-				}{redisq.NewPoller(client), redisq.RawPeeker{Client: client}},
-				Actor: reaper.NewReaper(pool, roNS, 1),
+				Reads:  tui.Reads{Poll: redisq.NewPoller(client), Peek: redisq.RawPeeker{Client: client}},
+				Writes: tui.Writes{Reap: rp, Requeue: rp, Repair: rp},
 			}
 			var presses []string
 			for _, k := range everyKey {

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
@@ -17,9 +19,9 @@ import (
 type actionKind string
 
 // The actions (the repairs' kinds are in repairs.go). A new one gets a
-// kind, a binding in keyMap, a case in buildAction and a builder like
-// reapAction; the dialog, progress bar, audit line and refresh come with
-// it.
+// kind, an entry in the actions table (bindings.go) whose run opens the
+// dialog with a builder like reapAction; the dialog, progress bar, audit
+// line and refresh come with it, and what else follows it is its after.
 const (
 	actionReap actionKind = "reap"
 )
@@ -42,6 +44,11 @@ type action struct {
 	// (sets_rate.go).
 	rate   int
 	rerate func(rate int) action
+	// after is what follows the action's end beside what follows every
+	// action (the status line, a refresh, the open views read again):
+	// another orphan scan after a requeue, the Jobs view's page after its
+	// requeues and deletes. nil for nothing more.
+	after func(m Model) (Model, tea.Cmd)
 }
 
 // actionOutcome is what an action did, in words for the status line.
@@ -59,31 +66,13 @@ type actionOutcome struct {
 	journal string
 }
 
-// buildAction plans an action from the last snapshot.
-func (m Model) buildAction(kind actionKind, t reaper.Targets) (action, error) {
-	switch kind {
-	case actionReap:
-		plan, err := reaper.NewPlan(m.snap, t)
-		if err != nil {
-			return action{}, planError(err)
-		}
-		return reapAction(plan, m.wr.reap), nil
-	case actionRequeue:
-		keys, ok := m.requeueTargets()
-		if !ok {
-			return action{}, errors.New("nothing to requeue here")
-		}
-		return m.buildRequeue(keys)
-	case actionRepairLocks:
-		jt, ok := m.selectedDriftedJob()
-		if !ok {
-			return action{}, errors.New("select a job type marked DRIFT")
-		}
-		return m.buildRepairLocks(jt.Name)
-	case actionPause, actionUnpause:
-		return m.buildPause(kind)
+// buildReap plans a reap of t from the last snapshot.
+func (m Model) buildReap(t reaper.Targets) (action, error) {
+	plan, err := reaper.NewPlan(m.snap, t)
+	if err != nil {
+		return action{}, planError(err)
 	}
-	return action{}, fmt.Errorf("unknown action %q", kind)
+	return reapAction(plan, m.wr.Reap), nil
 }
 
 func planError(err error) error {

@@ -6,7 +6,7 @@ import "testing"
 // journalled names that journal, so that undo can be found from it.
 func TestAuditLineNamesTheJournal(t *testing.T) {
 	o, d := testOptions(staticSource(fixture()))
-	o.Actor = testActor{journalledReaper{d.reaper, "20261202T004900-abc123"}}
+	o.Writes.Reap = journalledReaper{d.reaper, "20261202T004900-abc123"}
 	m := newTest(t, o, 120, 30)
 	m, cmd := stepCmd(press(t, m, "X"), keyMsg("y"))
 	if m, _ = deliver(t, m, cmd); m.running != nil {

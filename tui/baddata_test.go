@@ -76,11 +76,11 @@ func TestBadDataReachesNoScreenRaw(t *testing.T) {
 	for _, width := range []int{80, 140} {
 		o, _, sc, _ := repairOptions()
 		snap := badSnapshot()
-		o.Reader = rebased(o, testReader{Poller: staticSource(snap), Peeker: badPeeker{}})
+		o.Reads.Poll, o.Reads.Peek = staticSource(snap), badPeeker{}
 		o.Address = "redis" + evil + ":6379"
 		o.Namespace = snap.Namespace
 		sc.orphans = badOrphans()
-		d := reaperOf(o).(*fakeReaper)
+		d := o.Writes.Reap.(*fakeReaper)
 		d.skip = snap.Pools[1].ID
 		d.err = errors.New("reap failed" + evil)
 

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/journal"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
@@ -23,221 +24,278 @@ type actionBinding struct {
 	binding func(k *keyMap) *key.Binding
 	// name is the action in the read-only hint.
 	name string
-	// write, set on the actions that write, is whether the Actor offers
-	// this one; writes are refused in read-only mode.
-	write func(w writes) bool
-	// disabledReason says why the action does nothing here; "" when it
-	// applies. The read-only rule is checked before it.
-	disabledReason func(m Model) string
-	// run opens the action's dialog (or starts it, for a read).
-	run func(m Model) (Model, tea.Cmd)
+	// write, set on the actions that write, is whether Writes has this one;
+	// writes are refused in read-only mode.
+	write func(w Writes) bool
+	// look finds what the action acts on here, once: why it does nothing
+	// here ("" when it applies) and, when it applies, what its run takes.
+	// The read-only rule is checked before it.
+	look func(m Model) (actionTarget, string)
+	// run opens the action's dialog (or starts it, for a read) on what
+	// look found.
+	run func(m Model, t actionTarget) (Model, tea.Cmd)
 }
+
+// actionTarget is what an action's look found to act on, handed to its
+// run as it was found.
+type actionTarget struct {
+	// targets are the pools a reap takes.
+	targets reaper.Targets
+	// keys are the in-progress lists a requeue takes.
+	keys []string
+	// job is the job type a lock repair, a pause or a throttle takes.
+	job model.JobType
+	// subject is what explain explains.
+	subject explainSubject
+	// entry is the action of the history an undo takes.
+	entry journal.Summary
+	// item is what a copy copies.
+	item copyItem
+	// namespace is where the namespace switch goes.
+	namespace string
+}
+
+// applies is a look for an action that needs nothing found: it applies
+// unless reason says otherwise.
+func applies(reason string) (actionTarget, string) { return actionTarget{}, reason }
 
 // actionBindings is the table, in the order onKey tries it.
 func actionBindings() []actionBinding {
 	return []actionBinding{
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.ReapOne },
-			name:    "reap", write: func(w writes) bool { return w.reap != nil },
-			disabledReason: func(m Model) string {
+			name:    "reap", write: func(w Writes) bool { return w.Reap != nil },
+			look: func(m Model) (actionTarget, string) {
 				p, ok := m.selectedPool()
 				switch {
 				case !ok:
-					return m.keys.ReapOne.Help().Key + " reaps the selected dead pool: select one in the pools view"
+					return applies(m.keys.ReapOne.Help().Key + " reaps the selected dead pool: select one in the pools view")
 				case p.Status != model.StatusDead:
-					return fmt.Sprintf("%s reaps a dead pool; %s is %s", m.keys.ReapOne.Help().Key, textsafe.Clean(model.ShortID(p.ID)), p.Status)
+					return applies(fmt.Sprintf("%s reaps a dead pool; %s is %s", m.keys.ReapOne.Help().Key, textsafe.Clean(model.ShortID(p.ID)), p.Status))
 				}
-				return ""
+				return actionTarget{targets: reaper.Targets{PoolIDs: []string{p.ID}}}, ""
 			},
-			run: func(m Model) (Model, tea.Cmd) {
-				p, _ := m.selectedPool()
-				return m.openAction(actionReap, reaper.Targets{PoolIDs: []string{p.ID}})
-			},
+			run: reapRun,
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.ReapAll },
-			name:    "reap", write: func(w writes) bool { return w.reap != nil },
-			disabledReason: func(m Model) string {
+			name:    "reap", write: func(w Writes) bool { return w.Reap != nil },
+			look: func(m Model) (actionTarget, string) {
 				if m.snap == nil || m.counts.dead == 0 {
-					return "no dead pool to reap"
+					return applies("no dead pool to reap")
 				}
-				return ""
+				return actionTarget{targets: reaper.Targets{AllDead: true}}, ""
 			},
-			run: func(m Model) (Model, tea.Cmd) {
-				return m.openAction(actionReap, reaper.Targets{AllDead: true})
-			},
+			run: reapRun,
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.Requeue },
-			name:    "requeue", write: func(w writes) bool { return w.requeue != nil },
-			disabledReason: func(m Model) string {
-				if _, ok := m.requeueTargets(); !ok {
-					return m.keys.Requeue.Help().Key + " requeues the selected orphan (Orphans view) or a dead pool's lists (its detail view)"
+			name:    "requeue", write: func(w Writes) bool { return w.Requeue != nil },
+			look: func(m Model) (actionTarget, string) {
+				keys, ok := m.requeueTargets()
+				if !ok {
+					return applies(m.keys.Requeue.Help().Key + " requeues the selected orphan (Orphans view) or a dead pool's lists (its detail view)")
 				}
-				return ""
+				return actionTarget{keys: keys}, ""
 			},
-			run: func(m Model) (Model, tea.Cmd) { return m.openAction(actionRequeue, reaper.Targets{}) },
+			run: func(m Model, t actionTarget) (Model, tea.Cmd) {
+				return m.openAction(func(m Model) (action, error) { return m.buildRequeue(t.keys) })
+			},
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.RepairLocks },
-			name:    "repair locks", write: func(w writes) bool { return w.repair != nil },
-			disabledReason: func(m Model) string {
-				if _, ok := m.selectedDriftedJob(); !ok {
-					return m.keys.RepairLocks.Help().Key + " repairs the locks of a job type marked DRIFT: select one in the Job types view"
+			name:    "repair locks", write: func(w Writes) bool { return w.Repair != nil },
+			look: func(m Model) (actionTarget, string) {
+				jt, ok := m.selectedDriftedJob()
+				if !ok {
+					return applies(m.keys.RepairLocks.Help().Key + " repairs the locks of a job type marked DRIFT: select one in the Job types view")
 				}
-				return ""
+				return actionTarget{job: jt}, ""
 			},
-			run: func(m Model) (Model, tea.Cmd) { return m.openAction(actionRepairLocks, reaper.Targets{}) },
+			run: func(m Model, t actionTarget) (Model, tea.Cmd) {
+				return m.openAction(func(m Model) (action, error) { return m.buildRepairLocks(t.job.Name) })
+			},
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.TogglePause },
-			name:    "pause", write: func(w writes) bool { return w.pause != nil },
-			disabledReason: func(m Model) string {
-				if _, ok := m.pauseTarget(); !ok {
-					return m.keys.TogglePause.Help().Key + " pauses or unpauses the selected job type: select one in the Job types view"
+			name:    "pause", write: func(w Writes) bool { return w.Pause != nil },
+			look: func(m Model) (actionTarget, string) {
+				jt, ok := m.pauseTarget()
+				if !ok {
+					return applies(m.keys.TogglePause.Help().Key + " pauses or unpauses the selected job type: select one in the Job types view")
 				}
-				return ""
+				return actionTarget{job: jt}, ""
 			},
-			run: func(m Model) (Model, tea.Cmd) { return m.openAction(m.togglePause(), reaper.Targets{}) },
+			run: func(m Model, t actionTarget) (Model, tea.Cmd) {
+				return m.openAction(func(m Model) (action, error) { return m.buildPause(t.job) })
+			},
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.Throttle },
-			name:    "throttle", write: func(w writes) bool { return w.throttle != nil },
-			disabledReason: func(m Model) string {
-				if _, ok := m.pauseTarget(); !ok {
-					return m.keys.Throttle.Help().Key + " throttles the selected job type: select one in the Job types view"
+			name:    "throttle", write: func(w Writes) bool { return w.Throttle != nil },
+			look: func(m Model) (actionTarget, string) {
+				jt, ok := m.pauseTarget()
+				if !ok {
+					return applies(m.keys.Throttle.Help().Key + " throttles the selected job type: select one in the Job types view")
 				}
-				return ""
+				return actionTarget{job: jt}, ""
 			},
-			run: func(m Model) (Model, tea.Cmd) { return m.promptThrottle() },
+			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.promptThrottle(t.job) },
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.QueueMarkAll },
-			name:    "mark all", disabledReason: func(m Model) string { return m.queueMarkAllReason() },
-			run: func(m Model) (Model, tea.Cmd) { return m.toggleQueueMarkAll() },
+			name:    "mark all",
+			look:    func(m Model) (actionTarget, string) { return applies(m.queueMarkAllReason()) },
+			run:     func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.toggleQueueMarkAll() },
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.QueueDelete },
-			name:    "delete from the queue", write: func(w writes) bool { return w.drain != nil },
-			disabledReason: func(m Model) string {
-				return m.queueDrainReason(m.keys.QueueDelete.Help().Key, "deletes")
+			name:    "delete from the queue", write: func(w Writes) bool { return w.Drain != nil },
+			look: func(m Model) (actionTarget, string) {
+				return applies(m.queueDrainReason(m.keys.QueueDelete.Help().Key, "deletes"))
 			},
-			run: func(m Model) (Model, tea.Cmd) { return m.planQueueDrain(reaper.DrainDelete) },
+			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.planQueueDrain(reaper.DrainDelete) },
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.QueuePark },
-			name:    "park", write: func(w writes) bool { return w.drain != nil },
-			disabledReason: func(m Model) string {
-				return m.queueDrainReason(m.keys.QueuePark.Help().Key, "parks")
+			name:    "park", write: func(w Writes) bool { return w.Drain != nil },
+			look: func(m Model) (actionTarget, string) {
+				return applies(m.queueDrainReason(m.keys.QueuePark.Help().Key, "parks"))
 			},
-			run: func(m Model) (Model, tea.Cmd) { return m.planQueueDrain(reaper.DrainPark) },
+			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.planQueueDrain(reaper.DrainPark) },
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.Copy },
-			name:    "copy", disabledReason: func(m Model) string { return m.copyDisabled(false) },
-			run: func(m Model) (Model, tea.Cmd) { return m.copyNow(false) },
+			name:    "copy",
+			look: func(m Model) (actionTarget, string) {
+				it, r := m.copyLook(false)
+				return actionTarget{item: it}, r
+			},
+			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.copyIt(t.item, false) },
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.CopyCommand },
-			name:    "copy", disabledReason: func(m Model) string { return m.copyDisabled(true) },
-			run: func(m Model) (Model, tea.Cmd) { return m.copyNow(true) },
+			name:    "copy",
+			look: func(m Model) (actionTarget, string) {
+				it, r := m.copyLook(true)
+				return actionTarget{item: it}, r
+			},
+			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.copyIt(t.item, true) },
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.ScanOrphans },
 			name:    "the orphan scan",
-			disabledReason: func(m Model) string {
-				if m.rd.scan == nil {
-					return "the orphan scan is not available here"
+			look: func(m Model) (actionTarget, string) {
+				if m.rd.Scan == nil {
+					return applies("the orphan scan is not available here")
 				}
-				return ""
+				return applies("")
 			},
 			// Nothing while a scan runs.
-			run: func(m Model) (Model, tea.Cmd) { return m.startScan() },
+			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.startScan() },
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.History },
 			name:    "the history",
-			disabledReason: func(m Model) string {
-				if m.rd.history == nil {
-					return "history is not available here"
+			look: func(m Model) (actionTarget, string) {
+				if m.rd.History == nil {
+					return applies("history is not available here")
 				}
-				return ""
+				return applies("")
 			},
-			run: func(m Model) (Model, tea.Cmd) { return m.openHistory() },
+			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.openHistory() },
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.Find },
 			name:    "find",
-			disabledReason: func(m Model) string {
-				if m.rd.find == nil {
-					return "find is not available here"
+			look: func(m Model) (actionTarget, string) {
+				if m.rd.Find == nil {
+					return applies("find is not available here")
 				}
-				return ""
+				return applies("")
 			},
-			run: func(m Model) (Model, tea.Cmd) { return m.askFind() },
+			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.askFind() },
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.Undo },
-			name:    "undo", write: func(w writes) bool { return w.undo != nil },
-			disabledReason: func(m Model) string {
-				if m.top().selected().action == nil {
-					return "U undoes the action under the cursor: open the history with u"
+			name:    "undo", write: func(w Writes) bool { return w.Undo != nil },
+			look: func(m Model) (actionTarget, string) {
+				if v, ok := m.top().(actionPicker); ok {
+					if a, ok := v.pickedAction(); ok {
+						return actionTarget{entry: a}, ""
+					}
 				}
-				return ""
+				return applies("U undoes the action under the cursor: open the history with u")
 			},
-			run: func(m Model) (Model, tea.Cmd) { return m.openUndo(*m.top().selected().action) },
+			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.openUndo(t.entry) },
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.SwitchNamespace },
 			name:    "the namespace switch",
-			disabledReason: func(m Model) string {
-				if _, ok := m.switchTarget(); !ok {
-					return m.keys.SwitchNamespace.Help().Key + " opens another namespace when this one holds no gocraft/work keys and another does"
+			look: func(m Model) (actionTarget, string) {
+				to, ok := m.switchTarget()
+				if !ok {
+					return applies(m.keys.SwitchNamespace.Help().Key + " opens another namespace when this one holds no gocraft/work keys and another does")
 				}
-				return ""
+				return actionTarget{namespace: to}, ""
 			},
-			run: func(m Model) (Model, tea.Cmd) { return m.switchNamespace() },
+			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.switchNamespace(t.namespace) },
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.Explain },
 			name:    "explain",
-			disabledReason: func(m Model) string {
-				if m.rd.explain == nil {
-					return "explain is not available here"
+			look: func(m Model) (actionTarget, string) {
+				if m.rd.Explain == nil {
+					return applies("explain is not available here")
 				}
-				if _, ok := m.explainTarget(); !ok {
-					return m.keys.Explain.Help().Key + " explains the selected job type or pool: select one in the Job types or Pools view"
+				s, ok := m.explainTarget()
+				if !ok {
+					return applies(m.keys.Explain.Help().Key + " explains the selected job type or pool: select one in the Job types or Pools view")
 				}
-				return ""
+				return actionTarget{subject: s}, ""
 			},
-			run: func(m Model) (Model, tea.Cmd) {
-				s, _ := m.explainTarget()
-				return m.openExplain(s)
-			},
+			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.openExplain(t.subject) },
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.Timeline },
 			name:    "the timeline",
-			disabledReason: func(m Model) string {
-				if m.rd.timeline == nil {
-					return "the timeline is not available here"
+			look: func(m Model) (actionTarget, string) {
+				if m.rd.Timeline == nil {
+					return applies("the timeline is not available here")
 				}
-				return ""
+				return applies("")
 			},
-			run: func(m Model) (Model, tea.Cmd) { return m.openTimeline(timelineDefaultSince, true) },
+			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.openTimeline(timelineDefaultSince, true) },
+		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.Events },
+			name:    "the events",
+			look: func(m Model) (actionTarget, string) {
+				if m.snap == nil {
+					return applies("no data yet")
+				}
+				return applies("")
+			},
+			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.push(newEventsView(m.snap, m.keys)) },
 		},
 	}
 }
 
-// reason is why b does nothing here, the read-only rule first.
-func (b actionBinding) reason(m Model) string {
+// reapRun opens the dialog of the reap of what the look found.
+func reapRun(m Model, t actionTarget) (Model, tea.Cmd) {
+	return m.openAction(func(m Model) (action, error) { return m.buildReap(t.targets) })
+}
+
+// check is why b does nothing here, the read-only rule first, or what it
+// acts on: one look-up for the key map, the key and the command line.
+func (b actionBinding) check(m Model) (actionTarget, string) {
 	if b.write != nil && m.opts.ReadOnly {
-		return "read-only: " + b.name + " is disabled"
+		return applies("read-only: " + b.name + " is disabled")
 	}
 	if b.write != nil && !b.write(m.wr) {
-		return b.name + " is not available here"
+		return applies(b.name + " is not available here")
 	}
-	return b.disabledReason(m)
+	return b.look(m)
 }
 
 // keyMap is the key map as it applies here: the view's own bindings, each
@@ -245,9 +303,13 @@ func (b actionBinding) reason(m Model) string {
 // clears the filter. The footer, the help and onKey all read it.
 func (m Model) keyMap() keyMap {
 	k := m.top().keys(m.keys)
+	// What the view leaves to the actions, built once: a key map per
+	// action would be one more copy of it per frame for each.
+	taken := k
 	for _, b := range actionBindings() {
-		if m.viewTakes(b) {
-			b.binding(&k).SetEnabled(b.reason(m) == "")
+		if b.binding(&taken).Enabled() {
+			_, r := b.check(m)
+			b.binding(&k).SetEnabled(r == "")
 		}
 	}
 	if !m.opened() {
@@ -271,11 +333,12 @@ func (m Model) onActionKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
 		if !key.Matches(msg, *b.binding(&m.keys)) || !m.viewTakes(b) {
 			continue
 		}
-		if r := b.reason(m); r != "" {
+		t, r := b.check(m)
+		if r != "" {
 			mm, cmd := m.setStatus(r, false)
 			return mm, cmd, true
 		}
-		mm, cmd := b.run(m)
+		mm, cmd := b.run(m, t)
 		return mm, cmd, true
 	}
 	return m, nil, false

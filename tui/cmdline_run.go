@@ -46,7 +46,7 @@ func (m Model) commands() []command {
 		return out
 	}
 	noFinder := func(m Model) string {
-		if m.rd.find == nil {
+		if m.rd.Find == nil {
 			return "find is not available here"
 		}
 		return ""
@@ -179,11 +179,12 @@ func (m Model) runCommand(line string) (Model, tea.Cmd) {
 	if !ok {
 		return m, cmd
 	}
-	if r := b.reason(m); r != "" {
+	t, r := b.check(m)
+	if r != "" {
 		mm, clear := m.setStatus(r, false)
 		return mm, tea.Batch(cmd, clear)
 	}
-	mm, run := b.run(m)
+	mm, run := b.run(m, t)
 	return mm, tea.Batch(cmd, run)
 }
 
@@ -237,19 +238,7 @@ func (m Model) showPool(args []string) (Model, tea.Cmd) {
 	if len(args) == 0 {
 		return m, nil
 	}
-	v, ok := m.focused().(poolsView)
-	if !ok {
-		return m, nil
-	}
-	// The cursor goes on the pool; the filter is cleared only when it
-	// hides it.
-	for _, filter := range []string{v.filter, ""} {
-		v.filter, v.selectedID = filter, args[0]
-		if v = v.refilter(); v.selectedID == args[0] {
-			return m.setFocused(v), nil
-		}
-	}
-	return m.setStatus(fmt.Sprintf("no pool %s", textsafe.Clean(args[0])), true)
+	return m.selectIn(args[0], "pool")
 }
 
 // showJobType focuses the Job types view, on the job type of that name
@@ -259,17 +248,20 @@ func (m Model) showJobType(args []string) (Model, tea.Cmd) {
 	if len(args) == 0 {
 		return m, nil
 	}
-	v, ok := m.focused().(jobTypesView)
+	return m.selectIn(args[0], "job type")
+}
+
+// selectIn puts the focused list's cursor on the row of k (a what), or
+// says there is none.
+func (m Model) selectIn(k, what string) (Model, tea.Cmd) {
+	s, ok := m.focused().(keySelector)
 	if !ok {
 		return m, nil
 	}
-	for _, filter := range []string{v.filter, ""} {
-		v.filter, v.selectedName = filter, args[0]
-		if v = v.refilter(); v.selectedName == args[0] {
-			return m.setFocused(v), nil
-		}
+	if v, ok := s.selectKey(k); ok {
+		return m.setFocused(v), nil
 	}
-	return m.setStatus(fmt.Sprintf("no job type %s", textsafe.Clean(args[0])), true)
+	return m.setStatus(fmt.Sprintf("no %s %s", what, textsafe.Clean(k)), true)
 }
 
 // showJobs focuses the Jobs view, on the set given, and reads its page

@@ -85,11 +85,11 @@ func TestCmdLineCompletesJobName(t *testing.T) {
 		t.Errorf("the line is not on screen:\n%s", view)
 	}
 	m = drive(t, m, keyMsg("enter"))
-	if p := m.top().selected().jobType; p == nil || p.Name != "resize_image" {
+	if p, ok := m.selectedJobType(); !ok || p.Name != "resize_image" {
 		t.Errorf(":jobtypes resize_image selected %v", p)
 	}
 	m = step(t, m, snapshotMsg{snap: fixture(), at: fixedNow})
-	if p := m.top().selected().jobType; p == nil || p.Name != "resize_image" {
+	if p, ok := m.selectedJobType(); !ok || p.Name != "resize_image" {
 		t.Errorf("after the next snapshot the cursor is on %v", p)
 	}
 	// Two candidates that share only what is typed: tab puts in the first

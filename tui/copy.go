@@ -32,29 +32,25 @@ type copyItem struct {
 
 // copyItem is what is under the cursor of the view on top.
 func (m Model) copyItem() (copyItem, bool) {
-	switch v := m.top().(type) {
-	case setsView:
-		if j, ok := v.current(); ok {
-			return setJobCopy(j), true
-		}
-		return copyItem{}, false
-	case setJobView:
-		it := setJobCopy(v.job)
-		it.what, it.text = "the job's bytes", v.job.Raw
-		return it, true
+	top := m.top()
+	if c, ok := top.(copier); ok {
+		return c.copyItem()
 	}
-	sel := m.top().selected()
-	switch {
-	case sel.pool != nil:
-		return copyItem{what: "pool id " + sel.pool.ID, text: []byte(sel.pool.ID), command: append([]string{"explain", "--pool"}, shellword.Operands(sel.pool.ID)...)}, true
-	case sel.jobType != nil:
-		return copyItem{what: "job type " + sel.jobType.Name, text: []byte(sel.jobType.Name), command: append([]string{"explain"}, shellword.Operands(sel.jobType.Name)...)}, true
-	case sel.orphan != nil:
-		return copyItem{what: "key " + sel.orphan.Key, text: []byte(sel.orphan.Key), command: append([]string{"requeue"}, shellword.Operands(sel.orphan.Key)...)}, true
-	case sel.worker != nil && sel.worker.JobID != "":
-		return copyItem{what: "job id " + sel.worker.JobID, text: []byte(sel.worker.JobID), command: append([]string{"find"}, shellword.Operands(sel.worker.JobID)...)}, true
-	case sel.action != nil:
-		return copyItem{what: "action " + sel.action.ID, text: []byte(sel.action.ID), command: append([]string{"history"}, shellword.Operands(sel.action.ID)...)}, true
+	if p, ok := m.selectedPool(); ok {
+		return copyItem{what: "pool id " + p.ID, text: []byte(p.ID), command: append([]string{"explain", "--pool"}, shellword.Operands(p.ID)...)}, true
+	}
+	if jt, ok := m.selectedJobType(); ok {
+		return copyItem{what: "job type " + jt.Name, text: []byte(jt.Name), command: append([]string{"explain"}, shellword.Operands(jt.Name)...)}, true
+	}
+	if v, ok := top.(orphanPicker); ok {
+		if o, ok := v.pickedOrphan(); ok {
+			return copyItem{what: "key " + o.Key, text: []byte(o.Key), command: append([]string{"requeue"}, shellword.Operands(o.Key)...)}, true
+		}
+	}
+	if v, ok := top.(actionPicker); ok {
+		if a, ok := v.pickedAction(); ok {
+			return copyItem{what: "action " + a.ID, text: []byte(a.ID), command: append([]string{"history"}, shellword.Operands(a.ID)...)}, true
+		}
 	}
 	return copyItem{}, false
 }
@@ -68,18 +64,19 @@ func setJobCopy(j model.SetJob) copyItem {
 	return copyItem{what: "job id " + j.Job.ID, text: []byte(j.Job.ID), command: append([]string{"find"}, shellword.Operands(j.Job.ID)...)}
 }
 
-// copyDisabled says why c (or C, when command) does nothing here.
-func (m Model) copyDisabled(command bool) string {
+// copyLook is what c (or C, when command) copies here, or why it does
+// nothing here.
+func (m Model) copyLook(command bool) (copyItem, string) {
 	it, ok := m.copyItem()
 	switch {
 	case m.opts.Clipboard == nil:
-		return "copying is not available here"
+		return it, "copying is not available here"
 	case !ok:
-		return "nothing to copy under the cursor"
+		return it, "nothing to copy under the cursor"
 	case command && it.command == nil:
-		return "no command shows " + textsafe.Clean(it.what)
+		return it, "no command shows " + textsafe.Clean(it.what)
 	}
-	return ""
+	return it, ""
 }
 
 // copyCommandLine is the command of an item, as a person pastes it.
@@ -101,10 +98,16 @@ func (m Model) copyCommandLine(it copyItem) (string, error) {
 // copyNow copies the item under the cursor (its command when command is
 // set) and says so in the status line.
 func (m Model) copyNow(command bool) (Model, tea.Cmd) {
-	if r := m.copyDisabled(command); r != "" {
+	it, r := m.copyLook(command)
+	if r != "" {
 		return m.setStatus(r, true)
 	}
-	it, _ := m.copyItem()
+	return m.copyIt(it, command)
+}
+
+// copyIt copies it (its command when command is set) and says so in the
+// status line.
+func (m Model) copyIt(it copyItem, command bool) (Model, tea.Cmd) {
 	text, what := it.text, textsafe.Clean(it.what)
 	if command {
 		line, err := m.copyCommandLine(it)

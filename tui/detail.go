@@ -68,18 +68,12 @@ func (d detailView) follow(s *model.Snapshot) detailView {
 	return d.refresh()
 }
 
-func (d detailView) setOrphans([]model.InProgressList) view { return d }
-func (detailView) filterText() string                       { return "" }
-func (d detailView) setFilter(string) view                  { return d }
-
-// selected is the pool shown, unless it is gone: x reaps it, R requeues
+// pickedPool is the pool shown, unless it is gone: x reaps it, R requeues
 // its lists.
-func (d detailView) selected() selection {
-	if p, ok := d.current(); ok {
-		return selection{pool: &p}
-	}
-	return selection{}
-}
+func (d detailView) pickedPool() (model.Pool, bool) { return d.current() }
+
+// detailPool is the pool shown: the polls read all its lists.
+func (d detailView) detailPool() (model.Pool, bool) { return d.current() }
 
 // keys: nothing to enter or filter here; esc goes back.
 func (detailView) keys(k keyMap) keyMap {
@@ -91,6 +85,8 @@ func (detailView) keys(k keyMap) keyMap {
 
 func (d detailView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
+	case snapshotShown:
+		return d.setSnapshot(msg.snap, msg.hist), nil
 	case loadMsg:
 		d.poll.running = false
 		return d.startPeek()

@@ -88,18 +88,14 @@ func explainCmd(r Explainer, s explainSubject, view, seq int, timeout time.Durat
 // cursor, the job type of the queue shown, or what the explanation on
 // screen explains.
 func (m Model) explainTarget() (explainSubject, bool) {
-	switch v := m.top().(type) {
-	case explainView:
-		return v.subject, true
-	case queueView:
-		return explainSubject{job: v.job}, true
+	if v, ok := m.top().(aboutOne); ok {
+		return v.explainSubject(), true
 	}
-	sel := m.top().selected()
-	switch {
-	case sel.jobType != nil:
-		return explainSubject{job: sel.jobType.Name}, true
-	case sel.pool != nil:
-		return explainSubject{pool: sel.pool.ID}, true
+	if jt, ok := m.selectedJobType(); ok {
+		return explainSubject{job: jt.Name}, true
+	}
+	if p, ok := m.selectedPool(); ok {
+		return explainSubject{pool: p.ID}, true
 	}
 	return explainSubject{}, false
 }
@@ -107,17 +103,23 @@ func (m Model) explainTarget() (explainSubject, bool) {
 // openExplain is e: the explanation of s pushed, or read again when it is
 // on screen already.
 func (m Model) openExplain(s explainSubject) (Model, tea.Cmd) {
-	if v, ok := m.top().(explainView); ok && v.subject == s {
-		return m.updateTop(loadMsg{})
+	v := explainView{id: m.views, km: m.keys, reader: m.rd.Explain, timeout: m.opts.FetchTimeout, subject: s, readOnly: m.opts.ReadOnly}
+	return m.pushOrReread(v.setSnapshot(m.snap, m.history))
+}
+
+// rereads is the explanation on screen (top) when it explains the same
+// subject: it is read again rather than another pushed over it.
+func (v explainView) rereads(top view) (view, bool) {
+	if t, ok := top.(explainView); ok && t.subject == v.subject {
+		return t, true
 	}
-	v := explainView{id: m.views, km: m.keys, reader: m.rd.explain, timeout: m.opts.FetchTimeout, subject: s, readOnly: m.opts.ReadOnly}
-	return m.push(v.setSnapshot(m.snap, m.history))
+	return nil, false
 }
 
 // explainNamed is :explain NAME: a job type, or a pool when NAME is a
 // pool's ID and no job type's name (as `workq-tui explain` decides).
 func (m Model) explainNamed(name string) (Model, tea.Cmd) {
-	if m.rd.explain == nil {
+	if m.rd.Explain == nil {
 		return m.setStatus("explain is not available here", true)
 	}
 	s := explainSubject{job: name}
@@ -143,11 +145,8 @@ type explainView struct {
 	jobType *model.JobType
 	pool    *model.Pool
 
-	seq     int
-	loading bool
-	loaded  bool
-	x       explained
-	err     error
+	loader
+	x explained
 	// offset is the first line shown: a long explanation scrolls.
 	offset int
 
@@ -173,31 +172,38 @@ func (v explainView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
 	return v
 }
 
-func (v explainView) setOrphans([]model.InProgressList) view { return v }
-func (explainView) filterText() string                       { return "" }
-func (v explainView) setFilter(string) view                  { return v }
-
-// selected is the subject, so that the keys of its fixes act on it.
-func (v explainView) selected() selection {
-	return selection{jobType: v.jobType, pool: v.pool}
+// pickedPool and pickedJobType are the subject, so that the keys of its
+// fixes act on it.
+func (v explainView) pickedPool() (model.Pool, bool) {
+	if v.pool == nil {
+		return model.Pool{}, false
+	}
+	return *v.pool, true
 }
+
+func (v explainView) pickedJobType() (model.JobType, bool) {
+	if v.jobType == nil {
+		return model.JobType{}, false
+	}
+	return *v.jobType, true
+}
+
+// explainSubject is what the view explains: e reads it again.
+func (v explainView) explainSubject() explainSubject { return v.subject }
 
 func (v explainView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
+	case snapshotShown:
+		return v.setSnapshot(msg.snap, msg.hist), nil
 	case loadMsg:
-		v.seq++
-		v.loading = true
+		v.loader = v.start()
 		return v, explainCmd(v.reader, v.subject, v.id, v.seq, v.timeout)
 	case explainMsg:
-		if msg.view != v.id || msg.seq != v.seq {
+		var ok bool
+		if v.loader, ok = v.take(v.id, msg.view, msg.seq, msg.err); !ok || msg.err != nil {
 			return v, nil
 		}
-		v.loading = false
-		if msg.err != nil {
-			v.err = msg.err
-			return v, nil
-		}
-		v.err, v.x, v.loaded = nil, msg.x, true
+		v.x = msg.x
 		v.offset = min(v.offset, v.maxOffset())
 	case tea.KeyMsg:
 		l := listState{cursor: v.offset, offset: v.offset}

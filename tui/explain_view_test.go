@@ -58,8 +58,8 @@ func (f *fakeExplainer) FixCommand(fix []string) string {
 // the timeline of tl, pausing through a fake pauser.
 func explainOptions(x *fakeExplainer, tl *fakeTimeline) Options {
 	o, _ := testOptions(staticSource(fixture()))
-	o.Reader = withExplain{testReader: o.Reader.(testReader), Explainer: x, TimelineReader: tl, CommandLiner: fakeCommands{}}
-	o.Actor = withPauser{testActor: o.Actor.(testActor), Pauser: &fakePauser{}}
+	o.Reads.Explain, o.Reads.Timeline, o.Reads.Commands = x, tl, fakeCommands{}
+	o.Writes.Pause = &fakePauser{}
 	return o
 }
 
@@ -111,7 +111,7 @@ func TestExplainPoolAndQueue(t *testing.T) {
 	m = toView(t, m, "Pools")
 	m = press(t, m, "g")
 	for i := 0; i < 10; i++ {
-		if p := m.top().selected().pool; p != nil && p.ID == "aaaabbbbccccddddeeeeffff" {
+		if p, ok := m.selectedPool(); ok && p.ID == "aaaabbbbccccddddeeeeffff" {
 			break
 		}
 		m = press(t, m, "j")

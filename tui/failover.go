@@ -63,10 +63,10 @@ const failoverNoticeFor = 30 * time.Second
 
 // following is the follower's state now; ok is false without one.
 func (m Model) following() (Following, bool) {
-	if m.rd.follow == nil {
+	if m.rd.Follow == nil {
 		return Following{}, false
 	}
-	return m.rd.follow.Following(), true
+	return m.rd.Follow.Following(), true
 }
 
 // nodeSegment is the header's "where": the node and its role, with a

@@ -29,7 +29,7 @@ func TestFollowerHeaderAndFailoverNotice(t *testing.T) {
 	for _, width := range []int{80, 120} {
 		fol := &fakeFollower{f: Following{MasterName: "m", Node: "10.0.0.1:6379", Sentinels: 3, Listening: 3}}
 		o, _ := testOptions(staticSource(fixture()))
-		o.Reader = withFollower{baseReader(o), fol}
+		o.Reads.Follow = fol
 		m := newTest(t, o, width, 24)
 
 		view := m.View()
@@ -83,7 +83,7 @@ func TestFollowerHeaderAndFailoverNotice(t *testing.T) {
 func TestFollowerReplicaHeader(t *testing.T) {
 	fol := &fakeFollower{f: Following{MasterName: "m", Node: "10.0.0.3:6379", Replica: true, LagKnown: true, LagBytes: 12345, LagSeconds: 1, Sentinels: 3}}
 	o, _ := testOptions(staticSource(fixture()))
-	o.Reader, o.ReadOnly = withFollower{baseReader(o), fol}, true
+	o.Reads.Follow, o.ReadOnly = fol, true
 	m := newTest(t, o, 120, 24)
 	lines := strings.Split(m.View(), "\n")
 	if !strings.Contains(lines[0], "10.0.0.3:6379 replica lag 12.3 kB 1s") {

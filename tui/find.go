@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
@@ -51,10 +52,8 @@ type findView struct {
 	text string
 	spec redisq.FindSpec
 
-	seq     int
-	loading bool
-	places  []redisq.Place
-	err     error
+	loader
+	places []redisq.Place
 	// now is Redis's clock of the last snapshot, for the ages.
 	now time.Time
 
@@ -105,36 +104,35 @@ func (v findView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
 	return v
 }
 
-func (v findView) setOrphans([]model.InProgressList) view { return v }
-func (findView) filterText() string                       { return "" }
-func (v findView) setFilter(string) view                  { return v }
-
-// selected is the place under the cursor: enter opens the view of it.
-func (v findView) selected() selection {
+// picked is the place under the cursor: enter opens the view of it.
+func (v findView) picked() (redisq.Place, bool) {
 	if v.list.cursor < 0 || v.list.cursor >= len(v.places) {
-		return selection{}
+		return redisq.Place{}, false
 	}
-	p := v.places[v.list.cursor]
-	return selection{place: &p}
+	return v.places[v.list.cursor], true
 }
 
 func (v findView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
+	case snapshotShown:
+		return v.setSnapshot(msg.snap, msg.hist), nil
 	case loadMsg:
-		v.seq++
-		v.loading = true
+		v.loader = v.start()
 		spec := v.spec
 		spec.Now = v.now
 		return v, findCmd(v.finder, spec, v.id, v.seq, v.timeout)
 	case findMsg:
-		if msg.view != v.id || msg.seq != v.seq {
+		var ok bool
+		if v.loader, ok = v.take(v.id, msg.view, msg.seq, msg.err); !ok {
 			return v, nil
 		}
-		v.loading = false
-		v.places, v.err = msg.places, msg.err
+		v.places = msg.places
 		v.list = v.list.clamp(len(v.places), v.listHeight())
 		return v, nil
 	case tea.KeyMsg:
+		if p, ok := v.picked(); ok && key.Matches(msg, v.km.Enter) {
+			return v, func() tea.Msg { return placeMsg{p: p} }
+		}
 		if l, ok := v.list.navigate(msg, v.km, len(v.places), v.listHeight()); ok {
 			v.list = l
 		}

@@ -43,10 +43,10 @@ func (m Model) find(args []string) (Model, tea.Cmd) {
 	if err != nil {
 		return m.setStatus("find: "+oneLine(err.Error()), true)
 	}
-	if m.rd.find == nil {
+	if m.rd.Find == nil {
 		return m.setStatus("find is not available here", true)
 	}
-	return m.push(newFindView(m.views, text, spec, m.keys, m.rd.find, m.opts.ActionTimeout))
+	return m.push(newFindView(m.views, text, spec, m.keys, m.rd.Find, m.opts.ActionTimeout))
 }
 
 // snapPool is a pool of the last poll.
@@ -56,6 +56,10 @@ func (m Model) snapPool(id string) (*model.Pool, bool) {
 	}
 	return m.snap.Pool(id)
 }
+
+// placeMsg is enter on a place the find view lists: the root opens the
+// view that shows it (jumpToPlace).
+type placeMsg struct{ p redisq.Place }
 
 // jumpToPlace opens the view of a place found.
 func (m Model) jumpToPlace(p redisq.Place) (Model, tea.Cmd) {
@@ -77,9 +81,9 @@ func (m Model) jumpToPlace(p redisq.Place) (Model, tea.Cmd) {
 		if _, ok := m.snapPool(p.Pool); !ok {
 			return m.setStatus("pool "+textsafe.Clean(model.ShortID(p.Pool))+" is not in the last poll: press r", true)
 		}
-		return m.push(newDetail(m.views, p.Pool, m.snap, m.keys, m.rd.peek, m.opts.FetchTimeout))
+		return m.push(newDetail(m.views, p.Pool, m.snap, m.keys, m.rd.Peek, m.opts.FetchTimeout))
 	case redisq.PlaceQueue:
-		if m.rd.queue == nil {
+		if m.rd.Queue == nil {
 			return m.setStatus("queue contents are not available here", true)
 		}
 		q := m.newQueue(p.Name)

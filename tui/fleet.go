@@ -108,7 +108,8 @@ func NewFleet(o FleetOptions) Fleet {
 	f.children = make([]*Model, len(o.Targets))
 	f.sums = make([]snapSums, len(o.Targets))
 	f.sumsOf = make([]*model.Snapshot, len(o.Targets))
-	for i, t := range o.Targets {
+	for i := range o.Targets {
+		t := o.Targets[i] // a copy: the defaults below are this screen's
 		if t.Now == nil {
 			t.Now = o.Now
 		}

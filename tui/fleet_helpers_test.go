@@ -283,7 +283,7 @@ func (f *fakeSource) count() int {
 // does not move real timeouts).
 func fleetTarget(name string, src Poller, interval time.Duration) (Options, testDeps) {
 	o, deps := testOptions(nil)
-	o = polling(o, src)
+	o.Reads.Poll = src
 	o.Target = name
 	o.Address = name + ".internal:6379"
 	o.Interval = interval

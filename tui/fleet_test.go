@@ -396,7 +396,7 @@ func TestFleetActionRunsOnWhileAway(t *testing.T) {
 	d := newFleetDriver(t)
 	o, _ := fleetTarget("east", staticSource(fixture()), time.Hour)
 	r := &slowReaper{d: d, release: make(chan struct{})}
-	o.Actor = testActor{r}
+	o.Writes = Writes{Reap: r}
 	other, _ := fleetTarget("west", staticSource(fixture()), time.Hour)
 	d.start(o, other)
 	d.send(keyMsg("enter"))

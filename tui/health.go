@@ -3,8 +3,8 @@ package tui
 // This file owns what the screen says of the Redis under it: whether it
 // is set up to lose jobs (an eviction policy, memory near its limit,
 // changes not on disk, a replica behind) and how big the dead set has
-// grown. It reads INFO with every sweep (and at start) when the reader
-// offers it, and the header warns in a line of its own; these are
+// grown. It reads INFO with every sweep (and at start) when Reads.Health
+// is set, and the header warns in a line of its own; these are
 // warnings, not problems: the verdict does not count them, as snapshot's
 // exit status does not (without --strict).
 

@@ -22,7 +22,7 @@ func TestHeaderWarnsOfARedisSetUpToLoseJobs(t *testing.T) {
 		want bool
 	}{{"risky", risky, true}, {"safe", safe, false}} {
 		o, _ := testOptions(staticSource(fixture()))
-		o.Reader = withHealth{baseReader(o), fakeHealth{tc.h}}
+		o.Reads.Health = fakeHealth{tc.h}
 		m := newTest(t, o, 80, 24)
 		m, _ = deliver(t, m, m.Init())
 		view := m.View()

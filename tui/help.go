@@ -55,11 +55,8 @@ func closeHelp() key.Binding {
 	return key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "close help"))
 }
 
-// isHelp reports whether v is the full help.
-func isHelp(v view) bool {
-	_, ok := v.(helpView)
-	return ok
-}
+// closedBy: ? on the help closes it.
+func (helpView) closedBy(k keyMap) key.Binding { return k.Help }
 
 func (helpView) title() string { return "help" }
 
@@ -111,17 +108,10 @@ func (v helpView) update(msg tea.Msg) (view, tea.Cmd) {
 	return v, nil
 }
 
-func (v helpView) setSnapshot(*model.Snapshot, queueHistory) view { return v }
-func (v helpView) setOrphans([]model.InProgressList) view         { return v }
-
 func (v helpView) setSize(w, h int) view {
 	v.width, v.height = w, h
 	return v
 }
-
-func (helpView) filterText() string      { return "" }
-func (v helpView) setFilter(string) view { return v }
-func (helpView) selected() selection     { return selection{} }
 
 // keys leaves the keys that move between views, scroll, close and quit;
 // the actions of the view under it do nothing here.

@@ -191,7 +191,7 @@ func testOptions(src *fakeSource) (Options, testDeps) {
 		Interval:  time.Hour, // no second poll during a golden test
 		Now:       func() time.Time { return fixedNow },
 		Renderer:  asciiRenderer(),
-		Reader: testReader{Poller: src, Peeker: fakePeeker{jobs: map[string][]string{
+		Reads: Reads{Poll: src, Peek: fakePeeker{jobs: map[string][]string{
 			"6f1a2b3c4d5e6f7a8b9c0d1e/send_email": {
 				`{"name":"send_email","id":"b1c2d3e4f5a6b7c8d9e0f1a2","t":1795964200,"args":{"to":"ops@example.com","template":"welcome"}}`,
 				`{"name":"send_email","id":"c1","t":1795964300,"args":{"to":"\u001b[2Jevil"},"fails":2,"err":"smtp timeout"}`,
@@ -199,8 +199,8 @@ func testOptions(src *fakeSource) (Options, testDeps) {
 			},
 			"6f1a2b3c4d5e6f7a8b9c0d1e/resize_image": {`{"name":"resize_image","id":"r1","t":1795964000,"args":{"w":640,"h":480}}`},
 		}}},
-		Actor: testActor{d.reaper},
-		Audit: d.audit,
+		Writes: Writes{Reap: d.reaper},
+		Audit:  d.audit,
 	}, d
 }
 
@@ -296,11 +296,62 @@ func openPool(t *testing.T, m Model, id string) Model {
 	m = toView(t, m, "Pools")
 	m = press(t, m, "g")
 	for i := 0; i < 100; i++ {
-		if p := m.top().selected().pool; p != nil && p.ID == id {
+		if p, ok := m.selectedPool(); ok && p.ID == id {
 			return press(t, m, "enter")
 		}
 		m = press(t, m, "j")
 	}
 	t.Fatalf("no pool %s in the Pools view", id)
+	return m
+}
+
+// shown is v given the snapshot s, as the root gives every view.
+func shown(v view, s *model.Snapshot) view {
+	v, _ = v.update(snapshotShown{snap: s, hist: queueHistory{}})
+	return v
+}
+
+// found is v given the orphans o, as the root gives every view.
+func found(v view, o []model.InProgressList) view {
+	v, _ = v.update(orphansFound{list: o})
+	return v
+}
+
+// pickedJobType is the job type under v's cursor, if v lists job types.
+func pickedJobType(v view) (model.JobType, bool) {
+	if p, ok := v.(jobTypePicker); ok {
+		return p.pickedJobType()
+	}
+	return model.JobType{}, false
+}
+
+// focusedJobType is the job type under the focused view's cursor.
+func focusedJobType(m Model) model.JobType {
+	jt, _ := pickedJobType(m.focused())
+	return jt
+}
+
+// enterCmd presses enter and delivers what it opens (a view returns a
+// command that asks the root to push a view, or to show a window or a
+// place): the model, and the command of the opened view (its first read).
+func enterCmd(t *testing.T, m Model) (Model, tea.Cmd) {
+	t.Helper()
+	m, cmd := stepCmd(m, keyMsg("enter"))
+	if cmd == nil {
+		return m, nil
+	}
+	switch msg := cmd().(type) {
+	case pushMsg, windowMsg, placeMsg:
+		return stepCmd(m, msg)
+	default:
+		t.Fatalf("enter opened nothing: %T", msg)
+	}
+	return m, nil
+}
+
+// enter presses enter and delivers what it opens (enterCmd).
+func enter(t *testing.T, m Model) Model {
+	t.Helper()
+	m, _ = enterCmd(t, m)
 	return m
 }

@@ -10,10 +10,12 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/journal"
@@ -60,10 +62,16 @@ func historyCmd(r HistoryReader, view, seq int, timeout time.Duration) tea.Cmd {
 // openHistory is u: the history pushed on the view on screen, or read
 // again when it is on screen already.
 func (m Model) openHistory() (Model, tea.Cmd) {
-	if _, ok := m.top().(historyView); ok {
-		return m.updateTop(loadMsg{})
+	return m.pushOrReread(historyView{id: m.views, km: m.keys, reader: m.rd.History, timeout: m.opts.FetchTimeout})
+}
+
+// rereads is the history on screen (top), when it is: it is read again
+// rather than another pushed over it.
+func (historyView) rereads(top view) (view, bool) {
+	if t, ok := top.(historyView); ok {
+		return t, true
 	}
-	return m.push(historyView{id: m.views, km: m.keys, reader: m.rd.history, timeout: m.opts.FetchTimeout})
+	return nil, false
 }
 
 // historyView is the list of the journal's actions.
@@ -73,46 +81,40 @@ type historyView struct {
 	reader  HistoryReader
 	timeout time.Duration
 
-	seq     int
-	loading bool
-	loaded  bool
-	list    HistoryList
-	err     error
-	// selID is the action under the cursor, kept across reads.
-	selID string
-	l     listState
+	loader
+	// read is the last read: its actions are the table's items, the
+	// cursor kept on the same action across reads; the table's height is
+	// the rows, height the body.
+	read HistoryList
+	table[journal.Summary]
 
 	width, height int
 }
 
 func (historyView) title() string { return "history" }
 
-func (h historyView) setSnapshot(*model.Snapshot, queueHistory) view { return h }
-func (h historyView) setOrphans([]model.InProgressList) view         { return h }
-func (historyView) filterText() string                               { return "" }
-func (h historyView) setFilter(string) view                          { return h }
+func (h historyView) pickedAction() (journal.Summary, bool) { return h.current() }
 
-func (h historyView) selected() selection {
-	if h.l.cursor < len(h.list.Actions) && len(h.list.Actions) > 0 {
-		a := h.list.Actions[h.l.cursor]
-		return selection{action: &a}
-	}
-	return selection{}
-}
+func actionKey(a *journal.Summary) string { return a.ID }
+
+// everyAction: the history has no filter.
+func everyAction(*journal.Summary, string) bool { return true }
 
 func (h historyView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case loadMsg:
-		h.seq++
-		h.loading = true
+		h.loader = h.start()
 		return h, historyCmd(h.reader, h.id, h.seq, h.timeout)
 	case historyMsg:
 		return h.setList(msg), nil
 	case tea.KeyMsg:
-		l, _ := h.l.navigate(msg, h.km, len(h.list.Actions), h.rows())
-		h.l = l
-		if a := h.selected().action; a != nil {
-			h.selID = a.ID
+		h.table, _ = h.table.navigate(msg, h.km, actionKey)
+		if key.Matches(msg, h.km.Enter) {
+			if a, ok := h.pickedAction(); ok {
+				return h, pushCmd(func(e openEnv) (view, string) {
+					return newActionView(e.id, a, e.keys, e.rd.History, e.timeout), ""
+				})
+			}
 		}
 	}
 	return h, nil
@@ -120,26 +122,16 @@ func (h historyView) update(msg tea.Msg) (view, tea.Cmd) {
 
 // setList takes a read, the cursor staying on the action it was on.
 func (h historyView) setList(msg historyMsg) historyView {
-	if msg.view != h.id || msg.seq != h.seq {
+	var ok bool
+	if h.loader, ok = h.take(h.id, msg.view, msg.seq, msg.err); !ok || msg.err != nil {
 		return h
 	}
-	h.loading = false
-	if msg.err != nil {
-		h.err = msg.err
-		return h
+	h.read, h.items = msg.list, msg.list.Actions
+	// The cursor stays on its action; on the newest when that is gone.
+	if !slices.ContainsFunc(h.items, func(a journal.Summary) bool { return a.ID == h.selKey }) {
+		h.table.list.cursor = 0
 	}
-	h.err, h.list, h.loaded = nil, msg.list, true
-	cursor := 0
-	for i, a := range h.list.Actions {
-		if a.ID == h.selID {
-			cursor = i
-			break
-		}
-	}
-	h.l = h.l.moveTo(cursor, len(h.list.Actions), h.rows())
-	if a := h.selected().action; a != nil {
-		h.selID = a.ID
-	}
+	h.table = h.table.refilter(everyAction, actionKey)
 	return h
 }
 
@@ -151,13 +143,13 @@ func (h historyView) rows() int { return max(h.height-historyHeaderLines, 1) }
 
 func (h historyView) setSize(w, ht int) view {
 	h.width, h.height = w, ht
-	h.l = h.l.clamp(len(h.list.Actions), h.rows())
+	h.table = h.resize(h.rows())
 	return h
 }
 
 // keys: enter shows what the action changed, esc goes back.
 func (h historyView) keys(k keyMap) keyMap {
-	k.Enter.SetEnabled(len(h.list.Actions) > 0)
+	k.Enter.SetEnabled(len(h.items) > 0)
 	k.Enter.SetHelp("enter", "what it changed")
 	k.Filter.SetEnabled(false)
 	k.Back.SetEnabled(true)
@@ -184,19 +176,19 @@ func (h historyView) render(c renderContext) string {
 		fitLine(h.statusLine(c.st), h.width),
 		fitLine(c.st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), h.width),
 	}
-	from, to := h.l.window(len(h.list.Actions), h.rows())
+	from, to := h.table.list.window(len(h.items), h.rows())
 	for i := from; i < to; i++ {
-		a := h.list.Actions[i]
+		a := h.items[i]
 		cells := []string{textsafe.Clean(a.ID), model.FormatAge(c.now.Sub(a.Time)), textsafe.Clean(a.Command),
 			strconv.Itoa(a.Calls), strconv.FormatInt(a.Done, 10), textsafe.Clean(a.State)}
 		row := renderCells(cols, cells)
-		if i == h.l.cursor {
+		if i == h.table.list.cursor {
 			lines = append(lines, fitLine(c.st.selectRow(row), h.width))
 		} else {
 			lines = append(lines, fitLine("  "+row, h.width))
 		}
 	}
-	if h.loaded && len(h.list.Actions) == 0 {
+	if h.loaded && len(h.items) == 0 {
 		lines = append(lines, c.st.faint.Render("  no action of this namespace in the journal yet"))
 	}
 	return fitBlock(strings.Join(lines, "\n"), h.width, h.height)
@@ -211,12 +203,12 @@ func (h historyView) statusLine(st styles) string {
 	case !h.loaded:
 		return st.faint.Render("reading the journal…")
 	}
-	text := plural(len(h.list.Actions), "action", "actions") + ", newest first"
+	text := plural(len(h.items), "action", "actions") + ", newest first"
 	if h.loading {
 		text += st.faint.Render(" (reading…)")
 	}
-	if n := len(h.list.Warnings); n > 0 {
+	if n := len(h.read.Warnings); n > 0 {
 		text += st.warn.Render(fmt.Sprintf(" · %s unreadable", plural(n, "file", "files")))
 	}
-	return text + st.faint.Render(" · journal "+textsafe.Clean(h.list.Dir))
+	return text + st.faint.Render(" · journal "+textsafe.Clean(h.read.Dir))
 }

@@ -16,7 +16,6 @@ import (
 
 	"github.com/workq-tui/workq-tui/internal/journal"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
-	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 )
 
@@ -45,10 +44,8 @@ type actionView struct {
 	// sum is the action as the history listed it (its state among them).
 	sum journal.Summary
 
-	seq     int
-	loading bool
-	action  *journal.Action
-	err     error
+	loader
+	action *journal.Action
 
 	vp            viewport.Model
 	width, height int
@@ -60,29 +57,20 @@ func newActionView(id int, sum journal.Summary, k keyMap, r HistoryReader, timeo
 
 func (a actionView) title() string { return "action " + textsafe.Clean(a.sum.ID) }
 
-func (a actionView) setSnapshot(*model.Snapshot, queueHistory) view { return a }
-func (a actionView) setOrphans([]model.InProgressList) view         { return a }
-func (actionView) filterText() string                               { return "" }
-func (a actionView) setFilter(string) view                          { return a }
-
-// selected is the action shown: U undoes it from here as from the list.
-func (a actionView) selected() selection {
-	s := a.sum
-	return selection{action: &s}
-}
+// pickedAction is the action shown: U undoes it from here as from the list.
+func (a actionView) pickedAction() (journal.Summary, bool) { return a.sum, true }
 
 func (a actionView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case loadMsg:
-		a.seq++
-		a.loading = true
+		a.loader = a.start()
 		return a, historyActionCmd(a.reader, a.id, a.seq, a.sum.ID, a.timeout)
 	case historyActionMsg:
-		if msg.view != a.id || msg.seq != a.seq {
+		var ok bool
+		if a.loader, ok = a.take(a.id, msg.view, msg.seq, msg.err); !ok {
 			return a, nil
 		}
-		a.loading = false
-		a.action, a.err = msg.action, msg.err
+		a.action = msg.action
 		if msg.err == nil {
 			a = a.fill()
 			a.vp.GotoTop()

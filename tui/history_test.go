@@ -15,18 +15,6 @@ import (
 	"github.com/workq-tui/workq-tui/reaper"
 )
 
-// withHistory offers the history besides the polls.
-type withHistory struct {
-	testReader
-	HistoryReader
-}
-
-// withUndo offers the undo besides the reaps.
-type withUndo struct {
-	testActor
-	Undoer
-}
-
 // fakeJournal is a journal in memory: the history reads it, the undoer
 // plans from it and marks what it undid.
 type fakeJournal struct {
@@ -127,8 +115,8 @@ func sampleJournal() *fakeJournal {
 // undoer.
 func historyOptions(j *fakeJournal) (Options, testDeps) {
 	o, d := testOptions(staticSource(fixture()))
-	o.Reader = withHistory{testReader: o.Reader.(testReader), HistoryReader: j}
-	o.Actor = withUndo{testActor: o.Actor.(testActor), Undoer: j}
+	o.Reads.History = j
+	o.Writes.Undo = j
 	return o, d
 }
 
@@ -151,8 +139,8 @@ func TestHistoryUndo(t *testing.T) {
 	m := newTest(t, o, 100, 30)
 	m = press(t, m, "u")
 	h := historyOf(t, m)
-	if len(h.list.Actions) != 3 || h.list.Actions[0].ID != "20261129-145500-001" {
-		t.Fatalf("history, newest first: %+v", h.list.Actions)
+	if len(h.items) != 3 || h.items[0].ID != "20261129-145500-001" {
+		t.Fatalf("history, newest first: %+v", h.items)
 	}
 	if v := m.View(); !strings.Contains(v, "screen jobs dead requeue") || !strings.Contains(v, "3 actions") {
 		t.Fatalf("the history view lacks its actions:\n%s", v)
@@ -199,10 +187,10 @@ func TestHistoryUndo(t *testing.T) {
 		t.Errorf("audit entry: %+v", e)
 	}
 	h = historyOf(t, m)
-	if len(h.list.Actions) != 4 {
-		t.Fatalf("the history was not read again: %+v", h.list.Actions)
+	if len(h.items) != 4 {
+		t.Fatalf("the history was not read again: %+v", h.items)
 	}
-	if a := h.selected().action; a == nil || a.ID != "20261129-143000-001" || !strings.Contains(a.State, "undone by 20261129-150100-001") {
+	if a, ok := h.pickedAction(); !ok || a.ID != "20261129-143000-001" || !strings.Contains(a.State, "undone by 20261129-150100-001") {
 		t.Errorf("the cursor after the undo: %+v", a)
 	}
 	m = press(t, m, "esc")
@@ -251,7 +239,7 @@ func TestHistoryReadOnlyAndUnavailable(t *testing.T) {
 	}
 
 	o, _ = historyOptions(sampleJournal())
-	o.Actor = testActor{&fakeReaper{}}
+	o.Writes = Writes{Reap: &fakeReaper{}}
 	m = newTest(t, o, 100, 30)
 	m = press(t, m, "u")
 	m = press(t, m, "U")

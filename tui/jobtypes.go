@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
@@ -65,25 +66,22 @@ type jobTypesView struct {
 	cols []string
 	// km is the key map the view navigates with.
 	km      keyMap
-	types   []model.JobType
 	history queueHistory
 	// snap and orphans (the last scan's) are what blocks is explained
 	// from: the mark and reason of each job type held back.
-	snap         *model.Snapshot
-	orphans      []model.InProgressList
-	blocks       map[string]jobBlock
-	rows         []int
-	filter       string
-	list         listState
-	selectedName string
-	width        int
-	height       int
+	snap    *model.Snapshot
+	orphans []model.InProgressList
+	blocks  map[string]jobBlock
+	// the job types, the cursor following a name; height is the rows,
+	// without the column titles and the reason line.
+	table[model.JobType]
+	width int
 }
 
 func (jobTypesView) title() string { return "Job types" }
 
 func (v jobTypesView) setSnapshot(s *model.Snapshot, h queueHistory) view {
-	v.types, v.history, v.snap = s.JobTypes, h, s
+	v.items, v.history, v.snap = s.JobTypes, h, s
 	v.blocks = withHealthMarks(jobBlocks(v.snap, v.orphans, v.km), v.snap)
 	return v.refilter()
 }
@@ -104,8 +102,7 @@ func (v jobTypesView) setFilter(f string) view {
 // setSize takes the body; one line of it holds the column titles, the
 // last the reason of the row under the cursor.
 func (v jobTypesView) setSize(w, h int) view {
-	v.width, v.height = w, max(h-2, 1)
-	v.list = v.list.clamp(len(v.rows), v.height)
+	v.width, v.table = w, v.resize(max(h-2, 1))
 	return v
 }
 
@@ -117,79 +114,70 @@ func (v jobTypesView) keys(k keyMap) keyMap {
 	return k
 }
 
-func (v jobTypesView) selected() selection {
-	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
-		return selection{}
-	}
-	return selection{jobType: &v.types[v.rows[v.list.cursor]]}
+func (v jobTypesView) pickedJobType() (model.JobType, bool) { return v.current() }
+
+// selectKey puts the cursor on the job type of that name; the filter is
+// cleared only when it hides it.
+func (v jobTypesView) selectKey(name string) (view, bool) {
+	var ok bool
+	v.table, ok = v.table.selectKey(name, v.matches, jobTypeKey)
+	return v, ok
 }
 
 func (v jobTypesView) refilter() jobTypesView {
-	rows := make([]int, 0, len(v.types))
-	f := strings.ToLower(v.filter)
-	for i, jt := range v.types {
-		text := strings.ToLower(textsafe.Clean(jt.Name))
-		if jt.Drift {
-			text += " drift"
-		}
-		if b, ok := v.blocks[jt.Name]; ok {
-			text += " " + strings.ToLower(b.mark)
-		}
-		if jt.Paused {
-			text += " paused"
-		}
-		if jt.Throttled != nil {
-			text += " throttled"
-		}
-		if f == "" || strings.Contains(text, f) {
-			rows = append(rows, i)
-		}
-	}
-	v.rows = rows
-	for i, r := range rows {
-		if v.types[r].Name == v.selectedName {
-			v.list.cursor = i
-			break
-		}
-	}
-	v.list = v.list.clamp(len(rows), v.height)
-	v.selectedName = ""
-	if v.list.cursor < len(rows) {
-		v.selectedName = v.types[rows[v.list.cursor]].Name
-	}
+	v.table = v.table.refilter(v.matches, jobTypeKey)
 	return v
 }
 
-// current is the job type under the cursor.
-func (v jobTypesView) current() (model.JobType, bool) {
-	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
-		return model.JobType{}, false
+func jobTypeKey(jt *model.JobType) string { return jt.Name }
+
+// matches reports whether the filter f finds jt: by its name, or by what
+// the view marks it with (drift, why it is blocked, paused, throttled).
+func (v jobTypesView) matches(jt *model.JobType, f string) bool {
+	text := strings.ToLower(textsafe.Clean(jt.Name))
+	if jt.Drift {
+		text += " drift"
 	}
-	return v.types[v.rows[v.list.cursor]], true
+	if b, ok := v.blocks[jt.Name]; ok {
+		text += " " + strings.ToLower(b.mark)
+	}
+	if jt.Paused {
+		text += " paused"
+	}
+	if jt.Throttled != nil {
+		text += " throttled"
+	}
+	return strings.Contains(text, f)
 }
 
 // update moves the cursor on a navigation key; it reads nothing.
 func (v jobTypesView) update(msg tea.Msg) (view, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok {
-		return v.navigate(km, v.km), nil
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if jt, ok := v.current(); ok && key.Matches(msg, v.km.Enter) {
+			return v, pushCmd(func(e openEnv) (view, string) {
+				if e.rd.Queue == nil {
+					return nil, "queue contents are not available here"
+				}
+				return openQueue(e, jt.Name), ""
+			})
+		}
+		return v.navigate(msg, v.km), nil
+	case snapshotShown:
+		return v.setSnapshot(msg.snap, msg.hist), nil
+	case orphansFound:
+		return v.setOrphans(msg.list), nil
 	}
 	return v, nil
 }
 
 func (v jobTypesView) navigate(msg tea.KeyMsg, k keyMap) view {
-	l, ok := v.list.navigate(msg, k, len(v.rows), v.height)
-	if !ok {
-		return v
-	}
-	v.list = l
-	if l.cursor < len(v.rows) {
-		v.selectedName = v.types[v.rows[l.cursor]].Name
-	}
+	v.table, _ = v.table.navigate(msg, k, jobTypeKey)
 	return v
 }
 
 func (v jobTypesView) render(c renderContext) string {
-	list := renderJobTypes(v.types, v.rows, v.history, v.blocks, v.snap, v.list, v.width, v.height, v.cols, c.st)
+	list := renderJobTypes(v.items, v.rows, v.history, v.blocks, v.snap, v.list, v.width, v.height, v.cols, c.st)
 	reason := ""
 	if jt, ok := v.current(); ok {
 		if b, ok := v.blocks[jt.Name]; ok {

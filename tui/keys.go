@@ -1,11 +1,17 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/workq-tui/workq-tui/internal/actions"
+)
 
 // keyMap is every key binding of the screen. Bindings are data: the root
 // Update matches on them and the help line is rendered from them, so a
 // binding that is disabled (an action in read-only mode, or one that does
-// not apply right now) is both inert and absent from the help.
+// not apply right now) is both inert and absent from the help. Each field
+// is an action of internal/actions, named in byName, which gives its
+// default keys and help.
 type keyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
 	NextView, PrevView                      key.Binding
@@ -37,6 +43,8 @@ type keyMap struct {
 	// Explain (e) explains the selected job type or pool; Timeline (T)
 	// opens the failure timeline. Both are reads.
 	Explain, Timeline key.Binding
+	// Events (E) opens what changed between polls (events_view.go): a read.
+	Events key.Binding
 	// Copy (c) copies what is under the cursor, CopyCommand (C) the
 	// command that shows or acts on it: reads.
 	Copy, CopyCommand key.Binding
@@ -64,53 +72,41 @@ type keyMap struct {
 	Confirm, Cancel, ForceRequeue key.Binding
 }
 
+// defaultKeyMap is every action's default keys and help, from the one
+// list of actions (internal/actions). The Jobs view's own keys start
+// disabled: that view enables them.
 func defaultKeyMap() keyMap {
-	return keyMap{
-		Up:              key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:            key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:          key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up")),
-		PageDown:        key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		Top:             key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "top")),
-		Bottom:          key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "bottom")),
-		NextView:        key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "view")),
-		PrevView:        key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "previous view")),
-		Enter:           key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "detail")),
-		Back:            key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back")),
-		Filter:          key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Refresh:         key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "refresh")),
-		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Command:         key.NewBinding(key.WithKeys(":"), key.WithHelp(":", "command line")),
-		Quit:            key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		ReapOne:         key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "reap")),
-		ReapAll:         key.NewBinding(key.WithKeys("X"), key.WithHelp("X", "reap all")),
-		Requeue:         key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue")),
-		RepairLocks:     key.NewBinding(key.WithKeys("L"), key.WithHelp("L", "repair locks")),
-		ScanOrphans:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "scan orphans")),
-		TogglePause:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause")),
-		Throttle:        key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "throttle")),
-		History:         key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "history")),
-		Undo:            key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "undo")),
-		SwitchNamespace: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "switch namespace")),
-		Explain:         key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "explain")),
-		Timeline:        key.NewBinding(key.WithKeys("T"), key.WithHelp("T", "timeline")),
-		Copy:            key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "copy")),
-		CopyCommand:     key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "copy command")),
-		NextSet:         key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "set"), key.WithDisabled()),
-		SetsOrder:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "newest/oldest"), key.WithDisabled()),
-		Mark:            key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "mark"), key.WithDisabled()),
-		SetsSummary:     key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "summary"), key.WithDisabled()),
-		SetsRequeue:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "requeue"), key.WithDisabled()),
-		SetsDelete:      key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete"), key.WithDisabled()),
-		MarkAll:         key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "mark all"), key.WithDisabled()),
-		Find:            key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "find a job")),
-		QueueMarkAll:    key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "mark all")),
-		QueueDelete:     key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete")),
-		QueuePark:       key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "park")),
-		SetsEdit:        key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit args"), key.WithDisabled()),
-		SetsDuplicate:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "duplicate"), key.WithDisabled()),
-		ForceRequeue:    key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "requeue anyway")),
-		Confirm:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
-		Cancel:          key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "cancel")),
+	var k keyMap
+	fields := k.byName()
+	for _, a := range actions.All() {
+		b, ok := fields[a.Name]
+		if !ok {
+			continue // every action has a field: keys_actions_test.go checks it
+		}
+		*b = newBinding(a.Keys, a.Label, a.Name)
+		if a.Shown != "" {
+			b.SetHelp(a.Shown, a.Label)
+		}
+		b.SetEnabled(a.Group != actions.Jobs)
+	}
+	return k
+}
+
+// byName is each binding of k by the name of its action, the
+// configuration file's.
+func (k *keyMap) byName() map[string]*key.Binding {
+	return map[string]*key.Binding{
+		"up": &k.Up, "down": &k.Down, "page_up": &k.PageUp, "page_down": &k.PageDown, "top": &k.Top, "bottom": &k.Bottom,
+		"next_view": &k.NextView, "prev_view": &k.PrevView, "enter": &k.Enter, "back": &k.Back, "filter": &k.Filter,
+		"refresh": &k.Refresh, "help": &k.Help, "quit": &k.Quit, "command": &k.Command,
+		"reap": &k.ReapOne, "reap_all": &k.ReapAll, "requeue": &k.Requeue, "repair_locks": &k.RepairLocks,
+		"scan_orphans": &k.ScanOrphans, "pause": &k.TogglePause, "throttle": &k.Throttle, "history": &k.History, "undo": &k.Undo,
+		"switch_namespace": &k.SwitchNamespace, "explain": &k.Explain, "timeline": &k.Timeline, "events": &k.Events, "copy": &k.Copy, "copy_command": &k.CopyCommand,
+		"next_set": &k.NextSet, "sets_order": &k.SetsOrder, "mark": &k.Mark, "summary": &k.SetsSummary,
+		"sets_requeue": &k.SetsRequeue, "sets_delete": &k.SetsDelete, "mark_all": &k.MarkAll, "find": &k.Find,
+		"sets_edit": &k.SetsEdit, "sets_duplicate": &k.SetsDuplicate,
+		"queue_mark_all": &k.QueueMarkAll, "queue_delete": &k.QueueDelete, "queue_park": &k.QueuePark,
+		"confirm": &k.Confirm, "cancel": &k.Cancel, "force_requeue": &k.ForceRequeue,
 	}
 }
 
@@ -127,7 +123,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.NextSet, k.SetsOrder, k.Mark, k.MarkAll, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.SetsEdit, k.SetsDuplicate, k.QueueMarkAll, k.QueueDelete, k.QueuePark},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Throttle, k.Undo},
-		{k.ScanOrphans, k.History, k.Find, k.SwitchNamespace, k.Explain, k.Timeline, k.Copy, k.CopyCommand, k.Refresh, k.Command, k.Help, k.Quit},
+		{k.ScanOrphans, k.History, k.Find, k.SwitchNamespace, k.Explain, k.Timeline, k.Events, k.Copy, k.CopyCommand, k.Refresh, k.Command, k.Help, k.Quit},
 		k.Views,
 	}
 }

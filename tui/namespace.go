@@ -51,13 +51,13 @@ type nsState struct {
 const namespaceSearchTimeout = time.Minute
 
 // searchNamespaces starts the search when snap finds the namespace empty
-// and the reader offers one, once.
+// and Reads.Namespaces is set, once.
 func (m Model) searchNamespaces(snap *model.Snapshot) (Model, tea.Cmd) {
-	if m.rd.namespaces == nil || m.ns.started || !model.EmptyNamespace(snap) {
+	if m.rd.Namespaces == nil || m.ns.started || !model.EmptyNamespace(snap) {
 		return m, nil
 	}
 	m.ns.started = true
-	f := m.rd.namespaces
+	f := m.rd.Namespaces
 	return m, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), namespaceSearchTimeout)
 		defer cancel()
@@ -139,9 +139,8 @@ func (m Model) namespaceNotice() string {
 }
 
 // switchNamespace ends the screen for the program to open it on the
-// namespace found closest to this one.
-func (m Model) switchNamespace() (Model, tea.Cmd) {
-	to, _ := m.switchTarget()
+// namespace to (the one found closest to this one, switchTarget).
+func (m Model) switchNamespace(to string) (Model, tea.Cmd) {
 	m.ns.switchTo = to
 	return m, tea.Quit
 }

@@ -21,11 +21,6 @@ func (f fakeNamespaces) FindNamespaces(context.Context) (model.NamespaceSearch, 
 	return model.NamespaceSearch{Namespaces: f.found}, nil
 }
 
-type withFinder struct {
-	testReader
-	NamespaceFinder
-}
-
 // emptySnapshot is what a poll of a namespace without any key reads.
 func emptySnapshot(ns string) *model.Snapshot {
 	s := &model.Snapshot{Namespace: ns, RedisTime: fixedNow, DeadAfter: model.DefaultDeadAfter}
@@ -41,7 +36,7 @@ func emptyScreen(t *testing.T, switchable, readOnly bool) (Model, *int) {
 	searches := 0
 	o, _ := testOptions(staticSource(emptySnapshot("inc33")))
 	o.Namespace, o.SwitchNamespace, o.ReadOnly = "inc33", switchable, readOnly
-	o.Reader = withFinder{testReader: o.Reader.(testReader), NamespaceFinder: fakeNamespaces{found: []string{"inc3", "myapp"}, searches: &searches}}
+	o.Reads.Namespaces = fakeNamespaces{found: []string{"inc3", "myapp"}, searches: &searches}
 	m := New(o)
 	m.after = instantAfter
 	m = step(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})

@@ -38,22 +38,17 @@ type orphansView struct {
 	// cols are the columns shown, by their names (all when empty).
 	cols []string
 	// km is the key map the view navigates with.
-	km          keyMap
-	orphans     []model.InProgressList
-	rows        []int
-	filter      string
-	list        listState
-	selectedKey string
-	width       int
-	height      int // rows, without the scan line and the column titles
+	km keyMap
+	// the orphans, the cursor following a key; height is the rows,
+	// without the scan line and the column titles.
+	table[model.InProgressList]
+	width int
 }
 
 func (orphansView) title() string { return "Orphans" }
 
-func (v orphansView) setSnapshot(*model.Snapshot, queueHistory) view { return v }
-
 func (v orphansView) setOrphans(o []model.InProgressList) view {
-	v.orphans = o
+	v.items = o
 	return v.refilter()
 }
 
@@ -67,8 +62,7 @@ func (v orphansView) setFilter(f string) view {
 // setSize takes the body; two lines of it hold the scan line and the
 // column titles.
 func (v orphansView) setSize(w, h int) view {
-	v.width, v.height = w, max(h-2, 1)
-	v.list = v.list.clamp(len(v.rows), v.height)
+	v.width, v.table = w, v.resize(max(h-2, 1))
 	return v
 }
 
@@ -77,71 +71,39 @@ func (v orphansView) keys(k keyMap) keyMap {
 	return k
 }
 
-func (v orphansView) selected() selection {
-	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
-		return selection{}
-	}
-	return selection{orphan: &v.orphans[v.rows[v.list.cursor]]}
-}
+func (v orphansView) pickedOrphan() (model.InProgressList, bool) { return v.current() }
 
 // refilter recomputes the rows and puts the cursor back on the selected
 // key; when that key is gone the cursor keeps its position.
 func (v orphansView) refilter() orphansView {
-	rows := make([]int, 0, len(v.orphans))
-	f := strings.ToLower(v.filter)
-	for i, o := range v.orphans {
-		text := strings.ToLower(textsafe.Clean(o.Key + " " + o.JobName + " " + o.PoolID))
-		if f == "" || strings.Contains(text, f) {
-			rows = append(rows, i)
-		}
-	}
-	v.rows = rows
-	if v.selectedKey != "" {
-		for i, r := range rows {
-			if v.orphans[r].Key == v.selectedKey {
-				v.list.cursor = i
-				break
-			}
-		}
-	}
-	v.list = v.list.clamp(len(rows), v.height)
-	v.selectedKey = ""
-	if o, ok := v.current(); ok {
-		v.selectedKey = o.Key
-	}
+	v.table = v.table.refilter(orphanMatches, orphanKey)
 	return v
 }
 
-// current is the orphan under the cursor.
-func (v orphansView) current() (model.InProgressList, bool) {
-	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
-		return model.InProgressList{}, false
-	}
-	return v.orphans[v.rows[v.list.cursor]], true
+func orphanKey(o *model.InProgressList) string { return o.Key }
+
+func orphanMatches(o *model.InProgressList, f string) bool {
+	return strings.Contains(strings.ToLower(textsafe.Clean(o.Key+" "+o.JobName+" "+o.PoolID)), f)
 }
 
 // update moves the cursor on a navigation key; it reads nothing.
 func (v orphansView) update(msg tea.Msg) (view, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok {
-		return v.navigate(km, v.km), nil
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return v.navigate(msg, v.km), nil
+	case orphansFound:
+		return v.setOrphans(msg.list), nil
 	}
 	return v, nil
 }
 
 func (v orphansView) navigate(msg tea.KeyMsg, k keyMap) view {
-	l, ok := v.list.navigate(msg, k, len(v.rows), v.height)
-	if !ok {
-		return v
-	}
-	v.list = l
-	if o, ok := v.current(); ok {
-		v.selectedKey = o.Key
-	}
+	v.table, _ = v.table.navigate(msg, k, orphanKey)
 	return v
 }
 
 func (v orphansView) render(c renderContext) string {
-	return renderOrphans(v.orphans, v.rows, v.list, c.scan, c.now, v.width, v.height, v.cols, c.st)
+	return renderOrphans(v.items, v.rows, v.list, c.scan, c.now, v.width, v.height, v.cols, c.st)
 }
 
 // orphanColumnSpecs grow length first, then the key (it is what requeue

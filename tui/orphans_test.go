@@ -36,7 +36,7 @@ func TestGoldenOrphansRender(t *testing.T) {
 		{"w80_scanning", 80, running},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v := orphansView{}.setSize(tc.width, 8).setOrphans(orphanFixture())
+			v := found(orphansView{}.setSize(tc.width, 8), orphanFixture())
 			out := v.render(renderContext{st: st, now: fixedNow, scan: tc.sc})
 			checkScreen(t, out, tc.width, 8)
 			if strings.Contains(out, "\x1b") {
@@ -55,20 +55,20 @@ func TestGoldenOrphansRender(t *testing.T) {
 func TestOrphansViewCursorFollowsKey(t *testing.T) {
 	o := orphanFixture()
 	var v view = orphansView{km: defaultKeyMap()}
-	v = v.setSize(80, 7).setOrphans(o)
+	v = found(v.setSize(80, 7), o)
 	v, _ = v.update(keyMsg("j"))
-	if got := v.selected().orphan; got.Key != o[1].Key {
+	if got, _ := v.(orphanPicker).pickedOrphan(); got.Key != o[1].Key {
 		t.Fatalf("selected %q, want %q", got.Key, o[1].Key)
 	}
 	// The next scan finds a new orphan that sorts first: the cursor stays
 	// on the same key.
 	next := append([]model.InProgressList{{Key: "work:jobs:a:p:inprogress", JobName: "a", PoolID: "p", Length: 1}}, o...)
-	v = v.setOrphans(next)
-	if got := v.selected().orphan; got.Key != o[1].Key {
+	v = found(v, next)
+	if got, _ := v.(orphanPicker).pickedOrphan(); got.Key != o[1].Key {
 		t.Fatalf("after a new scan selected %q, want %q", got.Key, o[1].Key)
 	}
-	v = v.setFilter("export")
-	if got := v.selected().orphan; got.Key != o[0].Key || len(v.(orphansView).rows) != 1 {
+	v = v.(filterable).setFilter("export")
+	if got, _ := v.(orphanPicker).pickedOrphan(); got.Key != o[0].Key || len(v.(orphansView).rows) != 1 {
 		t.Fatalf("filter: selected %q, rows %d", got.Key, len(v.(orphansView).rows))
 	}
 }

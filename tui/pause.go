@@ -5,7 +5,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -28,11 +27,7 @@ const (
 // pauseTarget is the job type p acts on: the one under the cursor of the
 // Job types view (not in a pool's detail or a queue).
 func (m Model) pauseTarget() (model.JobType, bool) {
-	jt := m.top().selected().jobType
-	if jt == nil {
-		return model.JobType{}, false
-	}
-	return *jt, true
+	return m.selectedJobType()
 }
 
 // pauseLabel names what p will do: pause, or unpause a paused job type.
@@ -45,26 +40,23 @@ func (m Model) pauseLabel(k keyMap) keyMap {
 	return k
 }
 
-// togglePause opens the dialog that pauses the selected job type, or
-// unpauses it when it is paused.
-func (m Model) togglePause() actionKind {
-	if jt, ok := m.pauseTarget(); ok && jt.Paused {
+// togglePause is what p does to jt: pause it, or unpause it when it is
+// paused.
+func togglePause(jt model.JobType) actionKind {
+	if jt.Paused {
 		return actionUnpause
 	}
 	return actionPause
 }
 
-// buildPause plans the pause or unpause of the selected job type.
-func (m Model) buildPause(kind actionKind) (action, error) {
-	jt, ok := m.pauseTarget()
-	if !ok {
-		return action{}, errors.New("select a job type in the Job types view")
-	}
+// buildPause plans the pause or unpause (p toggles) of the job type jt.
+func (m Model) buildPause(jt model.JobType) (action, error) {
+	kind := togglePause(jt)
 	plan, err := reaper.NewPausePlan(m.snap, []string{jt.Name}, kind == actionPause, false)
 	if err != nil {
 		return action{}, fmt.Errorf("cannot plan the %s: %s", kind, textsafe.Clean(err.Error()))
 	}
-	return pauseAction(plan, m.wr.pause), nil
+	return pauseAction(plan, m.wr.Pause), nil
 }
 
 // pauseAction turns a pause or unpause plan into an action.

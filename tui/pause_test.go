@@ -43,7 +43,7 @@ func (f *fakePauser) ran() []reaper.PausePlan {
 func pauseOptions(src *fakeSource) (Options, testDeps, *fakePauser) {
 	o, d := testOptions(src)
 	p := &fakePauser{}
-	o.Actor = withPauser{testActor{reaperOf(o)}, p}
+	o.Writes.Pause = p
 	return o, d, p
 }
 
@@ -53,7 +53,7 @@ func selectJobType(t *testing.T, m Model, name string) Model {
 	m = toView(t, m, "Job types")
 	m = step(t, m, keyMsg("g"))
 	for i := 0; i < 5; i++ {
-		if jt := m.focused().selected().jobType; jt != nil && jt.Name == name {
+		if jt, ok := pickedJobType(m.focused()); ok && jt.Name == name {
 			return m
 		}
 		m = step(t, m, keyMsg("j"))
@@ -116,7 +116,7 @@ func TestPauseConfirmed(t *testing.T) {
 	if e := d.audit.entries[0]; e.Action != "pause" || strings.Join(e.Targets, ",") != "send_email" || e.Result != "paused send_email" {
 		t.Errorf("audit %+v", e)
 	}
-	if jt := m.focused().selected().jobType; jt == nil || jt.Name != "send_email" || !jt.Paused {
+	if jt, ok := pickedJobType(m.focused()); !ok || jt.Name != "send_email" || !jt.Paused {
 		t.Fatalf("after the pause the cursor is on %+v", jt)
 	}
 	if !strings.Contains(m.View(), "2 paused") {
@@ -165,9 +165,9 @@ func TestPauseAbsentWhereItDoesNotApply(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			o, _, p := pauseOptions(staticSource(fixture()))
 			o.ReadOnly = tc.readOnly
-			o.Reader = withQueue{baseReader(o), queueFixture()}
+			o.Reads.Queue = queueFixture()
 			if tc.noPauser {
-				o.Actor = nil
+				o.Writes = Writes{}
 			}
 			m := toView(t, newTest(t, o, 100, 30), tc.view)
 			if tc.inQueue {

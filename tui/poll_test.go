@@ -76,7 +76,7 @@ func TestSlowRedisStretchesThePollAndComesBack(t *testing.T) {
 		took: []time.Duration{10 * time.Millisecond, 100 * time.Millisecond, 800 * time.Millisecond,
 			5 * time.Second, 150 * time.Millisecond, 200 * time.Millisecond}}
 	o, _ := testOptions(nil)
-	o = polling(o, p)
+	o.Reads.Poll = p
 	o.Now = p.Now
 	o.Interval = 2 * time.Second
 	m := newTest(t, o, 120, 30)
@@ -113,7 +113,7 @@ func TestSlowRedisStretchesThePollAndComesBack(t *testing.T) {
 func TestSlowPollNeverOverlaps(t *testing.T) {
 	p := &slowPoller{now: fixedNow, snap: fixture()}
 	o, _ := testOptions(nil)
-	o = polling(o, p)
+	o.Reads.Poll = p
 	o.Now = p.Now
 	m := newTest(t, o, 120, 30)
 	m, cmd := stepCmd(m, tickMsg{gen: m.gen})
@@ -135,9 +135,9 @@ func TestDriftShownIsTheSweeps(t *testing.T) {
 	p := &slowPoller{now: fixedNow, snap: polled}
 	sw := &fakeSweeper{snap: swept}
 	o, _ := testOptions(nil)
-	o = polling(o, p)
+	o.Reads.Poll = p
 	o.Now = p.Now
-	o.Reader = withSweeper{baseReader(o), sw}
+	o.Reads.Sweep = sw
 	o.SweepInterval = 30 * time.Second
 	m := newTest(t, o, 160, 30)
 	if m.counts.drift != 0 || !strings.Contains(m.renderHeader(p.Now()), "sweeping…") {
@@ -182,10 +182,10 @@ func TestPollLeavesDriftToTheSweep(t *testing.T) {
 	for _, sweeps := range []bool{true, false} {
 		p := &slowPoller{now: fixedNow, snap: fixture()}
 		o, _ := testOptions(nil)
-		o = polling(o, p)
+		o.Reads.Poll = p
 		o.Now = p.Now
 		if sweeps {
-			o.Reader = withSweeper{baseReader(o), &fakeSweeper{snap: fixture()}}
+			o.Reads.Sweep = &fakeSweeper{snap: fixture()}
 		}
 		m := newTest(t, o, 120, 30)
 		m, _ = pollOnce(t, m)
@@ -207,9 +207,9 @@ func TestRefreshSweepsOneAtATime(t *testing.T) {
 	p := &slowPoller{now: fixedNow, snap: fixture()}
 	sw := &fakeSweeper{snap: fixture()}
 	o, _ := testOptions(nil)
-	o = polling(o, p)
+	o.Reads.Poll = p
 	o.Now = p.Now
-	o.Reader = withSweeper{baseReader(o), sw}
+	o.Reads.Sweep = sw
 	m := newTest(t, o, 120, 30)
 	first := runCmd(m.firstSweep())[0].(sweepMsg)
 	// r while Init's sweep runs: the poll starts, no second sweep.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
@@ -17,25 +18,20 @@ type poolsView struct {
 	// cols are the columns shown, by their names (all when empty).
 	cols []string
 	// km is the key map the view navigates with.
-	km         keyMap
-	pools      []model.Pool
-	redisTime  time.Time
-	rows       []int // indices into pools that pass the filter
-	filter     string
-	list       listState
-	selectedID string
-	width      int
-	height     int // rows, without the column titles
+	km        keyMap
+	redisTime time.Time
+	// the pools, the cursor following a pool ID; height is the rows,
+	// without the column titles.
+	table[model.Pool]
+	width int
 }
 
 func (poolsView) title() string { return "Pools" }
 
 func (v poolsView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
-	v.pools, v.redisTime = s.Pools, s.RedisTime
+	v.items, v.redisTime = s.Pools, s.RedisTime
 	return v.refilter()
 }
-
-func (v poolsView) setOrphans([]model.InProgressList) view { return v }
 
 func (v poolsView) filterText() string { return v.filter }
 
@@ -46,8 +42,7 @@ func (v poolsView) setFilter(f string) view {
 
 // setSize takes the body; one line of it holds the column titles.
 func (v poolsView) setSize(w, h int) view {
-	v.width, v.height = w, max(h-1, 1)
-	v.list = v.list.clamp(len(v.rows), v.height)
+	v.width, v.table = w, v.resize(max(h-1, 1))
 	return v
 }
 
@@ -57,39 +52,26 @@ func (v poolsView) keys(k keyMap) keyMap {
 	return k
 }
 
-func (v poolsView) selected() selection {
-	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
-		return selection{}
-	}
-	return selection{pool: &v.pools[v.rows[v.list.cursor]]}
+func (v poolsView) pickedPool() (model.Pool, bool) { return v.current() }
+
+// selectKey puts the cursor on the pool of ID id; the filter is cleared
+// only when it hides it.
+func (v poolsView) selectKey(id string) (view, bool) {
+	var ok bool
+	v.table, ok = v.table.selectKey(id, poolMatches, poolKey)
+	return v, ok
 }
 
 // refilter recomputes the rows and puts the cursor back on the selected
 // pool ID; when that pool is gone the cursor keeps its position.
 func (v poolsView) refilter() poolsView {
-	rows := make([]int, 0, len(v.pools))
-	f := strings.ToLower(v.filter)
-	for i := range v.pools {
-		if f == "" || strings.Contains(poolSearchText(&v.pools[i]), f) {
-			rows = append(rows, i)
-		}
-	}
-	v.rows = rows
-	if v.selectedID != "" {
-		for i, r := range rows {
-			if v.pools[r].ID == v.selectedID {
-				v.list.cursor = i
-				break
-			}
-		}
-	}
-	v.list = v.list.clamp(len(rows), v.height)
-	v.selectedID = ""
-	if p, ok := v.current(); ok {
-		v.selectedID = p.ID
-	}
+	v.table = v.table.refilter(poolMatches, poolKey)
 	return v
 }
+
+func poolKey(p *model.Pool) string { return p.ID }
+
+func poolMatches(p *model.Pool, f string) bool { return strings.Contains(poolSearchText(p), f) }
 
 func poolSearchText(p *model.Pool) string {
 	parts := []string{p.ID, string(p.Status), statusMarker(p.Status)}
@@ -100,36 +82,29 @@ func poolSearchText(p *model.Pool) string {
 	return strings.ToLower(textsafe.Clean(strings.Join(parts, " ")))
 }
 
-// current is the pool under the cursor.
-func (v poolsView) current() (model.Pool, bool) {
-	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
-		return model.Pool{}, false
-	}
-	return v.pools[v.rows[v.list.cursor]], true
-}
-
 // update moves the cursor on a navigation key; it reads nothing.
 func (v poolsView) update(msg tea.Msg) (view, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok {
-		return v.navigate(km, v.km), nil
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if p, ok := v.current(); ok && key.Matches(msg, v.km.Enter) {
+			return v, pushCmd(func(e openEnv) (view, string) {
+				return newDetail(e.id, p.ID, e.snap, e.keys, e.rd.Peek, e.timeout), ""
+			})
+		}
+		return v.navigate(msg, v.km), nil
+	case snapshotShown:
+		return v.setSnapshot(msg.snap, msg.hist), nil
 	}
 	return v, nil
 }
 
 func (v poolsView) navigate(msg tea.KeyMsg, k keyMap) view {
-	l, ok := v.list.navigate(msg, k, len(v.rows), v.height)
-	if !ok {
-		return v
-	}
-	v.list = l
-	if p, ok := v.current(); ok {
-		v.selectedID = p.ID
-	}
+	v.table, _ = v.table.navigate(msg, k, poolKey)
 	return v
 }
 
 func (v poolsView) render(c renderContext) string {
-	return renderPools(v.pools, v.rows, v.list, v.redisTime, v.width, v.height, v.cols, c.st)
+	return renderPools(v.items, v.rows, v.list, v.redisTime, v.width, v.height, v.cols, c.st)
 }
 
 // poolColumnSpecs: the pool ID (24 hex in practice) and host shrink on a

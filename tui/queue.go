@@ -112,13 +112,13 @@ func (queueView) title() string { return "" }
 
 func (q queueView) setSnapshot(s *model.Snapshot, _ queueHistory) view { return q.follow(s) }
 
-func (q queueView) setOrphans([]model.InProgressList) view { return q }
-func (queueView) filterText() string                       { return "" }
-func (q queueView) setFilter(string) view                  { return q }
-func (queueView) selected() selection                      { return selection{} }
+// explainSubject is the job type of the queue: e explains it.
+func (q queueView) explainSubject() explainSubject { return explainSubject{job: q.job} }
 
 func (q queueView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
+	case snapshotShown:
+		return q.setSnapshot(msg.snap, msg.hist), nil
 	case loadMsg:
 		if q.loaded {
 			return q.reload()

@@ -44,15 +44,13 @@ type queueDrainPlanMsg struct {
 	err  error
 }
 
-// isQueueDrain reports whether k is a drain of the queue view.
-func isQueueDrain(k actionKind) bool {
-	return k == actionKind(reaper.DrainAuditAction(reaper.DrainDelete)) || k == actionKind(reaper.DrainAuditAction(reaper.DrainPark))
-}
-
 // newQueue is the queue view of job, with the reads it needs.
-func (m Model) newQueue(job string) queueView {
-	q := newQueueView(m.views, job, m.snap, m.keys, m.rd.queue, m.opts.FetchTimeout)
-	q.filter, q.walkTimeout = m.rd.queueFilter, m.opts.ActionTimeout
+func (m Model) newQueue(job string) queueView { return openQueue(m.openEnv(), job) }
+
+// openQueue is the queue view of job built from e.
+func openQueue(e openEnv, job string) queueView {
+	q := newQueueView(e.id, job, e.snap, e.keys, e.rd.Queue, e.timeout)
+	q.filter, q.walkTimeout = e.rd.QueueFilter, e.actionTimeout
 	return q
 }
 
@@ -179,7 +177,7 @@ func (m Model) planQueueDrain(action reaper.DrainAction) (Model, tea.Cmd) {
 	m.actionSeq++
 	seq := m.actionSeq
 	m, clear := m.setStatus(fmt.Sprintf("planning the %s of the jobs of queue %s matching %s…", action, textsafe.Clean(q.job), textsafe.Clean(q.where)), false)
-	d, job, query, timeout := m.wr.drain, q.job, q.query, m.opts.ActionTimeout
+	d, job, query, timeout := m.wr.Drain, q.job, q.query, m.opts.ActionTimeout
 	plan := func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
@@ -202,7 +200,7 @@ func (m Model) onQueueDrainPlan(msg queueDrainPlanMsg) (Model, tea.Cmd) {
 		return m.setStatus(fmt.Sprintf("nothing to %s: no job of queue %s matches %s now", msg.plan.Action,
 			textsafe.Clean(msg.plan.Job), textsafe.Clean(msg.plan.Query.Text)), false)
 	}
-	a := drainAction(msg.plan, m.wr.drain)
+	a := drainAction(msg.plan, m.wr.Drain)
 	if m.opts.Target != "" {
 		a.title = oneLine(m.opts.Target) + ": " + a.title
 	}
@@ -217,7 +215,9 @@ func drainAction(plan reaper.DrainPlan, d QueueDrainer) action {
 	}
 	n := int64(len(plan.Items))
 	act := action{
-		kind:      actionKind(reaper.DrainAuditAction(plan.Action)),
+		kind: actionKind(reaper.DrainAuditAction(plan.Action)),
+		// The queue view's marks go with the jobs they marked.
+		after:     func(m Model) (Model, tea.Cmd) { return m.afterQueueDrain(), nil },
 		title:     fmt.Sprintf("%s %s from queue %s?", verb, plural64(n, "job", "jobs"), textsafe.Clean(plan.Job)),
 		body:      planLines(func(w io.Writer) { reaper.RenderDrainPlan(w, plan) }),
 		running:   fmt.Sprintf("%s %s", doing, plural64(n, "job", "jobs")),

@@ -44,13 +44,6 @@ func TestQueueReloadKeepsPlace(t *testing.T) {
 	}
 }
 
-// withQueueQuery reads queues, and the jobs of a queue a query matches.
-type withQueueQuery struct {
-	testReader
-	QueueReader
-	QueueFilterReader
-}
-
 // QueueFilterPage of the fake walks the whole queue as the program's does.
 func (f *fakeQueue) QueueFilterPage(_ context.Context, job string, q *model.Query, offset, limit int) (redisq.QueuePage, error) {
 	f.mu.Lock()
@@ -86,7 +79,7 @@ func typeKeys(t *testing.T, m Model, s string) Model {
 func TestQueueQuery(t *testing.T) {
 	f := queueFixture()
 	o, _ := testOptions(staticSource(fixture()))
-	o.Reader = withQueueQuery{baseReader(o), f, f}
+	o.Reads.Queue, o.Reads.QueueFilter = f, f
 	m := openSendEmailQueue(t, o, 80, 24)
 	m = press(t, m, "A")
 	if m.dialog != nil || !strings.Contains(m.View(), "A marks every job the query matches: type a query with /") {

@@ -88,7 +88,7 @@ func openSendEmailQueue(t *testing.T, o Options, w, h int) Model {
 	t.Helper()
 	m := toView(t, newTest(t, o, w, h), "Job types")
 	m = step(t, m, keyMsg("G"))
-	if jt := m.focused().selected().jobType; jt == nil || jt.Name != "send_email" {
+	if jt, ok := pickedJobType(m.focused()); !ok || jt.Name != "send_email" {
 		t.Fatalf("selected %+v", jt)
 	}
 	if !m.keyMap().Enter.Enabled() {
@@ -100,7 +100,7 @@ func openSendEmailQueue(t *testing.T, o Options, w, h int) Model {
 func TestQueueViewPages(t *testing.T) {
 	q := queueFixture()
 	o, _ := testOptions(staticSource(fixture()))
-	o.Reader = withQueue{baseReader(o), q}
+	o.Reads.Queue = q
 	m := openSendEmailQueue(t, o, 100, 30)
 	view := m.View()
 	for _, want := range []string{"queue send_email  length 1234  latency 45s  lock/max 9/10", "jobs #1–#20 of 45 in run order", "#1 send_email  id b1c2d3e4f5a6b7c8d9e0f1a2", `"to": "ops@example.com\u001b[2J"`, `"who": "\u202eevil\u009b31m"`, `#2 send_email: not a JSON job`} {
@@ -134,7 +134,7 @@ func TestQueueViewPages(t *testing.T) {
 		t.Errorf("reads %q, want %q", got, want)
 	}
 	m = press(t, m, "esc")
-	if view := m.View(); strings.Contains(view, "queue send_email") || !strings.Contains(view, "[Job types]") || m.focused().selected().jobType.Name != "send_email" {
+	if view := m.View(); strings.Contains(view, "queue send_email") || !strings.Contains(view, "[Job types]") || focusedJobType(m).Name != "send_email" {
 		t.Errorf("esc did not go back to the job types:\n%s", view)
 	}
 }
@@ -144,7 +144,7 @@ func TestQueueViewPages(t *testing.T) {
 func TestQueuePageOfOldReadDropped(t *testing.T) {
 	q := queueFixture()
 	o, _ := testOptions(staticSource(fixture()))
-	o.Reader = withQueue{baseReader(o), q}
+	o.Reads.Queue = q
 	m := openSendEmailQueue(t, o, 100, 30)
 	m, first := stepCmd(m, keyMsg("pgdown"))
 	m, second := stepCmd(m, keyMsg("r"))
@@ -181,7 +181,7 @@ func TestGoldenQueue(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			o, _ := testOptions(staticSource(fixture()))
-			o.Reader = withQueue{baseReader(o), queueFixture()}
+			o.Reads.Queue = queueFixture()
 			m := openSendEmailQueue(t, o, tc.w, tc.h)
 			for _, k := range tc.keys {
 				m = press(t, m, k)

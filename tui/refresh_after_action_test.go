@@ -29,7 +29,7 @@ func TestPoolDetailRefreshedAfterReap(t *testing.T) {
 	if sel.Status != model.StatusDead {
 		t.Fatalf("fixture: row 2 is %s", sel.Status)
 	}
-	m = step(t, m, keyMsg("enter"))
+	m = enter(t, m)
 	if !m.opened() || !strings.Contains(m.View(), "DEAD") {
 		t.Fatalf("no dead pool detail:\n%s", m.View())
 	}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
@@ -31,10 +33,12 @@ const (
 // detail view (which has no job-type cursor, so R takes all of the pool's
 // lists; in the pools list x, the reap, is the key for a dead pool).
 func (m Model) requeueTargets() ([]string, bool) {
-	if o := m.top().selected().orphan; o != nil {
-		return []string{o.Key}, true
+	if v, ok := m.top().(orphanPicker); ok {
+		if o, ok := v.pickedOrphan(); ok {
+			return []string{o.Key}, true
+		}
 	}
-	if _, ok := m.top().(detailView); !ok {
+	if _, ok := m.top().(poolDetail); !ok {
 		return nil, false
 	}
 	p, ok := m.selectedPool()
@@ -43,18 +47,18 @@ func (m Model) requeueTargets() ([]string, bool) {
 	}
 	var out []string
 	for _, job := range inProgressJobNames(p) {
-		out = append(out, m.rd.names.InProgress(job, p.ID))
+		out = append(out, m.names.InProgress(job, p.ID))
 	}
 	return out, len(out) > 0
 }
 
 // selectedDriftedJob is the job type under the cursor when it has DRIFT.
 func (m Model) selectedDriftedJob() (model.JobType, bool) {
-	jt := m.top().selected().jobType
-	if jt == nil || !jt.Drift {
+	jt, ok := m.selectedJobType()
+	if !ok || !jt.Drift {
 		return model.JobType{}, false
 	}
-	return *jt, true
+	return jt, true
 }
 
 // buildRequeue plans a requeue from the last snapshot and scan.
@@ -68,14 +72,16 @@ func (m Model) buildRequeue(listKeys []string) (action, error) {
 		}
 		return action{}, fmt.Errorf("cannot plan the requeue: %s", textsafe.Clean(err.Error()))
 	}
-	return requeueAction(plan, m.wr.requeue), nil
+	return requeueAction(plan, m.wr.Requeue), nil
 }
 
 // requeueAction turns a requeue plan into an action.
 func requeueAction(plan reaper.RequeuePlan, r Requeuer) action {
 	n := len(plan.Lists)
 	a := action{
-		kind:    actionRequeue,
+		kind: actionRequeue,
+		// What the running or last scan found is out of date.
+		after:   func(m Model) (Model, tea.Cmd) { return m.restartScan() },
 		title:   fmt.Sprintf("Requeue %s from %s?", plural64(plan.TotalJobs(), "job", "jobs"), plural(n, "in-progress list", "in-progress lists")),
 		body:    planLines(func(w io.Writer) { reaper.RenderRequeuePlan(w, plan) }),
 		running: "requeueing " + plural(n, "list", "lists"),
@@ -133,7 +139,7 @@ func (m Model) buildRepairLocks(job string) (action, error) {
 	if !plan.Changes() {
 		return action{}, fmt.Errorf("the locks of %s are consistent: nothing to repair", textsafe.Clean(job))
 	}
-	return repairLocksAction(plan, m.wr.repair), nil
+	return repairLocksAction(plan, m.wr.Repair), nil
 }
 
 // repairLocksAction turns a lock repair plan into an action.

@@ -55,7 +55,7 @@ func (f *fakeRepairer) ran() (int, int) {
 func repairOptions() (Options, testDeps, *fakeScanner, *fakeRepairer) {
 	o, d, sc := scanOptions(1)
 	r := &fakeRepairer{}
-	o.Actor = withRepairer{testActor{reaperOf(o)}, r, r}
+	o.Writes.Requeue, o.Writes.Repair = r, r
 	return o, d, sc, r
 }
 
@@ -152,7 +152,7 @@ func TestRequeueDeadPoolFromDetail(t *testing.T) {
 	if m.keyMap().Requeue.Enabled() {
 		t.Fatal("R enabled in the pools list")
 	}
-	m = step(t, m, keyMsg("enter"))
+	m = enter(t, m)
 	p, _ := m.selectedPool()
 	if p.Status != model.StatusDead {
 		t.Fatalf("fixture: row 2 is %s", p.Status)
@@ -293,6 +293,10 @@ func TestGoldenRepairs(t *testing.T) {
 			o, _, _, _ := repairOptions()
 			m := newScanTest(t, o, tc.w, tc.h)
 			for _, k := range tc.keys {
+				if k == "enter" {
+					m = enter(t, m)
+					continue
+				}
 				m = step(t, m, keyMsg(k))
 			}
 			view := m.View()

@@ -30,7 +30,7 @@ func bodyLine(m Model, skip int) string {
 func TestQueueFollowsPolls(t *testing.T) {
 	q := queueFixture()
 	o, _ := testOptions(staticSource(fixture()))
-	o.Reader = withQueue{baseReader(o), q}
+	o.Reads.Queue = q
 	m := openSendEmailQueue(t, o, 100, 30)
 	for i := 0; i < 40 && !strings.Contains(bodyLine(m, queueHeaderLines), " id job"); i++ {
 		m = press(t, m, "j")
@@ -70,7 +70,7 @@ func TestDetailFollowsPolls(t *testing.T) {
 	now := fixedNow
 	o, _ := testOptions(staticSource(fixture()))
 	o.Now = func() time.Time { return now }
-	peek := o.Reader.(testReader).Peeker.(fakePeeker)
+	peek := o.Reads.Peek.(fakePeeker)
 	m := newTest(t, o, 100, 40)
 	m = step(t, m, keyMsg("j"))
 	m = press(t, m, "enter")
@@ -100,7 +100,7 @@ func TestQueueSaysWhenOlder(t *testing.T) {
 	q := queueFixture()
 	o, _ := testOptions(staticSource(fixture()))
 	o.Now = func() time.Time { return now }
-	o.Reader = withQueue{baseReader(o), q}
+	o.Reads.Queue = q
 	m := openSendEmailQueue(t, o, 100, 30)
 	q.mu.Lock()
 	q.err = errors.New("i/o timeout")

@@ -103,20 +103,20 @@ func closeScanCmd(s OrphanScan) tea.Cmd {
 // the screen's start come here. A second 'o' while a scan runs does
 // nothing.
 func (m Model) startScan() (Model, tea.Cmd) {
-	if m.rd.scan == nil || m.scan.running {
+	if m.rd.Scan == nil || m.scan.running {
 		return m, nil
 	}
 	m.scanGen++
 	m.scan.running, m.scan.steps, m.scan.keys = true, 0, 0
 	m.scanStepping = true
-	return m, scanStepCmd(m.rd.scan, nil, m.scanGen, m.opts.FetchTimeout, m.opts.Now)
+	return m, scanStepCmd(m.rd.Scan, nil, m.scanGen, m.opts.FetchTimeout, m.opts.Now)
 }
 
 // restartScan starts a new scan, dropping the running one (an action just
 // changed what it would find). While a step of the old scan is running,
 // the new scan starts when that step returns: still one step at a time.
 func (m Model) restartScan() (Model, tea.Cmd) {
-	if m.rd.scan == nil {
+	if m.rd.Scan == nil {
 		return m, nil
 	}
 	if !m.scan.running {
@@ -130,7 +130,7 @@ func (m Model) restartScan() (Model, tea.Cmd) {
 	// Paused between steps: the wake message of the old scan will be
 	// dropped and close its connection.
 	m.scanStepping = true
-	return m, scanStepCmd(m.rd.scan, nil, m.scanGen, m.opts.FetchTimeout, m.opts.Now)
+	return m, scanStepCmd(m.rd.Scan, nil, m.scanGen, m.opts.FetchTimeout, m.opts.Now)
 }
 
 func (m Model) onScanStep(msg scanStepMsg) (Model, tea.Cmd) {
@@ -143,7 +143,7 @@ func (m Model) onScanStep(msg scanStepMsg) (Model, tea.Cmd) {
 			return m, closeOld
 		}
 		m.scanStepping = true
-		return m, tea.Batch(closeOld, scanStepCmd(m.rd.scan, nil, m.scanGen, m.opts.FetchTimeout, m.opts.Now))
+		return m, tea.Batch(closeOld, scanStepCmd(m.rd.Scan, nil, m.scanGen, m.opts.FetchTimeout, m.opts.Now))
 	}
 	if msg.err != nil {
 		m.scan.running = false
@@ -168,7 +168,7 @@ func (m Model) onScanWake(msg scanWakeMsg) (Model, tea.Cmd) {
 		return m, closeScanCmd(msg.scan)
 	}
 	m.scanStepping = true
-	return m, scanStepCmd(m.rd.scan, msg.scan, msg.gen, m.opts.FetchTimeout, m.opts.Now)
+	return m, scanStepCmd(m.rd.Scan, msg.scan, msg.gen, m.opts.FetchTimeout, m.opts.Now)
 }
 
 // scanTickCmd arms the next periodic scan, ScanInterval after this one
@@ -181,8 +181,8 @@ func (m Model) scanTickCmd() tea.Cmd {
 // firstScan is Init's scan, with the generation New left; New marked the
 // scan running.
 func (m Model) firstScan() tea.Cmd {
-	if m.rd.scan == nil {
+	if m.rd.Scan == nil {
 		return nil
 	}
-	return scanStepCmd(m.rd.scan, nil, m.scanGen, m.opts.FetchTimeout, m.opts.Now)
+	return scanStepCmd(m.rd.Scan, nil, m.scanGen, m.opts.FetchTimeout, m.opts.Now)
 }

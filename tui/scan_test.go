@@ -105,7 +105,7 @@ const testScanPace = 3
 func scanOptions(steps int) (Options, testDeps, *fakeScanner) {
 	o, d := testOptions(staticSource(fixture()))
 	sc := &fakeScanner{steps: steps, orphans: []model.InProgressList{fixtureOrphan}}
-	o.Reader = withScanner{baseReader(o), sc}
+	o.Reads.Scan = sc
 	o.ScanInterval = time.Minute
 	o.ScanPause = func(step time.Duration) time.Duration { return testScanPace * step }
 	return o, d, sc

@@ -54,17 +54,17 @@ func (v setJobView) update(msg tea.Msg) (view, tea.Cmd) {
 	return v, nil
 }
 
-func (v setJobView) setSnapshot(*model.Snapshot, queueHistory) view { return v }
-func (v setJobView) setOrphans([]model.InProgressList) view         { return v }
-
 func (v setJobView) setSize(w, h int) view {
 	v.width, v.height = w, h
 	return v
 }
 
-func (setJobView) filterText() string      { return "" }
-func (v setJobView) setFilter(string) view { return v }
-func (setJobView) selected() selection     { return selection{} }
+// copyItem is the member shown, its bytes whole.
+func (v setJobView) copyItem() (copyItem, bool) {
+	it := setJobCopy(v.job)
+	it.what, it.text = "the job's bytes", v.job.Raw
+	return it, true
+}
 
 // keys are the scroll keys, R, D, e and d on this member, and esc.
 func (v setJobView) keys(k keyMap) keyMap {

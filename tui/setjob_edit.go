@@ -73,7 +73,7 @@ func (m Model) onJobEditKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, nil
 	case m.opts.ReadOnly:
 		return m.setStatus("read-only: edit and duplicate are disabled", false)
-	case m.wr.edit == nil:
+	case m.wr.Edit == nil:
 		return m.setStatus("edit and duplicate are not available here", false)
 	case m.running != nil:
 		return m.setStatus(fmt.Sprintf("%s is still running: wait for it to finish", m.running.title), true)
@@ -81,7 +81,7 @@ func (m Model) onJobEditKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.setStatus("not a job with a name: it cannot be edited or copied", true)
 	}
 	m.actionSeq++
-	seq, ed, set, ref := m.actionSeq, m.wr.edit, v.set, reaper.JobRef{ID: v.job.Job.ID, Score: v.job.ScoreText}
+	seq, ed, set, ref := m.actionSeq, m.wr.Edit, v.set, reaper.JobRef{ID: v.job.Job.ID, Score: v.job.ScoreText}
 	if matchesAlways(msg, m.keys.SetsDuplicate) {
 		m, clear := m.setStatus("planning the copy…", false)
 		timeout := m.opts.FetchTimeout
@@ -123,7 +123,7 @@ func (m Model) onJobEdited(msg jobEditedMsg) (Model, tea.Cmd) {
 	if err != nil {
 		return m.setStatus(oneLine(err.Error())+": nothing changed", true)
 	}
-	ed, timeout := m.wr.edit, m.opts.FetchTimeout
+	ed, timeout := m.wr.Edit, m.opts.FetchTimeout
 	ref := reaper.JobRef{ID: msg.job.Job.ID, Score: msg.job.ScoreText}
 	seq, set, raw := msg.seq, msg.set, msg.job.Raw
 	m, clear := m.setStatus("planning the edit…", false)
@@ -150,7 +150,7 @@ func (m Model) onEditPlan(msg editPlanMsg) (Model, tea.Cmd) {
 	case msg.err != nil:
 		return m.setStatus("not planned: "+oneLine(msg.err.Error()), true)
 	}
-	return m.openDialog(confirmDialog{action: editAction(msg.kind, msg.plan, m.wr.edit)}), nil
+	return m.openDialog(confirmDialog{action: editAction(msg.kind, msg.plan, m.wr.Edit)}), nil
 }
 
 // editAction turns an edit's or duplicate's plan into an action.
@@ -169,6 +169,8 @@ func editAction(kind actionKind, plan reaper.EditPlan, ed JobEditor) action {
 		running: running,
 		targets: []string{"set=" + string(plan.Job.Set), id},
 		total:   1,
+		// The Jobs view reads its page again: the job changed or has a copy.
+		after: Model.afterSetsAction,
 		run: func(ctx context.Context, _ func(moved, total int64)) (actionOutcome, error) {
 			res, journalID, err := ed.ExecuteEdit(ctx, plan)
 			out := actionOutcome{journal: journalID, summary: oneLine(textsafe.Clean(planText(func(w io.Writer) { reaper.RenderEditResult(w, plan, res) })))}

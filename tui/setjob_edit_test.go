@@ -12,12 +12,6 @@ import (
 	"github.com/workq-tui/workq-tui/reaper"
 )
 
-// withEditor is an actor that offers the Jobs view's writes and e and d.
-type withEditor struct {
-	withJobs
-	JobEditor
-}
-
 // fakeEditor plans edits and copies of the fake sets' members and
 // records what it ran; its editor is a script that changes "ops@" to "dev@".
 type fakeEditor struct {
@@ -84,7 +78,7 @@ func TestJobDetailEditAndDuplicate(t *testing.T) {
 	}
 	ed := &fakeEditor{f: f, script: script}
 	o, d := setsOptions(f)
-	o.Actor = withEditor{withJobs: o.Actor.(withJobs), JobEditor: ed}
+	o.Writes.Edit = ed
 	m := newTest(t, o, 100, 40)
 	m = drive(t, m, keys("shift+tab")...)
 	m = drive(t, m, keys("j", "j", "j", "enter")...)
@@ -139,7 +133,7 @@ func TestJobDetailEditReadOnly(t *testing.T) {
 	f := deadFixture()
 	ed := &fakeEditor{f: f, script: "true"}
 	o, _ := setsOptions(f)
-	o.Actor = withEditor{withJobs: o.Actor.(withJobs), JobEditor: ed}
+	o.Writes.Edit = ed
 	o.ReadOnly = true
 	m := newTest(t, o, 100, 40)
 	m = drive(t, m, keys("shift+tab")...)

@@ -146,8 +146,6 @@ func (v setsView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
 	return v
 }
 
-func (v setsView) setOrphans([]model.InProgressList) view { return v }
-
 // setSize: one line of the body is the view's title line, one the column
 // titles; the detail pane takes the lower part when the body is tall
 // enough.
@@ -197,8 +195,11 @@ func (v setsView) setFilter(f string) view {
 // update moves the cursor on a navigation key; its reads are the root's
 // (sets_update.go).
 func (v setsView) update(msg tea.Msg) (view, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok {
-		return v.navigate(km, v.km), nil
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return v.navigate(msg, v.km), nil
+	case snapshotShown:
+		return v.setSnapshot(msg.snap, msg.hist), nil
 	}
 	return v, nil
 }
@@ -214,7 +215,13 @@ func (v setsView) navigate(msg tea.KeyMsg, k keyMap) view {
 	return v
 }
 
-func (v setsView) selected() selection { return selection{} }
+// copyItem is the member under the cursor.
+func (v setsView) copyItem() (copyItem, bool) {
+	if j, ok := v.current(); ok {
+		return setJobCopy(j), true
+	}
+	return copyItem{}, false
+}
 
 // current is the member under the cursor.
 func (v setsView) current() (model.SetJob, bool) {

@@ -32,10 +32,6 @@ const (
 
 var errNoSetScanner = errors.New("the summary is not available here")
 
-func isSetsAction(k actionKind) bool {
-	return k == actionJobsRequeue || k == actionJobsDelete || k == actionJobsEdit || k == actionJobsDuplicate
-}
-
 // setsPlanMsg is a plan read for the Jobs view's dialog.
 type setsPlanMsg struct {
 	seq  int
@@ -147,7 +143,7 @@ func (m Model) planSets(ask setsAsk) (Model, tea.Cmd) {
 	m.actionSeq++
 	seq := m.actionSeq
 	m, clear := m.setStatus(fmt.Sprintf("planning the %s of %s…", ask.action, ask.what), false)
-	actor := m.wr.jobs
+	actor := m.wr.Jobs
 	plan := func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), ask.timeout)
 		defer cancel()
@@ -184,7 +180,7 @@ func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 		forced.target.Force = true
 		forced.what += ", no live pool serving them"
 		return m.openDialog(confirmDialog{
-			action:  jobsAction(msg.plan, m.wr.jobs),
+			action:  jobsAction(msg.plan, m.wr.Jobs),
 			blocked: "no live pool serves " + textsafe.Clean(strings.Join(msg.plan.Unserved, ", ")) + ": requeued, they wait until one starts",
 			alt: &dialogChoice{
 				binding: m.keys.ForceRequeue,
@@ -198,7 +194,7 @@ func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 	if msg.plan.Total == 0 {
 		return m.setStatus(fmt.Sprintf("nothing to %s: no job left that the plan would take", msg.plan.Action), false)
 	}
-	return m.openDialog(confirmDialog{action: jobsAction(msg.plan, m.wr.jobs)}), nil
+	return m.openDialog(confirmDialog{action: jobsAction(msg.plan, m.wr.Jobs)}), nil
 }
 
 // jobsAction turns a job plan into an action.
@@ -232,6 +228,9 @@ func jobsAction(plan reaper.JobsPlan, a JobsActor) action {
 		total:   plan.Total,
 		// A bulk action stops between two script calls on esc or ctrl+c.
 		stoppable: plan.Target.All,
+	}
+	if plan.Action == reaper.JobsRequeue || plan.Action == reaper.JobsDelete {
+		act.after = Model.afterSetsAction
 	}
 	if plan.Action == reaper.JobsRequeue && plan.Target.All {
 		// A bulk requeue takes a rate in its dialog (sets_rate.go).

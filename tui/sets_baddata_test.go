@@ -98,7 +98,7 @@ func TestSetsBadDataReachesNoScreenRaw(t *testing.T) {
 		msgs = append(msgs, keyMsg("\x1b[31m\u202e"), keyMsg("enter"))
 		m = drive(t, m, msgs...)
 		show("filter typed", m)
-		m.rd.sets = failingSets{f}
+		m.rd.Sets = failingSets{f}
 		m = drive(t, m, keyMsg("r"))
 		show("failed read", m)
 

@@ -281,8 +281,8 @@ func deadFixture() *fakeSets {
 // actor.
 func setsOptions(f *fakeSets) (Options, testDeps) {
 	o, d := testOptions(staticSource(fixture()))
-	o.Reader = withSets{baseReader(o), f, f}
-	o.Actor = withJobs{testActor{reaperOf(o)}, f}
+	o.Reads.Sets, o.Reads.SetScan = f, f
+	o.Writes.Jobs = f
 	return o, d
 }
 

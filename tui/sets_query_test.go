@@ -232,18 +232,10 @@ func (f *fakeFinder) Find(_ context.Context, spec redisq.FindSpec) ([]redisq.Pla
 	return out, nil
 }
 
-type withSetsFind struct {
-	testReader
-	JobSetReader
-	SetScanner
-	QueueReader
-	Finder
-}
-
 // findOptions are setsOptions with a finder (and a queue reader).
 func findOptions(f *fakeSets, ff *fakeFinder) (Options, testDeps) {
 	o, d := setsOptions(f)
-	o.Reader = withSetsFind{baseReader(o), f, f, &fakeQueue{jobs: map[string][]string{}}, ff}
+	o.Reads.Sets, o.Reads.SetScan, o.Reads.Queue, o.Reads.Find = f, f, &fakeQueue{jobs: map[string][]string{}}, ff
 	return o, d
 }
 

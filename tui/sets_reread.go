@@ -90,11 +90,11 @@ func setsFollowCmd(r SetPageFollower, set model.SetName, f redisq.SetFilter, pre
 // only, saying how old it is.
 func (m Model) setsReread() (Model, tea.Cmd) {
 	v, _ := m.setsView()
-	if m.rd.sets == nil || !v.loaded || v.loading || v.poll.running || v.showSummary || v.poll.last == m.polls {
+	if m.rd.Sets == nil || !v.loaded || v.loading || v.poll.running || v.showSummary || v.poll.last == m.polls {
 		return m, nil
 	}
 	f := redisq.SetFilter{Query: v.query}
-	if !f.Empty() && (m.rd.setFollow == nil || v.err != nil) {
+	if !f.Empty() && (m.rd.SetFollow == nil || v.err != nil) {
 		// A filtered page that is not there to follow (its read failed)
 		// is read again on r.
 		return m, nil
@@ -104,10 +104,10 @@ func (m Model) setsReread() (Model, tea.Cmd) {
 	v.loadSeq++
 	o := v.pageOptions(v.offset)
 	if f.Empty() {
-		return m.withSets(v), setsRereadCmd(m.rd.sets, v.set, o, v.loadSeq, m.opts.FetchTimeout)
+		return m.withSets(v), setsRereadCmd(m.rd.Sets, v.set, o, v.loadSeq, m.opts.FetchTimeout)
 	}
 	prev := redisq.SetPage{Set: v.set, Offset: v.offset, Total: v.total, Jobs: v.page}
-	return m.withSets(v), setsFollowCmd(m.rd.setFollow, v.set, f, prev, o, v.loadSeq, m.opts.FetchTimeout)
+	return m.withSets(v), setsFollowCmd(m.rd.SetFollow, v.set, f, prev, o, v.loadSeq, m.opts.FetchTimeout)
 }
 
 // onSetsReread takes a re-read: the page replaces the one shown, the
@@ -149,7 +149,7 @@ func (m Model) onSetsReread(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
 		v.poll.running = true
 		v.loadSeq++
 		o := v.pageOptions(v.offset + int(grew))
-		return m.withSets(v), setsChaseCmd(m.rd.sets, v.set, o, v.loadSeq, m.opts.FetchTimeout)
+		return m.withSets(v), setsChaseCmd(m.rd.Sets, v.set, o, v.loadSeq, m.opts.FetchTimeout)
 	}
 	old := v.page
 	v = v.withPage(p)

@@ -149,13 +149,6 @@ func TestSetsFollowOnlyOnScreen(t *testing.T) {
 	}
 }
 
-// withSetsFollow offers the Jobs view's reads and the follow of a
-// filtered page.
-type withSetsFollow struct {
-	withSets
-	SetPageFollower
-}
-
 // FollowSetPage records the read and answers with the page a full read
 // of the filter gives.
 func (f *fakeSets) FollowSetPage(ctx context.Context, set model.SetName, flt redisq.SetFilter, prev redisq.SetPage, o redisq.PageOptions) (redisq.SetPage, error) {
@@ -176,7 +169,7 @@ func (f *fakeSets) FollowSetPage(ctx context.Context, set model.SetName, flt red
 func TestSetsQueryKeptAcrossPolls(t *testing.T) {
 	f := deadFixture()
 	o, _ := setsOptions(f)
-	o.Reader = withSetsFollow{o.Reader.(withSets), f}
+	o.Reads.SetFollow = f
 	m := newTest(t, o, 100, 30)
 	m = drive(t, m, keys("shift+tab", "/", "resize", "enter", "j", "j")...)
 	v := jobsView(t, m)

@@ -3,7 +3,8 @@ package tui
 // This file routes the Jobs view's keys and messages: its page reads, its
 // summary scan (paced like the orphan scan, one step at a time) and the
 // refresh after one of its actions. The root's Update routes them here
-// (updateSets, onSetsActionDone) and each key to onSetsKey.
+// (updateSets) and each key to onSetsKey; its actions' after is
+// afterSetsAction.
 
 import (
 	"context"
@@ -157,14 +158,16 @@ func (m Model) updateSets(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// onSetsActionDone is the end of a requeue or delete of the Jobs view: the
-// root's, then the view reads its page (and its summary) again.
-func (m Model) onSetsActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
-	m, cmd := m.onActionDone(msg)
+// afterSetsAction follows a requeue or delete of the Jobs view (its
+// actions' after): the view reads its page (and its summary) again.
+func (m Model) afterSetsAction() (Model, tea.Cmd) {
 	if len(m.stack) == 1 && isSetJob(m.top()) {
 		m = m.pop() // the job it showed has moved
 	}
-	v, _ := m.setsView()
+	v, ok := m.setsView()
+	if !ok {
+		return m, nil
+	}
 	v.marked, v.markAll = nil, false
 	v.summary.done = false // what it counted has changed
 	m, load := m.setsLoad(v, v.offset, true)
@@ -172,15 +175,33 @@ func (m Model) onSetsActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 	if v.showSummary {
 		m, scan = m.startSetsSummary()
 	}
-	return m, tea.Batch(cmd, load, scan)
+	return m, tea.Batch(load, scan)
 }
 
-// onSetsKey is one key: the Jobs view's own keys when it is focused, else
-// the root's onKey, followed by the first read when the key brought the
-// Jobs view on screen.
+// setsTakes reports whether the Jobs view takes the key msg: it or a job
+// of it is on top, and no dialog is open. Other keys never pass through
+// it.
+func (m Model) setsTakes(msg tea.KeyMsg) bool {
+	if m.dialog != nil || msg.Type == tea.KeyCtrlC || m.setsTab() < 0 {
+		return false
+	}
+	return m.setsFocused() || (!m.filtering && m.setsTab() == m.tab && len(m.stack) == 1 && isSetJob(m.top()))
+}
+
+// setsShown makes the Jobs view's first read when a key brought it on
+// screen.
+func (m Model) setsShown() (Model, tea.Cmd) {
+	if v, ok := m.setsView(); ok && m.setsFocused() && m.dialog == nil && !v.loaded && !v.loading {
+		return m.setsLoad(v, 0, false)
+	}
+	return m, nil
+}
+
+// onSetsKey is one key the Jobs view takes (setsTakes): its own keys,
+// else the root's onKey.
 func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	v, _ := m.setsView()
-	if m.dialog == nil && !m.filtering && m.setsTab() == m.tab && len(m.stack) == 1 && isSetJob(m.top()) {
+	if !m.setsFocused() {
 		// A job's detail: R and D act on it, the other keys are the
 		// detail's and the root's.
 		k := m.keyMap()
@@ -195,15 +216,6 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			return m.onJobEditKey(msg)
 		}
 		return m.onKey(msg)
-	}
-	if m.dialog != nil || msg.Type == tea.KeyCtrlC || !m.setsFocused() {
-		m, cmd := m.onKey(msg)
-		if v, _ := m.setsView(); m.setsFocused() && m.dialog == nil && !v.loaded && !v.loading {
-			var load tea.Cmd
-			m, load = m.setsLoad(v, 0, false)
-			return m, tea.Batch(cmd, load)
-		}
-		return m, cmd
 	}
 	if m.filtering {
 		switch msg.Type {
@@ -276,7 +288,7 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	case key.Matches(msg, k.Enter):
 		if sj, ok := v.current(); ok {
 			jv := newSetJobView(v, sj)
-			jv.edits = v.writes && m.wr.edit != nil
+			jv.edits = v.writes && m.wr.Edit != nil
 			return m.push(jv)
 		}
 		return m, nil
@@ -308,7 +320,7 @@ func (v setsView) switchSet() setsView {
 // setsLoad reads the page at offset. keep puts the cursor back on the
 // member under it (an action or a refresh); otherwise it goes to the top.
 func (m Model) setsLoad(v setsView, offset int, keep bool) (Model, tea.Cmd) {
-	if m.rd.sets == nil {
+	if m.rd.Sets == nil {
 		return m.withSets(v), nil
 	}
 	v.keep, v.keepIndex = "", 0
@@ -333,7 +345,7 @@ func (m Model) setsLoad(v setsView, offset int, keep bool) (Model, tea.Cmd) {
 		// A filtered page scans the whole set, paced.
 		timeout = m.opts.ActionTimeout
 	}
-	return m.withSets(v), setsPageCmd(m.rd.sets, v.set, f, v.pageOptions(offset), v.loadSeq, timeout)
+	return m.withSets(v), setsPageCmd(m.rd.Sets, v.set, f, v.pageOptions(offset), v.loadSeq, timeout)
 }
 
 func (m Model) onSetsPage(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
@@ -383,7 +395,7 @@ func (m Model) toggleSetsSummary(v setsView) (Model, tea.Cmd) {
 // that step returns: one step at a time, as the orphan scan.
 func (m Model) startSetsSummary() (Model, tea.Cmd) {
 	v, _ := m.setsView()
-	if m.rd.setScan == nil {
+	if m.rd.SetScan == nil {
 		v.summary = setsSummary{set: v.set, query: v.query, where: v.jobFilter, gen: v.summary.gen + 1, err: errNoSetScanner}
 		return m.withSets(v), nil
 	}
@@ -393,7 +405,7 @@ func (m Model) startSetsSummary() (Model, tea.Cmd) {
 	if stepping {
 		return m, nil // onSetsScanStep starts it
 	}
-	return m, setsScanStepCmd(m.rd.setScan, nil, v.set, v.query, v.summary.gen, m.opts.FetchTimeout, m.opts.Now)
+	return m, setsScanStepCmd(m.rd.SetScan, nil, v.set, v.query, v.summary.gen, m.opts.FetchTimeout, m.opts.Now)
 }
 
 func (m Model) onSetsScanStep(v setsView, msg setsScanStepMsg) (Model, tea.Cmd) {
@@ -404,7 +416,7 @@ func (m Model) onSetsScanStep(v setsView, msg setsScanStepMsg) (Model, tea.Cmd) 
 			return m.withSets(v), closeOld
 		}
 		v.summary.stepping = true
-		return m.withSets(v), tea.Batch(closeOld, setsScanStepCmd(m.rd.setScan, nil, v.summary.set, v.summary.query, v.summary.gen, m.opts.FetchTimeout, m.opts.Now))
+		return m.withSets(v), tea.Batch(closeOld, setsScanStepCmd(m.rd.SetScan, nil, v.summary.set, v.summary.query, v.summary.gen, m.opts.FetchTimeout, m.opts.Now))
 	}
 	if msg.err != nil {
 		v.summary.running, v.summary.err = false, msg.err
@@ -428,5 +440,5 @@ func (m Model) onSetsScanWake(v setsView, msg setsScanWakeMsg) (Model, tea.Cmd) 
 		return m, closeSetScanCmd(msg.scan)
 	}
 	v.summary.stepping = true
-	return m.withSets(v), setsScanStepCmd(m.rd.setScan, msg.scan, v.summary.set, v.summary.query, msg.gen, m.opts.FetchTimeout, m.opts.Now)
+	return m.withSets(v), setsScanStepCmd(m.rd.SetScan, msg.scan, v.summary.set, v.summary.query, msg.gen, m.opts.FetchTimeout, m.opts.Now)
 }

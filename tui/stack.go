@@ -2,12 +2,15 @@ package tui
 
 // This file owns the stack of views: the tabs are its bottom layer, and
 // what enter opens (a pool's detail, a job type's queue, a worker's
-// arguments) is pushed on the focused tab; esc pops the top one, and
+// arguments) is pushed on the focused tab when the view under it asks
+// (pushMsg); esc pops the top one, and
 // tab or shift+tab leave them all. Every view on the stack gets the
 // snapshots, the sizes and the messages of its reads; only the top one
 // gets the keys and is drawn.
 
 import (
+	"time"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/model"
@@ -89,12 +92,17 @@ func (m Model) eachOpen(msg tea.Msg) (Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// setOpenSnapshot gives a snapshot to every pushed view; one that closes
-// (nil) takes the views above it along.
-func (m Model) setOpenSnapshot(s *model.Snapshot) Model {
+// eachView gives msg, what the root read for every view (a snapshot, the
+// orphans), to every tab and every pushed view; a pushed view that closes
+// (nil) takes the views above it along. Such a message starts no read.
+func (m Model) eachView(msg tea.Msg) Model {
+	m.tabs = append([]view(nil), m.tabs...)
+	for i, v := range m.tabs {
+		m.tabs[i], _ = v.update(msg)
+	}
 	stack := make([]view, 0, len(m.stack))
 	for _, v := range m.stack {
-		if v = v.setSnapshot(s, m.history); v == nil {
+		if v, _ = v.update(msg); v == nil {
 			break
 		}
 		stack = append(stack, v)
@@ -103,27 +111,55 @@ func (m Model) setOpenSnapshot(s *model.Snapshot) Model {
 	return m
 }
 
-// openSelected is enter on a tab: it pushes the view of what is under the
-// cursor. This is the one place the views enter opens are pushed.
-func (m Model) openSelected() (Model, tea.Cmd) {
-	sel := m.top().selected()
-	switch {
-	case sel.jobType != nil:
-		if m.rd.queue == nil {
-			return m.setStatus("queue contents are not available here", true)
+// rereader is a view that, opened over one like it (top), has that one
+// read again instead (with what v asks for) rather than pushed over it.
+type rereader interface {
+	rereads(top view) (view, bool)
+}
+
+// pushOrReread pushes v, or reads the view on top again when v says it
+// is the same (rereader).
+func (m Model) pushOrReread(v view) (Model, tea.Cmd) {
+	if r, ok := v.(rereader); ok {
+		if t, ok := r.rereads(m.top()); ok {
+			return m.setTop(t).updateTop(loadMsg{})
 		}
-		return m.push(m.newQueue(sel.jobType.Name))
-	case sel.pool != nil:
-		return m.push(newDetail(m.views, sel.pool.ID, m.snap, m.keys, m.rd.peek, m.opts.FetchTimeout))
-	case sel.worker != nil:
-		wv, _ := m.top().(workersView)
-		return m.push(newArgsView(*sel.worker, wv.readAt, wv.latest, m.keys))
-	case sel.action != nil:
-		return m.push(newActionView(m.views, *sel.action, m.keys, m.rd.history, m.opts.FetchTimeout))
-	case sel.window != nil:
-		return m.showWindow(*sel.window)
-	case sel.place != nil:
-		return m.jumpToPlace(*sel.place)
 	}
-	return m, nil
+	return m.push(v)
+}
+
+// pushMsg asks the root to open a view on top of the one on screen: a
+// view returns it (pushCmd) for what enter opens.
+type pushMsg struct{ open opener }
+
+// opener builds the view to push from what the root holds, or says why it
+// cannot be opened here ("" when it can).
+type opener func(e openEnv) (view, string)
+
+// openEnv is what a pushed view is built from: its id, the keys, the
+// reads, the last snapshot, the timeout of a read and of an action's.
+type openEnv struct {
+	id            int
+	keys          keyMap
+	rd            Reads
+	snap          *model.Snapshot
+	timeout       time.Duration
+	actionTimeout time.Duration
+}
+
+// openEnv is what a view pushed now is built from.
+func (m Model) openEnv() openEnv {
+	return openEnv{id: m.views, keys: m.keys, rd: m.rd, snap: m.snap, timeout: m.opts.FetchTimeout, actionTimeout: m.opts.ActionTimeout}
+}
+
+// pushCmd is the command that opens the view o builds.
+func pushCmd(o opener) tea.Cmd { return func() tea.Msg { return pushMsg{open: o} } }
+
+// onPush opens the view a pushMsg asks for, or says why it cannot.
+func (m Model) onPush(msg pushMsg) (Model, tea.Cmd) {
+	v, why := msg.open(m.openEnv())
+	if why != "" {
+		return m.setStatus(why, true)
+	}
+	return m.push(v)
 }

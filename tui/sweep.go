@@ -53,7 +53,7 @@ func (m Model) startSweep() (Model, tea.Cmd) {
 	}
 	m.sweep.gen++
 	m.sweep.running, m.sweep.again = true, false
-	return m, tea.Batch(sweepCmd(m.rd.sweep, m.sweep.gen, m.opts.SweepTimeout, m.opts.Now), healthCmd(m.rd.health, m.opts.FetchTimeout))
+	return m, tea.Batch(sweepCmd(m.rd.Sweep, m.sweep.gen, m.opts.SweepTimeout, m.opts.Now), healthCmd(m.rd.Health, m.opts.FetchTimeout))
 }
 
 // onSweep keeps a sweep's drift, shows it on the current snapshot, and

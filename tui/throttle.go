@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
+	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 )
 
@@ -29,7 +30,7 @@ func (m Model) throttleUnavailable() string {
 	switch {
 	case m.opts.ReadOnly:
 		return "read-only: throttle is disabled"
-	case m.wr.throttle == nil:
+	case m.wr.Throttle == nil:
 		return "throttle is not available here"
 	}
 	return ""
@@ -37,11 +38,7 @@ func (m Model) throttleUnavailable() string {
 
 // promptThrottle opens the command line at ":throttle JOB " for the job
 // type under the cursor: the limit is typed there.
-func (m Model) promptThrottle() (Model, tea.Cmd) {
-	jt, ok := m.pauseTarget()
-	if !ok {
-		return m, nil
-	}
+func (m Model) promptThrottle(jt model.JobType) (Model, tea.Cmd) {
 	m.cmdline.open = true
 	m.cmdline.input = filterInput{}.set("throttle " + jt.Name + " ")
 	m.cmdline.hist = len(m.cmdline.history)
@@ -89,7 +86,7 @@ func (m Model) throttleCommand(args []string) (Model, tea.Cmd) {
 	if !plan.Changes() {
 		return m.setStatus(fmt.Sprintf("%s's max_concurrency is %d already", textsafe.Clean(job), plan.New), false)
 	}
-	a := throttleAction(plan, m.wr.throttle)
+	a := throttleAction(plan, m.wr.Throttle)
 	if m.opts.Target != "" {
 		a.title = oneLine(m.opts.Target) + ": " + a.title
 	}

@@ -23,11 +23,6 @@ func (f *fakeThrottler) Throttle(_ context.Context, p reaper.ThrottlePlan) (reap
 	return reaper.ThrottleResult{Name: p.Name, Key: p.Key, New: p.New, Status: reaper.ThrottleDone, Before: "0"}, nil
 }
 
-type withThrottler struct {
-	testActor
-	Throttler
-}
-
 // finishLine types text on the open command line and runs it.
 func finishLine(t *testing.T, m Model, text string) Model {
 	t.Helper()
@@ -41,7 +36,7 @@ func finishLine(t *testing.T, m Model, text string) Model {
 func TestThrottleFromTheScreen(t *testing.T) {
 	o, d := testOptions(staticSource(fixture()))
 	th := &fakeThrottler{}
-	o.Actor = withThrottler{testActor{reaperOf(o)}, th}
+	o.Writes.Throttle = th
 	m := selectJobType(t, newTest(t, o, 100, 30), "send_email")
 	m = step(t, m, keyMsg("t"))
 	if !m.cmdline.open || m.cmdline.input.Value() != "throttle send_email " {

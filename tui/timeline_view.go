@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
@@ -79,7 +80,7 @@ func timelineCmd(r TimelineReader, since, bucket time.Duration, view, seq int, t
 
 // noTimeline is why :timeline is not there.
 func noTimeline(m Model) string {
-	if m.rd.timeline == nil {
+	if m.rd.Timeline == nil {
 		return "the timeline is not available here"
 	}
 	return ""
@@ -105,13 +106,19 @@ func (m Model) timelineCommand(args []string) (Model, tea.Cmd) {
 // over since when it is on screen. With fit, the first read is fitted to
 // where its failures are (model.FitTimeline) and read again so.
 func (m Model) openTimeline(since time.Duration, fit bool) (Model, tea.Cmd) {
-	if v, ok := m.top().(timelineView); ok {
-		v.since, v.bucket, v.fit, v.fitted, v.cursor = since, timelineBucket(since), fit, false, -1
-		m = m.setTop(v)
-		return m.updateTop(loadMsg{})
-	}
-	return m.push(timelineView{id: m.views, km: m.keys, reader: m.rd.timeline, commands: m.rd.commands, timeout: m.opts.FetchTimeout,
+	return m.pushOrReread(timelineView{id: m.views, km: m.keys, reader: m.rd.Timeline, commands: m.rd.Commands, timeout: m.opts.FetchTimeout,
 		since: since, bucket: timelineBucket(since), cursor: -1, fit: fit})
+}
+
+// rereads is the timeline on screen (top) set to v's window, when top is
+// one: it is read again rather than another pushed over it.
+func (v timelineView) rereads(top view) (view, bool) {
+	t, ok := top.(timelineView)
+	if !ok {
+		return nil, false
+	}
+	t.since, t.bucket, t.fit, t.fitted, t.cursor = v.since, v.bucket, v.fit, false, -1
+	return t, true
 }
 
 // windowWords are the words after the program's name of the command
@@ -163,6 +170,10 @@ func windowCommandLines(c CommandLiner, w timeWindow, width int) []string {
 	return commandLines(pieces, width, "  ", "    ")
 }
 
+// windowMsg is enter on a bucket of the timeline: the root shows its jobs
+// (showWindow).
+type windowMsg struct{ w timeWindow }
+
 // showWindow is enter on a bucket: the Jobs view on the set that holds
 // its jobs, filtered to the bucket by the query language, from where they
 // can be marked (A) and requeued; without a Jobs view the status line
@@ -173,7 +184,7 @@ func (m Model) showWindow(w timeWindow) (Model, tea.Cmd) {
 	}
 	v, ok := m.setsView()
 	if !ok {
-		cmd := windowCommand(m.rd.commands, w)
+		cmd := windowCommand(m.rd.Commands, w)
 		if cmd == "" {
 			return m.setStatus("the Jobs view is not available here", false)
 		}
@@ -198,10 +209,8 @@ type timelineView struct {
 	timeout       time.Duration
 	since, bucket time.Duration
 
-	seq     int
-	loading bool
-	tl      *model.Timeline
-	err     error
+	loader
+	tl *model.Timeline
 	// fit: the next read is fitted to its failures and read again;
 	// fitted: the window on screen is the fitted one.
 	fit, fitted bool
@@ -214,11 +223,6 @@ type timelineView struct {
 
 func (timelineView) title() string { return "timeline" }
 
-func (v timelineView) setSnapshot(*model.Snapshot, queueHistory) view { return v }
-func (v timelineView) setOrphans([]model.InProgressList) view         { return v }
-func (timelineView) filterText() string                               { return "" }
-func (v timelineView) setFilter(string) view                          { return v }
-
 func (v timelineView) buckets() []model.TimelineBucket {
 	if v.tl == nil {
 		return nil
@@ -226,41 +230,36 @@ func (v timelineView) buckets() []model.TimelineBucket {
 	return v.tl.Buckets
 }
 
-func (v timelineView) selected() selection {
+// picked is the bucket under the cursor as a window: enter lists its
+// jobs.
+func (v timelineView) picked() (timeWindow, bool) {
 	bs := v.buckets()
 	if v.cursor < 0 || v.cursor >= len(bs) {
-		return selection{}
+		return timeWindow{}, false
 	}
 	b := bs[v.cursor]
 	s := int64(v.tl.Bucket / time.Second)
-	return selection{window: &timeWindow{from: b.Start, until: b.Start + s - 1, deaths: b.Deaths, retrying: b.Retrying}}
+	return timeWindow{from: b.Start, until: b.Start + s - 1, deaths: b.Deaths, retrying: b.Retrying}, true
 }
 
 func (v timelineView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case loadMsg:
-		v.seq++
-		v.loading = true
+		v.loader = v.start()
 		return v, timelineCmd(v.reader, v.since, v.bucket, v.id, v.seq, v.timeout)
 	case timelineMsg:
-		if msg.view != v.id || msg.seq != v.seq {
+		var ok bool
+		if v.loader, ok = v.take(v.id, msg.view, msg.seq, msg.err); !ok || msg.err != nil {
 			return v, nil
 		}
-		if msg.err != nil {
-			v.loading = false
-			v.err = msg.err
-			return v, nil
-		}
-		v.err = nil
 		if v.fit {
 			v.fit = false
 			if since, bucket, ok := model.FitTimeline(msg.tl, v.columns()); ok {
 				v.since, v.bucket, v.fitted = since, bucket, true
-				v.seq++
+				v.loader = v.start()
 				return v, timelineCmd(v.reader, v.since, v.bucket, v.id, v.seq, v.timeout)
 			}
 		}
-		v.loading = false
 		// The cursor stays on its bucket when the window moved on; on
 		// the last one with a failure when that is gone (or on the first
 		// read), else on the last.
@@ -279,6 +278,9 @@ func (v timelineView) update(msg tea.Msg) (view, tea.Cmd) {
 			}
 		}
 	case tea.KeyMsg:
+		if w, ok := v.picked(); ok && key.Matches(msg, v.km.Enter) {
+			return v, func() tea.Msg { return windowMsg{w: w} }
+		}
 		n := len(v.buckets())
 		switch {
 		case msg.String() == "left" || msg.String() == "h":
@@ -473,8 +475,8 @@ func (v timelineView) bucketLines(st styles, marks map[int64]bucketMarks) []stri
 	for _, m := range ms {
 		lines = append(lines, fitLine("  "+m.text, v.width))
 	}
-	if w := v.selected().window; w != nil && b.Deaths+b.Retrying > 0 {
-		for _, l := range windowCommandLines(v.commands, *w, v.width) {
+	if w, ok := v.picked(); ok && b.Deaths+b.Retrying > 0 {
+		for _, l := range windowCommandLines(v.commands, w, v.width) {
 			lines = append(lines, fitLine(st.faint.Render(l), v.width))
 		}
 	}

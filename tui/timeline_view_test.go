@@ -217,21 +217,13 @@ func TestTimelineSizes(t *testing.T) {
 	}
 }
 
-// withSetsTimeline reads the job sets and the timeline.
-type withSetsTimeline struct {
-	testReader
-	JobSetReader
-	SetScanner
-	TimelineReader
-}
-
 // TestTimelineEnterListsTheBucketsJobs: with a Jobs view, enter on a
 // bucket opens it on the dead set filtered to the bucket through the query
 // language (since:/until:), from where A and R requeue them.
 func TestTimelineEnterListsTheBucketsJobs(t *testing.T) {
 	f := deadFixture()
 	o, _ := setsOptions(f)
-	o.Reader = withSetsTimeline{testReader: baseReader(o), JobSetReader: f, SetScanner: f, TimelineReader: &fakeTimeline{}}
+	o.Reads.Sets, o.Reads.SetScan, o.Reads.Timeline = f, f, &fakeTimeline{}
 	m := newTest(t, o, 100, 30)
 	m = typeLine(t, m, "timeline 6h", "enter")
 	for i := 0; i < 12; i++ {

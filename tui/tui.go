@@ -1,8 +1,8 @@
 // Package tui is the screen of workq-tui: a bubbletea program that polls a
 // snapshot of a gocraft/work namespace, shows pools and job types, and runs
-// repairs (reaps) on confirmation. It takes two dependencies, a Reader and
-// an Actor, each offering the small interfaces its views declare, and never
-// talks to Redis itself.
+// repairs (reaps) on confirmation. It takes two dependencies, Reads and
+// Writes, plain structs of the small interfaces its views declare, and
+// never talks to Redis itself.
 package tui
 
 import (
@@ -29,28 +29,6 @@ import (
 // nil).
 type Poller interface {
 	Poll(ctx context.Context, req redisq.PollRequest) (*model.Snapshot, error)
-}
-
-// Reader is everything the screen reads. It polls; what else it can do it
-// offers as the small interfaces the views declare, found once when the
-// screen starts (the way database/sql finds what a driver offers): a
-// Sweeper (the drift), a Peeker (the jobs of the pool detail), a
-// QueueReader (the queue view), a JobSetReader and a SetScanner (the Jobs
-// view), an OrphanScanner (the Orphans view), a Follower (Sentinel) and a
-// HistoryReader (the history, u).
-// The program's reader offers them all; what one lacks, the screen says is
-// not available where it would show it.
-type Reader interface {
-	Poller
-}
-
-// Actor is everything the screen writes. It reaps; what else it can do it
-// offers, found when the screen starts like the Reader's: a Requeuer and a
-// LockRepairer (R and L), a Pauser (p), a JobsActor (the Jobs view's
-// requeues and deletes) and an Undoer (U in the history). The program's actor offers them all. Without an
-// actor every write is disabled and says so, as in read-only mode.
-type Actor interface {
-	Reaper
 }
 
 // Sweeper reads the whole namespace, every in-progress list included, at a
@@ -136,11 +114,12 @@ type Options struct {
 	// stall the first frame for seconds on a terminal that does not answer.
 	Renderer *lipgloss.Renderer
 
-	// Reader reads everything the screen shows; Actor runs its writes
-	// (nil: every write is disabled, as in read-only mode).
-	Reader Reader
-	Actor  Actor
-	// Sweeps, when the reader offers them, run at start, on r and
+	// Reads read everything the screen shows (Reads.Poll is required);
+	// Writes run its writes (all nil: every write is disabled, as in
+	// read-only mode). A nil field is a read or a write that is not here.
+	Reads  Reads
+	Writes Writes
+	// Sweeps, when Reads.Sweep is set, run at start, on r and
 	// SweepInterval after the end of the last sweep (default 30s), each
 	// within SweepTimeout (default 5m); the drift the screen shows is then
 	// the last sweep's alone (the polls are asked for none), and the
@@ -190,9 +169,11 @@ var errNoSnapshot = errors.New("the source returned no snapshot")
 // dialog and the running action; the views own their rows and cursors, and
 // it routes keys to the open dialog or the focused view.
 type Model struct {
-	opts  Options
-	rd    reads
-	wr    writes
+	opts Options
+	rd   Reads
+	wr   Writes
+	// names are the namespace's key names.
+	names redisq.Keys
 	st    styles
 	keys  keyMap
 	help  help.Model
@@ -271,6 +252,8 @@ type runningAction struct {
 	// was asked to.
 	stop     context.CancelFunc
 	stopping bool
+	// after is the action's after (see action).
+	after func(m Model) (Model, tea.Cmd)
 }
 
 // statusLine is the message at the bottom; it clears itself.
@@ -320,9 +303,9 @@ func New(o Options) Model {
 	c := o.Columns
 	tabs := []view{poolsView{km: keys, cols: c["pools"]}, jobTypesView{km: keys, cols: c["jobtypes"]},
 		orphansView{km: keys, cols: c["orphans"]}, workersView{km: keys, cols: c["workers"]}}
-	rd, wr := offered(o.Reader, o.Namespace), offeredWrites(o.Actor)
-	if rd.sets != nil {
-		sv := newSetsView(!o.ReadOnly && wr.jobs != nil, keys)
+	rd, wr := o.Reads, o.Writes
+	if rd.Sets != nil {
+		sv := newSetsView(!o.ReadOnly && wr.Jobs != nil, keys)
 		sv.cols = c["jobs"]
 		tabs = append(tabs, sv)
 	}
@@ -335,6 +318,7 @@ func New(o Options) Model {
 		opts:      o,
 		rd:        rd,
 		wr:        wr,
+		names:     redisq.NewKeys(o.Namespace),
 		st:        st,
 		keys:      keys,
 		help:      h,
@@ -347,12 +331,12 @@ func New(o Options) Model {
 		width:     80,
 		height:    24,
 	}
-	if rd.scan != nil {
+	if rd.Scan != nil {
 		// Init scans at once (see firstScan).
 		m.scan = scanStatus{enabled: true, running: true}
 		m.scanStepping = true
 	}
-	if rd.sweep != nil {
+	if rd.Sweep != nil {
 		// Init sweeps at once (see firstSweep).
 		m.sweep = sweepState{enabled: true, running: true}
 	}
@@ -362,7 +346,7 @@ func New(o Options) Model {
 // Init takes the first snapshot and starts the first orphan scan at once,
 // and starts the clock.
 func (m Model) Init() tea.Cmd {
-	return tea.Batch(m.firstFetch(), m.firstScan(), m.firstSweep(), healthCmd(m.rd.health, m.opts.FetchTimeout), m.clockCmd())
+	return tea.Batch(m.firstFetch(), m.firstScan(), m.firstSweep(), healthCmd(m.rd.Health, m.opts.FetchTimeout), m.clockCmd())
 }
 
 // firstFetch is Init's poll; Init cannot change the model, so it uses the
@@ -377,7 +361,7 @@ func (m Model) firstSweep() tea.Cmd {
 	if !m.sweep.enabled {
 		return nil
 	}
-	return sweepCmd(m.rd.sweep, m.sweep.gen, m.opts.SweepTimeout, m.opts.Now)
+	return sweepCmd(m.rd.Sweep, m.sweep.gen, m.opts.SweepTimeout, m.opts.Now)
 }
 
 func (m Model) clockCmd() tea.Cmd {

@@ -49,7 +49,7 @@ func (m Model) openUndo(a journal.Summary) (Model, tea.Cmd) {
 	m.actionSeq++
 	seq := m.actionSeq
 	m, clear := m.setStatus("planning the undo of "+textsafe.Clean(a.ID)+"…", false)
-	u, id, timeout := m.wr.undo, a.ID, m.opts.ActionTimeout
+	u, id, timeout := m.wr.Undo, a.ID, m.opts.ActionTimeout
 	plan := func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
@@ -73,7 +73,7 @@ func (m Model) onUndoPlan(msg undoPlanMsg) (Model, tea.Cmd) {
 	case len(msg.plan.Items) == 0:
 		return m.setStatus(nothingToUndo(msg.plan), false)
 	}
-	a := undoAction(msg.plan, m.wr.undo)
+	a := undoAction(msg.plan, m.wr.Undo)
 	if m.opts.Target != "" {
 		a.title = oneLine(m.opts.Target) + ": " + a.title
 	}

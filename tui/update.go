@@ -10,7 +10,6 @@ import (
 
 	"github.com/workq-tui/workq-tui/internal/audit"
 	"github.com/workq-tui/workq-tui/model"
-	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -31,9 +30,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // view that uses the workers' observations, which the regular poll reads
 // only then.
 func (m Model) showsWorkers() bool {
-	switch m.top().(type) {
-	case workersView, argsView:
-		return !m.hidden
+	if v, ok := m.top().(workersShower); ok {
+		return v.showsWorkers() && !m.hidden
 	}
 	return false
 }
@@ -100,12 +98,15 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m, waitActionCmd(msg.ch)
 	case actionDoneMsg:
-		if m.running != nil && m.running.seq == msg.seq && isSetsAction(m.running.kind) {
-			return m.onSetsActionDone(msg)
-		}
 		return m.onActionDone(msg)
 	case undoPlanMsg:
 		return m.onUndoPlan(msg)
+	case pushMsg:
+		return m.onPush(msg)
+	case windowMsg:
+		return m.showWindow(msg.w)
+	case placeMsg:
+		return m.jumpToPlace(msg.p)
 	case queueDrainPlanMsg:
 		return m.onQueueDrainPlan(msg)
 	case jobEditedMsg:
@@ -157,8 +158,8 @@ func (m Model) onKeys(msg tea.KeyMsg) (Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
-// oneKey is one key press: the Jobs view's keys first when the screen
-// has one (onSetsKey hands the others to onKey).
+// oneKey is one key press: the Jobs view's when it is on top (onSetsKey),
+// else the root's (onKey).
 func (m Model) oneKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m, cmd, ok := m.stopKey(msg); ok {
 		return m, cmd
@@ -169,10 +170,15 @@ func (m Model) oneKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m, cmd, ok := m.cmdLineKey(msg); ok {
 		return m, cmd
 	}
-	if _, ok := m.setsView(); ok {
+	if m.setsTakes(msg) {
 		return m.onSetsKey(msg)
 	}
-	return m.onKey(msg)
+	m, cmd := m.onKey(msg)
+	m, load := m.setsShown()
+	if load == nil {
+		return m, cmd
+	}
+	return m, tea.Batch(cmd, load)
 }
 
 // startFetch starts a poll of the current generation. Callers make sure no
@@ -189,13 +195,13 @@ func (m Model) pollFunc() pollFunc {
 	// While the screen sweeps, the drift it shows is the sweep's alone.
 	req := redisq.PollRequest{JobTypes: m.sweep.driftJobs(), Workers: m.showsWorkers(), NoDrift: m.sweep.enabled}
 	for _, v := range m.stack {
-		if d, ok := v.(detailView); ok {
-			if p, ok := d.current(); ok {
+		if d, ok := v.(poolDetail); ok {
+			if p, ok := d.detailPool(); ok {
 				req.Open = p.ID
 			}
 		}
 	}
-	p := m.rd.poll
+	p := m.rd.Poll
 	return func(ctx context.Context) (*model.Snapshot, error) { return p.Poll(ctx, req) }
 }
 
@@ -268,11 +274,7 @@ func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
 func (m Model) setSnap(snap *model.Snapshot) Model {
 	m.snap = snap
 	m.counts = countSnapshot(snap)
-	m.tabs = append([]view(nil), m.tabs...)
-	for i, v := range m.tabs {
-		m.tabs[i] = v.setSnapshot(snap, m.history)
-	}
-	return m.setOpenSnapshot(snap)
+	return m.eachView(snapshotShown{snap: snap, hist: m.history})
 }
 
 // slowWait is the wait before the next poll after one that took took: the
@@ -300,15 +302,35 @@ func (m Model) setFocused(v view) Model {
 
 // selectedPool is the pool under the cursor (or shown in the detail view).
 func (m Model) selectedPool() (model.Pool, bool) {
-	if p := m.top().selected().pool; p != nil {
-		return *p, true
+	if v, ok := m.top().(poolPicker); ok {
+		return v.pickedPool()
 	}
 	return model.Pool{}, false
 }
 
-func (m Model) currentFilter() string { return m.focused().filterText() }
+// selectedJobType is the job type under the cursor (or explained).
+func (m Model) selectedJobType() (model.JobType, bool) {
+	if v, ok := m.top().(jobTypePicker); ok {
+		return v.pickedJobType()
+	}
+	return model.JobType{}, false
+}
 
-func (m Model) setFilter(f string) Model { return m.setFocused(m.focused().setFilter(f)) }
+// currentFilter is the focused view's filter ("" for a view without one).
+func (m Model) currentFilter() string {
+	if f, ok := m.focused().(filterable); ok {
+		return f.filterText()
+	}
+	return ""
+}
+
+// setFilter filters the focused view's rows, when it has a filter.
+func (m Model) setFilter(f string) Model {
+	if v, ok := m.focused().(filterable); ok {
+		return m.setFocused(v.setFilter(f))
+	}
+	return m
+}
 
 func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if msg.Type == tea.KeyCtrlC {
@@ -332,7 +354,7 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		return m, tea.Quit
 	case key.Matches(msg, k.Help):
-		if isHelp(m.top()) {
+		if t, ok := m.top().(toggled); ok && key.Matches(msg, t.closedBy(k)) {
 			return m.pop(), nil
 		}
 		return m.push(newHelpView(k, m.help, costLine(m.snap, m.pollEvery)))
@@ -362,9 +384,7 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		return m.setFilter(""), nil
 	}
-	if key.Matches(msg, k.Enter) {
-		return m.openSelected()
-	}
+	// The view on top takes the rest; what enter opens, it says (pushCmd).
 	return m.updateTop(msg)
 }
 
@@ -382,16 +402,16 @@ func (m Model) onFilterKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	return m.setFilter(m.filter.Value()), nil
 }
 
-// openAction plans an action from the last snapshot and opens the confirm
-// dialog. Nothing is written before 'y'.
-func (m Model) openAction(kind actionKind, t reaper.Targets) (Model, tea.Cmd) {
+// openAction plans an action from the last snapshot with build and opens
+// the confirm dialog. Nothing is written before 'y'.
+func (m Model) openAction(build func(m Model) (action, error)) (Model, tea.Cmd) {
 	if m.running != nil {
 		return m.setStatus(fmt.Sprintf("%s is still running: wait for it to finish", m.running.title), true)
 	}
 	if m.snap == nil {
 		return m.setStatus("no data yet", true)
 	}
-	a, err := m.buildAction(kind, t)
+	a, err := build(m)
 	if err != nil {
 		return m.setStatus(err.Error(), true)
 	}
@@ -423,7 +443,7 @@ func (m Model) onDialogKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		m.actionSeq++
 		ctx, stop := actionContext(a)
-		m.running = &runningAction{seq: m.actionSeq, kind: a.kind, title: a.running, total: a.total, stop: stop}
+		m.running = &runningAction{seq: m.actionSeq, kind: a.kind, title: a.running, total: a.total, stop: stop, after: a.after}
 		entry := audit.Entry{Target: m.opts.Target, Address: m.opts.Address, Namespace: m.opts.Namespace, Action: string(a.kind), Targets: a.targets}
 		return m, runActionCmd(ctx, a, m.actionSeq, m.opts.ActionTimeout, m.opts.Audit, entry, m.opts.Now)
 	case key.Matches(msg, m.keys.Cancel):
@@ -444,7 +464,7 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 	if m.running == nil || m.running.seq != msg.seq {
 		return m, nil
 	}
-	kind := m.running.kind
+	after := m.running.after
 	if m.running.stop != nil {
 		m.running.stop() // releases the context
 	}
@@ -461,20 +481,18 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 		isErr = true
 	}
 	m, clear := m.setStatus(text, isErr)
-	if isQueueDrain(kind) {
-		m = m.afterQueueDrain()
-	}
-	m, load := m.eachOpen(loadMsg{})
-	m, fetch := m.refresh()
-	var rescan tea.Cmd
 	if len(msg.outcome.emptied) > 0 {
 		m = m.dropOrphans(msg.outcome.emptied)
 	}
-	if kind == actionRequeue {
-		// What the running or last scan found is out of date.
-		m, rescan = m.restartScan()
+	// The action's own after first: what it changes (marks dropped, a view
+	// closed) is what the views then read again.
+	var more tea.Cmd
+	if after != nil {
+		m, more = after(m)
 	}
-	return m, tea.Batch(clear, fetch, load, rescan)
+	m, load := m.eachOpen(loadMsg{})
+	m, fetch := m.refresh()
+	return m, tea.Batch(clear, fetch, load, more)
 }
 
 // dropOrphans takes lists a requeue emptied out of the Orphans view.
@@ -495,11 +513,7 @@ func (m Model) dropOrphans(keys []string) Model {
 // setOrphans keeps the orphans found and gives them to the views.
 func (m Model) setOrphans(o []model.InProgressList) Model {
 	m.orphanList = o
-	m.tabs = append([]view(nil), m.tabs...)
-	for i, v := range m.tabs {
-		m.tabs[i] = v.setOrphans(o)
-	}
-	return m
+	return m.eachView(orphansFound{list: o})
 }
 
 // setStatus shows a message that clears itself after StatusTTL.

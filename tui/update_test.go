@@ -428,7 +428,7 @@ func TestDetailPeekAndBack(t *testing.T) {
 	o, _ := testOptions(staticSource(fixture()))
 	m := newTest(t, o, 100, 40)
 	m = step(t, m, keyMsg("j"))
-	m, cmd := stepCmd(m, keyMsg("enter"))
+	m, cmd := enterCmd(t, m)
 	if !strings.Contains(m.View(), "[Pools › detail]") {
 		t.Fatalf("enter did not open the detail:\n%s", m.View())
 	}

@@ -3,11 +3,11 @@ package tui
 import (
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/workq-tui/workq-tui/internal/journal"
 	"github.com/workq-tui/workq-tui/model"
-	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // view is one layer of the screen: a tab, or what is pushed on it (a
@@ -16,29 +16,25 @@ import (
 // and how to draw itself; the root keeps what is global (polls, sweeps,
 // scans, the dialog, the running action, the status line, the layout).
 // Views are values: every method returns the view changed, and the root
-// stores it back in its slot. A new tab is a file with a type that
+// stores it back in its slot. A view opens another itself: on enter its
+// update returns pushCmd with the view to push (stack.go). What is under
+// its cursor the actions learn from the small pickers below, and a view
+// with a filter is filterable. A new tab is a file with a type that
 // implements this and one entry in New's tabs; a new pushed view is a file
-// and one place that pushes it.
+// and the pushCmd of the view that opens it.
 type view interface {
 	// title is the name on the view's tab; a pushed view's, when not
 	// empty, follows the tab's after a "›".
 	title() string
 	// update takes a key the root did not take (only the view on top gets
-	// keys), the results of the view's own reads, and loadMsg. It returns
-	// the view changed and its command, like a bubbletea model.
+	// keys), the results of the view's own reads, loadMsg, and what the
+	// root reads for every view: snapshotShown and orphansFound. It
+	// returns the view changed and its command, like a bubbletea model; a
+	// pushed view returns nil when what it shows is gone: it closes. A
+	// view ignores the messages it has no use for.
 	update(msg tea.Msg) (view, tea.Cmd)
-	// setSnapshot gives the view a new snapshot and the queue history. A
-	// pushed view returns nil when what it shows is gone: it closes.
-	setSnapshot(s *model.Snapshot, h queueHistory) view
-	// setOrphans gives the view the orphans the last scan found.
-	setOrphans(o []model.InProgressList) view
 	// setSize is the body the view draws in, its column titles included.
 	setSize(width, height int) view
-	filterText() string
-	setFilter(f string) view
-	// selected is what is under the cursor, for the actions and for
-	// what enter opens.
-	selected() selection
 	// keys enables the view's own bindings (enter on a pool, ...) in the
 	// key map the root built.
 	keys(k keyMap) keyMap
@@ -47,19 +43,62 @@ type view interface {
 	render(c renderContext) string
 }
 
-// selection is what is under a view's cursor: at most one of these is set.
-type selection struct {
-	pool    *model.Pool
-	jobType *model.JobType
-	orphan  *model.InProgressList
-	worker  *model.Worker
-	// action is an action of the journal (the history view).
-	action *journal.Summary
-	// window is a bucket of the timeline.
-	window *timeWindow
-	// place is where a job was found (the find view).
-	place *redisq.Place
+// snapshotShown gives the views a new snapshot and the queue history.
+type snapshotShown struct {
+	snap *model.Snapshot
+	hist queueHistory
 }
+
+// orphansFound gives the views the orphans the last scan found.
+type orphansFound struct{ list []model.InProgressList }
+
+// filterable is a view whose rows / filters (the lists); the others have
+// no filter.
+type filterable interface {
+	filterText() string
+	setFilter(f string) view
+}
+
+// What is under a view's cursor, for the actions: a view where a pool, a
+// job type, an orphaned list or an action of the journal can be under
+// the cursor implements the picker of it.
+type (
+	poolPicker    interface{ pickedPool() (model.Pool, bool) }
+	jobTypePicker interface{ pickedJobType() (model.JobType, bool) }
+	orphanPicker  interface {
+		pickedOrphan() (model.InProgressList, bool)
+	}
+	actionPicker interface {
+		pickedAction() (journal.Summary, bool)
+	}
+)
+
+// poolDetail is the view of one pool: the polls read every in-progress
+// list of that pool while it is open, and R requeues a dead one's lists.
+type poolDetail interface{ detailPool() (model.Pool, bool) }
+
+// workersShower is a view that shows the workers' observations, which
+// the regular poll reads only while one is on show.
+type workersShower interface{ showsWorkers() bool }
+
+// keySelector is a list that puts its cursor on the row of a key (a pool
+// ID, a job type's name), clearing its filter when it hides that row; ok
+// is false when it has no such row.
+type keySelector interface {
+	selectKey(key string) (view, bool)
+}
+
+// toggled is a pushed view that the key that opens it closes (? on the
+// help).
+type toggled interface{ closedBy(k keyMap) key.Binding }
+
+// copier is a view that copies something besides what its pickers pick
+// (a worker's job, a member of a set): c copies its item.
+type copier interface{ copyItem() (copyItem, bool) }
+
+// aboutOne is a view about one job type or pool as a whole (an
+// explanation, a queue): e explains it.
+type aboutOne interface{ explainSubject() explainSubject }
 
 // renderContext is what a view draws with besides its own state.
 // fetchedAt is when the last snapshot arrived (the screen's clock).

@@ -36,6 +36,9 @@ func newArgsView(w model.Worker, readAt, latest time.Time, k keyMap) argsView {
 func (argsView) title() string { return "" }
 
 func (v argsView) update(msg tea.Msg) (view, tea.Cmd) {
+	if s, ok := msg.(snapshotShown); ok {
+		return v.setSnapshot(s.snap, s.hist), nil
+	}
 	km, ok := msg.(tea.KeyMsg)
 	if !ok {
 		return v, nil
@@ -72,16 +75,11 @@ func (v argsView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
 	return nil
 }
 
-func (v argsView) setOrphans([]model.InProgressList) view { return v }
-
 func (v argsView) setSize(w, h int) view {
 	v.width, v.height = w, h
 	return v
 }
 
-func (argsView) filterText() string      { return "" }
-func (v argsView) setFilter(string) view { return v }
-func (argsView) selected() selection     { return selection{} }
 func (argsView) keys(k keyMap) keyMap {
 	k.Enter.SetEnabled(false)
 	k.Back.SetEnabled(true)
@@ -96,3 +94,7 @@ func (v argsView) render(c renderContext) string {
 	note := c.st.warn.Render(fitLine("workers as of "+model.FormatAge(age)+" ago: reading them again…", v.width)) + "\n"
 	return fitBlock(note+renderWorkerArgs(v.worker, v.top, v.width, v.height-1, c.st), v.width, v.height)
 }
+
+// showsWorkers: the polls read the workers while the arguments are on
+// show, to close them when the job ends.
+func (argsView) showsWorkers() bool { return true }

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/shellword"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -27,21 +29,18 @@ type workersView struct {
 	// cols are the columns shown, by their names (all when empty).
 	cols []string
 	// km is the key map the view navigates with.
-	km        keyMap
-	busy      []model.Worker
+	km keyMap
+	// the busy workers, the cursor following a worker ID; height is the
+	// list rows, without the column titles.
+	table[model.Worker]
 	dead      map[string]bool
 	longAfter time.Duration
 	// read is set once a snapshot brought the workers; readAt is that
 	// snapshot's Redis time, latest the Redis time of the last snapshot.
 	read           bool
 	readAt, latest time.Time
-	rows           []int // indices into busy that pass the filter
-	filter         string
-	list           listState
-	selectedID     string
 	width          int
 	body           int // the body's height
-	height         int // list rows, without the column titles
 }
 
 func (workersView) title() string { return "Workers" }
@@ -49,7 +48,7 @@ func (workersView) title() string { return "Workers" }
 func (v workersView) setSnapshot(s *model.Snapshot, _ queueHistory) view {
 	v.latest = s.RedisTime
 	if s.Workers != nil {
-		v.busy = model.BusyWorkers(s.Workers)
+		v.items = model.BusyWorkers(s.Workers)
 		v.read, v.readAt = true, s.RedisTime
 	}
 	v.longAfter = s.LongAfter
@@ -70,8 +69,6 @@ func (v workersView) stale() bool { return v.read && !v.readAt.Equal(v.latest) }
 func (v workersView) staleAge(now, fetchedAt time.Time) time.Duration {
 	return max(now.Sub(fetchedAt)+v.latest.Sub(v.readAt), 0)
 }
-
-func (v workersView) setOrphans([]model.InProgressList) view { return v }
 
 func (v workersView) filterText() string { return v.filter }
 
@@ -118,73 +115,51 @@ func (v workersView) keys(k keyMap) keyMap {
 	return k
 }
 
-// selected is the worker under the cursor, whose arguments enter opens;
-// the actions (reap, requeue, ...) belong to the views of pools and job
-// types.
-func (v workersView) selected() selection {
-	if w, ok := v.current(); ok {
-		return selection{worker: &w}
+// copyItem is the job id of the worker under the cursor (whose arguments
+// enter opens); the actions (reap, requeue, ...) belong to the views of
+// pools and job types.
+func (v workersView) copyItem() (copyItem, bool) {
+	w, ok := v.current()
+	if !ok || w.JobID == "" {
+		return copyItem{}, false
 	}
-	return selection{}
+	return copyItem{what: "job id " + w.JobID, text: []byte(w.JobID), command: append([]string{"find"}, shellword.Operands(w.JobID)...)}, true
 }
 
 // refilter recomputes the rows and puts the cursor back on the selected
 // worker; when that worker is no longer busy the cursor keeps its
 // position.
 func (v workersView) refilter() workersView {
-	rows := make([]int, 0, len(v.busy))
-	f := strings.ToLower(v.filter)
-	for i := range v.busy {
-		if f == "" || strings.Contains(workerSearchText(&v.busy[i]), f) {
-			rows = append(rows, i)
-		}
-	}
-	v.rows = rows
-	if v.selectedID != "" {
-		for i, r := range rows {
-			if v.busy[r].WorkerID == v.selectedID {
-				v.list.cursor = i
-				break
-			}
-		}
-	}
-	v.list = v.list.clamp(len(rows), v.height)
-	v.selectedID = ""
-	if w, ok := v.current(); ok {
-		v.selectedID = w.WorkerID
-	}
+	v.table = v.table.refilter(workerMatches, workerKey)
 	return v
 }
+
+func workerKey(w *model.Worker) string { return w.WorkerID }
+
+func workerMatches(w *model.Worker, f string) bool { return strings.Contains(workerSearchText(w), f) }
 
 func workerSearchText(w *model.Worker) string {
 	return strings.ToLower(textsafe.Clean(strings.Join([]string{w.PoolID, w.WorkerID, w.JobName, w.JobID, w.Checkin}, " ")))
 }
 
-// current is the worker under the cursor.
-func (v workersView) current() (model.Worker, bool) {
-	if v.list.cursor < 0 || v.list.cursor >= len(v.rows) {
-		return model.Worker{}, false
-	}
-	return v.busy[v.rows[v.list.cursor]], true
-}
-
 // update moves the cursor on a navigation key; it reads nothing.
 func (v workersView) update(msg tea.Msg) (view, tea.Cmd) {
-	if km, ok := msg.(tea.KeyMsg); ok {
-		return v.navigate(km, v.km), nil
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if w, ok := v.current(); ok && key.Matches(msg, v.km.Enter) {
+			return v, pushCmd(func(e openEnv) (view, string) {
+				return newArgsView(w, v.readAt, v.latest, e.keys), ""
+			})
+		}
+		return v.navigate(msg, v.km), nil
+	case snapshotShown:
+		return v.setSnapshot(msg.snap, msg.hist), nil
 	}
 	return v, nil
 }
 
 func (v workersView) navigate(msg tea.KeyMsg, k keyMap) view {
-	l, ok := v.list.navigate(msg, k, len(v.rows), v.height)
-	if !ok {
-		return v
-	}
-	v.list = l
-	if w, ok := v.current(); ok {
-		v.selectedID = w.WorkerID
-	}
+	v.table, _ = v.table.navigate(msg, k, workerKey)
 	return v
 }
 
@@ -194,7 +169,7 @@ func (v workersView) render(c renderContext) string {
 	if v.stale() {
 		note = c.st.warn.Render(fitLine("workers as of "+model.FormatAge(v.staleAge(c.now, c.fetchedAt))+" ago: reading them again…", v.width)) + "\n"
 	}
-	list := note + renderWorkers(v.busy, v.read, v.readAt, v.rows, v.list, v.dead, v.longAfter, v.width, v.height, v.cols, c.st)
+	list := note + renderWorkers(v.items, v.read, v.readAt, v.rows, v.list, v.dead, v.longAfter, v.width, v.height, v.cols, c.st)
 	pane := argsPaneHeight(v.body)
 	if pane == 0 {
 		return fitBlock(list, v.width, v.body)
@@ -323,3 +298,6 @@ func workerArgLines(args string) []string {
 	lines[0] = "  " + lines[0]
 	return lines
 }
+
+// showsWorkers: the polls read the workers while this view is on show.
+func (workersView) showsWorkers() bool { return true }

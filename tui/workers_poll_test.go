@@ -90,7 +90,7 @@ func toTab(t *testing.T, m Model, i int) Model {
 func TestPollAsksForWorkersWhileTheirViewIsShown(t *testing.T) {
 	p := &workersPoller{now: fixedNow, snap: workersFixture()}
 	o, _ := testOptions(nil)
-	o = polling(o, p)
+	o.Reads.Poll = p
 	o.Now = p.Now
 	m := newTest(t, o, 120, 30)
 	wi := workersTab(t, m)
@@ -126,8 +126,8 @@ func TestPollAsksForWorkersWhileTheirViewIsShown(t *testing.T) {
 	if p.lastAsked(t) {
 		t.Fatal("a poll after the Workers view closed asked for the workers")
 	}
-	if v := m.tabs[wi].(workersView); len(v.busy) != 4 || !v.stale() {
-		t.Fatalf("the closed view has %d busy workers (stale %v), want the 4 last read, marked old", len(v.busy), v.stale())
+	if v := m.tabs[wi].(workersView); len(v.items) != 4 || !v.stale() {
+		t.Fatalf("the closed view has %d busy workers (stale %v), want the 4 last read, marked old", len(v.items), v.stale())
 	}
 
 	// Opened again 4 minutes later: the old workers, with their age, until
@@ -157,7 +157,7 @@ func TestPollAsksForWorkersWhileTheirViewIsShown(t *testing.T) {
 func TestOpeningWorkersDuringAPollPollsAgain(t *testing.T) {
 	p := &workersPoller{now: fixedNow, snap: workersFixture()}
 	o, _ := testOptions(nil)
-	o = polling(o, p)
+	o.Reads.Poll = p
 	o.Now = p.Now
 	m := newTest(t, o, 120, 30)
 	wi := workersTab(t, m)
@@ -182,8 +182,8 @@ func TestOpeningWorkersDuringAPollPollsAgain(t *testing.T) {
 	if got := p.asked(); len(got) != 3 || got[1] || !got[2] {
 		t.Fatalf("polls asking for workers %v, want [false false true]", got)
 	}
-	if v := m.tabs[wi].(workersView); len(v.busy) != 4 || v.stale() {
-		t.Fatalf("after the poll: %d busy workers, stale %v", len(v.busy), v.stale())
+	if v := m.tabs[wi].(workersView); len(v.items) != 4 || v.stale() {
+		t.Fatalf("after the poll: %d busy workers, stale %v", len(v.items), v.stale())
 	}
 }
 
@@ -197,7 +197,7 @@ func TestFleetPollsNoWorkers(t *testing.T) {
 	for i, p := range pollers {
 		p.now = fixedNow
 		o, _ := fleetTarget([]string{"a", "b"}[i], nil, 2*time.Second)
-		o = polling(o, p)
+		o.Reads.Poll = p
 		targets = append(targets, o)
 	}
 	d.start(targets...)
@@ -259,9 +259,9 @@ func TestHeaderSaysWhySweepFailed(t *testing.T) {
 	p := &workersPoller{now: fixedNow, snap: fixture()}
 	o, _ := testOptions(nil)
 	long := "sweep: read tcp 10.0.0.7:51234->10.0.0.9:6379: i/o timeout\x1b[2J while reading job type " + strings.Repeat("x", 80)
-	o = polling(o, p)
+	o.Reads.Poll = p
 	o.Now = p.Now
-	o.Reader = withSweeper{baseReader(o), failingSweeper{errors.New(long)}}
+	o.Reads.Sweep = failingSweeper{errors.New(long)}
 	m := newTest(t, o, 80, 24)
 	m, _ = deliver(t, m, m.firstSweep())
 	h := m.renderHeader(p.Now())
@@ -300,9 +300,9 @@ func TestSweepAgainWhenRedisIsBack(t *testing.T) {
 	p := &workersPoller{now: fixedNow, snap: fixture()}
 	fail, calls := true, 0
 	o, _ := testOptions(nil)
-	o = polling(o, p)
+	o.Reads.Poll = p
 	o.Now = p.Now
-	o.Reader = withSweeper{baseReader(o), switchSweeper{fail: &fail, snap: fixture(), calls: &calls}}
+	o.Reads.Sweep = switchSweeper{fail: &fail, snap: fixture(), calls: &calls}
 	m := newTest(t, o, 80, 24)
 	m, _ = deliver(t, m, m.firstSweep())
 	if m.sweep.err == nil || calls != 1 {

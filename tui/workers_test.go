@@ -105,7 +105,7 @@ func TestGoldenWorkerArgs(t *testing.T) {
 func TestWorkersViewFollowsWorker(t *testing.T) {
 	s := workersFixture()
 	var v view = workersView{km: defaultKeyMap()}
-	v = v.setSize(80, 20).setSnapshot(s, queueHistory{})
+	v = shown(v.setSize(80, 20), s)
 	v, _ = v.update(keyMsg("j"))
 	v, _ = v.update(keyMsg("j"))
 	w, _ := v.(workersView).current()
@@ -115,7 +115,7 @@ func TestWorkersViewFollowsWorker(t *testing.T) {
 	s2 := workersFixture()
 	s2.Workers[0].Busy = false // the first row's job ended
 	model.Analyze(s2, model.DefaultDeadAfter)
-	v = v.setSnapshot(s2, queueHistory{})
+	v = shown(v, s2)
 	if w, _ := v.(workersView).current(); w.WorkerID != "17c3d4e5f6a7b8c9d0e1f2a3" {
 		t.Errorf("cursor moved to %s", w.WorkerID)
 	}
@@ -123,11 +123,11 @@ func TestWorkersViewFollowsWorker(t *testing.T) {
 	var args view = newArgsView(w, s2.RedisTime, s2.RedisTime, defaultKeyMap())
 	s3 := workersFixture()
 	s3.Workers = s3.Workers[:1] // only the first job still runs
-	v = v.setSnapshot(s3, queueHistory{})
-	if args = args.setSnapshot(s3, queueHistory{}); args != nil {
+	v = shown(v, s3)
+	if args = shown(args, s3); args != nil {
 		t.Errorf("the arguments stay open after the job of 17c3d4e5f6a7b8c9d0e1f2a3 ended")
 	}
-	v = v.setFilter("report")
+	v = v.(filterable).setFilter("report")
 	if got := len(v.(workersView).rows); got != 0 {
 		t.Errorf("filter report matched %d rows of one send_email worker", got)
 	}

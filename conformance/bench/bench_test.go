@@ -645,7 +645,7 @@ func (e *env) screen() {
 	r.SetColorProfile(termenv.TrueColor)
 	now := snap.RedisTime.Add(time.Second)
 	m := tui.New(tui.Options{Address: e.srv.Addr(), Namespace: screenNS, Interval: time.Hour,
-		Now: func() time.Time { return now }, Renderer: r, Reader: staticSource{snap}})
+		Now: func() time.Time { return now }, Renderer: r, Reads: tui.Reads{Poll: staticSource{snap}}})
 	var model tea.Model = m
 	model, _ = model.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	batch, ok := m.Init()().(tea.BatchMsg)

@@ -112,10 +112,7 @@ func (e *env) screenScaleFrames(counts string, refresh func()) (out [3]testing.B
 	r.SetColorProfile(termenv.TrueColor)
 	var now time.Time
 	m := tui.New(tui.Options{Address: e.srv.Addr(), Namespace: screenScaleNS, Interval: time.Hour,
-		Now: func() time.Time { return now }, Renderer: r, Reader: struct {
-			tui.Poller
-			tui.Sweeper
-		}{redisq.NewPoller(client), client}})
+		Now: func() time.Time { return now }, Renderer: r, Reads: tui.Reads{Poll: redisq.NewPoller(client), Sweep: client}})
 	var scr tea.Model = m
 	scr, _ = scr.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	batch, ok := m.Init()().(tea.BatchMsg)

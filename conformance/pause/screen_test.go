@@ -97,15 +97,9 @@ func TestScreenPauseAndUnpause(t *testing.T) {
 	client := redisq.NewClient(rp, ns, 0)
 	aud := &memAudit{}
 	o := tui.Options{Address: srv.Addr(), Namespace: ns, Interval: 200 * time.Millisecond, Renderer: r,
-		Reader: struct {
-			tui.Poller
-			tui.QueueReader
-		}{redisq.NewPoller(client), client},
-		Actor: struct {
-			tui.Reaper
-			tui.Pauser
-		}{reaper.NewReaper(rp, ns, 0), reaper.NewPauser(rp)},
-		Audit: aud}
+		Reads:  tui.Reads{Poll: redisq.NewPoller(client), Queue: client},
+		Writes: tui.Writes{Reap: reaper.NewReaper(rp, ns, 0), Pause: reaper.NewPauser(rp)},
+		Audit:  aud}
 	f := &frames{}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()

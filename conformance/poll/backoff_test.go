@@ -70,10 +70,7 @@ func TestScreenBacksOffWhileRedisSleeps(t *testing.T) {
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.Ascii)
 	o := tui.Options{Address: srv.Addr(), Namespace: ns, Interval: 500 * time.Millisecond, Renderer: r,
-		Reader: struct {
-			tui.Poller
-			tui.Sweeper
-		}{poller, poller.c}}
+		Reads: tui.Reads{Poll: poller, Sweep: poller.c}}
 	var mu sync.Mutex
 	var frame string
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

@@ -90,7 +90,7 @@ func TestScreenReadsWorkersOnTheirView(t *testing.T) {
 	r := lipgloss.NewRenderer(io.Discard)
 	r.SetColorProfile(termenv.Ascii)
 	o := tui.Options{Address: srv.Addr(), Namespace: ns, Interval: 300 * time.Millisecond, Renderer: r,
-		Reader: polls}
+		Reads: tui.Reads{Poll: polls}}
 	var mu sync.Mutex
 	var frame string
 	p := tea.NewProgram(lastFrame{tui.New(o), &mu, &frame}, tea.WithInput(nil), tea.WithOutput(io.Discard),
