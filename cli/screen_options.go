@@ -50,5 +50,8 @@ func ScreenOptions(ctx context.Context, args []string, getenv func(string) strin
 		return tui.Options{}, nil, err
 	}
 	settle(&opts, e, settings, loadCmdLines(e))
+	// As in run: n on an empty namespace ends the screen, and the
+	// program opens the one chosen (Model.SwitchTo).
+	opts.SwitchNamespace = true
 	return opts, done, nil
 }

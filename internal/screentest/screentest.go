@@ -50,6 +50,7 @@ type Screen struct {
 	view    string
 	changed chan struct{} // closed and replaced at every update
 	ended   bool
+	final   tea.Model    // the model the screen ended with
 	clip    bytes.Buffer // what the screen wrote to the terminal: OSC 52
 }
 
@@ -82,8 +83,11 @@ func Start(t testing.TB, srv *redistest.Server, args ...string) *Screen {
 	ran := make(chan struct{})
 	go func() {
 		defer close(ran)
-		_, _ = s.p.Run()
+		final, _ := s.p.Run()
 		s.mu.Lock()
+		if pr, ok := final.(probe); ok {
+			s.final = pr.inner
+		}
 		s.ended = true
 		close(s.changed)
 		s.changed = make(chan struct{})
@@ -214,10 +218,14 @@ func (s *Screen) Ended() bool {
 	return s.ended
 }
 
-// WaitEnded waits until the screen has ended.
-func (s *Screen) WaitEnded() {
+// WaitEnded waits until the screen has ended and returns the model it
+// ended with, as the program gets it back (a tui.Model).
+func (s *Screen) WaitEnded() tea.Model {
 	s.t.Helper()
 	s.WaitFor("its end", func(string) bool { return s.Ended() })
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.final
 }
 
 // Press sends keys, in order, as the terminal would: a key's name
