@@ -151,7 +151,7 @@ func TestCmdLineCompletesDeadPool(t *testing.T) {
 		t.Fatalf("tab completed %q", got)
 	}
 	m = drive(t, m, keyMsg("enter"))
-	if m.dialog == nil || m.dialog.action.kind != actionReap || !slices.Equal(m.dialog.action.targets, []string{"aaaabbbbccccddddeeeeffff"}) {
+	if !dialogOpen(m) || m.dialog.action.kind != actionReap || !slices.Equal(m.dialog.action.targets, []string{"aaaabbbbccccddddeeeeffff"}) {
 		t.Fatalf(":reap ID opened %+v", m.dialog)
 	}
 	if view := m.View(); !strings.Contains(view, "Reap 1 dead pool?") {
@@ -164,12 +164,12 @@ func TestCmdLineCompletesDeadPool(t *testing.T) {
 func TestCmdLineActionReason(t *testing.T) {
 	m := cmdScreen(t, false, 100, 30)
 	m = typeLine(t, m, "reap fedcba9876543210fedcba98", "enter")
-	if m.dialog != nil || !strings.Contains(m.status.text, "x reaps a dead pool") {
-		t.Errorf(":reap on a live pool: dialog %v, status %q", m.dialog != nil, m.status.text)
+	if dialogOpen(m) || !strings.Contains(statusOf(m), "x reaps a dead pool") {
+		t.Errorf(":reap on a live pool: dialog %v, status %q", dialogOpen(m), statusOf(m))
 	}
 	m = typeLine(t, m, "pause report", "enter")
-	if m.dialog != nil || m.status.text != "pause is not available here" {
-		t.Errorf(":pause without a pauser: status %q", m.status.text)
+	if dialogOpen(m) || statusOf(m) != "pause is not available here" {
+		t.Errorf(":pause without a pauser: status %q", statusOf(m))
 	}
 }
 
@@ -195,12 +195,12 @@ func TestCmdLineReadOnly(t *testing.T) {
 	}
 	m = drive(t, m, keys("backspace", "backspace", "backspace")...)
 	m = drive(t, m, keyMsg("reap"), keyMsg("enter"))
-	if m.dialog != nil || m.status.text != "read-only: reap is disabled" {
-		t.Errorf(":reap in read-only: dialog %v, status %q", m.dialog != nil, m.status.text)
+	if dialogOpen(m) || statusOf(m) != "read-only: reap is disabled" {
+		t.Errorf(":reap in read-only: dialog %v, status %q", dialogOpen(m), statusOf(m))
 	}
 	m = typeLine(t, m, "reap-all", "enter")
-	if m.dialog != nil || m.status.text != "read-only: reap-all is disabled" {
-		t.Errorf(":reap-all in read-only: status %q", m.status.text)
+	if dialogOpen(m) || statusOf(m) != "read-only: reap-all is disabled" {
+		t.Errorf(":reap-all in read-only: status %q", statusOf(m))
 	}
 }
 
@@ -209,15 +209,15 @@ func TestCmdLineReadOnly(t *testing.T) {
 func TestCmdLineUnknown(t *testing.T) {
 	m := cmdScreen(t, false, 100, 30)
 	m = typeLine(t, m, "poolz", "enter")
-	if want := `unknown command "poolz" (did you mean pools?)`; m.status.text != want || m.cmdline.open {
-		t.Errorf("status %q, want %q (open %v)", m.status.text, want, m.cmdline.open)
+	if want := `unknown command "poolz" (did you mean pools?)`; statusOf(m) != want || m.cmdline.open {
+		t.Errorf("status %q, want %q (open %v)", statusOf(m), want, m.cmdline.open)
 	}
 	if !strings.Contains(m.View(), `unknown command "poolz" (did you mean pools?)`) {
 		t.Errorf("the error is not on screen:\n%s", m.View())
 	}
 	m = typeLine(t, m, "workers now", "enter")
-	if m.status.text != ":workers takes no argument" || m.focused().title() == "Workers" {
-		t.Errorf(":workers now: status %q, focused %s", m.status.text, m.focused().title())
+	if statusOf(m) != ":workers takes no argument" || m.focused().title() == "Workers" {
+		t.Errorf(":workers now: status %q, focused %s", statusOf(m), m.focused().title())
 	}
 }
 
@@ -263,12 +263,12 @@ func TestCmdLineWhere(t *testing.T) {
 	}
 	m = typeLine(t, m, "where err:timeout fails>=3", "enter")
 	if v := jobsView(t, m); v.jobFilter != "err:timeout fails>=3" || v.total != 30 {
-		t.Errorf(":where err:timeout fails>=3: filter %q total %d, status %q", v.jobFilter, v.total, m.status.text)
+		t.Errorf(":where err:timeout fails>=3: filter %q total %d, status %q", v.jobFilter, v.total, statusOf(m))
 	}
 	reads := len(f.reads)
 	m = typeLine(t, m, "where jb:x", "enter")
-	if !strings.HasPrefix(m.status.text, "where: bad query") || jobsView(t, m).jobFilter != "err:timeout fails>=3" || len(f.reads) != reads {
-		t.Errorf(":where jb:x: status %q, filter %q, %d reads after it", m.status.text, jobsView(t, m).jobFilter, len(f.reads)-reads)
+	if !strings.HasPrefix(statusOf(m), "where: bad query") || jobsView(t, m).jobFilter != "err:timeout fails>=3" || len(f.reads) != reads {
+		t.Errorf(":where jb:x: status %q, filter %q, %d reads after it", statusOf(m), jobsView(t, m).jobFilter, len(f.reads)-reads)
 	}
 	m = typeLine(t, m, "where", "enter")
 	if jobsView(t, m).jobFilter != "" {
@@ -343,8 +343,8 @@ func TestCmdLineTarget(t *testing.T) {
 		t.Errorf("a single screen offers :target: %v", names)
 	}
 	m = typeLine(t, m, "target x", "enter")
-	if !strings.Contains(m.status.text, "targets of a fleet") {
-		t.Errorf(":target on a single screen: %q", m.status.text)
+	if !strings.Contains(statusOf(m), "targets of a fleet") {
+		t.Errorf(":target on a single screen: %q", statusOf(m))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -234,7 +235,7 @@ func stepCmd(m Model, msg tea.Msg) (Model, tea.Cmd) {
 // there for DialogReadTime: a test's steps are reads of the terminal far
 // apart. The tests of the rule itself call Update.
 func dialogRead(m Model) Model {
-	if m.dialog == nil || m.dialog.clock == 0 {
+	if !dialogOpen(m) || m.dialog.clock == 0 {
 		return m
 	}
 	next, _ := m.Update(dialogReadMsg{clock: m.dialog.clock})
@@ -303,4 +304,41 @@ func openPool(t *testing.T, m Model, id string) Model {
 	}
 	t.Fatalf("no pool %s in the Pools view", id)
 	return m
+}
+
+// statusOf is the status line as the screen draws it: the footer's first
+// line, drawn at a width that cuts nothing.
+func statusOf(m Model) string {
+	lines := strings.Split(wideView(m), "\n")
+	return strings.TrimSpace(lines[len(lines)-2])
+}
+
+// wideView is the screen drawn 400 columns wide (the same height), so
+// that no line is cut.
+func wideView(m Model) string {
+	h := strings.Count(m.View(), "\n") + 1
+	wide, _ := m.Update(tea.WindowSizeMsg{Width: 400, Height: h})
+	return wide.(Model).View()
+}
+
+// dialogOpen reports whether the screen draws a confirm dialog: its keys
+// are the footer's help.
+func dialogOpen(m Model) bool {
+	lines := strings.Split(m.View(), "\n")
+	return strings.Contains(lines[len(lines)-1], "n/esc/q cancel")
+}
+
+// dialogTitle is the title of the dialog drawn, "" when none: the first
+// line inside its border.
+func dialogTitle(m Model) string {
+	if !dialogOpen(m) {
+		return ""
+	}
+	for _, l := range strings.Split(wideView(m), "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "│") {
+			return strings.TrimSpace(strings.Trim(t, "│"))
+		}
+	}
+	return ""
 }

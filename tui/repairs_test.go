@@ -82,8 +82,8 @@ func TestRequeueOrphanConfirmed(t *testing.T) {
 		t.Fatal("R not enabled on an orphan")
 	}
 	m = step(t, m, keyMsg("R"))
-	if m.dialog == nil {
-		t.Fatalf("R opened no dialog; status %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("R opened no dialog; status %q", statusOf(m))
 	}
 	v := m.View()
 	for _, want := range []string{"Requeue 5 jobs from 1 in-progress list?", fixtureOrphan.Key, "orphan: pool not in worker_pools", "5 -> work:jobs:send_email"} {
@@ -104,8 +104,8 @@ func TestRequeueOrphanConfirmed(t *testing.T) {
 	if n, _ := r.ran(); n != 1 || r.requeues[0].Lists[0].Key != fixtureOrphan.Key || !r.requeues[0].Lists[0].HeartbeatUnread {
 		t.Fatalf("requeues %+v", r.requeues)
 	}
-	if m.status.isErr || !strings.Contains(m.status.text, "requeued 5 jobs from 1 list") {
-		t.Fatalf("status %q", m.status.text)
+	if m.status.isErr || !strings.Contains(statusOf(m), "requeued 5 jobs from 1 list") {
+		t.Fatalf("status %q", statusOf(m))
 	}
 	if m.gen == genBefore {
 		t.Fatal("no refresh after the requeue")
@@ -132,7 +132,7 @@ func TestRequeueCancelled(t *testing.T) {
 			m = step(t, m, keyMsg("R"))
 			m, cmd := stepCmd(m, keyMsg(k))
 			m, _ = deliver(t, m, cmd)
-			if n, _ := r.ran(); m.dialog != nil || m.running != nil || n != 0 || len(d.audit.entries) != 0 {
+			if n, _ := r.ran(); dialogOpen(m) || m.running != nil || n != 0 || len(d.audit.entries) != 0 {
 				t.Fatal("cancel ran something")
 			}
 			if len(m.orphanList) != 1 {
@@ -158,8 +158,8 @@ func TestRequeueDeadPoolFromDetail(t *testing.T) {
 		t.Fatalf("fixture: row 2 is %s", p.Status)
 	}
 	m = step(t, m, keyMsg("R"))
-	if m.dialog == nil {
-		t.Fatalf("R in a dead pool's detail opened no dialog; status %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("R in a dead pool's detail opened no dialog; status %q", statusOf(m))
 	}
 	if got := strings.Join(m.dialog.action.targets, ","); got != "work:jobs:resize_image:"+p.ID+":inprogress,work:jobs:send_email:"+p.ID+":inprogress" {
 		t.Fatalf("targets %s", got)
@@ -179,8 +179,8 @@ func TestRequeueDeadPoolFromDetail(t *testing.T) {
 		t.Fatal("R enabled on a live pool")
 	}
 	m = step(t, m, keyMsg("R"))
-	if m.dialog != nil || !strings.Contains(m.status.text, "R requeues") {
-		t.Fatalf("R on a live pool: dialog %v, status %q", m.dialog != nil, m.status.text)
+	if dialogOpen(m) || !strings.Contains(statusOf(m), "R requeues") {
+		t.Fatalf("R on a live pool: dialog %v, status %q", dialogOpen(m), statusOf(m))
 	}
 }
 
@@ -192,7 +192,7 @@ func TestRepairLocksConfirmedAndCancelled(t *testing.T) {
 		t.Fatal("L enabled on a job type without drift")
 	}
 	m = step(t, m, keyMsg("L"))
-	if m.dialog != nil {
+	if dialogOpen(m) {
 		t.Fatal("L opened a dialog on a job type without drift")
 	}
 	m = step(t, m, keyMsg("G")) // send_email, DRIFT
@@ -200,8 +200,8 @@ func TestRepairLocksConfirmedAndCancelled(t *testing.T) {
 		t.Fatalf("fixture: %s has no drift", jt.Name)
 	}
 	m = step(t, m, keyMsg("L"))
-	if m.dialog == nil {
-		t.Fatalf("L opened no dialog; status %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("L opened no dialog; status %q", statusOf(m))
 	}
 	v := m.View()
 	for _, want := range []string{"Repair the locks of send_email?", "lock                                 9 -> 6", "lock_info[6f1a2b3c4d5e6f7a8b9c0d1e]  3 -> 3"} {
@@ -211,7 +211,7 @@ func TestRepairLocksConfirmedAndCancelled(t *testing.T) {
 	}
 	m, cmd := stepCmd(m, keyMsg("n"))
 	m, _ = deliver(t, m, cmd)
-	if _, n := r.ran(); n != 0 || m.dialog != nil {
+	if _, n := r.ran(); n != 0 || dialogOpen(m) {
 		t.Fatal("n ran the repair")
 	}
 	m = step(t, m, keyMsg("L"))
@@ -221,8 +221,8 @@ func TestRepairLocksConfirmedAndCancelled(t *testing.T) {
 	if _, n := r.ran(); n != 1 || r.repairs[0].Jobs[0].JobName != "send_email" || r.repairs[0].Jobs[0].LockAfter != 6 {
 		t.Fatalf("repairs %+v", r.repairs)
 	}
-	if m.status.isErr || !strings.Contains(m.status.text, "repaired the locks of send_email: lock 6") {
-		t.Fatalf("status %q", m.status.text)
+	if m.status.isErr || !strings.Contains(statusOf(m), "repaired the locks of send_email: lock 6") {
+		t.Fatalf("status %q", statusOf(m))
 	}
 	if m.gen == genBefore {
 		t.Fatal("no refresh after the repair")

@@ -18,7 +18,7 @@ func TestSetsEscClearsMarks(t *testing.T) {
 	if v := jobsView(t, m); len(v.marked) != 0 {
 		t.Fatalf("esc left %d marks", len(v.marked))
 	}
-	if m.tab != tab || !strings.Contains(m.status.text, "2 marks cleared") {
-		t.Fatalf("esc: tab %d (was %d), status %q", m.tab, tab, m.status.text)
+	if m.tab != tab || !strings.Contains(statusOf(m), "2 marks cleared") {
+		t.Fatalf("esc: tab %d (was %d), status %q", m.tab, tab, statusOf(m))
 	}
 }

@@ -321,8 +321,8 @@ func TestSetsUnmarksWhatLeft(t *testing.T) {
 	for _, sj := range v.marked {
 		still = append(still, sj.Job.ID)
 	}
-	if len(v.marked) != 2 || !strings.Contains(m.status.text, "1 marked job left the set") {
-		t.Errorf("marks %v, status %q", still, m.status.text)
+	if len(v.marked) != 2 || !strings.Contains(statusOf(m), "1 marked job left the set") {
+		t.Errorf("marks %v, status %q", still, statusOf(m))
 	}
 	sort.Strings(still)
 	if want := []string{ids[3], ids[19]}; fmt.Sprint(still) != fmt.Sprint(want) {

@@ -253,7 +253,7 @@ func TestReapOneDeadPoolConfirmed(t *testing.T) {
 		t.Fatalf("fixture: row 2 is %s", sel.Status)
 	}
 	m = step(t, m, keyMsg("x"))
-	if m.dialog == nil {
+	if !dialogOpen(m) {
 		t.Fatal("x on a dead pool opened no dialog")
 	}
 	if v := m.View(); !strings.Contains(v, "Reap 1 dead pool?") || !strings.Contains(v, "send_email    3     work:jobs:send_email") {
@@ -261,13 +261,14 @@ func TestReapOneDeadPoolConfirmed(t *testing.T) {
 	}
 	genBefore := m.gen
 	m, cmd := stepCmd(m, keyMsg("y"))
-	if m.dialog != nil || m.running == nil {
+	if dialogOpen(m) || m.running == nil {
 		t.Fatal("y did not start the reap")
 	}
 	// While it runs, another reap cannot start.
 	m2 := step(t, m, keyMsg("X"))
-	if m2.dialog != nil || !strings.Contains(m2.status.text, "still running") {
-		t.Fatalf("second reap: dialog %v, status %q", m2.dialog != nil, m2.status.text)
+	// The progress bar stands where this status would be drawn.
+	if dialogOpen(m2) || !strings.Contains(m2.status.text, "still running") {
+		t.Fatalf("second reap: dialog %v, status %q", dialogOpen(m2), m2.status.text)
 	}
 	m, _ = deliver(t, m, cmd)
 	plans := d.reaper.executed()
@@ -277,8 +278,8 @@ func TestReapOneDeadPoolConfirmed(t *testing.T) {
 	if m.running != nil {
 		t.Fatal("still running after the result")
 	}
-	if !strings.Contains(m.status.text, "reaped 1 pool, 4 jobs back in their queues") || m.status.isErr {
-		t.Fatalf("status %q (error %v)", m.status.text, m.status.isErr)
+	if !strings.Contains(statusOf(m), "reaped 1 pool, 4 jobs back in their queues") || m.status.isErr {
+		t.Fatalf("status %q (error %v)", statusOf(m), m.status.isErr)
 	}
 	if m.gen == genBefore {
 		t.Fatal("no refresh after the reap")
@@ -298,12 +299,12 @@ func TestReapAllCancelled(t *testing.T) {
 			o, d := testOptions(staticSource(fixture()))
 			m := newTest(t, o, 120, 30)
 			m = step(t, m, keyMsg("X"))
-			if m.dialog == nil || len(m.dialog.action.targets) != 2 {
+			if !dialogOpen(m) || len(m.dialog.action.targets) != 2 {
 				t.Fatal("X opened no dialog for the two dead pools")
 			}
 			m, cmd := stepCmd(m, keyMsg(k))
 			m, _ = deliver(t, m, cmd)
-			if m.dialog != nil || m.running != nil || len(d.reaper.executed()) != 0 || len(d.audit.entries) != 0 {
+			if dialogOpen(m) || m.running != nil || len(d.reaper.executed()) != 0 || len(d.audit.entries) != 0 {
 				t.Fatal("cancel ran something")
 			}
 		})
@@ -318,15 +319,15 @@ func TestReapSkippedPoolShowsError(t *testing.T) {
 	m = step(t, m, keyMsg("X"))
 	m, cmd := stepCmd(m, keyMsg("y"))
 	m, _ = deliver(t, m, cmd)
-	if !m.status.isErr || !strings.Contains(m.status.text, "alive again, not reaped") {
-		t.Fatalf("status %q (error %v)", m.status.text, m.status.isErr)
+	if !m.status.isErr || !strings.Contains(statusOf(m), "alive again, not reaped") {
+		t.Fatalf("status %q (error %v)", statusOf(m), m.status.isErr)
 	}
 	d.reaper.err = errors.New("redis at x: connection reset")
 	m = step(t, m, keyMsg("X"))
 	m, cmd = stepCmd(m, keyMsg("y"))
 	m, timers := deliver(t, m, cmd)
-	if !m.status.isErr || !strings.HasPrefix(m.status.text, "failed: redis at x: connection reset") {
-		t.Fatalf("status %q", m.status.text)
+	if !m.status.isErr || !strings.HasPrefix(statusOf(m), "failed: redis at x: connection reset") {
+		t.Fatalf("status %q", statusOf(m))
 	}
 	// The status line clears itself.
 	for _, s := range timers {
@@ -334,8 +335,8 @@ func TestReapSkippedPoolShowsError(t *testing.T) {
 			m = step(t, m, c)
 		}
 	}
-	if m.status.text != "" {
-		t.Fatalf("status not cleared: %q", m.status.text)
+	if statusOf(m) != "" {
+		t.Fatalf("status not cleared: %q", statusOf(m))
 	}
 }
 
@@ -344,11 +345,11 @@ func TestXOnLivePoolDoesNotOpen(t *testing.T) {
 	m := newTest(t, o, 120, 30)
 	m = step(t, m, keyMsg("G")) // an alive pool
 	m = step(t, m, keyMsg("x"))
-	if m.dialog != nil {
+	if dialogOpen(m) {
 		t.Fatal("x on a live pool opened a dialog")
 	}
-	if !strings.Contains(m.status.text, "is alive") {
-		t.Fatalf("status %q", m.status.text)
+	if !strings.Contains(statusOf(m), "is alive") {
+		t.Fatalf("status %q", statusOf(m))
 	}
 }
 
@@ -604,12 +605,13 @@ func TestProgressBarWhileRunning(t *testing.T) {
 			t.Fatal("q quit during a reap")
 		}
 	}
+	// The progress bar stands where this status would be drawn.
 	if !strings.Contains(mq.status.text, "ctrl+c") {
 		t.Fatalf("status %q", mq.status.text)
 	}
 	m, _ = deliver(t, m, cmd)
-	if m.running != nil || !strings.Contains(m.status.text, "reaped 2 pools") {
-		t.Fatalf("running %v status %q", m.running, m.status.text)
+	if m.running != nil || !strings.Contains(statusOf(m), "reaped 2 pools") {
+		t.Fatalf("running %v status %q", m.running, statusOf(m))
 	}
 }
 
