@@ -26,7 +26,7 @@ func cmdScreen(t *testing.T, readOnly bool, w, h int) Model {
 func typeLine(t *testing.T, m Model, text string, after ...string) Model {
 	t.Helper()
 	m = drive(t, m, keyMsg(":"))
-	if !m.cmdline.open {
+	if !cmdLineOpen(m) {
 		t.Fatal(": did not open the command line")
 	}
 	if text != "" {
@@ -41,8 +41,8 @@ func TestCmdLineJobsSet(t *testing.T) {
 	m := cmdScreen(t, false, 100, 30)
 	m = typeLine(t, m, "jobs retry", "enter")
 	v := jobsView(t, m)
-	if !m.setsFocused() || v.set != model.SetRetry || m.cmdline.open {
-		t.Fatalf("after :jobs retry: focused %v set %s open %v", m.setsFocused(), v.set, m.cmdline.open)
+	if !m.setsFocused() || v.set != model.SetRetry || cmdLineOpen(m) {
+		t.Fatalf("after :jobs retry: focused %v set %s open %v", m.setsFocused(), v.set, cmdLineOpen(m))
 	}
 	if view := m.View(); !strings.Contains(view, "smtp 421") {
 		t.Errorf("the retry set is not on screen:\n%s", view)
@@ -78,7 +78,7 @@ func TestCmdLineViews(t *testing.T) {
 func TestCmdLineCompletesJobName(t *testing.T) {
 	m := cmdScreen(t, false, 100, 30)
 	m = typeLine(t, m, "jobtypes res", "tab")
-	if got := m.cmdline.input.Value(); got != "jobtypes resize_image " {
+	if got := cmdLineText(m); got != "jobtypes resize_image" {
 		t.Fatalf("tab completed %q", got)
 	}
 	if view := m.View(); !strings.Contains(view, ":jobtypes resize_image") {
@@ -95,25 +95,25 @@ func TestCmdLineCompletesJobName(t *testing.T) {
 	// Two candidates that share only what is typed: tab puts in the first
 	// and cycles through them.
 	m = typeLine(t, m, "where job:re", "tab")
-	if got := m.cmdline.input.Value(); got != "where job:report" {
+	if got := cmdLineText(m); got != "where job:report" {
 		t.Fatalf("tab on report/resize_image gave %q", got)
 	}
 	m = drive(t, m, keys("tab")...)
-	if got := m.cmdline.input.Value(); got != "where job:resize_image" {
+	if got := cmdLineText(m); got != "where job:resize_image" {
 		t.Errorf("second tab gave %q", got)
 	}
 	m = drive(t, m, keys("tab")...)
-	if got := m.cmdline.input.Value(); got != "where job:report" {
+	if got := cmdLineText(m); got != "where job:report" {
 		t.Errorf("third tab gave %q", got)
 	}
 	// A common part longer than what is typed goes in first.
 	m = drive(t, m, keys("esc")...)
 	m = typeLine(t, m, "j", "tab")
-	if got := m.cmdline.input.Value(); got != "job" {
+	if got := cmdLineText(m); got != "job" {
 		t.Errorf("tab on jobs/jobtypes gave %q", got)
 	}
 	m = drive(t, m, keys("tab")...)
-	if got := m.cmdline.input.Value(); got != "jobtypes" {
+	if got := cmdLineText(m); got != "jobtypes" {
 		t.Errorf("second tab on jobtypes/jobs gave %q", got)
 	}
 }
@@ -147,7 +147,7 @@ func TestCmdLineCompletesDeadPool(t *testing.T) {
 		}
 	}
 	m = typeLine(t, m, "reap aa", "tab")
-	if got := m.cmdline.input.Value(); got != "reap aaaabbbbccccddddeeeeffff " {
+	if got := cmdLineText(m); got != "reap aaaabbbbccccddddeeeeffff" {
 		t.Fatalf("tab completed %q", got)
 	}
 	m = drive(t, m, keyMsg("enter"))
@@ -187,7 +187,7 @@ func TestCmdLineReadOnly(t *testing.T) {
 		t.Errorf("read-only lacks the views: %v", names)
 	}
 	m = typeLine(t, m, "rea", "tab")
-	if got := m.cmdline.input.Value(); got != "rea" {
+	if got := cmdLineText(m); got != "rea" {
 		t.Errorf("tab on rea in read-only gave %q", got)
 	}
 	if view := m.View(); strings.Contains(view, "reap") {
@@ -209,8 +209,8 @@ func TestCmdLineReadOnly(t *testing.T) {
 func TestCmdLineUnknown(t *testing.T) {
 	m := cmdScreen(t, false, 100, 30)
 	m = typeLine(t, m, "poolz", "enter")
-	if want := `unknown command "poolz" (did you mean pools?)`; statusOf(m) != want || m.cmdline.open {
-		t.Errorf("status %q, want %q (open %v)", statusOf(m), want, m.cmdline.open)
+	if want := `unknown command "poolz" (did you mean pools?)`; statusOf(m) != want || cmdLineOpen(m) {
+		t.Errorf("status %q, want %q (open %v)", statusOf(m), want, cmdLineOpen(m))
 	}
 	if !strings.Contains(m.View(), `unknown command "poolz" (did you mean pools?)`) {
 		t.Errorf("the error is not on screen:\n%s", m.View())
@@ -228,25 +228,25 @@ func TestCmdLineHistoryAndEsc(t *testing.T) {
 	m = typeLine(t, m, "workers", "enter")
 	m = typeLine(t, m, "orphans", "enter")
 	m = typeLine(t, m, "po", "up")
-	if got := m.cmdline.input.Value(); got != "orphans" {
+	if got := cmdLineText(m); got != "orphans" {
 		t.Errorf("up: %q", got)
 	}
 	m = drive(t, m, keys("up")...)
-	if got := m.cmdline.input.Value(); got != "workers" {
+	if got := cmdLineText(m); got != "workers" {
 		t.Errorf("up up: %q", got)
 	}
 	m = drive(t, m, keys("down", "down")...)
-	if got := m.cmdline.input.Value(); got != "po" {
+	if got := cmdLineText(m); got != "po" {
 		t.Errorf("down down: %q, want the draft back", got)
 	}
 	m = drive(t, m, keys("up", "esc")...)
-	if m.cmdline.open || m.focused().title() != "Orphans" {
-		t.Errorf("esc: open %v, focused %s", m.cmdline.open, m.focused().title())
+	if cmdLineOpen(m) || m.focused().title() != "Orphans" {
+		t.Errorf("esc: open %v, focused %s", cmdLineOpen(m), m.focused().title())
 	}
 	// Keys go to the line while it is open: j moves no cursor, q quits not.
 	m = typeLine(t, m, "q")
-	if !m.cmdline.open || m.cmdline.input.Value() != "q" {
-		t.Errorf("q in the line: open %v value %q", m.cmdline.open, m.cmdline.input.Value())
+	if !cmdLineOpen(m) || cmdLineText(m) != "q" {
+		t.Errorf("q in the line: open %v value %q", cmdLineOpen(m), cmdLineText(m))
 	}
 }
 
@@ -284,7 +284,7 @@ func TestCmdLineNoRawBytes(t *testing.T) {
 	o, _ := testOptions(staticSource(snap))
 	m := newTest(t, o, 100, 30)
 	m = typeLine(t, m, "pause re")
-	_, cands := m.completions(m.cmdline.input.Value())
+	_, cands := m.completions(cmdLineText(m))
 	if !slices.Equal(cands, []string{"report", "resize_image"}) {
 		t.Errorf("completions %q", cands)
 	}
@@ -320,7 +320,7 @@ func TestCmdLineTarget(t *testing.T) {
 		d.send(keyMsg(k))
 	}
 	c := d.f.children[d.f.open]
-	if got := c.cmdline.input.Value(); got != "target "+other+" " {
+	if got := cmdLineText(*c); got != "target "+other {
 		t.Fatalf("tab completed %q", got)
 	}
 	d.send(keyMsg("q"))

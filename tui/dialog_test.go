@@ -55,8 +55,8 @@ func TestQInDialogCancels(t *testing.T) {
 				t.Fatalf("%s in the dialog quits", k)
 			}
 		}
-		if dialogOpen(m) || m.running != nil || !strings.Contains(statusOf(m), "cancelled") {
-			t.Fatalf("%s in the dialog: dialog %v, running %v, status %q", k, dialogOpen(m), m.running != nil, statusOf(m))
+		if dialogOpen(m) || actionRunning(m) || !strings.Contains(statusOf(m), "cancelled") {
+			t.Fatalf("%s in the dialog: dialog %v, running %v, status %q", k, dialogOpen(m), actionRunning(m), statusOf(m))
 		}
 	}
 }

@@ -188,7 +188,7 @@ func TestCmdLineExplain(t *testing.T) {
 	x := &fakeExplainer{}
 	m := newTest(t, explainOptions(x, &fakeTimeline{}), 100, 30)
 	m = typeLine(t, m, "explain res", "tab")
-	if got := m.cmdline.input.Value(); got != "explain resize_image " {
+	if got := cmdLineText(m); got != "explain resize_image" {
 		t.Fatalf("tab completed %q", got)
 	}
 	m = drive(t, m, keyMsg("enter"))

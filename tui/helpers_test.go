@@ -342,3 +342,41 @@ func dialogTitle(m Model) string {
 	}
 	return ""
 }
+
+// actionRunning reports whether the screen draws a running action: its
+// progress ("reaping 2 pools…", with a bar of jobs when it counts them)
+// where the status line is.
+func actionRunning(m Model) bool {
+	line := statusOf(m)
+	if strings.HasPrefix(line, "planning ") {
+		return false
+	}
+	return strings.HasSuffix(line, "…") || strings.Contains(line, "… [") || strings.Contains(line, "…  esc stops")
+}
+
+// footerLines are the lines of the wide screen from its foot up: the
+// help first.
+func footerLines(m Model) []string {
+	lines := strings.Split(wideView(m), "\n")
+	for i, j := 0, len(lines)-1; i < j; i, j = i+1, j-1 {
+		lines[i], lines[j] = lines[j], lines[i]
+	}
+	return lines
+}
+
+// cmdLineOpen reports whether the screen draws the command line: its
+// keys are the footer's help.
+func cmdLineOpen(m Model) bool {
+	help := footerLines(m)[0]
+	return strings.Contains(help, "enter run") && strings.Contains(help, "esc close")
+}
+
+// cmdLineText is the command line's text as drawn after its ':', ""
+// when it is closed; the spaces it ends with are not told from the
+// cursor and the padding, so they are cut.
+func cmdLineText(m Model) string {
+	if !cmdLineOpen(m) {
+		return ""
+	}
+	return strings.TrimRight(strings.TrimPrefix(strings.TrimSpace(footerLines(m)[1]), ":"), " ")
+}

@@ -34,7 +34,7 @@ func TestConfirmCountsOnlyAfterTheDialogWasDrawn(t *testing.T) {
 	m := newTest(t, o, 120, 30)
 	m, cmd := stepCmd(m, keyMsg("Xy"))
 	runCmd(cmd)
-	if m.running != nil || len(d.reaper.executed()) != 0 {
+	if actionRunning(m) || len(d.reaper.executed()) != 0 {
 		t.Fatal("the y of Xy confirmed a dialog that was never drawn")
 	}
 	if !dialogOpen(m) {
@@ -42,7 +42,7 @@ func TestConfirmCountsOnlyAfterTheDialogWasDrawn(t *testing.T) {
 	}
 	_ = m.View()
 	m, cmd = stepCmd(m, keyMsg("y"))
-	if dialogOpen(m) || m.running == nil {
+	if dialogOpen(m) || !actionRunning(m) {
 		t.Fatal("y after the dialog was drawn did not confirm it")
 	}
 	runCmd(cmd)
@@ -100,8 +100,8 @@ func TestKeyBurstInOneWrite(t *testing.T) {
 	write("jjj")
 	waitFor("the cursor on the fourth pool", func(m Model) bool { return poolsOf(m).list.cursor == 3 })
 	write("gXy")
-	m := waitFor("the reap dialog", func(m Model) bool { return dialogOpen(m) || m.running != nil })
-	if m.running != nil {
+	m := waitFor("the reap dialog", func(m Model) bool { return dialogOpen(m) || actionRunning(m) })
+	if actionRunning(m) {
 		t.Fatal("the y of gXy confirmed a dialog that was never drawn")
 	}
 	write("n")

@@ -97,7 +97,7 @@ func TestRequeueOrphanConfirmed(t *testing.T) {
 	startedBefore, _, _ := sc.counts()
 	genBefore := m.gen
 	m, cmd := stepCmd(m, keyMsg("y"))
-	if m.running == nil || m.running.total != 5 {
+	if !actionRunning(m) || m.running.total != 5 {
 		t.Fatalf("y did not start the requeue with a progress total: %+v", m.running)
 	}
 	m, _, _ = runScan(t, m, cmd)
@@ -132,7 +132,7 @@ func TestRequeueCancelled(t *testing.T) {
 			m = step(t, m, keyMsg("R"))
 			m, cmd := stepCmd(m, keyMsg(k))
 			m, _ = deliver(t, m, cmd)
-			if n, _ := r.ran(); dialogOpen(m) || m.running != nil || n != 0 || len(d.audit.entries) != 0 {
+			if n, _ := r.ran(); dialogOpen(m) || actionRunning(m) || n != 0 || len(d.audit.entries) != 0 {
 				t.Fatal("cancel ran something")
 			}
 			if len(m.orphanList) != 1 {
@@ -254,7 +254,7 @@ func TestReadOnlyHidesRepairsKeepsScan(t *testing.T) {
 				t.Fatalf("%s in read-only %s: a dialog, or no %q:\n%s", k, v, hint, view)
 			}
 		}
-		if m = step(t, m, keyMsg("y")); m.running != nil {
+		if m = step(t, m, keyMsg("y")); actionRunning(m) {
 			t.Fatalf("y in read-only %s started an action", v)
 		}
 	}

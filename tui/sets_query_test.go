@@ -167,7 +167,7 @@ func TestSetsBulkStop(t *testing.T) {
 	}
 	m, cmd := sendSets(m, keyMsg("y"))
 	first := runCmd(cmd) // the first progress: the run waits between calls
-	if m.running == nil || len(first) == 0 {
+	if !actionRunning(m) || len(first) == 0 {
 		t.Fatalf("y: running %v, %d messages", m.running, len(first))
 	}
 	m, wait := sendSets(m, first[0])
@@ -178,11 +178,11 @@ func TestSetsBulkStop(t *testing.T) {
 	if !strings.Contains(m.View(), "stopping after the call in flight") {
 		t.Errorf("the progress line does not say it stops:\n%s", m.View())
 	}
-	if m.running == nil || !m.running.stopping || !strings.Contains(statusOf(m), "stopping") {
+	if !actionRunning(m) || !m.running.stopping || !strings.Contains(statusOf(m), "stopping") {
 		t.Fatalf("esc: running %+v, status %q", m.running, statusOf(m))
 	}
 	m = drive(t, m, runCmd(wait)...)
-	if m.running != nil || !strings.Contains(statusOf(m), "stopped: 4 of 12 jobs done, 8 left") {
+	if actionRunning(m) || !strings.Contains(statusOf(m), "stopped: 4 of 12 jobs done, 8 left") {
 		t.Fatalf("after the stop: running %v, status %q", m.running, statusOf(m))
 	}
 	if n := countName(f.sets[model.SetDead], "resize_image"); n != 8 {
@@ -276,8 +276,8 @@ func TestFindView(t *testing.T) {
 	m = drive(t, m, keys("shift+tab")...)
 	m = typeFilter(t, m, "id:se05")
 	m = drive(t, m, keys("f")...)
-	if !m.cmdline.open || m.cmdline.input.Value() != "find se05" {
-		t.Fatalf("f: line open %v %q", m.cmdline.open, m.cmdline.input.Value())
+	if !cmdLineOpen(m) || cmdLineText(m) != "find se05" {
+		t.Fatalf("f: line open %v %q", cmdLineOpen(m), cmdLineText(m))
 	}
 	m = drive(t, m, keys("enter")...)
 	fv, ok := m.top().(findView)
@@ -322,8 +322,8 @@ func TestFindView(t *testing.T) {
 func TestFindNotOffered(t *testing.T) {
 	m, _ := openJobs(t, deadFixture(), false, 100, 30)
 	m = drive(t, m, keys("f")...)
-	if m.cmdline.open || statusOf(m) != "find is not available here" {
-		t.Errorf("f without a finder: line %v status %q", m.cmdline.open, statusOf(m))
+	if cmdLineOpen(m) || statusOf(m) != "find is not available here" {
+		t.Errorf("f without a finder: line %v status %q", cmdLineOpen(m), statusOf(m))
 	}
 }
 

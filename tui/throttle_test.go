@@ -44,8 +44,8 @@ func TestThrottleFromTheScreen(t *testing.T) {
 	o.Actor = withThrottler{testActor{reaperOf(o)}, th}
 	m := selectJobType(t, newTest(t, o, 100, 30), "send_email")
 	m = step(t, m, keyMsg("t"))
-	if !m.cmdline.open || m.cmdline.input.Value() != "throttle send_email " {
-		t.Fatalf("t: command line open %v at %q", m.cmdline.open, m.cmdline.input.Value())
+	if !cmdLineOpen(m) || cmdLineText(m) != "throttle send_email" {
+		t.Fatalf("t: command line open %v at %q", cmdLineOpen(m), cmdLineText(m))
 	}
 	m = finishLine(t, m, "0")
 	if !m.status.isErr || !strings.Contains(statusOf(m), "the limit must be a positive integer") || dialogOpen(m) {
@@ -83,7 +83,7 @@ func TestThrottleReadOnly(t *testing.T) {
 	o.ReadOnly = true
 	m := selectJobType(t, newTest(t, o, 100, 30), "send_email")
 	m = step(t, m, keyMsg("t"))
-	if m.cmdline.open || dialogOpen(m) {
+	if cmdLineOpen(m) || dialogOpen(m) {
 		t.Fatal("t did something in read-only mode")
 	}
 	m = typeLine(t, m, "throttle send_email 2", "enter")

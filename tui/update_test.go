@@ -261,7 +261,7 @@ func TestReapOneDeadPoolConfirmed(t *testing.T) {
 	}
 	genBefore := m.gen
 	m, cmd := stepCmd(m, keyMsg("y"))
-	if dialogOpen(m) || m.running == nil {
+	if dialogOpen(m) || !actionRunning(m) {
 		t.Fatal("y did not start the reap")
 	}
 	// While it runs, another reap cannot start.
@@ -275,7 +275,7 @@ func TestReapOneDeadPoolConfirmed(t *testing.T) {
 	if len(plans) != 1 || len(plans[0].Pools) != 1 || plans[0].Pools[0].PoolID != sel.ID {
 		t.Fatalf("executed plans %+v, want one for %s", plans, sel.ID)
 	}
-	if m.running != nil {
+	if actionRunning(m) {
 		t.Fatal("still running after the result")
 	}
 	if !strings.Contains(statusOf(m), "reaped 1 pool, 4 jobs back in their queues") || m.status.isErr {
@@ -304,7 +304,7 @@ func TestReapAllCancelled(t *testing.T) {
 			}
 			m, cmd := stepCmd(m, keyMsg(k))
 			m, _ = deliver(t, m, cmd)
-			if dialogOpen(m) || m.running != nil || len(d.reaper.executed()) != 0 || len(d.audit.entries) != 0 {
+			if dialogOpen(m) || actionRunning(m) || len(d.reaper.executed()) != 0 || len(d.audit.entries) != 0 {
 				t.Fatal("cancel ran something")
 			}
 		})
@@ -370,7 +370,7 @@ func TestReadOnlyHidesAndDisablesActions(t *testing.T) {
 		var cmd tea.Cmd
 		m, cmd = stepCmd(m, keyMsg(k))
 		view := m.View()
-		if strings.Contains(view, "y: run it") || m.running != nil || !strings.Contains(view, "read-only: reap is disabled") {
+		if strings.Contains(view, "y: run it") || actionRunning(m) || !strings.Contains(view, "read-only: reap is disabled") {
 			t.Fatalf("%s in read-only: a dialog, an action running, or no read-only hint:\n%s", k, view)
 		}
 		m, _ = deliver(t, m, cmd)
@@ -586,7 +586,7 @@ func TestProgressBarWhileRunning(t *testing.T) {
 	m := newTest(t, o, 100, 24)
 	m = step(t, m, keyMsg("X"))
 	m, cmd := stepCmd(m, keyMsg("y"))
-	if m.running == nil {
+	if !actionRunning(m) {
 		t.Fatal("not running")
 	}
 	ch := make(chan tea.Msg)
@@ -610,7 +610,7 @@ func TestProgressBarWhileRunning(t *testing.T) {
 		t.Fatalf("status %q", mq.status.text)
 	}
 	m, _ = deliver(t, m, cmd)
-	if m.running != nil || !strings.Contains(statusOf(m), "reaped 2 pools") {
+	if actionRunning(m) || !strings.Contains(statusOf(m), "reaped 2 pools") {
 		t.Fatalf("running %v status %q", m.running, statusOf(m))
 	}
 }

@@ -141,6 +141,16 @@ func (s *Seed) Dead(job, err string, ids ...string) {
 	}
 }
 
+// DeadAt adds jobs of job type to the dead set, all died at the same
+// Unix second at, with err.
+func (s *Seed) DeadAt(job, err string, at int64, ids ...string) {
+	s.t.Helper()
+	s.Do("SADD", s.K.KnownJobs(), job)
+	for _, id := range ids {
+		s.Do("ZADD", s.K.Dead(), at, FailedJob(job, id, at-600, at, err))
+	}
+}
+
 // Retry adds jobs of job type to the retry set, due in a minute.
 func (s *Seed) Retry(job, err string, ids ...string) {
 	s.t.Helper()
