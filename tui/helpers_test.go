@@ -380,3 +380,47 @@ func cmdLineText(m Model) string {
 	}
 	return strings.TrimRight(strings.TrimPrefix(strings.TrimSpace(footerLines(m)[1]), ":"), " ")
 }
+
+// scanRunning reports whether the screen says an orphan scan is running
+// ("scanning…" in the header, or in the Orphans view).
+func scanRunning(m Model) bool {
+	v := wideView(m)
+	return strings.Contains(v, "scanning…") && !strings.Contains(v, "summary of")
+}
+
+// tabNames are the screen's tabs, as the header names them.
+var tabNames = map[string]bool{"Pools": true, "Job types": true, "Orphans": true, "Workers": true, "Jobs": true}
+
+// drawnTabs are the tabs the header draws, in order, and the index of
+// the focused one (in brackets), -1 when none is.
+func drawnTabs(m Model) (tabs []string, focused int) {
+	for _, l := range strings.Split(wideView(m), "\n") {
+		if !strings.Contains(l, "[") || !strings.Contains(l, "]") {
+			continue
+		}
+		tabs, focused = nil, -1
+		l = strings.NewReplacer("[", "  [", "]", "  ").Replace(l)
+		for _, tok := range strings.Split(l, "  ") {
+			tok = strings.TrimSpace(tok)
+			on := strings.HasPrefix(tok, "[")
+			name, _, _ := strings.Cut(strings.TrimPrefix(tok, "["), " › ")
+			if !tabNames[name] {
+				continue
+			}
+			if on {
+				focused = len(tabs)
+			}
+			tabs = append(tabs, name)
+		}
+		if focused >= 0 {
+			return tabs, focused
+		}
+	}
+	return nil, -1
+}
+
+// tabIndex is the index of the focused tab as drawn.
+func tabIndex(m Model) int { _, i := drawnTabs(m); return i }
+
+// tabCount is how many tabs the header draws.
+func tabCount(m Model) int { tabs, _ := drawnTabs(m); return len(tabs) }

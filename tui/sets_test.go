@@ -455,7 +455,7 @@ func TestSetsKeysDoNotClash(t *testing.T) {
 	}
 	check("jobs list", m)
 	check("jobs summary", drive(t, m, keyMsg("S")))
-	for i := range len(m.tabs) - 1 {
+	for i := range tabCount(m) - 1 {
 		m = drive(t, m, keyMsg("tab"))
 		check(m.focused().title(), m)
 		if i == 0 {

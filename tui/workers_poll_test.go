@@ -73,8 +73,8 @@ func (p *workersPoller) lastAsked(t *testing.T) bool {
 // what the keys started (a poll among them).
 func toTab(t *testing.T, m Model, i int) Model {
 	t.Helper()
-	for n := 0; m.tab != i; n++ {
-		if n > len(m.tabs) {
+	for n := 0; tabIndex(m) != i; n++ {
+		if n > tabCount(m) {
 			t.Fatalf("tab never reached view %d", i)
 		}
 		next, cmd := stepCmd(m, keyMsg("tab"))
@@ -134,8 +134,8 @@ func TestPollAsksForWorkersWhileTheirViewIsShown(t *testing.T) {
 	// the poll it started returns.
 	p.advance(4 * time.Minute)
 	m, cmd := stepCmd(m, keyMsg("shift+tab"))
-	if m.tab != wi || cmd == nil || !m.inFlight {
-		t.Fatalf("back on the Workers view: tab %d, poll started %v", m.tab, m.inFlight)
+	if tabIndex(m) != wi || cmd == nil || !m.inFlight {
+		t.Fatalf("back on the Workers view: tab %d, poll started %v", tabIndex(m), m.inFlight)
 	}
 	view = m.View()
 	checkScreen(t, view, 120, 30)
@@ -165,7 +165,7 @@ func TestOpeningWorkersDuringAPollPollsAgain(t *testing.T) {
 	if inflight == nil || !m.inFlight {
 		t.Fatal("the tick started no poll")
 	}
-	for m.tab != wi {
+	for tabIndex(m) != wi {
 		var cmd tea.Cmd
 		m, cmd = stepCmd(m, keyMsg("tab"))
 		if cmd != nil {
