@@ -151,8 +151,8 @@ func TestCmdLineCompletesDeadPool(t *testing.T) {
 		t.Fatalf("tab completed %q", got)
 	}
 	m = drive(t, m, keyMsg("enter"))
-	if !dialogOpen(m) || m.dialog.action.kind != actionReap || !slices.Equal(m.dialog.action.targets, []string{"aaaabbbbccccddddeeeeffff"}) {
-		t.Fatalf(":reap ID opened %+v", m.dialog)
+	if dialogTitle(m) != "Reap 1 dead pool?" || !strings.Contains(dialogText(m), "pool aaaabbbbccccddddeeeeffff") {
+		t.Fatalf(":reap ID opened %q:\n%s", dialogTitle(m), dialogText(m))
 	}
 	if view := m.View(); !strings.Contains(view, "Reap 1 dead pool?") {
 		t.Errorf("the dialog is not on screen:\n%s", view)

@@ -424,3 +424,31 @@ func tabIndex(m Model) int { _, i := drawnTabs(m); return i }
 
 // tabCount is how many tabs the header draws.
 func tabCount(m Model) int { tabs, _ := drawnTabs(m); return len(tabs) }
+
+// drawnPools is the number of pools the header counts ("6 pools"), -1
+// when it counts none.
+func drawnPools(m Model) int {
+	for _, l := range strings.Split(wideView(m), "\n") {
+		f := strings.Fields(l)
+		for i := 1; i < len(f); i++ {
+			if f[i] == "pools" || f[i] == "pool" {
+				var n int
+				if _, err := fmt.Sscanf(f[i-1], "%d", &n); err == nil {
+					return n
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// dialogText is the dialog drawn, its lines inside the border joined.
+func dialogText(m Model) string {
+	var in []string
+	for _, l := range strings.Split(wideView(m), "\n") {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "│") {
+			in = append(in, strings.TrimSpace(strings.Trim(t, "│")))
+		}
+	}
+	return strings.Join(in, "\n")
+}

@@ -175,8 +175,8 @@ func TestHistoryUndo(t *testing.T) {
 	if !dialogOpen(m) {
 		t.Fatalf("U opened no dialog; status %q", statusOf(m))
 	}
-	if !strings.Contains(dialogTitle(m), "Undo 20261129-143000-001: put back 2 items?") || !strings.Contains(strings.Join(m.dialog.action.body, "\n"), "to put back: 2") {
-		t.Fatalf("the undo's dialog: %q\n%s", dialogTitle(m), strings.Join(m.dialog.action.body, "\n"))
+	if !strings.Contains(dialogTitle(m), "Undo 20261129-143000-001: put back 2 items?") || !strings.Contains(dialogText(m), "to put back: 2") {
+		t.Fatalf("the undo's dialog: %q\n%s", dialogTitle(m), dialogText(m))
 	}
 	if len(j.undos()) != 0 {
 		t.Fatal("the undo ran before y")

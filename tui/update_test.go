@@ -101,8 +101,8 @@ func TestRefreshWhileInFlightDropsTheOldResult(t *testing.T) {
 	old.Pools = old.Pools[:1]
 	pending.snap = old
 	m, cmd = stepCmd(m, pending)
-	if len(m.snap.Pools) != len(first.Pools) {
-		t.Fatalf("stale result applied: %d pools on screen", len(m.snap.Pools))
+	if drawnPools(m) != len(first.Pools) {
+		t.Fatalf("stale result applied: %d pools on screen", drawnPools(m))
 	}
 	if cmd == nil || !m.inFlight {
 		t.Fatal("no new poll after dropping the stale result")
@@ -113,8 +113,8 @@ func TestRefreshWhileInFlightDropsTheOldResult(t *testing.T) {
 	}
 	fresh.snap = old
 	m = step(t, m, fresh)
-	if len(m.snap.Pools) != 1 {
-		t.Fatalf("current result not applied: %d pools", len(m.snap.Pools))
+	if drawnPools(m) != 1 {
+		t.Fatalf("current result not applied: %d pools", drawnPools(m))
 	}
 }
 
@@ -299,7 +299,7 @@ func TestReapAllCancelled(t *testing.T) {
 			o, d := testOptions(staticSource(fixture()))
 			m := newTest(t, o, 120, 30)
 			m = step(t, m, keyMsg("X"))
-			if !dialogOpen(m) || len(m.dialog.action.targets) != 2 {
+			if dialogTitle(m) != "Reap 2 dead pools?" {
 				t.Fatal("X opened no dialog for the two dead pools")
 			}
 			m, cmd := stepCmd(m, keyMsg(k))
