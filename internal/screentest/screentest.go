@@ -53,6 +53,9 @@ type Screen struct {
 	ended   bool
 	final   tea.Model    // the model the screen ended with
 	clip    bytes.Buffer // what the screen wrote to the terminal: OSC 52
+	// statuses are the last status lines drawn, oldest first, for the
+	// message of a wait that failed.
+	statuses []string
 }
 
 // Start opens the screen of the Redis srv with the program's flags args
@@ -138,6 +141,14 @@ func (s *Screen) publish(view string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.view = view
+	if lines := strings.Split(view, "\n"); len(lines) >= 2 {
+		if st := strings.TrimSpace(lines[len(lines)-2]); st != "" && (len(s.statuses) == 0 || s.statuses[len(s.statuses)-1] != st) {
+			s.statuses = append(s.statuses, st)
+			if len(s.statuses) > 30 {
+				s.statuses = s.statuses[1:]
+			}
+		}
+	}
 	close(s.changed)
 	s.changed = make(chan struct{})
 }
@@ -171,6 +182,7 @@ func (s *Screen) WaitFor(what string, cond func(screen string) bool) string {
 	for {
 		s.mu.Lock()
 		view, changed, ended := s.view, s.changed, s.ended
+		seen := strings.Join(s.statuses, "\n  ")
 		s.mu.Unlock()
 		if cond(view) {
 			return view
@@ -181,7 +193,7 @@ func (s *Screen) WaitFor(what string, cond func(screen string) bool) string {
 		select {
 		case <-changed:
 		case <-deadline.C:
-			s.t.Fatalf("the screen did not show %s within %s; it shows:\n%s", what, Timeout, view)
+			s.t.Fatalf("the screen did not show %s within %s; it shows:\n%s\nthe last status lines drawn:\n  %s", what, Timeout, view, seen)
 		}
 	}
 }
