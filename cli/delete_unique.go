@@ -30,6 +30,7 @@ plan shows; ` + "`undo`" + ` sets it back with its time to live.`,
 			c := &deleteUniqueCmd{}
 			c.target.addFlags(fs)
 			c.write.addFlags(fs)
+			c.write.addWide(fs)
 			c.audit.addFlags(fs)
 			return c
 		},
@@ -73,7 +74,7 @@ func (c *deleteUniqueCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("redis at %s: %w", c.address(), err)
 	}
-	fmt.Fprint(e.stdout, reaper.UniqueDeletePlanText(plan))
+	fmt.Fprint(e.stdout, fitWidth(reaper.UniqueDeletePlanText(plan), c.write.wide))
 	found := plan.Found()
 	if len(found) == 0 {
 		fmt.Fprintln(e.stdout, "Nothing to delete.")
@@ -100,6 +101,6 @@ func (c *deleteUniqueCmd) run(ctx context.Context, e env, args []string) error {
 	res, err := r.DeleteUnique(ctx, plan, w)
 	result := reaper.UniqueDeleteResultText(res)
 	err = endJournal(e.stdout, log.prefix, w, res.Deleted, result, err)
-	fmt.Fprint(e.stdout, result)
+	fmt.Fprint(e.stdout, fitWidth(result, c.write.wide))
 	return log.record("delete-unique", keys, res.Deleted, result, err)
 }

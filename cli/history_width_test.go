@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -66,4 +67,54 @@ func TestHistoryAndUndoFit80Columns(t *testing.T) {
 			t.Errorf("%v: widest line %d columns, want the lines whole:\n%s", args, n, out)
 		}
 	}
+}
+
+// The plans and results of writes (a set's requeue and delete, a queue's
+// park by query, a throttle, a pause) fit 80 columns; --wide prints their
+// lines whole.
+func TestWritesFit80Columns(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	undoState(t, c)
+	for i := 0; i < 20; i++ {
+		redistest.Do(t, c, "LPUSH", "work:jobs:mail", fmt.Sprintf(`{"name":"mail","id":"q%02d","t":1700000000,"args":{"n":%d}}`, i, i%2))
+	}
+	addr := "--redis=" + srv.Addr()
+	al := "--audit-log=" + filepath.Join(t.TempDir(), "audit.log")
+	for _, args := range [][]string{
+		{"jobs", "dead", "requeue", "--all", "--dry-run"},
+		{"jobs", "retry", "delete", "--all", "--dry-run"},
+		{"jobs", "queue", "mail", "park", "--where", "args.n:1", "--dry-run"},
+		{"jobs", "queue", "mail", "park", "--where", "args.n:1", "--yes"},
+		{"throttle", "mail", "1", "--dry-run"},
+		{"pause", "mail", "--dry-run"},
+	} {
+		name := strings.Join(args, " ")
+		out, stderr, code := runCLI(t, input{}, append([]string{addr, al}, args...)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s\n%s", name, code, stderr, out)
+		}
+		if n, l := widest(proseOf(out)); n > 80 {
+			t.Errorf("%s: a line of %d columns:\n%s\n%s", name, n, l, out)
+		}
+		if args[len(args)-1] != "--dry-run" {
+			continue
+		}
+		wide, _, _ := runCLI(t, input{}, append([]string{addr, al}, append(args, "--wide")...)...)
+		if n, _ := widest(wide); n <= 80 {
+			t.Errorf("%s --wide: no line wider than 80 columns:\n%s", name, wide)
+		}
+	}
+}
+
+// proseOf is out without the lines that carry a command to paste (a
+// command's own line, the journal's line), which are never wrapped.
+func proseOf(out string) string {
+	var keep []string
+	for _, l := range strings.Split(out, "\n") {
+		if !strings.Contains(l, "`workq-tui ") && !strings.HasPrefix(strings.TrimSpace(l), "workq-tui ") {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
 }

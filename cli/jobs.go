@@ -85,7 +85,7 @@ appends one line to the audit log.`,
 			fs.IntVar(&c.limit, "limit", 20, "jobs per page (listing)")
 			fs.IntVar(&c.offset, "offset", 0, "jobs skipped before the page (listing)")
 			fs.BoolVar(&c.json, "json", false, "print JSON (listing, summary)")
-			fs.BoolVar(&c.wide, "wide", false, "print errors whole, and the args and error examples (listing, summary); the text fits 80 columns without it")
+			fs.BoolVar(&c.wide, "wide", false, "print lines whole: errors, the args and error examples (listing, summary), the plans of writes; the text fits 80 columns without it")
 			fs.BoolVar(&c.summary, "summary", false, "count the jobs by job type and by error instead of listing them")
 			fs.BoolVar(&c.all, "all", false, "every job of the set (of --job NAME when given) (requeue, delete)")
 			fs.BoolVar(&c.force, "force", false, "requeue jobs no live pool serves; delete an ID found with different bytes in a queue")
@@ -134,7 +134,7 @@ type jobsOp struct {
 // Which flags each form takes, besides the connection flags.
 var (
 	jobsListFlags  = []string{"job", "error", "where", "limit", "offset", "json", "summary", "wide"}
-	jobsWriteFlags = []string{"dry-run", "yes", "batch", "audit-log"}
+	jobsWriteFlags = []string{"dry-run", "yes", "batch", "audit-log", "wide"}
 )
 
 func (c *jobsCmd) run(ctx context.Context, e env, args []string) error {

@@ -300,7 +300,7 @@ func TestJobsWrites(t *testing.T) {
 
 	// Dry run: the plan, nothing else.
 	before := redistest.Dump(t, c, "*")
-	out := run("dead", "requeue", "--dry-run", "--all", "--job", "mail")
+	out := run("dead", "requeue", "--dry-run", "--all", "--job", "mail", "--wide")
 	for _, want := range []string{"requeue (t = now; fails, err and failed_at dropped", "mail      3", "Dry run: nothing changed."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("plan lacks %q:\n%s", want, out)

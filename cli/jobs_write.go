@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"strings"
 	"time"
@@ -49,7 +50,7 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 	}
 	if err != nil && plan.Refused != nil && c.write.dryRun {
 		// The write would be refused; the dry run shows what it matched.
-		reaper.RenderJobsPlan(e.stdout, plan)
+		printFitted(e.stdout, c.wide, func(w io.Writer) { reaper.RenderJobsPlan(w, plan) })
 		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
 	}
 	if err != nil {
@@ -60,7 +61,7 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 			return fmt.Errorf("%s: %w", op.title, err)
 		}
 	}
-	reaper.RenderJobsPlan(e.stdout, plan)
+	printFitted(e.stdout, c.wide, func(w io.Writer) { reaper.RenderJobsPlan(w, plan) })
 	if note := timelineNote(plan, commandPrefix(&c.target)); note != "" {
 		fmt.Fprintln(e.stdout, note)
 	}
@@ -101,7 +102,7 @@ func (c *jobsCmd) act(ctx context.Context, e env, op jobsOp) error {
 	}
 	res, execErr := x.Execute(ctx, conn, plan, progress)
 	execErr = endJournal(e.stdout, log.prefix, jw, res.Done, reaper.JobsAuditLine(plan, res), execErr)
-	reaper.RenderJobsResult(e.stdout, op.action, res)
+	printFitted(e.stdout, c.wide, func(w io.Writer) { reaper.RenderJobsResult(w, op.action, res) })
 	if execErr != nil && ctx.Err() != nil {
 		reportStopped(e.stdout, op.title, plan, res)
 	}

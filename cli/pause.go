@@ -34,6 +34,7 @@ refuses the whole change.`,
 			c := &pauseCmd{pause: true}
 			c.target.addFlags(fs)
 			c.write.addFlags(fs)
+			c.write.addWide(fs)
 			fs.BoolVar(&c.force, "force", false, "pause names that no worker pool and no known_jobs entry names")
 			c.audit.addFlags(fs)
 			return c
@@ -53,6 +54,7 @@ something other than a string refuses the whole change.`,
 			c := &pauseCmd{}
 			c.target.addFlags(fs)
 			c.write.addFlags(fs)
+			c.write.addWide(fs)
 			c.audit.addFlags(fs)
 			return c
 		},
@@ -119,7 +121,7 @@ func (c *pauseCmd) run(ctx context.Context, e env, args []string) error {
 	for _, w := range snap.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %s\n", textsafe.Clean(w))
 	}
-	reaper.RenderPausePlan(e.stdout, plan)
+	printFitted(e.stdout, c.write.wide, func(w io.Writer) { reaper.RenderPausePlan(w, plan) })
 	if !pauseChanges(plan) {
 		fmt.Fprintln(e.stdout, "Nothing to do.")
 		return nil
@@ -144,7 +146,7 @@ func (c *pauseCmd) run(ctx context.Context, e env, args []string) error {
 	// type refuses the whole change.
 	res, execErr := pauseJournalled(ctx, e, log, pool, plan)
 	fmt.Fprintln(e.stdout)
-	reaper.RenderPauseResult(e.stdout, res)
+	printFitted(e.stdout, c.write.wide, func(w io.Writer) { reaper.RenderPauseResult(w, res) })
 	result := resultText(func(w io.Writer) { reaper.RenderPauseResult(w, res) })
 	return log.record(verb, plan.Names(), 0, result, execErr)
 }

@@ -7,6 +7,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -35,7 +36,7 @@ func (c *jobsCmd) drain(ctx context.Context, e env, op jobsOp) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", op.title, err)
 	}
-	reaper.RenderDrainPlan(e.stdout, plan)
+	printFitted(e.stdout, c.wide, func(w io.Writer) { reaper.RenderDrainPlan(w, plan) })
 	if c.write.dryRun {
 		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
 		return nil
@@ -73,7 +74,7 @@ func (c *jobsCmd) drain(ctx context.Context, e env, op jobsOp) error {
 	res, execErr := x.WithJournal(w).Execute(ctx, conn, plan, progress)
 	line := reaper.DrainAuditLine(plan, res)
 	execErr = endJournal(e.stdout, log.prefix, w, res.Done, line, execErr)
-	reaper.RenderDrainResult(e.stdout, action, res)
+	printFitted(e.stdout, c.wide, func(w io.Writer) { reaper.RenderDrainResult(w, action, res) })
 	if execErr != nil && ctx.Err() != nil {
 		fmt.Fprintf(e.stdout, "Stopped: %d of %d jobs done; run the same command again to finish (%s).\n", res.Done, len(plan.Items), op.title)
 	}

@@ -37,6 +37,7 @@ reaper does.`,
 			c.target.addFlags(fs)
 			addDeadAfter(fs, &c.deadAfter)
 			c.write.addFlags(fs)
+			c.write.addWide(fs)
 			fs.BoolVar(&c.allDead, "all-dead", false, "every dead pool")
 			fs.BoolVar(&c.requeueLeaked, "requeue-leaked", false, "requeue leaked in-progress entries too (their jobs already ran)")
 			addBatch(fs, &c.batch)
@@ -112,7 +113,7 @@ func (c *reapCmd) run(ctx context.Context, e env, args []string) error {
 	for _, w := range snap.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %s\n", textsafe.Clean(w))
 	}
-	reaper.RenderReapPlan(e.stdout, plan)
+	printFitted(e.stdout, c.write.wide, func(w io.Writer) { reaper.RenderReapPlan(w, plan) })
 	if c.write.dryRun {
 		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
 		return nil
@@ -140,7 +141,7 @@ func (c *reapCmd) run(ctx context.Context, e env, args []string) error {
 	result := resultText(func(w io.Writer) { reaper.RenderReapResult(w, res) })
 	err = jr.finish(res.TotalMoved(), result, err)
 	fmt.Fprintln(e.stdout)
-	reaper.RenderReapResult(e.stdout, res)
+	printFitted(e.stdout, c.write.wide, func(w io.Writer) { reaper.RenderReapResult(w, res) })
 	if err := log.record("reap", ids, res.TotalMoved(), result, err); err != nil {
 		return err // "reap pool ID: ..." for each pool that failed
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/spf13/pflag"
 
@@ -29,6 +30,7 @@ atomic step that re-checks the count; ` + "`undo`" + ` pushes them back.`,
 			c := &removeLeakedCmd{}
 			c.target.addFlags(fs)
 			c.write.addFlags(fs)
+			c.write.addWide(fs)
 			c.audit.addFlags(fs)
 			return c
 		},
@@ -68,7 +70,7 @@ func (c *removeLeakedCmd) run(ctx context.Context, e env, args []string) error {
 		return fmt.Errorf("remove-leaked: redis at %s: %w", c.address(), err)
 	}
 	plan := reaper.NewLeakedPlan(snap, args)
-	reaper.RenderLeakedPlan(e.stdout, plan)
+	printFitted(e.stdout, c.write.wide, func(w io.Writer) { reaper.RenderLeakedPlan(w, plan) })
 	if len(plan.Entries) == 0 {
 		fmt.Fprintln(e.stdout, "Nothing to remove.")
 		return nil
@@ -94,6 +96,6 @@ func (c *removeLeakedCmd) run(ctx context.Context, e env, args []string) error {
 	res, err := reaper.NewReaper(pool, c.namespace, 0).RemoveLeaked(ctx, plan, w)
 	result := reaper.LeakedResultText(res)
 	err = endJournal(e.stdout, log.prefix, w, res.Removed, result, err)
-	fmt.Fprint(e.stdout, result)
+	fmt.Fprint(e.stdout, fitWidth(result, c.write.wide))
 	return log.record("remove-leaked", keys, res.Removed, result, err)
 }

@@ -26,6 +26,7 @@ as it writes.`,
 			c := &repairLocksCmd{}
 			c.target.addFlags(fs)
 			c.write.addFlags(fs)
+			c.write.addWide(fs)
 			c.audit.addFlags(fs)
 			return c
 		},
@@ -61,7 +62,7 @@ func (c *repairLocksCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	reaper.RenderLockRepairPlan(e.stdout, plan)
+	printFitted(e.stdout, c.write.wide, func(w io.Writer) { reaper.RenderLockRepairPlan(w, plan) })
 	if !plan.Changes() {
 		fmt.Fprintln(e.stdout, "Nothing to repair.")
 		return nil
@@ -96,6 +97,6 @@ func (c *repairLocksCmd) run(ctx context.Context, e env, args []string) error {
 	res, err := r.RepairLocks(ctx, todo)
 	result := resultText(func(w io.Writer) { reaper.RenderLockRepairResult(w, res) })
 	err = jr.finish(0, result, err)
-	reaper.RenderLockRepairResult(e.stdout, res)
+	printFitted(e.stdout, c.write.wide, func(w io.Writer) { reaper.RenderLockRepairResult(w, res) })
 	return log.record("repair-locks", names, 0, result, err)
 }

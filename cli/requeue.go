@@ -29,6 +29,7 @@ pool is alive is left alone.`,
 			c.target.addFlags(fs)
 			addDeadAfter(fs, &c.deadAfter)
 			c.write.addFlags(fs)
+			c.write.addWide(fs)
 			addBatch(fs, &c.batch)
 			c.audit.addFlags(fs)
 			return c
@@ -69,7 +70,7 @@ func (c *requeueCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	reaper.RenderRequeuePlan(e.stdout, plan)
+	printFitted(e.stdout, c.write.wide, func(w io.Writer) { reaper.RenderRequeuePlan(w, plan) })
 	if c.write.dryRun {
 		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
 		return nil
@@ -92,7 +93,7 @@ func (c *requeueCmd) run(ctx context.Context, e env, args []string) error {
 	res, err := r.Requeue(ctx, plan, progressPrinter(e.stderr, "requeued"))
 	result := resultText(func(w io.Writer) { reaper.RenderRequeueResult(w, res) })
 	err = jr.finish(res.TotalMoved(), result, err)
-	reaper.RenderRequeueResult(e.stdout, res)
+	printFitted(e.stdout, c.write.wide, func(w io.Writer) { reaper.RenderRequeueResult(w, res) })
 	if err := log.record("requeue", lists, res.TotalMoved(), result, err); err != nil {
 		return err
 	}

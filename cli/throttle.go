@@ -39,6 +39,7 @@ last throttle is in force.`,
 			c := &throttleCmd{}
 			c.target.addFlags(fs)
 			c.write.addFlags(fs)
+			c.write.addWide(fs)
 			fs.BoolVar(&c.reset, "reset", false, "write 0 (no cap) instead of a limit")
 			c.audit.addFlags(fs)
 			return c
@@ -88,7 +89,7 @@ func (c *throttleCmd) run(ctx context.Context, e env, args []string) error {
 	for _, w := range snap.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %s\n", textsafe.Clean(w))
 	}
-	reaper.RenderThrottlePlan(e.stdout, plan)
+	printFitted(e.stdout, c.write.wide, func(w io.Writer) { reaper.RenderThrottlePlan(w, plan) })
 	if !plan.Changes() {
 		fmt.Fprintln(e.stdout, "Nothing to do.")
 		return nil
@@ -121,7 +122,7 @@ func (c *throttleCmd) run(ctx context.Context, e env, args []string) error {
 		done = 1
 	}
 	fmt.Fprintln(e.stdout)
-	reaper.RenderThrottleResult(e.stdout, res)
+	printFitted(e.stdout, c.write.wide, func(w io.Writer) { reaper.RenderThrottleResult(w, res) })
 	result := resultText(func(w io.Writer) { reaper.RenderThrottleResult(w, res) })
 	execErr = endJournal(e.stdout, log.prefix, w, done, result, execErr)
 	return log.record("throttle", []string{job}, 0, result, execErr)

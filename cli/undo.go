@@ -107,7 +107,7 @@ func (c *undoCmd) run(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("undo %s: %w", textsafe.Clean(a.Header.ID), err)
 	}
-	fmt.Fprint(e.stdout, fitWidth(resultOf(func(w io.Writer) { reaper.RenderUndoPlan(w, plan) }), c.wide))
+	printFitted(e.stdout, c.wide, func(w io.Writer) { reaper.RenderUndoPlan(w, plan) })
 	if c.write.dryRun {
 		fmt.Fprintln(e.stdout, "Dry run: nothing changed.")
 		return nil
@@ -133,7 +133,7 @@ func (c *undoCmd) run(ctx context.Context, e env, args []string) error {
 	res, execErr := reaper.NewUndoer(c.batch).Execute(ctx, conn, plan, w, reaper.UndoProgress(progress))
 	result := resultText(func(w io.Writer) { reaper.RenderUndoResult(w, res) })
 	execErr = endJournal(e.stdout, log.prefix, w, res.Restored, result, execErr)
-	fmt.Fprint(e.stdout, fitWidth(resultOf(func(w io.Writer) { reaper.RenderUndoResult(w, res) }), c.wide))
+	printFitted(e.stdout, c.wide, func(w io.Writer) { reaper.RenderUndoResult(w, res) })
 	if err := log.record("undo", []string{a.Header.ID}, res.Restored, result, execErr); err != nil {
 		return err
 	}

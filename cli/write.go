@@ -20,11 +20,19 @@ var errAborted = localError{errors.New("aborted: nothing changed")}
 type writeFlags struct {
 	dryRun bool
 	yes    bool
+	// wide prints the plan's and result's lines whole (addWide); without
+	// it they wrap at 80 columns.
+	wide bool
 }
 
 func (w *writeFlags) addFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&w.dryRun, "dry-run", false, "print the plan, change nothing")
 	fs.BoolVar(&w.yes, "yes", false, "do not ask for confirmation")
+}
+
+// addWide adds --wide, for a writing command that has no --wide of its own.
+func (w *writeFlags) addWide(fs *pflag.FlagSet) {
+	fs.BoolVar(&w.wide, "wide", false, "print the plan's lines whole (they wrap at 80 columns without it; commands are never wrapped)")
 }
 
 // confirm asks the operator on the terminal. With --yes it does not ask;
@@ -74,4 +82,10 @@ func beginWrite(e env, t *target, verb string, w writeFlags, a auditFlag) (*audi
 		return nil, err
 	}
 	return a.open(e, t, w.dryRun)
+}
+
+// printFitted writes what render writes, its prose wrapped at 80 columns
+// unless wide; the commands in it are never wrapped, so they paste whole.
+func printFitted(w io.Writer, wide bool, render func(io.Writer)) {
+	fmt.Fprint(w, fitWidth(resultOf(render), wide))
 }

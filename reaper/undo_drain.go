@@ -81,7 +81,9 @@ func (u *Undoer) executeDrain(ctx context.Context, c redis.Conn, plan UndoPlan, 
 		}
 		done += int64(n)
 		if progress != nil {
-			progress(done, total)
+			// What was put back, as the other undos count: a job that left
+			// the dead set since the park is not progress.
+			progress(res.Restored, total)
 		}
 		items = items[n:]
 	}

@@ -97,12 +97,7 @@ func (u *Undoer) Execute(ctx context.Context, c redis.Conn, plan UndoPlan, w Jou
 		n := u.batchOf(plan.Op, items)
 		call := items[:n]
 		script, args, in := u.callArgs(plan, call)
-		// A call once sent is waited for even when ctx is cancelled (within
-		// callWait), so that what it put back is counted: an undo stopped by
-		// Ctrl-C stops between calls and reports exactly what it did.
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callWait)
-		codes, err := undoCall(cctx, c, w, script, args, in, plan.Of.Header.ID, n, &res)
-		cancel()
+		codes, err := undoCall(ctx, c, w, script, args, in, plan.Of.Header.ID, n, &res)
 		if err != nil {
 			return res, err
 		}
@@ -328,13 +323,17 @@ func describeKey(k journal.Key) string {
 
 // undoCall journals one call's intent, sends the call and journals its
 // codes (or its error): one code per item, n of them. It counts the call
-// in res.
+// in res. A call once sent is waited for even when ctx is cancelled
+// (within callWait), so that what it put back is counted: an undo stopped
+// by Ctrl-C stops between calls and reports exactly what it did.
 func undoCall(ctx context.Context, c redis.Conn, w JournalWriter, script *redis.Script, args []any, in journal.Intent, id string, n int, res *UndoResult) (string, error) {
 	seq, err := w.Intent(in)
 	if err != nil {
 		return "", fmt.Errorf("undo: nothing more sent: %w", err)
 	}
-	reply, err := redis.Values(script.DoContext(ctx, c, args...))
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callWait)
+	defer cancel()
+	reply, err := redis.Values(script.DoContext(cctx, c, args...))
 	res.Calls++
 	if err != nil {
 		_ = w.Commit(seq, journal.Commit{Error: err.Error()})

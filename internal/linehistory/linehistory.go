@@ -14,8 +14,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
+	"github.com/workq-tui/workq-tui/internal/safefile"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 )
 
@@ -38,22 +38,20 @@ func DefaultPath(auditLog string) string {
 }
 
 // Load reads the history, oldest first; a missing file is an empty
-// history. A file that is not a regular file, not the user's own, or
-// that others can write is refused: what it holds would be typed back
-// into the screen. Every line is cleaned for the terminal, and lines
-// that Keep refuses are dropped.
+// history. A file that is not a regular file (a FIFO there is refused,
+// never waited on), a symbolic link, not the user's own, or that others
+// can write is refused: what it holds would be typed back into the
+// screen. Every line is cleaned for the terminal, and lines that Keep
+// refuses are dropped.
 func (f File) Load() ([]string, error) {
-	fh, err := os.OpenFile(f.Path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	fh, _, err := safefile.Open(f.Path, safefile.Rules{NoFollow: true, Private: true})
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("open command history: %w", err)
 	}
-	defer func() { _ = fh.Close() }()
-	if err := checkOwn(fh, f.Path); err != nil {
-		return nil, err
-	}
+	defer func() { _ = fh.Close() }() // opened for reading
 	data, err := io.ReadAll(io.LimitReader(fh, maxFile))
 	if err != nil {
 		return nil, fmt.Errorf("read command history: %w", err)
@@ -67,25 +65,6 @@ func (f File) Load() ([]string, error) {
 		}
 	}
 	return Bound(lines), nil
-}
-
-// checkOwn refuses a history that is not a regular file of the user's
-// own, or that its group or others can write.
-func checkOwn(fh *os.File, path string) error {
-	st, err := fh.Stat()
-	if err != nil {
-		return fmt.Errorf("stat command history: %w", err)
-	}
-	if !st.Mode().IsRegular() {
-		return fmt.Errorf("command history %s is not a regular file", path)
-	}
-	if st.Mode().Perm()&0o022 != 0 {
-		return fmt.Errorf("command history %s can be written by others (mode %04o): chmod 600 %s", path, st.Mode().Perm(), path)
-	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Getuid() {
-		return fmt.Errorf("command history %s belongs to another user", path)
-	}
-	return nil
 }
 
 // Save writes the history (its newest Max lines kept, each passing

@@ -1,11 +1,16 @@
 package linehistory
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/workq-tui/workq-tui/internal/safefile"
 )
 
 // TestSaveLoad: the history comes back as saved, newest Max lines, in a
@@ -56,7 +61,7 @@ func TestLoadRefuses(t *testing.T) {
 	if err := os.Chmod(open, 0o666); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (File{Path: open}).Load(); err == nil || !strings.Contains(err.Error(), "can be written by others") {
+	if _, err := (File{Path: open}).Load(); err == nil || !errors.Is(err, safefile.ErrUntrusted) {
 		t.Errorf("world-writable: %v", err)
 	}
 	link := filepath.Join(dir, "link")
@@ -65,5 +70,19 @@ func TestLoadRefuses(t *testing.T) {
 	}
 	if _, err := (File{Path: link}).Load(); err == nil {
 		t.Error("a symbolic link is read")
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := (File{Path: fifo}).Load(); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, safefile.ErrNotRegular) {
+			t.Errorf("fifo: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("loading a FIFO as the history waits on it: the screen would never start")
 	}
 }
