@@ -146,7 +146,7 @@ func TestBadDataReachesNoScreenRaw(t *testing.T) {
 		m = press(m, "shift+tab")
 		// Redis fails with an error that quotes bad data: the header and
 		// the stale dialog show it.
-		m = step(t, m, snapshotMsg{gen: m.gen, err: errors.New("read" + evil), at: fixedNow})
+		m = step(t, m, current(m, snapshotMsg{err: errors.New("read" + evil), at: fixedNow}))
 		m = show("error header", m)
 		m = press(m, "tab")
 		show("stale reap dialog", press(m, "X"))

@@ -33,7 +33,9 @@ func TestDriveRepairLocks(t *testing.T) {
 	for _, keys := range [][]string{{"L"}, {":repair report", "enter"}} {
 		t.Run(keys[0], func(t *testing.T) {
 			srv, seed := jobTypes(t)
-			s := screentest.Start(t, srv)
+			// Polls and sweeps an hour apart: DRIFT leaves the screen by the
+			// refresh that follows the repair.
+			s := screentest.Start(t, srv, "--interval", "1h", "--sweep-interval", "1h")
 			onReport(t, s)
 			waitRow(t, s, "report", "DRIFT")
 			s.Press(keys...)

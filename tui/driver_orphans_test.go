@@ -17,7 +17,9 @@ func TestDriveOrphanScanAndRequeue(t *testing.T) {
 	srv := redistest.Start(t)
 	seed := screentest.NewSeed(t, srv, "work")
 	seed.LivePool(livePool, "mail")
-	s := screentest.Start(t, srv)
+	// Polls an hour apart: the queue's new length shows by the refresh
+	// that follows the requeue.
+	s := screentest.Start(t, srv, "--interval", "1h", "--sweep-interval", "1h")
 	s.Run("orphans")
 	s.Wait("[Orphans]", "no orphaned in-progress lists")
 	seed.Do("RPUSH", seed.K.InProgress("mail", gonePool), screentest.Job("mail", "o1", seed.Now-100), screentest.Job("mail", "o2", seed.Now-100))
@@ -37,6 +39,11 @@ func TestDriveOrphanScanAndRequeue(t *testing.T) {
 		t.Error("the orphaned list is still there")
 	}
 	s.Wait("no orphaned in-progress lists")
+	s.Run("jobtypes mail")
+	s.WaitFor("mail's queue of 2", func(screen string) bool {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(rowOf(screen, "mail")), ">"))
+		return len(f) > 1 && f[1] == "2"
+	})
 	// :requeue is R by name: nothing left to requeue now.
 	s.Run("requeue")
 	s.WaitFor("why", func(string) bool { return strings.Contains(s.StatusLine(), "requeues the selected orphan") })

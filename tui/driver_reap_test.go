@@ -23,7 +23,9 @@ func TestDriveReap(t *testing.T) {
 	seed.DeadPool(deadPool, "mail")
 	seed.Running(deadPool, "mail", "m1")
 	seed.LivePool(livePool, "mail")
-	s := screentest.Start(t, srv)
+	// Polls an hour apart: the pool leaves the screen by the refresh that
+	// follows the reap.
+	s := screentest.Start(t, srv, "--interval", "1h", "--sweep-interval", "1h")
 	s.Wait("DEAD   deadbeef")
 	s.Press("x")
 	s.Wait("Reap plan")

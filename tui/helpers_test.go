@@ -452,3 +452,13 @@ func dialogText(m Model) string {
 	}
 	return strings.Join(in, "\n")
 }
+
+// current is msg as the screen's running poll delivers it: of the poll
+// generation m is on.
+func current(m Model, msg snapshotMsg) snapshotMsg {
+	msg.gen = m.gen
+	return msg
+}
+
+// tickNow is the tick of the poll loop m is on.
+func tickNow(m Model) tickMsg { return tickMsg{gen: m.gen} }

@@ -294,7 +294,7 @@ func TestPollNotHeldByScan(t *testing.T) {
 	m := newScanTest(t, o, 120, 30)
 	m, scanCmd := stepCmd(m, keyMsg("o"))
 	// While the scan's first step is out, the poll's tick fetches.
-	m, cmd := stepCmd(m, tickMsg{gen: m.gen})
+	m, cmd := stepCmd(m, tickNow(m))
 	if !m.inFlight || cmd == nil {
 		t.Fatal("the poll did not start while a scan ran")
 	}
