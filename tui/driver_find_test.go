@@ -10,6 +10,7 @@ import (
 // f asks for a job ID and lists every place it is; enter goes there.
 // :find ID does the same.
 func TestDriveFind(t *testing.T) {
+	t.Parallel()
 	for _, keys := range [][]string{{"f", "rf1", "enter"}, {":find rf1", "enter"}} {
 		t.Run(keys[0], func(t *testing.T) {
 			srv := redistest.Start(t)

@@ -12,6 +12,7 @@ import (
 // it changed, U undoes it (the jobs leave the queue and are back in the
 // dead set); :history and :undo are the same keys by name.
 func TestDriveHistoryAndUndo(t *testing.T) {
+	t.Parallel()
 	for _, byName := range []bool{false, true} {
 		name := map[bool]string{false: "keys", true: "commands"}[byName]
 		t.Run(name, func(t *testing.T) {
@@ -59,6 +60,7 @@ func press(s *screentest.Screen, byName bool, key, name string) {
 
 // U outside the history does nothing and says where to go.
 func TestDriveUndoOutsideHistory(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	seed := screentest.NewSeed(t, srv, "work")
 	seed.LivePool(livePool, "mail")

@@ -29,6 +29,7 @@ func deadJobs(t *testing.T) (*redistest.Server, *screentest.Seed) {
 // The Jobs view reads the dead set a page at a time: pgdown pages on, v
 // turns the order, s goes to the next set.
 func TestDriveJobsPagingOrderAndSets(t *testing.T) {
+	t.Parallel()
 	srv, _ := deadJobs(t)
 	s := screentest.Start(t, srv)
 	s.Run("jobs dead")
@@ -51,6 +52,7 @@ func TestDriveJobsPagingOrderAndSets(t *testing.T) {
 // S summarises the set by job type and error; enter on a job type lists
 // its jobs alone.
 func TestDriveJobsSummary(t *testing.T) {
+	t.Parallel()
 	srv, _ := deadJobs(t)
 	s := screentest.Start(t, srv)
 	s.Run("jobs dead")
@@ -69,6 +71,7 @@ func TestDriveJobsSummary(t *testing.T) {
 // space marks jobs, R requeues the marked ones: they leave the dead set
 // for their queue.
 func TestDriveJobsRequeueMarked(t *testing.T) {
+	t.Parallel()
 	srv, seed := deadJobs(t)
 	s := screentest.Start(t, srv)
 	s.Run("jobs dead")
@@ -93,6 +96,7 @@ func TestDriveJobsRequeueMarked(t *testing.T) {
 // :where selects by a query; A marks every job it matches, D deletes
 // them; the other jobs stay.
 func TestDriveJobsWhereMarkAllDelete(t *testing.T) {
+	t.Parallel()
 	srv, seed := deadJobs(t)
 	s := screentest.Start(t, srv)
 	s.Run("jobs dead")
@@ -116,6 +120,7 @@ func TestDriveJobsWhereMarkAllDelete(t *testing.T) {
 
 // / in the Jobs view takes the same query as :where.
 func TestDriveJobsFilterQuery(t *testing.T) {
+	t.Parallel()
 	srv, _ := deadJobs(t)
 	s := screentest.Start(t, srv)
 	s.Run("jobs dead")
@@ -130,6 +135,7 @@ func TestDriveJobsFilterQuery(t *testing.T) {
 // does nothing there, F plans them with force, and y then requeues them.
 // Through the program's planner: the dialog opens with the jobs counted.
 func TestDriveJobsRequeueUnserved(t *testing.T) {
+	t.Parallel()
 	srv, seed := deadJobs(t)
 	s := screentest.Start(t, srv)
 	s.Run("jobs dead")
@@ -159,6 +165,7 @@ func TestDriveJobsRequeueUnserved(t *testing.T) {
 
 // enter opens a job whole; esc comes back to the list.
 func TestDriveJobsDetail(t *testing.T) {
+	t.Parallel()
 	srv, _ := deadJobs(t)
 	s := screentest.Start(t, srv)
 	s.Run("jobs retry")

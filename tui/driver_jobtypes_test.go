@@ -30,6 +30,7 @@ func onReport(t *testing.T, s *screentest.Screen) {
 // L on a job type marked DRIFT repairs its lock from the in-progress
 // lists; :repair JOB does the same.
 func TestDriveRepairLocks(t *testing.T) {
+	t.Parallel()
 	for _, keys := range [][]string{{"L"}, {":repair report", "enter"}} {
 		t.Run(keys[0], func(t *testing.T) {
 			srv, seed := jobTypes(t)
@@ -55,6 +56,7 @@ func TestDriveRepairLocks(t *testing.T) {
 
 // L on a job type without drift does nothing and says why.
 func TestDriveRepairLocksRefused(t *testing.T) {
+	t.Parallel()
 	srv, seed := jobTypes(t)
 	s := screentest.Start(t, srv)
 	s.Run("jobtypes mail")
@@ -69,6 +71,7 @@ func TestDriveRepairLocksRefused(t *testing.T) {
 // p pauses the job type under the cursor, p again unpauses it; :pause
 // JOB toggles the same way.
 func TestDrivePauseUnpause(t *testing.T) {
+	t.Parallel()
 	for _, keys := range [][]string{{"p"}, {":pause report", "enter"}} {
 		t.Run(keys[0], func(t *testing.T) {
 			srv, seed := jobTypes(t)
@@ -95,6 +98,7 @@ func TestDrivePauseUnpause(t *testing.T) {
 // opens the plan, and y writes max_concurrency. :throttle report reset
 // takes the cap away.
 func TestDriveThrottle(t *testing.T) {
+	t.Parallel()
 	srv, seed := jobTypes(t)
 	s := screentest.Start(t, srv)
 	onReport(t, s)
@@ -116,6 +120,7 @@ func TestDriveThrottle(t *testing.T) {
 
 // A bad limit is one line on the status line, Redis untouched.
 func TestDriveThrottleBadLimit(t *testing.T) {
+	t.Parallel()
 	srv, seed := jobTypes(t)
 	s := screentest.Start(t, srv)
 	onReport(t, s)
@@ -128,6 +133,7 @@ func TestDriveThrottleBadLimit(t *testing.T) {
 
 // e on a job type explains it; :explain JOB too.
 func TestDriveExplainJobType(t *testing.T) {
+	t.Parallel()
 	for _, keys := range [][]string{{"e"}, {":explain report", "enter"}} {
 		t.Run(keys[0], func(t *testing.T) {
 			srv, _ := jobTypes(t)
@@ -142,6 +148,7 @@ func TestDriveExplainJobType(t *testing.T) {
 // enter on a job type opens its queue with the jobs waiting, oldest
 // first.
 func TestDriveQueue(t *testing.T) {
+	t.Parallel()
 	srv, _ := jobTypes(t)
 	s := screentest.Start(t, srv)
 	onReport(t, s)

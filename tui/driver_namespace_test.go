@@ -13,6 +13,7 @@ import (
 // the namespace it found, and n ends the screen asking the program to
 // open that one; Redis is untouched.
 func TestDriveSwitchNamespace(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	seed := screentest.NewSeed(t, srv, "inc3")
 	seed.LivePool(livePool, "send_email")
@@ -32,6 +33,7 @@ func TestDriveSwitchNamespace(t *testing.T) {
 
 // n on a namespace that is not empty does nothing and says why.
 func TestDriveSwitchNamespaceRefused(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	seed := screentest.NewSeed(t, srv, "work")
 	seed.LivePool(livePool, "mail")

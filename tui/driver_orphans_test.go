@@ -14,6 +14,7 @@ const gonePool = "0ff0ff0ff0ff0ff0ff0ff0f1"
 // left after the scan at start shows only after o); R in the Orphans view
 // puts its jobs back in their queue.
 func TestDriveOrphanScanAndRequeue(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	seed := screentest.NewSeed(t, srv, "work")
 	seed.LivePool(livePool, "mail")

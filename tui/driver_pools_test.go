@@ -23,6 +23,7 @@ func deadAndLive(t *testing.T) (*redistest.Server, *screentest.Seed) {
 // enter opens a dead pool's detail with its in-progress jobs; R there
 // requeues them and leaves the pool (a reap's other half); esc comes back.
 func TestDriveDetailRequeue(t *testing.T) {
+	t.Parallel()
 	srv, seed := deadAndLive(t)
 	s := screentest.Start(t, srv)
 	s.Wait("DEAD   deadbeef")
@@ -51,6 +52,7 @@ func TestDriveDetailRequeue(t *testing.T) {
 // e on a pool explains it, with the fix as a command to paste and the key
 // that does it here.
 func TestDriveExplainPool(t *testing.T) {
+	t.Parallel()
 	srv, _ := deadAndLive(t)
 	s := screentest.Start(t, srv)
 	s.Wait("DEAD   deadbeef")
@@ -66,6 +68,7 @@ func TestDriveExplainPool(t *testing.T) {
 // c copies the selected pool's ID, C the command that explains it, and
 // :copy command the same command: each through the terminal (OSC 52).
 func TestDriveCopy(t *testing.T) {
+	t.Parallel()
 	srv, _ := deadAndLive(t)
 	s := screentest.Start(t, srv)
 	s.Wait("DEAD   deadbeef")
@@ -83,6 +86,7 @@ func TestDriveCopy(t *testing.T) {
 
 // / filters the pools by what is typed; esc clears the filter.
 func TestDriveFilterPools(t *testing.T) {
+	t.Parallel()
 	srv, _ := deadAndLive(t)
 	s := screentest.Start(t, srv)
 	s.Wait("DEAD   deadbeef", "ok     feedface")
@@ -95,6 +99,7 @@ func TestDriveFilterPools(t *testing.T) {
 
 // ? opens the help with every key; esc closes it. :help too.
 func TestDriveHelp(t *testing.T) {
+	t.Parallel()
 	srv, _ := deadAndLive(t)
 	s := screentest.Start(t, srv)
 	s.Wait("DEAD   deadbeef")
@@ -109,6 +114,7 @@ func TestDriveHelp(t *testing.T) {
 // r polls at once: with polls an hour apart, a pool that appeared shows
 // only after r. The views open by tab, shift+tab and their commands.
 func TestDriveRefreshAndViews(t *testing.T) {
+	t.Parallel()
 	srv, seed := deadAndLive(t)
 	s := screentest.Start(t, srv, "--interval", "1h", "--sweep-interval", "1h")
 	s.Wait("DEAD   deadbeef")
@@ -130,6 +136,7 @@ func TestDriveRefreshAndViews(t *testing.T) {
 
 // q ends the screen, and so does :quit.
 func TestDriveQuit(t *testing.T) {
+	t.Parallel()
 	for _, keys := range [][]string{{"q"}, {":quit", "enter"}} {
 		t.Run(keys[0], func(t *testing.T) {
 			srv, _ := deadAndLive(t)

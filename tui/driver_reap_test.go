@@ -18,6 +18,7 @@ const (
 // dialog has been read) runs it; its in-progress job goes back to its
 // queue, its heartbeat and its lock go, and the status line says so.
 func TestDriveReap(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	seed := screentest.NewSeed(t, srv, "work")
 	seed.DeadPool(deadPool, "mail")
@@ -49,6 +50,7 @@ func TestDriveReap(t *testing.T) {
 // An early y does nothing: the dialog offers y only once it has been on
 // screen a while, and a y before that is refused and said.
 func TestDriveReapEarlyYIgnored(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	seed := screentest.NewSeed(t, srv, "work")
 	seed.DeadPool(deadPool, "mail")
@@ -70,6 +72,7 @@ func TestDriveReapEarlyYIgnored(t *testing.T) {
 // X reaps every dead pool and leaves the live one alone; so does
 // :reap-all.
 func TestDriveReapAll(t *testing.T) {
+	t.Parallel()
 	for _, keys := range [][]string{{"X"}, {":reap-all", "enter"}} {
 		t.Run(keys[0], func(t *testing.T) {
 			const other = "deadbeef0000000000000003"
@@ -101,6 +104,7 @@ func TestDriveReapAll(t *testing.T) {
 
 // :reap ID reaps that pool: tab completes a dead pool's ID.
 func TestDriveReapCommand(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	seed := screentest.NewSeed(t, srv, "work")
 	seed.DeadPool(deadPool, "mail")
@@ -121,6 +125,7 @@ func TestDriveReapCommand(t *testing.T) {
 
 // x on a live pool does nothing and says why.
 func TestDriveReapLivePoolRefused(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	seed := screentest.NewSeed(t, srv, "work")
 	seed.LivePool(livePool, "mail")
@@ -137,6 +142,7 @@ func TestDriveReapLivePoolRefused(t *testing.T) {
 
 // --read-only: x is refused and says so, Redis untouched.
 func TestDriveReadOnlyRefusesWrites(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	seed := screentest.NewSeed(t, srv, "work")
 	seed.DeadPool(deadPool, "mail")

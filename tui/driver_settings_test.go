@@ -12,6 +12,7 @@ import (
 // selected pool, ctrl+x all of them) and its [queries] are used as @NAME
 // in :where.
 func TestDriveConfiguredKeysAndQueries(t *testing.T) {
+	t.Parallel()
 	const other = "deadbeef0000000000000003"
 	srv := redistest.Start(t)
 	seed := screentest.NewSeed(t, srv, "work")
@@ -55,6 +56,7 @@ refunds = 'job:refund'
 // between two calls: what moved is in the queue, the rest still dead,
 // nothing lost or doubled, and the status line says so.
 func TestDriveStopBulkRequeue(t *testing.T) {
+	t.Parallel()
 	srv, seed := deadJobs(t)
 	s := screentest.Start(t, srv, "--batch", "1")
 	s.Run("jobs dead")

@@ -12,6 +12,7 @@ import (
 // command that lists them; enter lists them in the Jobs view. :timeline
 // takes a window.
 func TestDriveTimeline(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	seed := screentest.NewSeed(t, srv, "work")
 	seed.LivePool(livePool, "mail")

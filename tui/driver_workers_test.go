@@ -10,6 +10,7 @@ import (
 // The Workers view lists what each busy worker runs, from the workers'
 // observations; enter shows the job's arguments.
 func TestDriveWorkers(t *testing.T) {
+	t.Parallel()
 	srv := redistest.Start(t)
 	seed := screentest.NewSeed(t, srv, "work")
 	seed.LivePool(livePool, "mail")

@@ -12,6 +12,9 @@ import (
 const maxPrivateReads = 144
 
 func TestScreenTestsReadFewPrivateFields(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds tui's export data with the go command: left out of go test -short, run by make test")
+	}
 	uses, err := Count("../../tui", "tui", "Model")
 	if err != nil {
 		t.Fatal(err)
@@ -28,6 +31,9 @@ func TestScreenTestsReadFewPrivateFields(t *testing.T) {
 // The counter finds what it counts: a selector of each kind in a package
 // made for the test, and nothing in an external test package.
 func TestCountSeesFieldsAndMethods(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds export data with the go command: left out of go test -short, run by make test")
+	}
 	uses, err := Count("testdata/sample", "sample", "Model")
 	if err != nil {
 		t.Fatal(err)
