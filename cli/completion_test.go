@@ -91,7 +91,9 @@ func TestCompleteWords(t *testing.T) {
 		{"target names of a missing file", []string{"--config", filepath.Join(dir, "none.toml"), "-t", ""}, nil, ":"},
 		{"shells", []string{"completion", ""}, []string{"bash", "zsh", "fish"}, ":"},
 		{"job sets", []string{"jobs", ""}, []string{"retry", "scheduled", "dead", "queue"}, ":"},
-		{"set actions", []string{"jobs", "dead", ""}, []string{"requeue", "delete"}, ":"},
+		{"set actions", []string{"jobs", "dead", ""}, []string{"requeue", "delete", "edit", "duplicate"}, ":"},
+		{"jobs dead edit: one id", []string{"jobs", r, "dead", "edit", ""}, []string{"d2", "d1"}, ":"},
+		{"jobs dead edit ID: nothing more", []string{"jobs", r, "dead", "edit", "d2", ""}, nil, ":"},
 
 		{"pause: job names, unsafe ones left out", []string{r, "pause", ""}, []string{"mail", "ns:report"}, ":"},
 		{"pause: a name given is not offered again", []string{"pause", r, "mail", ""}, []string{"ns:report"}, ":"},

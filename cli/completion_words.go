@@ -349,9 +349,12 @@ func jobsOperands(ctx context.Context, ops []string, live *liveSource) []candida
 	}
 	switch {
 	case len(ops) == 1:
-		return []candidate{{"requeue", "push jobs onto their queues"}, {"delete", "delete jobs"}}
+		return []candidate{{"requeue", "push jobs onto their queues"}, {"delete", "delete jobs"},
+			{"edit", "edit a job's args in $EDITOR, then replace or requeue it"}, {"duplicate", "push a copy of a job with a new id"}}
 	case ops[1] == "requeue" || ops[1] == "delete":
 		return without(live.setIDs(ctx, set), ops[2:])
+	case (ops[1] == "edit" || ops[1] == "duplicate") && len(ops) == 2:
+		return live.setIDs(ctx, set)
 	}
 	return nil
 }

@@ -21,7 +21,7 @@ import (
 func jobsCommand() command {
 	return command{
 		name:    "jobs",
-		args:    "SET [requeue|delete (ID...|--all)] | queue JOB [delete ID... | delete|park --where QUERY]",
+		args:    "SET [requeue|delete (ID...|--all) | edit|duplicate ID] | queue JOB [delete ID... | delete|park --where QUERY]",
 		summary: "list, requeue or delete retry, scheduled and dead jobs",
 		help: `List the jobs of a job set (SET is retry, scheduled or dead), count them by
 job type and error, requeue or delete them, or delete a job from a queue.
@@ -47,6 +47,18 @@ job type and error, requeue or delete them, or delete a job from a queue.
   jobs SET delete (ID... | --all [--where QUERY] [--job NAME] [--error TEXT])
       Delete jobs, with the unique key of a unique job (for retry and dead
       only if the key still names that job).
+  jobs SET edit ID [--args FILE|-] [--requeue] [--wide]
+      Open the job's args as indented JSON in $VISUAL, $EDITOR or vi (or
+      read them from FILE, - for stdin), check they are a JSON object, show
+      a diff, and replace the member only while its bytes are unchanged:
+      the same score, and every byte but the args kept. --requeue moves the
+      edited job onto its queue in the same call (t = now; a dead job loses
+      fails, err and failed_at). A unique job's key is built from its args:
+      the plan says what happens to it (docs/jobs.md).
+  jobs SET duplicate ID
+      Push a copy of the job onto its queue with a new id, t = now and no
+      fails, err or failed_at; the job stays in the set. A unique job whose
+      key is held cannot be duplicated.
   jobs queue JOB [--where QUERY] [--limit N] [--offset N] [--json]
       List a page of the queue of job type JOB in the order its jobs will
       run (the next one first), with enqueue time, id and arguments.
@@ -89,6 +101,8 @@ appends one line to the audit log.`,
 			fs.BoolVar(&c.summary, "summary", false, "count the jobs by job type and by error instead of listing them")
 			fs.BoolVar(&c.all, "all", false, "every job of the set (of --job NAME when given) (requeue, delete)")
 			fs.BoolVar(&c.force, "force", false, "requeue jobs no live pool serves; delete an ID found with different bytes in a queue")
+			fs.StringVar(&c.argsFile, "args", "", "the edited args from `FILE` (- for stdin) instead of an editor (edit)")
+			fs.BoolVar(&c.requeue, "requeue", false, "move the edited job onto its queue in the same call (edit)")
 			c.write.addFlags(fs)
 			addBatch(fs, &c.batch)
 			c.audit.addFlags(fs)
@@ -112,9 +126,12 @@ type jobsCmd struct {
 	summary bool
 	all     bool
 	force   bool
-	write   writeFlags
-	batch   int
-	audit   auditFlag
+	// argsFile and requeue are edit's --args and --requeue.
+	argsFile string
+	requeue  bool
+	write    writeFlags
+	batch    int
+	audit    auditFlag
 }
 
 // maxJobsLimit bounds --limit: a page is one ZRANGE, never the whole set.
@@ -127,8 +144,10 @@ type jobsOp struct {
 	action reaper.JobsAction // "" for the listing
 	// drain is a queue's delete or park by query; park the park.
 	drain, park bool
-	refs        []reaper.JobRef
-	title       string // "jobs dead requeue", for errors and the audit log
+	// edit is "edit" or "duplicate" for those forms.
+	edit  string
+	refs  []reaper.JobRef
+	title string // "jobs dead requeue", for errors and the audit log
 }
 
 // Which flags each form takes, besides the connection flags.
@@ -153,6 +172,9 @@ func (c *jobsCmd) run(ctx context.Context, e env, args []string) error {
 	}
 	if op.drain {
 		return c.drain(ctx, e, op)
+	}
+	if op.edit != "" {
+		return c.editJob(ctx, e, op)
 	}
 	if op.action == "" && op.queue != "" {
 		return listQueue(ctx, e, &c.target, op.queue, queueListFlags{limit: c.limit, offset: c.offset, json: c.json, query: c.query})
@@ -214,8 +236,21 @@ func parseJobsArgs(args []string) (jobsOp, error) {
 		op.action = reaper.JobsRequeue
 	case "delete":
 		op.action = reaper.JobsDelete
+	case "edit", "duplicate":
+		op.edit = rest[0]
+		op.action = reaper.JobsAction(rest[0])
+		op.title += " " + rest[0]
+		if len(rest) != 2 {
+			return op, usageErrorf("jobs %s %s takes one job: ID or ID@SCORE", set, rest[0])
+		}
+		ref, err := parseJobRef(rest[1])
+		if err != nil {
+			return op, err
+		}
+		op.refs = []reaper.JobRef{ref}
+		return op, nil
 	default:
-		return op, usageErrorf("unknown action %q for jobs %s: want requeue or delete", rest[0], set)
+		return op, usageErrorf("unknown action %q for jobs %s: want requeue, delete, edit or duplicate", rest[0], set)
 	}
 	op.title += " " + rest[0]
 	for _, a := range rest[1:] {
@@ -283,6 +318,10 @@ func (c *jobsCmd) checkFlags(op jobsOp) error {
 		}
 	case op.drain:
 		allowed["where"], allowed["rate"] = true, true
+	case op.edit == "edit":
+		allowed["args"], allowed["requeue"], allowed["wide"] = true, true, true
+	case op.edit != "":
+		allowed["wide"] = true
 	case op.set == "":
 		allowed["force"] = true
 	default:
@@ -297,7 +336,7 @@ func (c *jobsCmd) checkFlags(op jobsOp) error {
 		}
 	}
 	var foreign []string
-	for _, f := range append(append(append([]string{}, jobsListFlags...), jobsWriteFlags...), "all", "force", "rate") {
+	for _, f := range append(append(append([]string{}, jobsListFlags...), jobsWriteFlags...), "all", "force", "rate", "args", "requeue") {
 		if c.fs.Changed(f) && !allowed[f] && !contains(foreign, "--"+f) {
 			foreign = append(foreign, "--"+f)
 		}
@@ -327,7 +366,7 @@ func (c *jobsCmd) checkFlags(op jobsOp) error {
 		case op.drain && c.fs.Changed("rate") && c.rate < 1:
 			errs = append(errs, usageErrorf("--rate takes a number of jobs a second of 1 or more"))
 		}
-		if op.set != "" {
+		if op.set != "" && op.edit == "" {
 			switch {
 			case c.all && len(op.refs) > 0:
 				errs = append(errs, usageErrorf("%s takes job IDs or --all, not both", op.title))

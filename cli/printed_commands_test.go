@@ -168,6 +168,10 @@ func printedCommandsPaste(t *testing.T, ns string) {
 	}
 
 	conn := []string{"--redis", srv.Addr(), "-n", ns}
+	argsFile := filepath.Join(dir, "args.json")
+	if err := os.WriteFile(argsFile, []byte(`{"to":"x@example.com"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	commands := [][]string{
 		{"snapshot"},
 		{"explain", "email"}, {"explain", "resize"}, {"explain", "report"}, {"explain", "notify"},
@@ -187,6 +191,8 @@ func printedCommandsPaste(t *testing.T, ns string) {
 		{"jobs", "dead", "delete", "--all", "--dry-run"},
 		{"find", "o1"},
 		{"undo", "--yes"},
+		{"jobs", "dead", "edit", "dead2", "--yes", "--args", argsFile},
+		{"jobs", "dead", "duplicate", "dead1", "--yes"},
 		{"history"},
 	}
 	var printed []string
@@ -230,8 +236,9 @@ func printedCommandsPaste(t *testing.T, ns string) {
 		}
 		out, code := run("bash", "-c", line)
 		t.Logf("pasted %q: exit %d\n%s", line, code, out)
+		// A write's plan (an undo's names the action) then the refusal.
 		refused := code == ExitError && strings.Contains(out, "stdin is not a terminal: run again with --yes") &&
-			strings.Contains(strings.ToLower(out), strings.ToLower("plan for namespace "+ns))
+			(strings.Contains(strings.ToLower(out), strings.ToLower("plan for namespace "+ns)) || strings.HasPrefix(out, "Undo of action "))
 		switch {
 		case strings.Contains(out, "no gocraft/work keys"), strings.Contains(out, "connection refused"),
 			strings.Contains(out, "NOAUTH"):

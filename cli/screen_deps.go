@@ -49,6 +49,7 @@ type screenActor struct {
 	tui.Throttler
 	tui.JobsActor
 	tui.Undoer
+	tui.JobEditor
 }
 
 // fullReader and fullActor are what the program's reader and actor offer.
@@ -78,6 +79,7 @@ type fullActor interface {
 	tui.Throttler
 	tui.JobsActor
 	tui.Undoer
+	tui.JobEditor
 }
 
 var (
@@ -135,6 +137,7 @@ func screenActorOf(r *reaper.Reaper, pool *redis.Pool, t *target, batch int, j *
 		Throttler:    screenThrottler{pool: pool, j: j},
 		JobsActor:    screenJobsJournalled(pool, t.namespace, batch, j),
 		Undoer:       screenUndoer{h: h, pool: pool, batch: batch, j: j},
+		JobEditor:    screenEditor{pool: pool, keys: redisq.NewKeys(t.namespace), j: j},
 	}
 	if j != nil {
 		rj := journalledRepairs{r: r, pool: pool, j: j}

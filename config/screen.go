@@ -81,6 +81,8 @@ func Actions() []Action {
 		a("sets_requeue", GroupJobs, "Jobs view: requeue the marked jobs", "R"),
 		a("sets_delete", GroupJobs, "Jobs view: delete the marked jobs", "D"),
 		a("mark_all", GroupJobs, "Jobs view: mark every job the query matches", "A"),
+		a("sets_edit", GroupJobs, "Jobs view, a job's detail: edit its args in $EDITOR", "e"),
+		a("sets_duplicate", GroupJobs, "Jobs view, a job's detail: queue a copy with a new id", "d"),
 		a("confirm", GroupDialog, "dialog: run the plan", "y"),
 		a("cancel", GroupDialog, "dialog: cancel", "n", "esc"),
 		a("force_requeue", GroupDialog, "dialog: requeue jobs no live pool serves, when it says so", "F"),
@@ -91,7 +93,10 @@ func Actions() []Action {
 // Jobs view beside GroupJobs (its actions on pools and job types do not).
 func jobsNavigation(name string) bool {
 	switch name {
-	case "reap", "reap_all", "requeue", "repair_locks", "scan_orphans", "pause", "throttle":
+	case "reap", "reap_all", "requeue", "repair_locks", "scan_orphans", "pause", "throttle",
+		// explain acts on a job type or pool, which the Jobs view never
+		// selects: its e is sets_edit there.
+		"explain":
 		return false
 	}
 	return true

@@ -73,6 +73,7 @@ func NewRequeuePlan(snap *model.Snapshot, listKeys []string) (RequeuePlan, error
 			lp.LockPresent = true
 			lp.LockBefore = jt.Lock
 			lp.LockInfoBefore, lp.LockInfoPresent = jt.LockInfo[pool]
+			lp.Paused = jt.Paused
 		}
 		if l, ok := lockNow[job]; ok {
 			lp.LockBefore = l

@@ -22,6 +22,7 @@ func TestSnapshotPlansAgreeWithRedisPlans(t *testing.T) {
 	k := redisq.NewKeys("work")
 	writeRequeueState(t, c, k)
 	rlState(t, c, k)
+	redistest.Do(t, c, "SET", k.Paused("a:b"), "1")
 
 	cl := redisq.NewClient(redisq.OneConn(c), "work", requeueDeadAfter)
 	snap, err := cl.Snapshot(ctx)
@@ -45,6 +46,9 @@ func TestSnapshotPlansAgreeWithRedisPlans(t *testing.T) {
 	}
 	if !fromSnap.Lists[1].HeartbeatUnread {
 		t.Error("orphan's heartbeat not marked unread")
+	}
+	if !fromSnap.Lists[0].Paused {
+		t.Error("the paused job type is not marked paused")
 	}
 	for i := range fromSnap.Lists {
 		a, b := fromSnap.Lists[i], fromRedis.Lists[i]

@@ -42,6 +42,9 @@ func RequeuePlanText(p RequeuePlan, width int) string {
 		t.add("  lock", beforeAfter(l.LockPresent, l.LockBefore, l.LockAfter))
 		t.add("  lock_info["+textsafe.Clean(l.PoolID)+"]", beforeAfter(l.LockInfoPresent, l.LockInfoBefore, l.LockInfoAfter))
 		t.write(&b)
+		if l.Paused {
+			fmt.Fprintf(&b, "  %s is paused: these jobs wait in its queue until it is unpaused\n", textsafe.Clean(l.JobName))
+		}
 	}
 	for _, k := range p.Missing {
 		fmt.Fprintf(&b, "\n%s: no such list (emptied already, or mistyped): skipped\n", textsafe.Clean(k))

@@ -59,6 +59,10 @@ type ListPlan struct {
 	LockBefore, LockAfter         int64
 	LockInfoPresent               bool
 	LockInfoBefore, LockInfoAfter int64
+	// Paused says the job type is paused (<ns>:jobs:<name>:paused set):
+	// the jobs go back to a queue no worker takes from until it is
+	// unpaused.
+	Paused bool
 }
 
 // TotalJobs is how many jobs the plan moves.
@@ -216,6 +220,11 @@ func (r *Reaper) PlanRequeue(ctx context.Context, listKeys []string, deadAfter t
 			lp.LockAfter = max(lock-release, 0)
 		}
 		lockNow[job] = lp.LockAfter
+		paused, err := redis.Int(redis.DoContext(c, ctx, "EXISTS", keys.Paused(job)))
+		if err != nil {
+			return plan, fmt.Errorf("requeue %s: read %s: %w", k, keys.Paused(job), err)
+		}
+		lp.Paused = paused == 1
 		plan.Lists = append(plan.Lists, lp)
 	}
 	if len(plan.Lists) == 0 {

@@ -419,3 +419,25 @@ func TestRequeueMissingListAmongSeveral(t *testing.T) {
 func onConn(c redis.Conn, k redisq.Keys, batch int) *Reaper {
 	return NewReaper(redisq.OneConn(c), k.Prefix(), batch)
 }
+
+// A requeue into a paused job type says so in its plan: the jobs go back
+// to a queue no worker takes from until the type is unpaused.
+func TestRequeuePlanSaysPaused(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	k := redisq.NewKeys("work")
+	writeRequeueState(t, c, k)
+	keys := inProgressKeys(k, deadPoolID)
+	plan, err := onConn(c, k, 0).PlanRequeue(context.Background(), keys, requeueDeadAfter)
+	if err != nil || plan.Lists[0].Paused || strings.Contains(RequeuePlanText(plan, 0), "paused") {
+		t.Fatalf("not paused: %+v, %v", plan.Lists, err)
+	}
+	redistest.Do(t, c, "SET", k.Paused("a:b"), "1")
+	plan, err = onConn(c, k, 0).PlanRequeue(context.Background(), keys, requeueDeadAfter)
+	if err != nil || !plan.Lists[0].Paused {
+		t.Fatalf("paused: %+v, %v", plan.Lists, err)
+	}
+	if text := RequeuePlanText(plan, 0); !strings.Contains(text, "a:b is paused: these jobs wait in its queue until it is unpaused") {
+		t.Errorf("plan does not say the type is paused:\n%s", text)
+	}
+}

@@ -72,6 +72,7 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 	case journal.OpRequeue, journal.OpDelete, journal.OpQueueDelete, journal.OpRemoveLeaked, journal.OpPause, journal.OpUnpause, journal.OpThrottle, journal.OpDeleteUnique:
 	case journal.OpQueueDrain, journal.OpQueuePark:
 		return planUndoDrain(p, a), nil
+	case journal.OpEdit, journal.OpDuplicate:
 	default:
 		return p, fmt.Errorf("action %s: unknown operation %q: %w", a.Header.ID, a.Header.Op, ErrUndoRefused)
 	}
@@ -83,6 +84,9 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 	}
 	if err := checkUndoKeys(a, keys.Prefix()); err != nil {
 		return p, err
+	}
+	if isEditOp(a.Header.Op) {
+		return planUndoEdit(ctx, c, p)
 	}
 	var search []int // requeued items whose pushed bytes are to be looked for
 	seen := map[string]bool{}

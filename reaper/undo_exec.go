@@ -59,7 +59,7 @@ type UndoProgress func(done, total int64)
 type Undoer struct {
 	batch                          int
 	requeue, del, queue, pauseUndo *redis.Script
-	throttleUndo                   *redis.Script
+	throttleUndo, editUndo         *redis.Script
 }
 
 // NewUndoer returns an undoer putting back at most batch items per script
@@ -75,6 +75,7 @@ func NewUndoer(batch int) *Undoer {
 		queue:        redis.NewScript(-1, luaUndoQueue),
 		pauseUndo:    redis.NewScript(-1, luaUndoPause),
 		throttleUndo: redis.NewScript(-1, luaUndoThrottle),
+		editUndo:     redis.NewScript(-1, luaUndoEdit),
 	}
 }
 
@@ -148,7 +149,7 @@ func (r *UndoResult) count(code byte, it journal.Item) {
 // all pause keys) per call, at most batch items and MaxBatchBytes of bytes.
 func (u *Undoer) batchOf(op string, items []UndoItem) int {
 	switch op {
-	case journal.OpQueueDelete, journal.OpRemoveLeaked:
+	case journal.OpQueueDelete, journal.OpRemoveLeaked, journal.OpEdit, journal.OpDuplicate:
 		return 1
 	case journal.OpPause, journal.OpUnpause, journal.OpThrottle, journal.OpDeleteUnique:
 		return len(items)
@@ -225,6 +226,9 @@ func (u *Undoer) callArgs(plan UndoPlan, call []UndoItem) (*redis.Script, []any,
 	case journal.OpThrottle:
 		script = u.throttleUndo
 		keys, argv = throttleUndoArgs(call)
+	case journal.OpEdit, journal.OpDuplicate:
+		script = u.editUndo
+		keys, argv = editUndoArgs(plan.Op, call[0])
 	default: // pause, unpause
 		script = u.pauseUndo
 		op := "lift"

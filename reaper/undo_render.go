@@ -34,6 +34,10 @@ func undoWhat(op string) string {
 		return "put back each max_concurrency value the throttle replaced, only while it still holds what the throttle wrote (a pool start since has written its own)"
 	case journal.OpUnpause:
 		return "put back each pause key the unpause deleted, with its value and what was left of its expiry, only while it is absent"
+	case journal.OpEdit:
+		return "put the edited job's old bytes back in place of the edited ones (taking a requeued one out of its queue, one copy of the exact bytes pushed, back into its set at its old score), with its unique key as it was, only while the edited job is still where the edit left it"
+	case journal.OpDuplicate:
+		return "take the copy out of its queue (one copy of the exact bytes pushed), with the unique key it set, only while it is still queued"
 	case journal.OpDeleteUnique:
 		return "put back each unique key the action deleted, with its value and what was left of its time to live, only while it is absent"
 	}
@@ -100,8 +104,11 @@ func RenderUndoPlan(w io.Writer, p UndoPlan) {
 
 // movedOnWhy says where an item of op's undo that moved on went.
 func movedOnWhy(op string) string {
-	if op == journal.OpRequeue {
+	switch op {
+	case journal.OpRequeue, journal.OpDuplicate:
 		return "a worker took them from the queue"
+	case journal.OpEdit:
+		return "the edited job is not where the edit left it: a worker or a requeuer took it, or it was changed or deleted"
 	}
 	return "changed since"
 }

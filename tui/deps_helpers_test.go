@@ -112,6 +112,8 @@ func reaperOf(o Options) Reaper {
 		return a.Reaper
 	case withJobs:
 		return a.Reaper
+	case withEditor:
+		return a.Reaper
 	}
 	panic(fmt.Sprintf("reaperOf: %T", o.Actor))
 }

@@ -127,7 +127,7 @@ func (helpView) selected() selection     { return selection{} }
 // the actions of the view under it do nothing here.
 func (helpView) keys(k keyMap) keyMap {
 	off := []*key.Binding{&k.Enter, &k.Filter, &k.Refresh, &k.NextSet, &k.SetsOrder, &k.Mark, &k.SetsSummary,
-		&k.SetsRequeue, &k.SetsDelete}
+		&k.SetsRequeue, &k.SetsDelete, &k.SetsEdit, &k.SetsDuplicate}
 	for _, b := range off {
 		b.SetEnabled(false)
 	}

@@ -49,6 +49,9 @@ type keyMap struct {
 	// MarkAll (A) marks every job the Jobs view's query matches; Find (f),
 	// in every view, looks for a job id in every place (find.go).
 	MarkAll, Find key.Binding
+	// SetsEdit (e) and SetsDuplicate (d), on a job's detail in the Jobs
+	// view: edit its args in the operator's editor, queue a copy (writes).
+	SetsEdit, SetsDuplicate key.Binding
 
 	// Dialog keys. ForceRequeue (F) asks for a requeue of jobs no live pool
 	// serves, in the dialog that says so.
@@ -94,6 +97,8 @@ func defaultKeyMap() keyMap {
 		SetsDelete:      key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete"), key.WithDisabled()),
 		MarkAll:         key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "mark all"), key.WithDisabled()),
 		Find:            key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "find a job")),
+		SetsEdit:        key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit args"), key.WithDisabled()),
+		SetsDuplicate:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "duplicate"), key.WithDisabled()),
 		ForceRequeue:    key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "requeue anyway")),
 		Confirm:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "run it")),
 		Cancel:          key.NewBinding(key.WithKeys("n", "esc", "q"), key.WithHelp("n/esc/q", "cancel")),
@@ -102,7 +107,7 @@ func defaultKeyMap() keyMap {
 
 // ShortHelp is the one-line help at the bottom.
 func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.NextSet, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.Mark,
+	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.NextSet, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.SetsEdit, k.SetsDuplicate, k.Mark,
 		k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo, k.Explain, k.History, k.Refresh, k.Help, k.Quit}
 }
 
@@ -110,7 +115,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextSet, k.SetsOrder, k.Mark, k.MarkAll, k.SetsSummary, k.SetsRequeue, k.SetsDelete},
+		{k.NextSet, k.SetsOrder, k.Mark, k.MarkAll, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.SetsEdit, k.SetsDuplicate},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Throttle, k.Undo},
 		{k.ScanOrphans, k.History, k.Find, k.SwitchNamespace, k.Explain, k.Timeline, k.Copy, k.CopyCommand, k.Refresh, k.Command, k.Help, k.Quit},

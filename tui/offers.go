@@ -63,6 +63,7 @@ type writes struct {
 	throttle Throttler
 	jobs     JobsActor
 	undo     Undoer
+	edit     JobEditor
 }
 
 // offeredWrites finds what a offers.
@@ -77,5 +78,6 @@ func offeredWrites(a Actor) writes {
 	w.throttle, _ = a.(Throttler)
 	w.jobs, _ = a.(JobsActor)
 	w.undo, _ = a.(Undoer)
+	w.edit, _ = a.(JobEditor)
 	return w
 }

@@ -16,11 +16,13 @@ import (
 
 // setJobView is the full detail of one member of a set, scrolled by top.
 type setJobView struct {
-	km            keyMap
-	job           model.SetJob
-	set           model.SetName
-	redisNow      time.Time
-	writes        bool
+	km       keyMap
+	job      model.SetJob
+	set      model.SetName
+	redisNow time.Time
+	writes   bool
+	// edits: e and d apply (the actor edits jobs, writes are allowed).
+	edits         bool
 	top           int
 	width, height int
 	// detail keeps the member's lines between frames and key presses.
@@ -64,13 +66,17 @@ func (setJobView) filterText() string      { return "" }
 func (v setJobView) setFilter(string) view { return v }
 func (setJobView) selected() selection     { return selection{} }
 
-// keys are the scroll keys, R and D on this member, and esc.
+// keys are the scroll keys, R, D, e and d on this member, and esc.
 func (v setJobView) keys(k keyMap) keyMap {
 	k.Enter.SetEnabled(false)
 	k.Filter.SetEnabled(false)
 	k.Back.SetEnabled(true)
 	k.SetsRequeue.SetEnabled(v.writes)
 	k.SetsDelete.SetEnabled(v.writes)
+	k.SetsEdit.SetEnabled(v.edits)
+	k.SetsDuplicate.SetEnabled(v.edits)
+	// e edits the job here; explain acts on job types and pools.
+	k.Explain.SetEnabled(false)
 	return k
 }
 

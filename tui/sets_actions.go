@@ -32,7 +32,9 @@ const (
 
 var errNoSetScanner = errors.New("the summary is not available here")
 
-func isSetsAction(k actionKind) bool { return k == actionJobsRequeue || k == actionJobsDelete }
+func isSetsAction(k actionKind) bool {
+	return k == actionJobsRequeue || k == actionJobsDelete || k == actionJobsEdit || k == actionJobsDuplicate
+}
 
 // setsPlanMsg is a plan read for the Jobs view's dialog.
 type setsPlanMsg struct {

@@ -189,6 +189,10 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			return m.openSetsAction(actionJobsRequeue, v)
 		case key.Matches(msg, k.SetsDelete):
 			return m.openSetsAction(actionJobsDelete, v)
+		case isJobEditKey(msg, m.keys):
+			// Matched on the bindings as configured, enabled or not: in
+			// read-only mode they say why they do nothing.
+			return m.onJobEditKey(msg)
 		}
 		return m.onKey(msg)
 	}
@@ -271,7 +275,9 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.setsLoad(v, v.offset-setsPageSize, false)
 	case key.Matches(msg, k.Enter):
 		if sj, ok := v.current(); ok {
-			return m.push(newSetJobView(v, sj))
+			jv := newSetJobView(v, sj)
+			jv.edits = v.writes && m.wr.edit != nil
+			return m.push(jv)
 		}
 		return m, nil
 	case key.Matches(msg, m.keys.Back) && v.markAll:

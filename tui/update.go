@@ -106,6 +106,10 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onActionDone(msg)
 	case undoPlanMsg:
 		return m.onUndoPlan(msg)
+	case jobEditedMsg:
+		return m.onJobEdited(msg)
+	case editPlanMsg:
+		return m.onEditPlan(msg)
 	case setsPageMsg, setsScanStepMsg, setsScanWakeMsg, setsPlanMsg:
 		return m.updateSets(msg)
 	case scanStepMsg:

@@ -53,6 +53,10 @@ func doneCodes(op string) string {
 		return "du"
 	case OpUndo:
 		return "ruek"
+	case OpEdit:
+		return "eq"
+	case OpDuplicate:
+		return "c"
 	}
 	return ""
 }

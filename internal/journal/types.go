@@ -45,7 +45,14 @@ const (
 	// it was (value and time to live), and its undo sets it again while
 	// it is absent, as an unpause's does.
 	OpDeleteUnique = "delete-unique"
-	OpUndo         = "undo"
+	// OpEdit: a set member's args replaced (its bytes New, same score), or
+	// the edited job requeued (Queue, NewBefore, NewAfter and the commit's
+	// Now, as a requeue's); OpDuplicate: a copy pushed onto the job's queue
+	// with a new id, the member left where it is. Unique is the unique key
+	// the call moves or sets, as it was before, its Mode "move" or "set".
+	OpEdit      = "edit"
+	OpDuplicate = "duplicate"
+	OpUndo      = "undo"
 )
 
 // Intent is what one script call will change, written before it is sent.
@@ -99,7 +106,8 @@ type Item struct {
 // Key is a key's value before a call: Exists false for a key that was not
 // there; PTTL its remaining time to live in milliseconds (-1: none).
 // Mode is how a delete treats a unique key: "a" always, "o" only when it
-// names the job.
+// names the job; for an edit or a duplicate, "move" (the key moves to the
+// edited job's) or "set" (the new job's key is set as EnqueueUnique does).
 type Key struct {
 	Name   string `json:"name"`
 	Exists bool   `json:"exists"`
