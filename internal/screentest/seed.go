@@ -1,6 +1,7 @@
 package screentest
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -40,7 +41,7 @@ func (s *Seed) Do(cmd string, args ...any) any {
 func (s *Seed) Int(cmd string, args ...any) int64 {
 	s.t.Helper()
 	n, err := redis.Int64(s.c.Do(cmd, args...))
-	if err != nil && err != redis.ErrNil {
+	if err != nil && !errors.Is(err, redis.ErrNil) {
 		s.t.Fatalf("%s %v: %v", cmd, args, err)
 	}
 	return n
