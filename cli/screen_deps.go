@@ -20,6 +20,7 @@ type screenReader struct {
 	tui.Sweeper
 	tui.Peeker
 	tui.QueueReader
+	tui.QueueFilterReader
 	tui.JobSetReader
 	tui.SetPageFollower
 	tui.SetScanner
@@ -49,6 +50,7 @@ type screenActor struct {
 	tui.Throttler
 	tui.JobsActor
 	tui.Undoer
+	tui.QueueDrainer
 	tui.JobEditor
 }
 
@@ -58,6 +60,7 @@ type fullReader interface {
 	tui.Sweeper
 	tui.Peeker
 	tui.QueueReader
+	tui.QueueFilterReader
 	tui.JobSetReader
 	tui.SetPageFollower
 	tui.SetScanner
@@ -79,6 +82,7 @@ type fullActor interface {
 	tui.Throttler
 	tui.JobsActor
 	tui.Undoer
+	tui.QueueDrainer
 	tui.JobEditor
 }
 
@@ -97,15 +101,17 @@ var (
 // explanations mark jobs running over longAfter as explain's --long-after.
 func screenReaderOf(client *redisq.Client, d *redisq.Dialer, t *target, h screenHistory, longAfter time.Duration) tui.Reader {
 	r := screenReader{
-		Poller:        throttleMarking(redisq.NewPoller(client), h),
-		Sweeper:       client,
-		HealthReader:  client,
-		Peeker:        redisq.RawPeeker{Client: client},
-		QueueReader:   client,
-		JobSetReader:  client,
-		SetScanner:    ScreenSetScanner(d.Dial, t.namespace),
-		OrphanScanner: ScreenScanner(d.Dial, t.namespace, redisq.DefaultScanCount),
-		HistoryReader: h,
+		Poller:       throttleMarking(redisq.NewPoller(client), h),
+		Sweeper:      client,
+		HealthReader: client,
+		Peeker:       redisq.RawPeeker{Client: client},
+		QueueReader:  client,
+		// A queue filtered by a query ('/' in the queue view).
+		QueueFilterReader: client,
+		JobSetReader:      client,
+		SetScanner:        ScreenSetScanner(d.Dial, t.namespace),
+		OrphanScanner:     ScreenScanner(d.Dial, t.namespace, redisq.DefaultScanCount),
+		HistoryReader:     h,
 		// The search for other namespaces, when this one is empty.
 		NamespaceFinder: client,
 		Finder:          ScreenFinder(d.Dial, t.namespace),
@@ -137,6 +143,7 @@ func screenActorOf(r *reaper.Reaper, pool *redis.Pool, t *target, batch int, j *
 		Throttler:    screenThrottler{pool: pool, j: j},
 		JobsActor:    screenJobsJournalled(pool, t.namespace, batch, j),
 		Undoer:       screenUndoer{h: h, pool: pool, batch: batch, j: j},
+		QueueDrainer: screenDrainer{pool: pool, keys: redisq.NewKeys(t.namespace), batch: batch, j: j},
 		JobEditor:    screenEditor{pool: pool, keys: redisq.NewKeys(t.namespace), j: j},
 	}
 	if j != nil {

@@ -162,12 +162,37 @@ func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Dura
 	if err == nil {
 		snap.Health, err = cl.Health(ctx)
 	}
+	// While the scan runs: the job health's reads (which use no orphan),
+	// and the variant's evidence when the namespace has keys besides
+	// orphans (the evidence depends on the orphans only to tell an empty
+	// namespace, which a pool, a job type, a set member or a warning
+	// already rules out).
+	// Their errors come after the snapshot's and the scan's.
+	var variant *model.Variant
+	var readErr error
+	if err == nil {
+		snap.LongAfter = longAfter
+		if !model.EmptyNamespace(snap) {
+			var v model.Variant
+			if v, readErr = cl.Variant(ctx, snap); readErr == nil {
+				variant = &v
+			}
+		}
+		if readErr == nil {
+			// The job health of one read: the hour's failures, all of
+			// them new.
+			readErr = cl.AssessJobs(ctx, redisq.NewHealthTracker(t.namespace, limits), snap)
+		}
+	}
 	<-scanned
 	if err != nil {
 		return nil, err
 	}
 	if orphErr != nil {
 		return nil, orphErr
+	}
+	if readErr != nil {
+		return nil, readErr
 	}
 	snap.Orphans = orph.Orphans
 	snap.Warnings = append(snap.Warnings, orph.Warnings...)
@@ -179,17 +204,15 @@ func readSnapshot(ctx context.Context, t *target, deadAfter, longAfter time.Dura
 		}
 		snap.Search = &search
 	}
-	v, err := cl.Variant(ctx, snap)
-	if err != nil {
-		return nil, err
+	if variant == nil {
+		v, err := cl.Variant(ctx, snap)
+		if err != nil {
+			return nil, err
+		}
+		variant = &v
 	}
-	snap.Variant = &v
-	snap.LongAfter = longAfter
-	snap.Findings = model.Findings(snap)
-	// The job health of one read: the hour's failures, all of them new.
-	if err := cl.AssessJobs(ctx, redisq.NewHealthTracker(t.namespace, limits), snap); err != nil {
-		return nil, err
-	}
+	snap.Variant = variant
+	snap.Findings = model.WithJobHealth(model.Findings(snap), snap.Jobs)
 	return snap, nil
 }
 

@@ -27,7 +27,7 @@ func markThrottled(e env, a auditFlag, t *target, snap *model.Snapshot) {
 	if err != nil {
 		return // no home and no --audit-log: there is no journal to read
 	}
-	actions, _, err := dir.List()
+	actions, err := reaper.ThrottleActions(dir, snap.Namespace, t.address())
 	if err != nil {
 		snap.Warnings = append(snap.Warnings, fmt.Sprintf("throttles not marked: %v", err))
 		return

@@ -83,6 +83,9 @@ func Actions() []Action {
 		a("mark_all", GroupJobs, "Jobs view: mark every job the query matches", "A"),
 		a("sets_edit", GroupJobs, "Jobs view, a job's detail: edit its args in $EDITOR", "e"),
 		a("sets_duplicate", GroupJobs, "Jobs view, a job's detail: queue a copy with a new id", "d"),
+		a("queue_mark_all", GroupScreen, "queue view: mark every job the query matches", "A"),
+		a("queue_delete", GroupScreen, "queue view: delete the marked jobs", "D"),
+		a("queue_park", GroupScreen, "queue view: park the marked jobs in the dead set", "P"),
 		a("confirm", GroupDialog, "dialog: run the plan", "y"),
 		a("cancel", GroupDialog, "dialog: cancel", "n", "esc"),
 		a("force_requeue", GroupDialog, "dialog: requeue jobs no live pool serves, when it says so", "F"),
@@ -94,6 +97,7 @@ func Actions() []Action {
 func jobsNavigation(name string) bool {
 	switch name {
 	case "reap", "reap_all", "requeue", "repair_locks", "scan_orphans", "pause", "throttle",
+		"queue_mark_all", "queue_delete", "queue_park",
 		// explain acts on a job type or pool, which the Jobs view never
 		// selects: its e is sets_edit there.
 		"explain":

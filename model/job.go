@@ -100,8 +100,8 @@ type jobRead struct {
 
 // textSpan is where a string field's text lies in the job's bytes.
 type textSpan struct {
-	start, end int
-	escaped    bool
+	start, end   int
+	escaped, set bool
 }
 
 // readJob reads a job's fields into f in one pass over its bytes, which it
@@ -110,9 +110,51 @@ type textSpan struct {
 // jobs read together, or from one allocation of their own when text is
 // nil.
 func readJob(raw []byte, f *JobFields, text *strings.Builder) jobRead {
+	r, spans := scanJob(raw, f)
+	if r.state != scanDone {
+		return r
+	}
+	if text == nil {
+		n := 0
+		for _, sp := range spans {
+			if sp.set {
+				n += sp.end - sp.start
+			}
+		}
+		text = new(strings.Builder)
+		text.Grow(n)
+	}
+	for i, dst := range []*string{&f.ID, &f.Name, &f.LastErr, &f.UniqueKey} {
+		sp := spans[i]
+		if !sp.set {
+			continue
+		}
+		from := text.Len()
+		if sp.escaped {
+			unquoteTo(text, raw[sp.start:sp.end])
+		} else {
+			text.Write(raw[sp.start:sp.end])
+		}
+		*dst = text.String()[from:]
+	}
+	return r
+}
+
+// Where scanJob's spans keep each text field.
+const (
+	spanID = iota
+	spanName
+	spanErr
+	spanUniqueKey
+	spanFields
+)
+
+// scanJob is readJob's pass over the bytes: it reads the fields that are
+// not text into f and finds where the text fields' last values lie, cutting
+// no string.
+func scanJob(raw []byte, f *JobFields) (jobRead, [spanFields]textSpan) {
 	var r jobRead
-	var spans [4]textSpan // id, name, err, unique_key
-	var set [4]bool
+	var spans [spanFields]textSpan
 	s := newObjectScan(raw)
 	var m member
 	for s.next(&m) {
@@ -120,13 +162,13 @@ func readJob(raw []byte, f *JobFields, text *strings.Builder) jobRead {
 		field := -1
 		switch m.key {
 		case "id":
-			field = 0
+			field = spanID
 		case "name":
-			field = 1
+			field = spanName
 		case "err":
-			field = 2
+			field = spanErr
 		case "unique_key":
-			field = 3
+			field = spanUniqueKey
 		case "t":
 			r.t = v
 			r.badT = !r.seconds(m.key, v, &f.EnqueuedAt)
@@ -151,9 +193,9 @@ func readJob(raw []byte, f *JobFields, text *strings.Builder) jobRead {
 		}
 		switch v[0] {
 		case '"':
-			sp := textSpan{start: m.valStart + 1, end: m.valEnd - 1}
+			sp := textSpan{start: m.valStart + 1, end: m.valEnd - 1, set: true}
 			sp.escaped = bytes.IndexByte(raw[sp.start:sp.end], '\\') >= 0
-			spans[field], set[field] = sp, true
+			spans[field] = sp
 		case 'n': // null leaves the field as it was
 		default:
 			r.bad = append(r.bad, m.key)
@@ -161,31 +203,48 @@ func readJob(raw []byte, f *JobFields, text *strings.Builder) jobRead {
 	}
 	r.state = s.state
 	if r.state != scanDone {
-		return jobRead{state: r.state}
+		return jobRead{state: r.state}, [spanFields]textSpan{}
 	}
-	if text == nil {
-		n := 0
-		for i, sp := range spans {
-			if set[i] {
-				n += sp.end - sp.start
-			}
-		}
-		text = new(strings.Builder)
-		text.Grow(n)
+	return r, spans
+}
+
+// FailureText is what the job health takes from a failed job: `name`,
+// `err` and `failed_at`, read as ParseJobFields reads them (the same
+// validation, the same rule for a field that is repeated, null or of
+// another type), with ok false where ParseJobFields returns nil. The texts
+// are raw's own bytes, or, for a text written with escapes, unquoted into
+// buf's; nothing is allocated unless buf must grow. buf is returned for
+// the next call.
+func FailureText(raw, buf []byte) (name, errText []byte, failedAt int64, out []byte, ok bool) {
+	var f JobFields
+	r, spans := scanJob(raw, &f)
+	if r.state != scanDone {
+		return nil, nil, 0, buf, false
 	}
-	for i, dst := range []*string{&f.ID, &f.Name, &f.LastErr, &f.UniqueKey} {
-		if !set[i] {
-			continue
-		}
-		sp, from := spans[i], text.Len()
+	buf = buf[:0]
+	var at [2]int
+	for i, field := range [2]int{spanName, spanErr} {
+		sp := spans[field]
 		if sp.escaped {
-			unquoteTo(text, raw[sp.start:sp.end])
-		} else {
-			text.Write(raw[sp.start:sp.end])
+			at[i] = len(buf)
+			buf = unquoteAppend(buf, raw[sp.start:sp.end])
 		}
-		*dst = text.String()[from:]
 	}
-	return r
+	text := func(i, field int, end int) []byte {
+		sp := spans[field]
+		switch {
+		case !sp.set:
+			return nil
+		case sp.escaped:
+			return buf[at[i]:end:end]
+		}
+		return raw[sp.start:sp.end:sp.end]
+	}
+	nameEnd, errEnd := len(buf), len(buf)
+	if spans[spanErr].escaped {
+		nameEnd = at[1]
+	}
+	return text(0, spanName, nameEnd), text(1, spanErr, errEnd), f.FailedAt, buf, true
 }
 
 // seconds reads a number field into dst (a float is truncated; null leaves

@@ -339,9 +339,17 @@ func hex4(b []byte) rune {
 }
 
 // unquoteTo writes the text of a valid string literal's content (between
-// its quotes) as encoding/json decodes it: escapes resolved, an unpaired
-// surrogate and every byte of invalid UTF-8 written as U+FFFD.
+// its quotes) as encoding/json decodes it (see unquoteAppend).
 func unquoteTo(w *strings.Builder, lit []byte) {
+	var small [256]byte
+	w.Write(unquoteAppend(small[:0], lit))
+}
+
+// unquoteAppend appends the text of a valid string literal's content
+// (between its quotes) to dst as encoding/json decodes it: escapes
+// resolved, an unpaired surrogate and every byte of invalid UTF-8 written
+// as U+FFFD.
+func unquoteAppend(dst, lit []byte) []byte {
 	for i := 0; i < len(lit); {
 		c := lit[i]
 		switch {
@@ -349,15 +357,15 @@ func unquoteTo(w *strings.Builder, lit []byte) {
 			i++
 			switch c = lit[i]; c {
 			case 'b':
-				w.WriteByte('\b')
+				dst = append(dst, '\b')
 			case 'f':
-				w.WriteByte('\f')
+				dst = append(dst, '\f')
 			case 'n':
-				w.WriteByte('\n')
+				dst = append(dst, '\n')
 			case 'r':
-				w.WriteByte('\r')
+				dst = append(dst, '\r')
 			case 't':
-				w.WriteByte('\t')
+				dst = append(dst, '\t')
 			case 'u':
 				r := hex4(lit[i+1:])
 				i += 4
@@ -373,18 +381,19 @@ func unquoteTo(w *strings.Builder, lit []byte) {
 						r = unicode.ReplacementChar
 					}
 				}
-				w.WriteRune(r)
+				dst = utf8.AppendRune(dst, r)
 			default: // '"', '\\', '/'
-				w.WriteByte(c)
+				dst = append(dst, c)
 			}
 			i++
 		case c < utf8.RuneSelf:
-			w.WriteByte(c)
+			dst = append(dst, c)
 			i++
 		default:
 			r, size := utf8.DecodeRune(lit[i:])
-			w.WriteRune(r)
+			dst = utf8.AppendRune(dst, r)
 			i += size
 		}
 	}
+	return dst
 }

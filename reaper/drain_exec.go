@@ -35,6 +35,9 @@ type DrainResult struct {
 	Done, UniqueDeleted, Gone, Skipped int64
 	Calls                              int
 	Longest                            time.Duration
+	// Journal is the ID of the journal the screen's drain wrote ("" for
+	// none).
+	Journal string
 }
 
 // DrainExecutor runs drain plans on one namespace.

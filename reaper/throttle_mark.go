@@ -33,12 +33,42 @@ func MarkThrottled(snap *model.Snapshot, actions []*journal.Action, address stri
 	}
 }
 
+// ThrottleActions are the actions of dir that MarkThrottled looks at for
+// namespace (and address unless it is ""): the throttles of one job type
+// there. Only every journal's header is read, and only those throttles
+// whole, so that a read command does not read the whole journal
+// directory (up to --journal-max, 256 MB by default) to mark its job
+// types. Journals that cannot be read are left out, as by dir.List.
+func ThrottleActions(dir journal.Dir, namespace, address string) ([]*journal.Action, error) {
+	heads, _, err := dir.Headers()
+	if err != nil {
+		return nil, err
+	}
+	prefix := redisq.NewKeys(namespace).Prefix()
+	var out []*journal.Action
+	for _, s := range heads {
+		if !throttleOf(s.Header, prefix, address) {
+			continue
+		}
+		if a, err := dir.Read(s.Header.ID); err == nil {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// throttleOf reports whether h is a throttle of one job type of the
+// namespace of prefix (and of address unless it is "").
+func throttleOf(h journal.Header, prefix, address string) bool {
+	return h.Op == journal.OpThrottle && len(h.Targets) == 1 && redisq.NewKeys(h.Namespace).Prefix() == prefix && (address == "" || h.Address == address)
+}
+
 // lastThrottles is, per job type, the last throttle that wrote its cap.
 func lastThrottles(actions []*journal.Action, prefix, address string) map[string]model.Throttled {
 	out := map[string]model.Throttled{}
 	for _, a := range actions {
 		h := a.Header
-		if h.Op != journal.OpThrottle || len(h.Targets) != 1 || redisq.NewKeys(h.Namespace).Prefix() != prefix || address != "" && h.Address != address {
+		if !throttleOf(h, prefix, address) {
 			continue
 		}
 		t, ok := throttleWritten(a)

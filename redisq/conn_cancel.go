@@ -85,6 +85,18 @@ func (c *cancelConn) DoWithTimeout(d time.Duration, cmd string, args ...any) (an
 	return redis.DoWithTimeout(c.Conn, d, cmd, args...)
 }
 
+// Flush sends what Send buffered: redigo writes it to the socket's own
+// buffer (deadlineNetConn.Write), which is then written out.
+func (c *cancelConn) Flush() error {
+	if err := c.Conn.Flush(); err != nil {
+		return err
+	}
+	if err := c.nc.flush(); err != nil {
+		return fmt.Errorf("redis connection: %w", err)
+	}
+	return nil
+}
+
 // Err is the connection's error: also set once a read was interrupted.
 func (c *cancelConn) Err() error {
 	if err := c.Conn.Err(); err != nil {
@@ -92,6 +104,9 @@ func (c *cancelConn) Err() error {
 	}
 	if c.nc.interrupted.Load() {
 		return fmt.Errorf("redis connection: %w", errInterrupted)
+	}
+	if err := c.nc.writeErr(); err != nil {
+		return fmt.Errorf("redis connection: %w", err)
 	}
 	return nil
 }

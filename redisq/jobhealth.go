@@ -35,8 +35,9 @@ const maxObservedPools = 500
 // the newest one read, and the retry members due later than
 // retryMinBackoff after the last read (where every member added since is),
 // each counted once. A read costs O(new failures + the retry members of
-// the last few minutes), not O(set size). Safe for one caller at a time or
-// several.
+// the last few minutes), not O(set size). The dead members are read in
+// steps (readDead), each counted while Redis answers the next. Safe for
+// one caller at a time or several.
 type HealthTracker struct {
 	keys   Keys
 	limits model.HealthLimits
@@ -54,8 +55,12 @@ type HealthTracker struct {
 	retryFrom int64
 	log       map[string][]model.Failure
 	// norm caches NormalizeError by error text: a failing type's errors
-	// repeat, and the first read takes thousands.
-	norm map[string]string
+	// repeat, and the first read takes thousands. names holds each job
+	// name once, and text is the buffer members' escaped texts are read
+	// into (model.FailureText).
+	norm  map[string]string
+	names map[string]string
+	text  []byte
 	// waits are each queued type's samples of the last polls, for a
 	// backlog by growth (model.WaitGrowing).
 	waits map[string][]model.WaitSample
@@ -64,7 +69,7 @@ type HealthTracker struct {
 // NewHealthTracker returns a tracker of the namespace judging with limits.
 func NewHealthTracker(namespace string, limits model.HealthLimits) *HealthTracker {
 	return &HealthTracker{keys: NewKeys(namespace), limits: limits, seed: maphash.MakeSeed(),
-		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string][]model.Failure{}, norm: map[string]string{},
+		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string][]model.Failure{}, norm: map[string]string{}, names: map[string]string{},
 		waits: map[string][]model.WaitSample{}}
 }
 
@@ -174,22 +179,11 @@ func (t *HealthTracker) readFailures(ctx context.Context, conn redis.Conn, now t
 		deadFrom = strconv.FormatInt(max(t.deadLast, since), 10)
 		retryFrom = "(" + strconv.FormatInt(t.retryFrom+int64(retryMinBackoff/time.Second)-1, 10)
 	}
-	rs, err := pipeline(ctx, conn, []cmd{
-		{"ZRANGEBYSCORE", []any{t.keys.Dead(), deadFrom, "+inf", "WITHSCORES"}},
-		{"ZRANGEBYSCORE", []any{t.keys.Retry(), retryFrom, "+inf", "WITHSCORES"}},
-	})
+	retry, err := t.readDead(ctx, conn, deadFrom, []any{t.keys.Retry(), retryFrom, "+inf", "WITHSCORES"})
 	if err != nil {
-		return nil, fmt.Errorf("read new failures: %w", err)
+		return nil, err
 	}
-	for i, r := range rs {
-		if err := fatalReply(r, []string{t.keys.Dead(), t.keys.Retry()}[i]); err != nil {
-			return nil, err
-		}
-	}
-	if dead, err := redis.ByteSlices(rs[0].v, rs[0].err); err == nil {
-		t.addDead(dead)
-	}
-	if retry, err := redis.ByteSlices(rs[1].v, rs[1].err); err == nil {
+	if retry != nil {
 		t.addRetry(retry, since)
 	}
 	t.started = true
@@ -197,16 +191,103 @@ func (t *HealthTracker) readFailures(ctx context.Context, conn redis.Conn, now t
 	return t.prune(since), nil
 }
 
+// healthStep is how many dead members one ZRANGEBYSCORE of readDead takes.
+const healthStep = TimelineStep
+
+// readDead counts the dead members scored from min on, walked by score
+// healthStep at a time as WalkScores walks (each step from the last score
+// read, skipping the members at that score already read), the next step
+// sent as soon as a full one arrived and each counted (addDead) on a
+// goroutine of its own meanwhile: the first read takes an hour of deaths,
+// and its parse overlaps Redis's reply to the next step instead of
+// following the whole reply. The retry read (ZRANGEBYSCORE's arguments)
+// goes in the first round trip, after the first step; its members are
+// returned, nil when the key holds no sorted set.
+func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min string, retryArgs []any) ([]any, error) {
+	pages := make(chan [][]byte, 2)
+	counted := make(chan struct{})
+	go func() {
+		defer close(counted)
+		for pairs := range pages {
+			t.addDead(pairs)
+		}
+	}()
+	defer func() {
+		close(pages)
+		<-counted
+	}()
+	skip := 0
+	send := func() error {
+		if err := conn.Send("ZRANGEBYSCORE", t.keys.Dead(), min, "+inf", "WITHSCORES", "LIMIT", skip, healthStep); err != nil {
+			return fmt.Errorf("read new failures: send ZRANGEBYSCORE: %w", err)
+		}
+		if err := conn.Flush(); err != nil {
+			return fmt.Errorf("read new failures: send to redis: %w", err)
+		}
+		return nil
+	}
+	// The first round trip: the first step, then the retry read.
+	if err := conn.Send("ZRANGEBYSCORE", t.keys.Dead(), min, "+inf", "WITHSCORES", "LIMIT", skip, healthStep); err != nil {
+		return nil, fmt.Errorf("read new failures: send ZRANGEBYSCORE: %w", err)
+	}
+	if err := conn.Send("ZRANGEBYSCORE", retryArgs...); err != nil {
+		return nil, fmt.Errorf("read new failures: send ZRANGEBYSCORE: %w", err)
+	}
+	if err := conn.Flush(); err != nil {
+		return nil, fmt.Errorf("read new failures: send to redis: %w", err)
+	}
+	rs := make([]reply, 2)
+	if err := receiveInto(ctx, conn, rs); err != nil {
+		return nil, fmt.Errorf("read new failures: %w", err)
+	}
+	for i, key := range []string{t.keys.Dead(), t.keys.Retry()} {
+		if err := fatalReply(rs[i], key); err != nil {
+			return nil, err
+		}
+	}
+	retry, _ := rs[1].v.([]any)
+	for {
+		r := rs[0]
+		if err := fatalReply(r, t.keys.Dead()); err != nil {
+			return nil, err
+		}
+		// A reply of another shape (none from Redis) counts nothing.
+		vals, _ := r.v.([]any)
+		pairs, err := withScores(vals)
+		if err != nil {
+			pairs = nil
+		}
+		full := len(pairs)/2 >= healthStep
+		if full {
+			min, skip = stepAfter(pairs, min, skip)
+			if err := send(); err != nil {
+				return nil, err
+			}
+		}
+		if len(pairs) > 0 {
+			pages <- pairs
+		}
+		if !full {
+			return retry, nil
+		}
+		if err := receiveInto(ctx, conn, rs[:1]); err != nil {
+			return nil, fmt.Errorf("read new failures: %w", err)
+		}
+	}
+}
+
 // addDead counts the dead members of pairs (member, score...) not counted
-// yet, at their score.
+// yet, at their score. The members are read as model.FailureText reads
+// them, nothing of a member kept but its type's name and its error's
+// normal form: the first read takes an hour of deaths.
 func (t *HealthTracker) addDead(pairs [][]byte) {
 	for i := 0; i+1 < len(pairs); i += 2 {
-		f, err := strconv.ParseFloat(string(pairs[i+1]), 64)
-		if err != nil {
+		member := pairs[i]
+		at, ok := scoreSeconds(pairs[i+1])
+		if !ok {
 			continue
 		}
-		at := int64(f)
-		h := maphash.Bytes(t.seed, pairs[i])
+		h := maphash.Bytes(t.seed, member)
 		switch {
 		case at < t.deadLast:
 			continue
@@ -217,36 +298,96 @@ func (t *HealthTracker) addDead(pairs [][]byte) {
 			clear(t.deadAtLast)
 		}
 		t.deadAtLast[h] = true
-		j, _ := model.ParseJobFields(pairs[i])
-		if j == nil || j.Name == "" {
+		name, errText, _, ok := t.failureText(member)
+		if !ok {
 			continue
 		}
-		t.log[j.Name] = append(t.log[j.Name], model.Failure{At: at, Err: t.normalize(j.LastErr), Dead: true})
+		t.log[name] = append(t.log[name], model.Failure{At: at, Err: t.normalize(errText), Dead: true})
 	}
 }
 
 // addRetry counts the retry members of pairs not counted yet, at their
 // failed_at, when it falls within the history.
-func (t *HealthTracker) addRetry(pairs [][]byte, since int64) {
+func (t *HealthTracker) addRetry(pairs []any, since int64) {
 	for i := 0; i+1 < len(pairs); i += 2 {
-		h := maphash.Bytes(t.seed, pairs[i])
+		member, _ := pairs[i].([]byte)
+		if member == nil {
+			continue
+		}
+		h := maphash.Bytes(t.seed, member)
 		if _, ok := t.retrySeen[h]; ok {
 			continue
 		}
-		j, _ := model.ParseJobFields(pairs[i])
-		if j == nil || j.Name == "" || j.FailedAt <= since {
+		name, errText, failedAt, ok := t.failureText(member)
+		if !ok || failedAt <= since {
 			continue
 		}
-		t.retrySeen[h] = j.FailedAt
-		t.log[j.Name] = append(t.log[j.Name], model.Failure{At: j.FailedAt, Err: t.normalize(j.LastErr)})
+		t.retrySeen[h] = failedAt
+		t.log[name] = append(t.log[name], model.Failure{At: failedAt, Err: t.normalize(errText)})
 	}
 }
 
+// failureText reads a member's type, error text and failed_at; ok is
+// false for a member that is not a job or has no name.
+func (t *HealthTracker) failureText(member []byte) (name string, errText []byte, failedAt int64, ok bool) {
+	nameText, errText, failedAt, text, ok := model.FailureText(member, t.text)
+	t.text = text
+	if !ok || len(nameText) == 0 {
+		return "", nil, 0, false
+	}
+	name, ok = t.names[string(nameText)]
+	if !ok {
+		name = string(nameText)
+		if len(t.names) < 10_000 {
+			t.names[name] = name
+		}
+	}
+	return name, errText, failedAt, true
+}
+
+// scoreSeconds reads a sorted set's score as whole seconds (a fraction
+// truncated), as strconv.ParseFloat and a conversion to int64 do.
+func scoreSeconds(score []byte) (int64, bool) {
+	if n, ok := wholeSeconds(score); ok {
+		return n, true
+	}
+	f, err := strconv.ParseFloat(string(score), 64)
+	if err != nil {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// wholeSeconds reads a score Redis wrote as an integer of at most 15
+// digits (which a float64 holds exactly), the scores of a set scored by
+// unix time.
+func wholeSeconds(b []byte) (int64, bool) {
+	digits := b
+	if len(b) > 0 && b[0] == '-' {
+		digits = b[1:]
+	}
+	if len(digits) == 0 || len(digits) > 15 || (digits[0] == '0' && len(digits) > 1) {
+		return 0, false
+	}
+	var n int64
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if len(digits) != len(b) {
+		n = -n
+	}
+	return n, true
+}
+
 // normalize is model.NormalizeError, cached (up to 10,000 texts).
-func (t *HealthTracker) normalize(s string) string {
-	if n, ok := t.norm[s]; ok {
+func (t *HealthTracker) normalize(text []byte) string {
+	if n, ok := t.norm[string(text)]; ok {
 		return n
 	}
+	s := string(text)
 	n := model.NormalizeError(s)
 	if len(t.norm) < 10_000 {
 		t.norm[s] = n

@@ -165,7 +165,8 @@ func ReadQueuePage(ctx context.Context, conn redis.Conn, keys Keys, job string, 
 }
 
 // QueuePage reads one page of a job type's queue (see ReadQueuePage) on a
-// connection of its own.
+// connection of its own, with the job each placeholder runs as
+// (ReadRunsAs).
 func (c *Client) QueuePage(ctx context.Context, job string, offset, limit int) (QueuePage, error) {
 	conn, err := c.conns.GetContext(ctx)
 	if err != nil {
@@ -173,6 +174,11 @@ func (c *Client) QueuePage(ctx context.Context, job string, offset, limit int) (
 	}
 	defer conn.Close()
 	page, err := ReadQueuePage(ctx, conn, c.keys, job, offset, limit)
+	if err == nil {
+		// The job a placeholder runs as: one round trip, only when a job
+		// of the page names a unique key.
+		err = ReadRunsAs(ctx, conn, &page)
+	}
 	return page, c.wrap(err)
 }
 

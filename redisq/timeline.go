@@ -77,16 +77,7 @@ func walkPages(ctx context.Context, conn redis.Conn, key string, from, to int64,
 		}
 		full := len(pairs)/2 >= TimelineStep
 		if full {
-			last := pairs[len(pairs)-1]
-			same := 0
-			for i := len(pairs) - 1; i > 0 && bytes.Equal(pairs[i], last); i -= 2 {
-				same++
-			}
-			if string(last) == min {
-				skip += same
-			} else {
-				min, skip = string(last), same
-			}
+			min, skip = stepAfter(pairs, min, skip)
 			if err := send(); err != nil {
 				return err
 			}
@@ -98,6 +89,21 @@ func walkPages(ctx context.Context, conn redis.Conn, key string, from, to int64,
 			return nil
 		}
 	}
+}
+
+// stepAfter is where the step after a full one of pairs (member, score...)
+// read from min, skipping skip, starts: at its last score, skipping the
+// members of that score read already.
+func stepAfter(pairs [][]byte, min string, skip int) (string, int) {
+	last := pairs[len(pairs)-1]
+	same := 0
+	for i := len(pairs) - 1; i > 0 && bytes.Equal(pairs[i], last); i -= 2 {
+		same++
+	}
+	if string(last) == min {
+		return min, skip + same
+	}
+	return string(last), same
 }
 
 // ReadTimeline takes the pools (the snapshot), then walks the dead set's

@@ -33,13 +33,21 @@ const (
 // judges it.
 func ReadVariant(ctx context.Context, conn redis.Conn, keys Keys, snap *model.Snapshot) (model.Variant, error) {
 	ev := model.VariantEvidence{Gocraft: !model.EmptyNamespace(snap)}
-	for _, s := range harborSuffixes {
-		n, err := redis.Int(redis.DoContext(conn, ctx, "EXISTS", keys.Prefix()+s))
+	cmds := make([]cmd, len(harborSuffixes))
+	for i, s := range harborSuffixes {
+		cmds[i] = cmd{"EXISTS", []any{keys.Prefix() + s}}
+	}
+	rs, err := pipeline(ctx, conn, cmds)
+	if err != nil {
+		return model.Variant{}, fmt.Errorf("read variant: %w", err)
+	}
+	for i, r := range rs {
+		n, err := redis.Int(r.v, r.err)
 		if err != nil {
 			return model.Variant{}, fmt.Errorf("read variant: %w", err)
 		}
 		if n > 0 {
-			ev.HarborKeys = append(ev.HarborKeys, keys.Prefix()+s)
+			ev.HarborKeys = append(ev.HarborKeys, keys.Prefix()+harborSuffixes[i])
 		}
 	}
 	if !ev.Gocraft {
@@ -103,9 +111,28 @@ func jobsEvidence(ctx context.Context, conn redis.Conn, keys Keys, snap *model.S
 	if len(lists) > variantSample {
 		lists = lists[:variantSample]
 	}
+	// The first and last job of each list, then of each set, in one round
+	// trip, looked at in that order.
+	var cmds []cmd
 	for _, l := range lists {
 		for _, i := range []int{0, -1} {
-			raw, err := redis.Bytes(redis.DoContext(conn, ctx, "LINDEX", l, i))
+			cmds = append(cmds, cmd{"LINDEX", []any{l, i}})
+		}
+	}
+	sets := []string{keys.Scheduled(), keys.Retry(), keys.Dead()}
+	for _, set := range sets {
+		for _, r := range [][2]int{{0, 0}, {-1, -1}} {
+			cmds = append(cmds, cmd{"ZRANGE", []any{set, r[0], r[1]}})
+		}
+	}
+	rs, err := pipeline(ctx, conn, cmds)
+	if err != nil {
+		return fmt.Errorf("read variant: %w", err)
+	}
+	for i, l := range lists {
+		for j := range 2 {
+			r := rs[2*i+j]
+			raw, err := redis.Bytes(r.v, r.err)
 			if err == nil {
 				look(l, raw)
 			} else if !isMissOrWrongType(err) {
@@ -113,9 +140,11 @@ func jobsEvidence(ctx context.Context, conn redis.Conn, keys Keys, snap *model.S
 			}
 		}
 	}
-	for _, set := range []string{keys.Scheduled(), keys.Retry(), keys.Dead()} {
-		for _, r := range [][2]int{{0, 0}, {-1, -1}} {
-			v, err := redis.ByteSlices(redis.DoContext(conn, ctx, "ZRANGE", set, r[0], r[1]))
+	rs = rs[2*len(lists):]
+	for i, set := range sets {
+		for j := range 2 {
+			r := rs[2*i+j]
+			v, err := redis.ByteSlices(r.v, r.err)
 			if err != nil && !isMissOrWrongType(err) {
 				return fmt.Errorf("read variant: %w", err)
 			}

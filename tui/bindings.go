@@ -112,6 +112,27 @@ func actionBindings() []actionBinding {
 			run: func(m Model) (Model, tea.Cmd) { return m.promptThrottle() },
 		},
 		{
+			binding: func(k *keyMap) *key.Binding { return &k.QueueMarkAll },
+			name:    "mark all", disabledReason: func(m Model) string { return m.queueMarkAllReason() },
+			run: func(m Model) (Model, tea.Cmd) { return m.toggleQueueMarkAll() },
+		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.QueueDelete },
+			name:    "delete from the queue", write: func(w writes) bool { return w.drain != nil },
+			disabledReason: func(m Model) string {
+				return m.queueDrainReason(m.keys.QueueDelete.Help().Key, "deletes")
+			},
+			run: func(m Model) (Model, tea.Cmd) { return m.planQueueDrain(reaper.DrainDelete) },
+		},
+		{
+			binding: func(k *keyMap) *key.Binding { return &k.QueuePark },
+			name:    "park", write: func(w writes) bool { return w.drain != nil },
+			disabledReason: func(m Model) string {
+				return m.queueDrainReason(m.keys.QueuePark.Help().Key, "parks")
+			},
+			run: func(m Model) (Model, tea.Cmd) { return m.planQueueDrain(reaper.DrainPark) },
+		},
+		{
 			binding: func(k *keyMap) *key.Binding { return &k.Copy },
 			name:    "copy", disabledReason: func(m Model) string { return m.copyDisabled(false) },
 			run: func(m Model) (Model, tea.Cmd) { return m.copyNow(false) },

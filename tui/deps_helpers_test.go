@@ -61,6 +61,8 @@ func baseReader(o Options) testReader {
 		return r.testReader
 	case withQueue:
 		return r.testReader
+	case withQueueQuery:
+		return r.testReader
 	case withFollower:
 		return r.testReader
 	case withSets:

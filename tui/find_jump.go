@@ -82,7 +82,7 @@ func (m Model) jumpToPlace(p redisq.Place) (Model, tea.Cmd) {
 		if m.rd.queue == nil {
 			return m.setStatus("queue contents are not available here", true)
 		}
-		q := newQueueView(m.views, p.Name, m.snap, m.keys, m.rd.queue, m.opts.FetchTimeout)
+		q := m.newQueue(p.Name)
 		q.offset = int(p.Position) // the page starts at the job
 		return m.push(q)
 	}

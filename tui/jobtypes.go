@@ -219,15 +219,49 @@ var jobTypeColumnSpecs = []colSpec{
 	{title: "TREND", min: 8, max: historyLen, keep: 70},
 }
 
-func jobTypeColumns(width int, names []string) []column {
-	return layoutColumns(jobTypeColumnSpecs, names, width-cursorWidth)
+// failingKeep is FAIL/M's keep while a job type is failing: just under
+// DRIFT's, so that the rate that says how fast jobs die stays on a
+// narrow screen. At 60 columns it fits beside WHY (the marks) because
+// JOB and LOCK/MAX then give up a column each.
+const failingKeep = 97
+
+// jobTypeColumns lays the columns out in width; failing (a job type is
+// failing) keeps FAIL/M longer.
+func jobTypeColumns(width int, names []string, failing bool) []column {
+	specs := jobTypeColumnSpecs
+	if failing {
+		specs = append([]colSpec(nil), specs...)
+		for i := range specs {
+			switch specs[i].title {
+			case "FAIL/M":
+				specs[i].keep = failingKeep
+			case "JOB", "LOCK/MAX":
+				specs[i].min--
+			}
+		}
+	}
+	return layoutColumns(specs, names, width-cursorWidth)
+}
+
+// anyFailing reports whether the snapshot's job health finds a type
+// failing.
+func anyFailing(snap *model.Snapshot) bool {
+	if snap == nil || snap.Jobs == nil {
+		return false
+	}
+	for _, p := range snap.Jobs.Problems {
+		if p.Kind == model.FindingFailing {
+			return true
+		}
+	}
+	return false
 }
 
 // renderJobTypes renders the column titles and the visible rows, exactly
 // height+1 lines.
 // snap gives the failure rates (nil: none).
 func renderJobTypes(types []model.JobType, rows []int, h queueHistory, blocks map[string]jobBlock, snap *model.Snapshot, l listState, width, height int, names []string, st styles) string {
-	cols := jobTypeColumns(width, names)
+	cols := jobTypeColumns(width, names, anyFailing(snap))
 	titles := titleCells(cols)
 	lines := []string{fitLine(st.colHeader.Render(strings.Repeat(" ", cursorWidth)+renderCells(cols, titles)), width)}
 	from, to := l.window(len(rows), height)

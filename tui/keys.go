@@ -53,6 +53,12 @@ type keyMap struct {
 	// view: edit its args in the operator's editor, queue a copy (writes).
 	SetsEdit, SetsDuplicate key.Binding
 
+	// The queue view's keys (actions of the table that apply in that view
+	// alone): QueueMarkAll (A) marks every job its query matches,
+	// QueueDelete (D) deletes them and QueuePark (P) moves them to the
+	// dead set (writes).
+	QueueMarkAll, QueueDelete, QueuePark key.Binding
+
 	// Dialog keys. ForceRequeue (F) asks for a requeue of jobs no live pool
 	// serves, in the dialog that says so.
 	Confirm, Cancel, ForceRequeue key.Binding
@@ -97,6 +103,9 @@ func defaultKeyMap() keyMap {
 		SetsDelete:      key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete"), key.WithDisabled()),
 		MarkAll:         key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "mark all"), key.WithDisabled()),
 		Find:            key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "find a job")),
+		QueueMarkAll:    key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "mark all")),
+		QueueDelete:     key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "delete")),
+		QueuePark:       key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "park")),
 		SetsEdit:        key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "edit args"), key.WithDisabled()),
 		SetsDuplicate:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "duplicate"), key.WithDisabled()),
 		ForceRequeue:    key.NewBinding(key.WithKeys("F"), key.WithHelp("F", "requeue anyway")),
@@ -108,14 +117,14 @@ func defaultKeyMap() keyMap {
 // ShortHelp is the one-line help at the bottom.
 func (k keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Enter, k.Back, k.NextView, k.Filter, k.NextSet, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.SetsEdit, k.SetsDuplicate, k.Mark,
-		k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo, k.Explain, k.History, k.Refresh, k.Help, k.Quit}
+		k.QueueMarkAll, k.QueueDelete, k.QueuePark, k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Undo, k.Explain, k.History, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown by '?'.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.NextSet, k.SetsOrder, k.Mark, k.MarkAll, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.SetsEdit, k.SetsDuplicate},
+		{k.NextSet, k.SetsOrder, k.Mark, k.MarkAll, k.SetsSummary, k.SetsRequeue, k.SetsDelete, k.SetsEdit, k.SetsDuplicate, k.QueueMarkAll, k.QueueDelete, k.QueuePark},
 		{k.NextView, k.PrevView, k.Enter, k.Back, k.Filter},
 		{k.ReapOne, k.ReapAll, k.Requeue, k.RepairLocks, k.TogglePause, k.Throttle, k.Undo},
 		{k.ScanOrphans, k.History, k.Find, k.SwitchNamespace, k.Explain, k.Timeline, k.Copy, k.CopyCommand, k.Refresh, k.Command, k.Help, k.Quit},

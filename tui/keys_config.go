@@ -26,6 +26,7 @@ func (k keyMap) rebind(bindings map[string][]string) keyMap {
 		"switch_namespace": &k.SwitchNamespace, "explain": &k.Explain, "timeline": &k.Timeline, "copy": &k.Copy, "copy_command": &k.CopyCommand,
 		"next_set": &k.NextSet, "sets_order": &k.SetsOrder, "mark": &k.Mark, "summary": &k.SetsSummary,
 		"sets_requeue": &k.SetsRequeue, "sets_delete": &k.SetsDelete, "mark_all": &k.MarkAll, "find": &k.Find,
+		"queue_mark_all": &k.QueueMarkAll, "queue_delete": &k.QueueDelete, "queue_park": &k.QueuePark,
 		"sets_edit": &k.SetsEdit, "sets_duplicate": &k.SetsDuplicate,
 		"confirm": &k.Confirm, "cancel": &k.Cancel, "force_requeue": &k.ForceRequeue,
 	}

@@ -6,16 +6,18 @@ import "github.com/workq-tui/workq-tui/redisq"
 // field is a read the reader does not offer, and the view that would show
 // it says so. names are the namespace's key names.
 type reads struct {
-	poll    Poller
-	sweep   Sweeper
-	peek    Peeker
-	queue   QueueReader
-	sets    JobSetReader
-	setScan SetScanner
-	scan    OrphanScanner
-	follow  Follower
-	health  HealthReader
-	history HistoryReader
+	poll  Poller
+	sweep Sweeper
+	peek  Peeker
+	queue QueueReader
+	// queueFilter reads the jobs of a queue a query matches.
+	queueFilter QueueFilterReader
+	sets        JobSetReader
+	setScan     SetScanner
+	scan        OrphanScanner
+	follow      Follower
+	health      HealthReader
+	history     HistoryReader
 	// namespaces searches for the namespaces holding gocraft/work keys
 	// (namespace.go).
 	namespaces NamespaceFinder
@@ -38,6 +40,7 @@ func offered(r Reader, namespace string) reads {
 	rd.sweep, _ = r.(Sweeper)
 	rd.peek, _ = r.(Peeker)
 	rd.queue, _ = r.(QueueReader)
+	rd.queueFilter, _ = r.(QueueFilterReader)
 	rd.sets, _ = r.(JobSetReader)
 	rd.setScan, _ = r.(SetScanner)
 	rd.scan, _ = r.(OrphanScanner)
@@ -63,7 +66,9 @@ type writes struct {
 	throttle Throttler
 	jobs     JobsActor
 	undo     Undoer
-	edit     JobEditor
+	// drain deletes and parks the jobs of a queue a query matches.
+	drain QueueDrainer
+	edit  JobEditor
 }
 
 // offeredWrites finds what a offers.
@@ -78,6 +83,7 @@ func offeredWrites(a Actor) writes {
 	w.throttle, _ = a.(Throttler)
 	w.jobs, _ = a.(JobsActor)
 	w.undo, _ = a.(Undoer)
+	w.drain, _ = a.(QueueDrainer)
 	w.edit, _ = a.(JobEditor)
 	return w
 }

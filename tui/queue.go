@@ -48,6 +48,17 @@ func queuePageCmd(r QueueReader, view int, job string, offset, limit, seq int, t
 	}
 }
 
+// queueFilterPageCmd reads one page of the jobs q matches: a walk of the
+// whole queue, in steps (redisq.FilterQueuePage).
+func queueFilterPageCmd(r QueueFilterReader, view int, job string, q *model.Query, offset, limit, seq int, timeout time.Duration) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		defer cancel()
+		page, err := r.QueueFilterPage(ctx, job, q, offset, limit)
+		return queuePageMsg{view: view, job: job, seq: seq, page: page, err: err}
+	}
+}
+
 // queueView is one job type's queue, pushed by enter on a job type. It
 // follows the job type across polls by name (for its header) and holds the
 // last page read; it reads the page again on r and after an action.
@@ -72,6 +83,20 @@ type queueView struct {
 	// poll is the state of the re-reads that follow the polls
 	// (queue_reread.go).
 	poll followState
+	// keep: the page being read again keeps the view on the same job (a
+	// refresh, or the end of an action).
+	keep bool
+
+	// The query (queue_drain.go): filter reads the jobs it matches (nil:
+	// not offered), walking the queue within walkTimeout; where is its
+	// text, typing while '/' is open with input; markAll is A's mark.
+	filter      QueueFilterReader
+	walkTimeout time.Duration
+	query       *model.Query
+	where       string
+	typing      bool
+	input       filterInput
+	markAll     bool
 
 	vp            viewport.Model
 	width, height int
@@ -95,6 +120,9 @@ func (queueView) selected() selection                      { return selection{} 
 func (q queueView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case loadMsg:
+		if q.loaded {
+			return q.reload()
+		}
 		return q.load(q.offset)
 	case queuePageMsg:
 		return q.setPage(msg), nil
@@ -114,8 +142,24 @@ func (q queueView) update(msg tea.Msg) (view, tea.Cmd) {
 // load reads the page that starts at offset.
 func (q queueView) load(offset int) (queueView, tea.Cmd) {
 	q = q.startLoad(offset, q.seq+1)
-	q.poll.running = false
-	return q, queuePageCmd(q.reader, q.id, q.job, offset, QueuePageSize, q.seq, q.timeout)
+	q.poll.running, q.keep = false, false
+	return q, q.readCmd()
+}
+
+// reload reads the page shown again, keeping the view on the same job.
+func (q queueView) reload() (queueView, tea.Cmd) {
+	q = q.startLoad(q.offset, q.seq+1)
+	q.poll.running, q.keep = false, true
+	return q, q.readCmd()
+}
+
+// readCmd reads the page at q.offset: of the query's jobs when there is
+// one.
+func (q queueView) readCmd() tea.Cmd {
+	if !q.query.Empty() && q.filter != nil {
+		return queueFilterPageCmd(q.filter, q.id, q.job, q.query, q.offset, QueuePageSize, q.seq, q.walkTimeout)
+	}
+	return queuePageCmd(q.reader, q.id, q.job, q.offset, QueuePageSize, q.seq, q.timeout)
 }
 
 func (q queueView) follow(s *model.Snapshot) queueView {
@@ -147,7 +191,8 @@ func (q queueView) setPage(msg queuePageMsg) queueView {
 		q.poll.running = false
 		return q
 	}
-	if q.poll.running {
+	if q.poll.running || q.keep && q.loaded {
+		q.keep = false
 		return q.withReread(msg.page)
 	}
 	q.page, q.loaded = msg.page, true
@@ -181,7 +226,8 @@ func (q queueView) hasNext() bool {
 // esc goes back, enter and the filter do nothing.
 func (q queueView) keys(k keyMap) keyMap {
 	k.Enter.SetEnabled(false)
-	k.Filter.SetEnabled(false)
+	k.Filter.SetEnabled(q.filter != nil)
+	k.Filter.SetHelp(k.Filter.Help().Key, "query")
 	k.Back.SetEnabled(true)
 	k.Back.SetHelp("esc", "job types")
 	k.PageDown.SetHelp("pgdn", "next page")
@@ -210,7 +256,9 @@ func (q queueView) scroll(msg tea.KeyMsg, k keyMap) queueView {
 // render draws the header and the page: exactly the view's height.
 func (q queueView) render(c renderContext) string {
 	head := renderQueueHeader(q, q.width, c.st)
-	if note := olderNote("queue", q.poll.readAt, c.fetchedAt, c.now); note != "" {
+	// A query's page does not follow the polls: its line says r reads it
+	// again.
+	if note := olderNote("queue", q.poll.readAt, c.fetchedAt, c.now); note != "" && q.query.Empty() && !q.typing {
 		// The page's line says how old it is, instead of where it is.
 		head = head[:strings.LastIndexByte(head, '\n')+1] + fitLine(c.st.warn.Render(note+q.errText()), q.width)
 	}
@@ -240,6 +288,10 @@ func renderQueueHeader(q queueView, width int, st styles) string {
 	}
 	var line2 string
 	switch {
+	case q.typing:
+		line2 = q.input.view(st) + st.faint.Render("  enter: apply  esc: cancel")
+	case !q.query.Empty():
+		line2 = queueQueryLine(q, st)
 	case q.err != nil:
 		line2 = st.statusErr.Render("could not read the queue: " + oneLine(q.err.Error()))
 	case q.loading && !q.loaded:
@@ -278,9 +330,56 @@ func queueJobLines(page redisq.QueuePage, job string, redisTime time.Time, width
 	for _, j := range page.Jobs {
 		starts = append(starts, len(lines))
 		lines = append(lines, renderJob(int(j.Position)+1, peekedJob{jobName: job, payload: j.Raw}, redisTime)...)
+		if r := j.RunsAs; r != nil {
+			lines = append(lines, runsAsLines(r)...)
+		}
 	}
 	for i, l := range lines {
 		lines[i] = fitLine(l, width)
 	}
 	return lines, starts
+}
+
+// queueQueryLine is the header's second line under a query: how many
+// jobs match, the page, the mark.
+func queueQueryLine(q queueView, st styles) string {
+	where := textsafe.Clean(q.where)
+	switch {
+	case q.err != nil:
+		return st.statusErr.Render("could not read the queue: " + oneLine(q.err.Error()))
+	case q.loading && !q.loaded:
+		return st.faint.Render("reading the jobs matching " + where + "…")
+	}
+	var b strings.Builder
+	if q.markAll {
+		b.WriteString(st.warn.Render(fmt.Sprintf("all %d matching marked", q.page.Length)) + "  ")
+	}
+	switch {
+	case q.page.Length == 0:
+		fmt.Fprintf(&b, "no job matches %s", where)
+	case len(q.page.Jobs) == 0:
+		fmt.Fprintf(&b, "%d match %s; none at #%d", q.page.Length, where, q.page.Offset+1)
+	default:
+		fmt.Fprintf(&b, "%d–%d of %d matching %s", q.page.Offset+1, q.page.Offset+len(q.page.Jobs), q.page.Length, where)
+	}
+	if q.loading {
+		b.WriteString(st.faint.Render("  reading…"))
+	} else {
+		b.WriteString(st.faint.Render(" · r reads again"))
+	}
+	return b.String()
+}
+
+// runsAsLines say which job a placeholder of gocraft/work master's or
+// gojek/work's EnqueueUniqueByKey runs as: the one its unique key holds
+// (a refused enqueue rewrote it), not the placeholder's own arguments.
+func runsAsLines(r *model.Job) []string {
+	args := "{}"
+	if len(r.Args) > 0 && string(r.Args) != "null" {
+		args = oneLine(string(r.Args))
+	}
+	return []string{
+		"    runs as id " + textsafe.Clean(r.ID) + ": the job its unique key holds (a refused enqueue by key rewrote it)",
+		"      args: " + args,
+	}
 }

@@ -15,7 +15,8 @@ import (
 
 // followPoll reads the page again after a poll it has not followed.
 func (q queueView) followPoll(p polled) (view, tea.Cmd, bool) {
-	if q.loading || q.reader == nil || !q.loaded && q.err == nil {
+	// A query's page is a walk of the whole queue: r reads it again.
+	if q.loading || q.reader == nil || !q.loaded && q.err == nil || !q.query.Empty() {
 		return q, nil, false
 	}
 	f, start := q.poll.follow(p)

@@ -112,7 +112,7 @@ func (m Model) openSelected() (Model, tea.Cmd) {
 		if m.rd.queue == nil {
 			return m.setStatus("queue contents are not available here", true)
 		}
-		return m.push(newQueueView(m.views, sel.jobType.Name, m.snap, m.keys, m.rd.queue, m.opts.FetchTimeout))
+		return m.push(m.newQueue(sel.jobType.Name))
 	case sel.pool != nil:
 		return m.push(newDetail(m.views, sel.pool.ID, m.snap, m.keys, m.rd.peek, m.opts.FetchTimeout))
 	case sel.worker != nil:

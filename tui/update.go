@@ -106,6 +106,8 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onActionDone(msg)
 	case undoPlanMsg:
 		return m.onUndoPlan(msg)
+	case queueDrainPlanMsg:
+		return m.onQueueDrainPlan(msg)
 	case jobEditedMsg:
 		return m.onJobEdited(msg)
 	case editPlanMsg:
@@ -159,6 +161,9 @@ func (m Model) onKeys(msg tea.KeyMsg) (Model, tea.Cmd) {
 // has one (onSetsKey hands the others to onKey).
 func (m Model) oneKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m, cmd, ok := m.stopKey(msg); ok {
+		return m, cmd
+	}
+	if m, cmd, ok := m.queueKey(msg); ok {
 		return m, cmd
 	}
 	if m, cmd, ok := m.cmdLineKey(msg); ok {
@@ -456,6 +461,9 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 		isErr = true
 	}
 	m, clear := m.setStatus(text, isErr)
+	if isQueueDrain(kind) {
+		m = m.afterQueueDrain()
+	}
 	m, load := m.eachOpen(loadMsg{})
 	m, fetch := m.refresh()
 	var rescan tea.Cmd

@@ -519,7 +519,7 @@ func TestLayout(t *testing.T) {
 		}
 	}
 	for _, w := range []int{80, 100, 120, 160, 250} {
-		for name, cols := range map[string][]column{"pools": poolColumns(w, nil), "job types": jobTypeColumns(w, nil)} {
+		for name, cols := range map[string][]column{"pools": poolColumns(w, nil), "job types": jobTypeColumns(w, nil, false)} {
 			total := cursorWidth + colGap*(len(cols)-1)
 			for _, c := range cols {
 				total += c.width

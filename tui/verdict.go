@@ -64,7 +64,9 @@ func healthVerdict(findings []model.Finding) (text string, problems bool) {
 // problems, green when healthy. The polls do not look for orphans (the
 // screen's own paced scan does, as snapshot does): the orphans of the
 // last scan count as the findings snapshot would give for them.
-func verdictSegment(snap *model.Snapshot, orphans []model.InProgressList, st styles) string {
+// short leaves the count alone ("✖ 9 problems"): the counts line under it
+// names the kinds, and the line above the job health problems.
+func verdictSegment(snap *model.Snapshot, orphans []model.InProgressList, short bool, st styles) string {
 	findings := snap.Findings
 	if len(orphans) > 0 && !slices.ContainsFunc(findings, func(f model.Finding) bool { return f.Kind == model.FindingOrphan }) {
 		findings = slices.Clone(findings)
@@ -73,6 +75,9 @@ func verdictSegment(snap *model.Snapshot, orphans []model.InProgressList, st sty
 		}
 	}
 	text, bad := healthVerdict(findings)
+	if short {
+		text, _, _ = strings.Cut(text, ":")
+	}
 	if bad {
 		return st.dead.Render("✖ " + text)
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -125,8 +126,10 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 	if d.demo {
 		seg = append(seg, st.demoBadge.Render("[DEMO]"))
 	}
+	verdictAt := -1
 	if d.snap != nil {
-		seg = append(seg, verdictSegment(d.snap, d.orphanList, st))
+		verdictAt = len(seg)
+		seg = append(seg, verdictSegment(d.snap, d.orphanList, false, st))
 	}
 	// While the polls succeed the connection's state is the dot before
 	// the data's age: the verdict, not the connection, is the green word.
@@ -156,28 +159,12 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 		seg = append(seg, st.bold.Render(textsafe.Clean(d.address)))
 	}
 	seg = append(seg, "ns "+textsafe.Clean(d.namespace))
-	line1 := strings.Join(seg, "  ")
-	if d.snap != nil {
-		line1 += "  redis " + d.snap.RedisTime.UTC().Format("15:04:05Z")
-	}
-	// Narrower, Redis's clock goes first, then the age's words; then the
-	// address is cut: the namespace's name stays whole, a typo in it is
-	// what the operator must be able to see.
-	if lineWidth(line1) > width && ageAt >= 0 && d.err == nil {
-		seg[ageAt] = "● " + model.FormatAge(now.Sub(d.fetchedAt)) + " ago"
-	}
-	if lineWidth(line1) > width {
-		line1 = strings.Join(seg, "  ")
-	}
-	if over := lineWidth(line1) - width; over > 0 && ageAt >= 0 && d.err == nil && lineWidth(seg[addrAt])-over < 8 {
-		// Too narrow for the age too: the verdict says enough.
-		seg = append(seg[:ageAt:ageAt], seg[ageAt+1:]...)
-		addrAt--
-		line1 = strings.Join(seg, "  ")
-	}
-	if over := lineWidth(line1) - width; over > 0 {
-		seg[addrAt] = fitCell(seg[addrAt], max(lineWidth(seg[addrAt])-over, 6), false)
-		line1 = strings.Join(seg, "  ")
+	line1, fits := fitFirstLine(d, slices.Clone(seg), ageAt, addrAt, now, width)
+	if !fits && verdictAt >= 0 {
+		// Still too long with the address cut: the verdict's kinds go
+		// (the counts under it name them), the address comes back.
+		seg[verdictAt] = verdictSegment(d.snap, d.orphanList, true, st)
+		line1, _ = fitFirstLine(d, seg, ageAt, addrAt, now, width)
 	}
 	line1 = fitLine(line1, width)
 
@@ -232,6 +219,34 @@ func renderHeader(d headerData, now time.Time, width int, st styles) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// fitFirstLine joins the header's first line, seg, to width: Redis's clock
+// goes first, then the age's words; then the address is cut: the
+// namespace's name stays whole, a typo in it is what the operator must be
+// able to see. fits is whether it then fits.
+func fitFirstLine(d headerData, seg []string, ageAt, addrAt int, now time.Time, width int) (line1 string, fits bool) {
+	line1 = strings.Join(seg, "  ")
+	if d.snap != nil {
+		line1 += "  redis " + d.snap.RedisTime.UTC().Format("15:04:05Z")
+	}
+	if lineWidth(line1) > width && ageAt >= 0 && d.err == nil {
+		seg[ageAt] = "● " + model.FormatAge(now.Sub(d.fetchedAt)) + " ago"
+	}
+	if lineWidth(line1) > width {
+		line1 = strings.Join(seg, "  ")
+	}
+	if over := lineWidth(line1) - width; over > 0 && ageAt >= 0 && d.err == nil && lineWidth(seg[addrAt])-over < 8 {
+		// Too narrow for the age too: the verdict says enough.
+		seg = append(seg[:ageAt:ageAt], seg[ageAt+1:]...)
+		addrAt--
+		line1 = strings.Join(seg, "  ")
+	}
+	if over := lineWidth(line1) - width; over > 0 {
+		seg[addrAt] = fitCell(seg[addrAt], max(lineWidth(seg[addrAt])-over, 6), false)
+		line1 = strings.Join(seg, "  ")
+	}
+	return line1, lineWidth(line1) <= width
 }
 
 // tabStrip names the views, the focused one in brackets with what is open

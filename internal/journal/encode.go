@@ -10,15 +10,22 @@ package journal
 import (
 	"encoding/base64"
 	"encoding/json"
+	"slices"
 	"strconv"
 )
 
 // marshalRecord is json.Marshal(r), byte for byte.
 func marshalRecord(r Record) ([]byte, error) {
+	return appendRecord(nil, r)
+}
+
+// appendRecord appends json.Marshal(r) to b.
+func appendRecord(b []byte, r Record) ([]byte, error) {
 	if r.Header != nil || r.End != nil || (r.Intent == nil) == (r.Commit == nil) || !plainIntent(r.Intent) {
-		return json.Marshal(r)
+		m, err := json.Marshal(r)
+		return append(b, m...), err
 	}
-	b := make([]byte, 0, recordSize(r))
+	b = slices.Grow(b, recordSize(r))
 	b = append(b, `{"k":`...)
 	b = appendString(b, r.Kind)
 	if r.Seq != 0 {

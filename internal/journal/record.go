@@ -53,19 +53,22 @@ const maxRecord = 256 << 20
 
 var crcTable = crc32.MakeTable(crc32.Castagnoli)
 
-// encode is a record as written: length, checksum, payload.
-func encode(r Record) ([]byte, error) {
-	payload, err := marshalRecord(r)
+// appendEncoded is a record as written (length, checksum, payload), in
+// b's bytes, which it reuses (a writer's buffer, kept from record to
+// record).
+func appendEncoded(b []byte, r Record) ([]byte, error) {
+	b = append(b[:0], make([]byte, 8)...)
+	out, err := appendRecord(b, r)
 	if err != nil {
 		return nil, fmt.Errorf("encode journal record: %w", err)
 	}
+	payload := out[8:]
 	if len(payload) > maxRecord {
 		return nil, fmt.Errorf("encode journal record: %d bytes, more than %d", len(payload), maxRecord)
 	}
-	out := make([]byte, 8, 8+len(payload))
 	binary.BigEndian.PutUint32(out[0:4], uint32(len(payload)))
 	binary.BigEndian.PutUint32(out[4:8], checksum(payload))
-	return append(out, payload...), nil
+	return out, nil
 }
 
 // errDamaged: a record is cut short, or its checksum or JSON is wrong.

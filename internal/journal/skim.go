@@ -25,17 +25,9 @@ func (d Dir) Skim(id string) (*Action, error) {
 	defer func() { _ = f.Close() }() // opened for reading
 	size := fi.Size()
 	r := bufio.NewReaderSize(f, 4<<10)
-	rec, _, used, err := decode(io.LimitReader(r, maxSkimmed+8), min(size, maxSkimmed+8))
-	if err != nil || rec.Kind != KindHeader || rec.Header == nil {
-		if err == nil {
-			err = fmt.Errorf("the first record is a %q", rec.Kind)
-		}
-		return nil, fmt.Errorf("journal %s: %w: %v", filepath.Join(d.Path, id+ext), ErrNoHeader, err)
-	}
-	a := &Action{Header: *rec.Header, Size: size}
-	if a.Header.ID != id {
-		a.alter(fmt.Sprintf("its header names action %s", quoteName(a.Header.ID)))
-		a.Header.ID = id
+	a, used, err := d.readHeader(r, id, size)
+	if err != nil {
+		return nil, err
 	}
 	off, last, records := int64(used), int64(-1), 1
 	head := make([]byte, 8) // one buffer for every length read
@@ -62,10 +54,47 @@ func (d Dir) Skim(id string) (*Action, error) {
 	if _, err := f.Seek(last, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("journal %s: %w", filepath.Join(d.Path, id+ext), err)
 	}
-	rec, _, _, err = decode(f, size-last)
+	rec, _, _, err := decode(f, size-last)
 	if err == nil && rec.Kind == KindEnd && rec.End != nil {
 		e := *rec.End
 		a.End = &e
 	}
 	return a, nil
+}
+
+// Headers reads the header of every journal of the directory and nothing
+// after it (Action.Header and Size only; no damage past the header is
+// seen): what a reader that picks journals by their header needs, at a
+// few kilobytes a journal whatever its size. Journals without a readable
+// header are among the errors, as with List.
+func (d Dir) Headers() ([]*Action, []error, error) {
+	return d.list(d.header)
+}
+
+func (d Dir) header(id string) (*Action, error) {
+	f, fi, err := d.open(id)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = f.Close() }() // opened for reading
+	a, _, err := d.readHeader(bufio.NewReaderSize(f, 4<<10), id, fi.Size())
+	return a, err
+}
+
+// readHeader reads the header record of the journal of id (of size
+// bytes) from r: the action it starts, and the bytes read.
+func (d Dir) readHeader(r io.Reader, id string, size int64) (*Action, int, error) {
+	rec, _, used, err := decode(io.LimitReader(r, maxSkimmed+8), min(size, maxSkimmed+8))
+	if err != nil || rec.Kind != KindHeader || rec.Header == nil {
+		if err == nil {
+			err = fmt.Errorf("the first record is a %q", rec.Kind)
+		}
+		return nil, 0, fmt.Errorf("journal %s: %w: %v", filepath.Join(d.Path, id+ext), ErrNoHeader, err)
+	}
+	a := &Action{Header: *rec.Header, Size: size}
+	if a.Header.ID != id {
+		a.alter(fmt.Sprintf("its header names action %s", quoteName(a.Header.ID)))
+		a.Header.ID = id
+	}
+	return a, used, nil
 }

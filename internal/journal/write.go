@@ -60,6 +60,9 @@ type Writer struct {
 	seq    int
 	size   int64
 	pruned []string
+	// buf is the last record's bytes, reused for the next (a bulk action
+	// writes an intent and a commit of up to 100 KB per script call).
+	buf []byte
 }
 
 // Create starts the journal of an action: its file (mode 0600, in a
@@ -159,9 +162,12 @@ func (w *Writer) Close() error {
 // append writes one record with one write: a kill leaves it whole or cut,
 // and a cut one is where reading stops.
 func (w *Writer) append(r Record) error {
-	b, err := encode(r)
+	b, err := appendEncoded(w.buf, r)
 	if err != nil {
 		return fmt.Errorf("journal %s: %w", w.id, err)
+	}
+	if cap(b) <= 1<<20 {
+		w.buf = b
 	}
 	if _, err := w.f.Write(b); err != nil {
 		return fmt.Errorf("journal %s: %w", w.id, err)

@@ -1,0 +1,147 @@
+package redisq
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/gomodule/redigo/redis"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/model"
+)
+
+// The tracker's failure log holds what ParseJobFields reads from each
+// member, whatever the members: escaped names and errors, fields repeated
+// or of another type, members that are not jobs or have no name, scores
+// with a fraction, retry members outside the history.
+func TestHealthTrackerReadsMembersAsParseJobFields(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	defer c.Close()
+	now := redistest.Time(t, c)
+	at := func(ago time.Duration) int64 { return now.Add(-ago).Unix() }
+	members := []string{
+		`{"name":"charge","id":"a","t":1,"args":{},"fails":4,"err":"gateway timeout after 30s","failed_at":%d}`,
+		`{"name":"ch\u0061rge","id":"b","err":"line\nbreak \u00e9 after 31s","failed_at":%d}`,
+		`{"name":"a\/b","id":"c","err":"esc\"aped","err":null,"failed_at":%d}`,
+		`{"name":"x","name":"mail","id":"d","err":7,"failed_at":%d}`,
+		`{"name":"","id":"e","err":"no name","failed_at":%d}`,
+		`{"id":"f","err":"no name at all","failed_at":%d}`,
+		`not a job %d`,
+		`["list",%d]`,
+		"{\"name\":\"mail\",\"id\":\"g\",\"err\":\"bad \xff utf8 \\u0000\",\"failed_at\":%d}",
+	}
+	for i, m := range members {
+		ago := time.Duration(i+1) * time.Minute
+		redistest.Do(t, c, "ZADD", "work:dead", strconv.FormatInt(at(ago), 10)+".25", fmt.Sprintf(m, at(ago)))
+		redistest.Do(t, c, "ZADD", "work:retry", now.Unix()+60, fmt.Sprintf(m, at(ago+time.Second)))
+	}
+	old := fmt.Sprintf(`{"name":"mail","id":"old","err":"old","failed_at":%d}`, at(3*time.Hour))
+	redistest.Do(t, c, "ZADD", "work:retry", now.Unix()+60, old)
+
+	l := model.DefaultHealthLimits()
+	since := now.Add(-l.History()).Unix()
+	want := map[string][]model.Failure{}
+	read := func(key string, dead bool) {
+		pairs, err := redis.Strings(c.Do("ZRANGEBYSCORE", key, "-inf", "+inf", "WITHSCORES"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(pairs); i += 2 {
+			j, _ := model.ParseJobFields([]byte(pairs[i]))
+			if j == nil || j.Name == "" {
+				continue
+			}
+			f := model.Failure{At: j.FailedAt, Err: model.NormalizeError(j.LastErr), Dead: dead}
+			if dead {
+				score, _ := strconv.ParseFloat(pairs[i+1], 64)
+				f.At = int64(score)
+			}
+			if f.At > since {
+				want[j.Name] = append(want[j.Name], f)
+			}
+		}
+	}
+	read("work:dead", true)
+	read("work:retry", false)
+	for _, fs := range want {
+		sortFailures(fs)
+	}
+
+	tr := NewHealthTracker("work", l)
+	got, err := tr.readFailures(context.Background(), c, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Jobs, want) {
+		t.Errorf("failure log:\n got %v\nwant %v", got.Jobs, want)
+	}
+	if len(want["mail"]) != 4 || len(want["charge"]) != 4 || len(want["a/b"]) != 2 {
+		t.Errorf("the members were not read as the test means: %v", want)
+	}
+}
+
+// Reading a member allocates nothing of its own: the first read takes an
+// hour of deaths (10,000 and more), and their garbage was a third of its
+// time.
+func TestHealthTrackerDeadMembersAllocations(t *testing.T) {
+	const n = 2000
+	pairs := make([][]byte, 0, 2*n)
+	for i := 0; i < n; i++ {
+		pairs = append(pairs,
+			[]byte(fmt.Sprintf(`{"name":"job%02d","id":"%024x","t":1,"args":{"account_id":%d},"fails":4,"err":"upstream %d: timeout after %ds","failed_at":%d}`, i%20, i, i, 500+i%4, 1+i%30, 1765000000+i)),
+			[]byte(strconv.Itoa(1765000000+i)))
+	}
+	tr := NewHealthTracker("work", model.DefaultHealthLimits())
+	tr.addDead(pairs) // the names and the errors' normal forms, once
+	allocs := testing.AllocsPerRun(5, func() {
+		tr.deadLast = 0
+		clear(tr.log)
+		tr.addDead(pairs)
+	})
+	// The 20 types' logs grow by appending: about 20 x log2(100) slices.
+	if per := allocs / n; per > 0.1 {
+		t.Errorf("%.0f allocations for %d members (%.2f a member), want at most 0.1 a member", allocs, n, per)
+	}
+}
+
+// The first read walks the dead set in steps: members sharing a score
+// across steps (more of them than a step holds) are each counted once, and
+// a later read counts only what was added.
+func TestHealthTrackerWalksDeadSetInSteps(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	defer c.Close()
+	now := redistest.Time(t, c)
+	same := now.Add(-10 * time.Minute).Unix()
+	add := func(from, n int, score func(i int) int64) {
+		args := []any{"work:dead"}
+		for i := from; i < from+n; i++ {
+			args = append(args, score(i), fmt.Sprintf(`{"name":"job","id":"%06d","err":"boom","failed_at":1}`, i))
+		}
+		redistest.Do(t, c, "ZADD", args...)
+	}
+	add(0, healthStep*5/2, func(int) int64 { return same })
+	add(healthStep*5/2, healthStep*3/2, func(i int) int64 { return same - 1 - int64(i%700) })
+	add(healthStep*4, healthStep+1, func(i int) int64 { return same + 1 + int64(i%3) })
+	tr := NewHealthTracker("work", model.DefaultHealthLimits())
+	got, err := tr.readFailures(context.Background(), c, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(got.Jobs["job"]); n != healthStep*5+1 {
+		t.Errorf("first read counted %d, want %d", n, healthStep*5+1)
+	}
+	add(healthStep*6, 7, func(int) int64 { return same + 3 })
+	got, err = tr.readFailures(context.Background(), c, now.Add(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(got.Jobs["job"]); n != healthStep*5+8 {
+		t.Errorf("later read: %d counted in all, want %d", n, healthStep*5+8)
+	}
+}
