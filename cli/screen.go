@@ -120,15 +120,9 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 	for _, t := range ts {
 		writable = writable || !t.redis.ReadOnly
 	}
-	auditPath := c.auditLog
-	if auditPath == "" {
-		home, _ := os.UserHomeDir()
-		p, err := audit.DefaultPath(e.getenv, home)
-		if err != nil && writable {
-			return usageErrorf("%v", err)
-		}
-		// A read-only screen without one shows no history (u says why).
-		auditPath = p
+	auditPath, err := c.auditPath(e, writable)
+	if err != nil {
+		return err
 	}
 	// The screen holds one snapshot while it reads the next: a soft memory
 	// limit keeps the Go heap from doubling around the two (10,000 pools:
@@ -152,10 +146,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 	all := make([]tui.Options, 0, len(ts))
 	for _, t := range ts {
 		opts, closeTarget, err := c.targetOptions(ctx, t, renderer, auditor)
-		opts.Bindings, opts.Columns = settings.Bindings, settings.Columns
-		opts.Clipboard = e.stdout
-		opts.Queries, opts.QueriesFrom = settings.Queries, settings.Path
-		opts.CmdLines, opts.CmdLineStore, opts.CmdLinesErr = lines.lines, lines.store, lines.err
+		settle(&opts, e, settings, lines)
 		if err != nil {
 			if len(ts) > 1 {
 				return c.withTarget(err, t)
@@ -188,13 +179,34 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		if opts, closeTarget, err = c.targetOptions(ctx, t, renderer, auditor); err != nil {
 			return err
 		}
-		opts.Bindings, opts.Columns = settings.Bindings, settings.Columns
-		opts.Clipboard = e.stdout
-		opts.Queries, opts.QueriesFrom = settings.Queries, settings.Path
-		lines = loadCmdLines(e)
-		opts.CmdLines, opts.CmdLineStore, opts.CmdLinesErr = lines.lines, lines.store, lines.err
+		settle(&opts, e, settings, loadCmdLines(e))
 		closers = append(closers, closeTarget)
 	}
+}
+
+// auditPath is where the screen's actions are recorded: --audit-log, else
+// the user's state directory. Without one a writable screen is refused; a
+// read-only screen opens and shows no history (u says why).
+func (c *screenCmd) auditPath(e env, writable bool) (string, error) {
+	if c.auditLog != "" {
+		return c.auditLog, nil
+	}
+	home, _ := os.UserHomeDir()
+	p, err := audit.DefaultPath(e.getenv, home)
+	if err != nil && writable {
+		return "", usageErrorf("%v", err)
+	}
+	return p, nil
+}
+
+// settle gives the options of a target what every target's screen shares:
+// the keys, columns and saved queries of the configuration file, the
+// clipboard (the terminal) and the command line's history.
+func settle(opts *tui.Options, e env, settings *config.File, lines cmdLines) {
+	opts.Bindings, opts.Columns = settings.Bindings, settings.Columns
+	opts.Clipboard = e.stdout
+	opts.Queries, opts.QueriesFrom = settings.Queries, settings.Path
+	opts.CmdLines, opts.CmdLineStore, opts.CmdLinesErr = lines.lines, lines.store, lines.err
 }
 
 // cmdLines is the command line's history of the runs before and where it

@@ -15,6 +15,9 @@ import (
 // pools on the screen) at once, keep heartbeating with Redis's own clock,
 // and stop.
 func TestStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the demo in real time for seconds: left out of go test -short, run by make test")
+	}
 	ctx := context.Background()
 	t0 := time.Now()
 	srv, err := Start(ctx, Options{Namespace: "work", Seed: 1})

@@ -291,6 +291,10 @@ func checkScenario(t *testing.T, st state, sc Scenario, now time.Time, ns string
 func TestScenarioAndConsistency(t *testing.T) {
 	for _, name := range []string{"miniredis", "redis-server"} {
 		t.Run(name, func(t *testing.T) {
+			if name == "miniredis" && testing.Short() {
+				// The same scenario on the real server stays in -short.
+				t.Skip("the scenario on miniredis: left out of go test -short, run by make test")
+			}
 			var b backend
 			if name == "miniredis" {
 				b, _ = miniBackend(t)

@@ -65,6 +65,9 @@ func TestDrainKillChild(t *testing.T) {
 // matching jobs of 200,000 and 8 kills; with WORKQ_STRESS=1 (make stress)
 // 100,000 of 1,000,000 and 20 kills.
 func TestDrainParkKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes: not in -short")
+	}
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	n, wantKills := 200000, 8

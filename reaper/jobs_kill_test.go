@@ -53,6 +53,9 @@ func TestJobsKillChild(t *testing.T) {
 // and never twice; running it again finishes the rest. 10 kills over 50,000
 // jobs; with WORKQ_STRESS=1 (make stress) 40 kills over 200,000.
 func TestJobsBulkRequeueKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes: not in -short")
+	}
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	keys := jobsNS(t, c, []string{"mail", "bill"}, "mail,bill")

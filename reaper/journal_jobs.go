@@ -117,7 +117,7 @@ func (j *JobsJournal) score(ctx context.Context, plan *JobsPlan, items []JobItem
 	recv := func() (any, error) { return redis.ReceiveContext(j.read, ctx) }
 	tv, err := redis.Int64s(recv())
 	if err != nil || len(tv) != 2 {
-		return nil, b, fmt.Errorf("journal: read the time: %v", errOr(err, errors.New("bad reply")))
+		return nil, b, fmt.Errorf("journal: read the time: %w", errOr(err, errors.New("bad reply")))
 	}
 	b.redisMs = tv[0]*1000 + tv[1]/1000
 	out := make([]JobItem, 0, len(items))
@@ -236,7 +236,7 @@ func (j *JobsJournal) queueIntent(ctx context.Context, it JobItem) (int, error) 
 	item := journal.Item{Queue: it.QueueKey, Old: it.Job.Raw}
 	tv, err := redis.Int64s(redis.DoContext(j.read, ctx, "TIME"))
 	if err != nil || len(tv) != 2 {
-		return 0, fmt.Errorf("journal: read the time: %v", errOr(err, errors.New("bad reply")))
+		return 0, fmt.Errorf("journal: read the time: %w", errOr(err, errors.New("bad reply")))
 	}
 	if it.UniqueKey != "" {
 		k := &journal.Key{Name: it.UniqueKey, Mode: "a"}

@@ -21,7 +21,7 @@ func ExecutePauseJournal(ctx context.Context, c redis.Conn, plan PausePlan, w Jo
 	in := journal.Intent{}
 	tv, err := redis.Int64s(redis.DoContext(c, ctx, "TIME"))
 	if err != nil || len(tv) != 2 {
-		return PauseResult{Pause: plan.Pause}, fmt.Errorf("%s: journal: read the time: %v", plan.Verb(), errOr(err, errors.New("bad reply")))
+		return PauseResult{Pause: plan.Pause}, fmt.Errorf("%s: journal: read the time: %w", plan.Verb(), errOr(err, errors.New("bad reply")))
 	}
 	in.RedisMs = tv[0]*1000 + tv[1]/1000
 	for _, j := range plan.Jobs {

@@ -89,7 +89,7 @@ func sortedNames(m map[string]bool) []string {
 func JournalRepair(ctx context.Context, c redis.Conn, keys redisq.Keys, w JournalWriter, s RepairScope) (int, error) {
 	tv, err := redis.Int64s(redis.DoContext(c, ctx, "TIME"))
 	if err != nil || len(tv) != 2 {
-		return 0, fmt.Errorf("journal: read the time: %v", errOr(err, errors.New("bad reply")))
+		return 0, fmt.Errorf("journal: read the time: %w", errOr(err, errors.New("bad reply")))
 	}
 	in := journal.Intent{RedisMs: tv[0]*1000 + tv[1]/1000}
 	for _, n := range s.JobNames {

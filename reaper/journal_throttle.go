@@ -21,7 +21,7 @@ func ExecuteThrottleJournal(ctx context.Context, c redis.Conn, plan ThrottlePlan
 	res := ThrottleResult{Name: plan.Name, Key: plan.Key, New: plan.New}
 	tv, err := redis.Int64s(redis.DoContext(c, ctx, "TIME"))
 	if err != nil || len(tv) != 2 {
-		return res, fmt.Errorf("throttle: journal: read the time: %v", errOr(err, errors.New("bad reply")))
+		return res, fmt.Errorf("throttle: journal: read the time: %w", errOr(err, errors.New("bad reply")))
 	}
 	k, err := readKey(ctx, c, plan.Key)
 	if err != nil {

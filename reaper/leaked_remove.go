@@ -71,7 +71,7 @@ func (r *Reaper) RemoveLeaked(ctx context.Context, plan LeakedPlan, w JournalWri
 		if w != nil {
 			tv, err := redis.Int64s(redis.DoContext(c, ctx, "TIME"))
 			if err != nil || len(tv) != 2 {
-				return res, fmt.Errorf("remove-leaked: journal: read the time: %v", errOr(err, errors.New("bad reply")))
+				return res, fmt.Errorf("remove-leaked: journal: read the time: %w", errOr(err, errors.New("bad reply")))
 			}
 			if seq, err = w.Intent(journal.Intent{RedisMs: tv[0]*1000 + tv[1]/1000, Items: []journal.Item{{Queue: l.Key, Old: l.Raw, Count: 1}}}); err != nil {
 				return res, fmt.Errorf("remove-leaked: journal: %w", err)

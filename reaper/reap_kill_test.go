@@ -54,6 +54,9 @@ func TestReapKillChild(t *testing.T) {
 // lock_info[pool] unchanged, the pool still in the set. A second run
 // finishes with upstream's end state.
 func TestReapKilledBetweenBatches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes: not in -short")
+	}
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	const n = 3000

@@ -131,7 +131,7 @@ func (r *Reaper) DeleteUnique(ctx context.Context, plan UniqueDeletePlan, w Jour
 		if w != nil {
 			tv, err := redis.Int64s(redis.DoContext(c, ctx, "TIME"))
 			if err != nil || len(tv) != 2 {
-				return res, fmt.Errorf("delete-unique: journal: read the time: %v", errOr(err, errors.New("bad reply")))
+				return res, fmt.Errorf("delete-unique: journal: read the time: %w", errOr(err, errors.New("bad reply")))
 			}
 			item := journal.Item{Key: &journal.Key{Name: k.Key, Exists: true, Value: k.Value, PTTL: k.PTTL}}
 			if seq, err = w.Intent(journal.Intent{RedisMs: tv[0]*1000 + tv[1]/1000, Items: []journal.Item{item}}); err != nil {

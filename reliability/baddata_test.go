@@ -174,6 +174,9 @@ func (r recorder) View() string {
 // view and the help, and checks every frame it rendered with rawControl:
 // with an Ascii renderer no ESC at all.
 func TestBadDataScreen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills 110,000 bad members: left out of go test -short, run by make test")
+	}
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	writeBadData(t, c, 100000, 10000)

@@ -9,7 +9,7 @@ func TestAuditLineNamesTheJournal(t *testing.T) {
 	o.Writes.Reap = journalledReaper{d.reaper, "20261202T004900-abc123"}
 	m := newTest(t, o, 120, 30)
 	m, cmd := stepCmd(press(t, m, "X"), keyMsg("y"))
-	if m, _ = deliver(t, m, cmd); m.running != nil {
+	if m, _ = deliver(t, m, cmd); actionRunning(m) {
 		t.Fatal("the reap is still running")
 	}
 	if len(d.audit.entries) != 1 || d.audit.entries[0].Journal != "20261202T004900-abc123" {

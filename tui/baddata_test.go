@@ -88,8 +88,8 @@ func TestBadDataReachesNoScreenRaw(t *testing.T) {
 		seen := map[string]bool{}
 		show := func(name string, m Model) Model {
 			t.Helper()
-			if strings.Contains(name, "dialog") && m.dialog == nil {
-				t.Fatalf("%s: no dialog open; status %q", name, m.status.text)
+			if strings.Contains(name, "dialog") && !dialogOpen(m) {
+				t.Fatalf("%s: no dialog open; status %q", name, statusOf(m))
 			}
 			v := m.View()
 			checkScreen(t, v, width, 30)
@@ -125,14 +125,14 @@ func TestBadDataReachesNoScreenRaw(t *testing.T) {
 		m = press(m, "esc")
 		m = show("job types", press(m, "tab"))
 		m = show("hint", press(m, "R"))
-		for i := 0; i < 2 && m.dialog == nil; i++ {
+		for i := 0; i < 2 && !dialogOpen(m); i++ {
 			m = press(m, "L")
-			if m.dialog == nil {
+			if !dialogOpen(m) {
 				m = press(m, "j")
 			}
 		}
-		if m.dialog == nil {
-			t.Fatalf("no job type of the bad snapshot opens a lock repair: %q", m.status.text)
+		if !dialogOpen(m) {
+			t.Fatalf("no job type of the bad snapshot opens a lock repair: %q", statusOf(m))
 		}
 		m = show("lock repair dialog", m)
 		m = show("lock repair result", press(m, "y"))
@@ -146,7 +146,7 @@ func TestBadDataReachesNoScreenRaw(t *testing.T) {
 		m = press(m, "shift+tab")
 		// Redis fails with an error that quotes bad data: the header and
 		// the stale dialog show it.
-		m = step(t, m, snapshotMsg{gen: m.gen, err: errors.New("read" + evil), at: fixedNow})
+		m = step(t, m, current(m, snapshotMsg{err: errors.New("read" + evil), at: fixedNow}))
 		m = show("error header", m)
 		m = press(m, "tab")
 		show("stale reap dialog", press(m, "X"))

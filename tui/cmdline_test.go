@@ -26,7 +26,7 @@ func cmdScreen(t *testing.T, readOnly bool, w, h int) Model {
 func typeLine(t *testing.T, m Model, text string, after ...string) Model {
 	t.Helper()
 	m = drive(t, m, keyMsg(":"))
-	if !m.cmdline.open {
+	if !cmdLineOpen(m) {
 		t.Fatal(": did not open the command line")
 	}
 	if text != "" {
@@ -41,8 +41,8 @@ func TestCmdLineJobsSet(t *testing.T) {
 	m := cmdScreen(t, false, 100, 30)
 	m = typeLine(t, m, "jobs retry", "enter")
 	v := jobsView(t, m)
-	if !m.setsFocused() || v.set != model.SetRetry || m.cmdline.open {
-		t.Fatalf("after :jobs retry: focused %v set %s open %v", m.setsFocused(), v.set, m.cmdline.open)
+	if !m.setsFocused() || v.set != model.SetRetry || cmdLineOpen(m) {
+		t.Fatalf("after :jobs retry: focused %v set %s open %v", m.setsFocused(), v.set, cmdLineOpen(m))
 	}
 	if view := m.View(); !strings.Contains(view, "smtp 421") {
 		t.Errorf("the retry set is not on screen:\n%s", view)
@@ -78,7 +78,7 @@ func TestCmdLineViews(t *testing.T) {
 func TestCmdLineCompletesJobName(t *testing.T) {
 	m := cmdScreen(t, false, 100, 30)
 	m = typeLine(t, m, "jobtypes res", "tab")
-	if got := m.cmdline.input.Value(); got != "jobtypes resize_image " {
+	if got := cmdLineText(m); got != "jobtypes resize_image" {
 		t.Fatalf("tab completed %q", got)
 	}
 	if view := m.View(); !strings.Contains(view, ":jobtypes resize_image") {
@@ -95,25 +95,25 @@ func TestCmdLineCompletesJobName(t *testing.T) {
 	// Two candidates that share only what is typed: tab puts in the first
 	// and cycles through them.
 	m = typeLine(t, m, "where job:re", "tab")
-	if got := m.cmdline.input.Value(); got != "where job:report" {
+	if got := cmdLineText(m); got != "where job:report" {
 		t.Fatalf("tab on report/resize_image gave %q", got)
 	}
 	m = drive(t, m, keys("tab")...)
-	if got := m.cmdline.input.Value(); got != "where job:resize_image" {
+	if got := cmdLineText(m); got != "where job:resize_image" {
 		t.Errorf("second tab gave %q", got)
 	}
 	m = drive(t, m, keys("tab")...)
-	if got := m.cmdline.input.Value(); got != "where job:report" {
+	if got := cmdLineText(m); got != "where job:report" {
 		t.Errorf("third tab gave %q", got)
 	}
 	// A common part longer than what is typed goes in first.
 	m = drive(t, m, keys("esc")...)
 	m = typeLine(t, m, "j", "tab")
-	if got := m.cmdline.input.Value(); got != "job" {
+	if got := cmdLineText(m); got != "job" {
 		t.Errorf("tab on jobs/jobtypes gave %q", got)
 	}
 	m = drive(t, m, keys("tab")...)
-	if got := m.cmdline.input.Value(); got != "jobtypes" {
+	if got := cmdLineText(m); got != "jobtypes" {
 		t.Errorf("second tab on jobtypes/jobs gave %q", got)
 	}
 }
@@ -147,12 +147,12 @@ func TestCmdLineCompletesDeadPool(t *testing.T) {
 		}
 	}
 	m = typeLine(t, m, "reap aa", "tab")
-	if got := m.cmdline.input.Value(); got != "reap aaaabbbbccccddddeeeeffff " {
+	if got := cmdLineText(m); got != "reap aaaabbbbccccddddeeeeffff" {
 		t.Fatalf("tab completed %q", got)
 	}
 	m = drive(t, m, keyMsg("enter"))
-	if m.dialog == nil || m.dialog.action.kind != actionReap || !slices.Equal(m.dialog.action.targets, []string{"aaaabbbbccccddddeeeeffff"}) {
-		t.Fatalf(":reap ID opened %+v", m.dialog)
+	if dialogTitle(m) != "Reap 1 dead pool?" || !strings.Contains(dialogText(m), "pool aaaabbbbccccddddeeeeffff") {
+		t.Fatalf(":reap ID opened %q:\n%s", dialogTitle(m), dialogText(m))
 	}
 	if view := m.View(); !strings.Contains(view, "Reap 1 dead pool?") {
 		t.Errorf("the dialog is not on screen:\n%s", view)
@@ -164,12 +164,12 @@ func TestCmdLineCompletesDeadPool(t *testing.T) {
 func TestCmdLineActionReason(t *testing.T) {
 	m := cmdScreen(t, false, 100, 30)
 	m = typeLine(t, m, "reap fedcba9876543210fedcba98", "enter")
-	if m.dialog != nil || !strings.Contains(m.status.text, "x reaps a dead pool") {
-		t.Errorf(":reap on a live pool: dialog %v, status %q", m.dialog != nil, m.status.text)
+	if dialogOpen(m) || !strings.Contains(statusOf(m), "x reaps a dead pool") {
+		t.Errorf(":reap on a live pool: dialog %v, status %q", dialogOpen(m), statusOf(m))
 	}
 	m = typeLine(t, m, "pause report", "enter")
-	if m.dialog != nil || m.status.text != "pause is not available here" {
-		t.Errorf(":pause without a pauser: status %q", m.status.text)
+	if dialogOpen(m) || statusOf(m) != "pause is not available here" {
+		t.Errorf(":pause without a pauser: status %q", statusOf(m))
 	}
 }
 
@@ -187,7 +187,7 @@ func TestCmdLineReadOnly(t *testing.T) {
 		t.Errorf("read-only lacks the views: %v", names)
 	}
 	m = typeLine(t, m, "rea", "tab")
-	if got := m.cmdline.input.Value(); got != "rea" {
+	if got := cmdLineText(m); got != "rea" {
 		t.Errorf("tab on rea in read-only gave %q", got)
 	}
 	if view := m.View(); strings.Contains(view, "reap") {
@@ -195,12 +195,12 @@ func TestCmdLineReadOnly(t *testing.T) {
 	}
 	m = drive(t, m, keys("backspace", "backspace", "backspace")...)
 	m = drive(t, m, keyMsg("reap"), keyMsg("enter"))
-	if m.dialog != nil || m.status.text != "read-only: reap is disabled" {
-		t.Errorf(":reap in read-only: dialog %v, status %q", m.dialog != nil, m.status.text)
+	if dialogOpen(m) || statusOf(m) != "read-only: reap is disabled" {
+		t.Errorf(":reap in read-only: dialog %v, status %q", dialogOpen(m), statusOf(m))
 	}
 	m = typeLine(t, m, "reap-all", "enter")
-	if m.dialog != nil || m.status.text != "read-only: reap-all is disabled" {
-		t.Errorf(":reap-all in read-only: status %q", m.status.text)
+	if dialogOpen(m) || statusOf(m) != "read-only: reap-all is disabled" {
+		t.Errorf(":reap-all in read-only: status %q", statusOf(m))
 	}
 }
 
@@ -209,15 +209,15 @@ func TestCmdLineReadOnly(t *testing.T) {
 func TestCmdLineUnknown(t *testing.T) {
 	m := cmdScreen(t, false, 100, 30)
 	m = typeLine(t, m, "poolz", "enter")
-	if want := `unknown command "poolz" (did you mean pools?)`; m.status.text != want || m.cmdline.open {
-		t.Errorf("status %q, want %q (open %v)", m.status.text, want, m.cmdline.open)
+	if want := `unknown command "poolz" (did you mean pools?)`; statusOf(m) != want || cmdLineOpen(m) {
+		t.Errorf("status %q, want %q (open %v)", statusOf(m), want, cmdLineOpen(m))
 	}
 	if !strings.Contains(m.View(), `unknown command "poolz" (did you mean pools?)`) {
 		t.Errorf("the error is not on screen:\n%s", m.View())
 	}
 	m = typeLine(t, m, "workers now", "enter")
-	if m.status.text != ":workers takes no argument" || m.focused().title() == "Workers" {
-		t.Errorf(":workers now: status %q, focused %s", m.status.text, m.focused().title())
+	if statusOf(m) != ":workers takes no argument" || m.focused().title() == "Workers" {
+		t.Errorf(":workers now: status %q, focused %s", statusOf(m), m.focused().title())
 	}
 }
 
@@ -228,25 +228,25 @@ func TestCmdLineHistoryAndEsc(t *testing.T) {
 	m = typeLine(t, m, "workers", "enter")
 	m = typeLine(t, m, "orphans", "enter")
 	m = typeLine(t, m, "po", "up")
-	if got := m.cmdline.input.Value(); got != "orphans" {
+	if got := cmdLineText(m); got != "orphans" {
 		t.Errorf("up: %q", got)
 	}
 	m = drive(t, m, keys("up")...)
-	if got := m.cmdline.input.Value(); got != "workers" {
+	if got := cmdLineText(m); got != "workers" {
 		t.Errorf("up up: %q", got)
 	}
 	m = drive(t, m, keys("down", "down")...)
-	if got := m.cmdline.input.Value(); got != "po" {
+	if got := cmdLineText(m); got != "po" {
 		t.Errorf("down down: %q, want the draft back", got)
 	}
 	m = drive(t, m, keys("up", "esc")...)
-	if m.cmdline.open || m.focused().title() != "Orphans" {
-		t.Errorf("esc: open %v, focused %s", m.cmdline.open, m.focused().title())
+	if cmdLineOpen(m) || m.focused().title() != "Orphans" {
+		t.Errorf("esc: open %v, focused %s", cmdLineOpen(m), m.focused().title())
 	}
 	// Keys go to the line while it is open: j moves no cursor, q quits not.
 	m = typeLine(t, m, "q")
-	if !m.cmdline.open || m.cmdline.input.Value() != "q" {
-		t.Errorf("q in the line: open %v value %q", m.cmdline.open, m.cmdline.input.Value())
+	if !cmdLineOpen(m) || cmdLineText(m) != "q" {
+		t.Errorf("q in the line: open %v value %q", cmdLineOpen(m), cmdLineText(m))
 	}
 }
 
@@ -263,12 +263,12 @@ func TestCmdLineWhere(t *testing.T) {
 	}
 	m = typeLine(t, m, "where err:timeout fails>=3", "enter")
 	if v := jobsView(t, m); v.jobFilter != "err:timeout fails>=3" || v.total != 30 {
-		t.Errorf(":where err:timeout fails>=3: filter %q total %d, status %q", v.jobFilter, v.total, m.status.text)
+		t.Errorf(":where err:timeout fails>=3: filter %q total %d, status %q", v.jobFilter, v.total, statusOf(m))
 	}
 	reads := len(f.reads)
 	m = typeLine(t, m, "where jb:x", "enter")
-	if !strings.HasPrefix(m.status.text, "where: bad query") || jobsView(t, m).jobFilter != "err:timeout fails>=3" || len(f.reads) != reads {
-		t.Errorf(":where jb:x: status %q, filter %q, %d reads after it", m.status.text, jobsView(t, m).jobFilter, len(f.reads)-reads)
+	if !strings.HasPrefix(statusOf(m), "where: bad query") || jobsView(t, m).jobFilter != "err:timeout fails>=3" || len(f.reads) != reads {
+		t.Errorf(":where jb:x: status %q, filter %q, %d reads after it", statusOf(m), jobsView(t, m).jobFilter, len(f.reads)-reads)
 	}
 	m = typeLine(t, m, "where", "enter")
 	if jobsView(t, m).jobFilter != "" {
@@ -284,7 +284,7 @@ func TestCmdLineNoRawBytes(t *testing.T) {
 	o, _ := testOptions(staticSource(snap))
 	m := newTest(t, o, 100, 30)
 	m = typeLine(t, m, "pause re")
-	_, cands := m.completions(m.cmdline.input.Value())
+	_, cands := m.completions(cmdLineText(m))
 	if !slices.Equal(cands, []string{"report", "resize_image"}) {
 		t.Errorf("completions %q", cands)
 	}
@@ -320,7 +320,7 @@ func TestCmdLineTarget(t *testing.T) {
 		d.send(keyMsg(k))
 	}
 	c := d.f.children[d.f.open]
-	if got := c.cmdline.input.Value(); got != "target "+other+" " {
+	if got := cmdLineText(*c); got != "target "+other {
 		t.Fatalf("tab completed %q", got)
 	}
 	d.send(keyMsg("q"))
@@ -343,8 +343,8 @@ func TestCmdLineTarget(t *testing.T) {
 		t.Errorf("a single screen offers :target: %v", names)
 	}
 	m = typeLine(t, m, "target x", "enter")
-	if !strings.Contains(m.status.text, "targets of a fleet") {
-		t.Errorf(":target on a single screen: %q", m.status.text)
+	if !strings.Contains(statusOf(m), "targets of a fleet") {
+		t.Errorf(":target on a single screen: %q", statusOf(m))
 	}
 }
 

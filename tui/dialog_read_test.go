@@ -30,20 +30,20 @@ func TestDialogAnswerCountsOnlyOnceRead(t *testing.T) {
 			}
 		}
 	}
-	if m.dialog == nil || read.clock == 0 {
-		t.Fatalf("X: dialog %v, no timer for its reading", m.dialog != nil)
+	if !dialogOpen(m) || read.clock == 0 {
+		t.Fatalf("X: dialog %v, no timer for its reading", dialogOpen(m))
 	}
 	if v := m.View(); strings.Contains(v, "y: run it") || !strings.Contains(v, "n/esc/q: cancel") {
 		t.Fatalf("the dialog offers y before it was read:\n%s", v)
 	}
 	m, _ = update(m, keyMsg("y"))
-	if m.dialog == nil || m.running != nil || !strings.Contains(m.status.text, "y ignored") {
-		t.Fatalf("y before the dialog was read: dialog %v, running %v, status %q", m.dialog != nil, m.running != nil, m.status.text)
+	if !dialogOpen(m) || actionRunning(m) || !strings.Contains(statusOf(m), "y ignored") {
+		t.Fatalf("y before the dialog was read: dialog %v, running %v, status %q", dialogOpen(m), actionRunning(m), statusOf(m))
 	}
 	m, _ = update(m, tea.WindowSizeMsg{Width: 15, Height: 4}) // too small: not on screen
 	m, _ = update(m, read)
 	m, _ = update(m, keyMsg("y"))
-	if m.running != nil {
+	if actionRunning(m) {
 		t.Fatal("y confirmed a dialog the terminal was too small to draw")
 	}
 	m, cmd = update(m, tea.WindowSizeMsg{Width: 120, Height: 30})
@@ -60,7 +60,7 @@ func TestDialogAnswerCountsOnlyOnceRead(t *testing.T) {
 	}
 	m, _ = update(m, read) // the old clock's message counts for nothing
 	m, _ = update(m, keyMsg("y"))
-	if m.running != nil {
+	if actionRunning(m) {
 		t.Fatal("y confirmed on the clock of an earlier showing")
 	}
 	m, _ = update(m, again)
@@ -68,7 +68,7 @@ func TestDialogAnswerCountsOnlyOnceRead(t *testing.T) {
 		t.Fatalf("the dialog read does not offer y:\n%s", v)
 	}
 	m, cmd = update(m, keyMsg("y"))
-	if m.dialog != nil || m.running == nil {
+	if dialogOpen(m) || !actionRunning(m) {
 		t.Fatal("y after the dialog was read did not confirm it")
 	}
 	runCmd(cmd)
@@ -124,16 +124,16 @@ func TestDialogIgnoresYOfTheSameWrite(t *testing.T) {
 			}
 			waitFor("the first snapshot", func(m Model) bool { return m.snap != nil })
 			write(tc.write)
-			m := waitFor("the dialog", func(m Model) bool { return m.dialog != nil || m.running != nil })
-			if m.running != nil {
+			m := waitFor("the dialog", func(m Model) bool { return dialogOpen(m) || actionRunning(m) })
+			if actionRunning(m) {
 				t.Fatalf("the y of %q confirmed a dialog that was never drawn", tc.write)
 			}
-			waitFor("the dialog read", func(m Model) bool { return m.dialog != nil && m.dialog.read })
+			waitFor("the dialog read", func(m Model) bool { return dialogOpen(m) && m.dialog.read })
 			if n := len(d.reaper.executed()); n != 0 {
 				t.Fatalf("%d reaps before a y written after the dialog", n)
 			}
 			write("y")
-			waitFor("the reap done", func(m Model) bool { return m.dialog == nil && m.running == nil && len(d.reaper.executed()) == 1 })
+			waitFor("the reap done", func(m Model) bool { return !dialogOpen(m) && !actionRunning(m) && len(d.reaper.executed()) == 1 })
 			write("q")
 			select {
 			case err := <-done:
@@ -164,7 +164,7 @@ func TestDialogOpenedHiddenCountsFromWhenShown(t *testing.T) {
 			}
 		}
 	}
-	if m.dialog == nil {
+	if !dialogOpen(m) {
 		t.Fatal("X opened no dialog")
 	}
 	m, cmd = m.setHidden(false)
@@ -180,12 +180,12 @@ func TestDialogOpenedHiddenCountsFromWhenShown(t *testing.T) {
 		t.Fatal("shown again, the dialog's clock did not start")
 	}
 	next, _ = m.Update(keyMsg("y"))
-	if m = next.(Model); m.running != nil {
+	if m = next.(Model); actionRunning(m) {
 		t.Fatal("y confirmed a dialog just shown again")
 	}
 	next, _ = m.Update(read)
 	next, cmd = next.(Model).Update(keyMsg("y"))
-	if m = next.(Model); m.running == nil {
+	if m = next.(Model); !actionRunning(m) {
 		t.Fatal("y after the dialog was read did not confirm it")
 	}
 	runCmd(cmd)

@@ -46,7 +46,7 @@ func TestQInDialogCancels(t *testing.T) {
 		m := newTest(t, o, 120, 30)
 		m = step(t, m, keyMsg("j"))
 		m = step(t, m, keyMsg("x"))
-		if m.dialog == nil {
+		if !dialogOpen(m) {
 			t.Fatal("x on a dead pool opened no dialog")
 		}
 		m, cmd := stepCmd(m, keyMsg(k))
@@ -55,8 +55,8 @@ func TestQInDialogCancels(t *testing.T) {
 				t.Fatalf("%s in the dialog quits", k)
 			}
 		}
-		if m.dialog != nil || m.running != nil || !strings.Contains(m.status.text, "cancelled") {
-			t.Fatalf("%s in the dialog: dialog %v, running %v, status %q", k, m.dialog != nil, m.running != nil, m.status.text)
+		if dialogOpen(m) || actionRunning(m) || !strings.Contains(statusOf(m), "cancelled") {
+			t.Fatalf("%s in the dialog: dialog %v, running %v, status %q", k, dialogOpen(m), actionRunning(m), statusOf(m))
 		}
 	}
 }

@@ -98,7 +98,7 @@ func TestExplainJobType(t *testing.T) {
 		t.Errorf("r read the explanation %d times in all, want 2", len(got))
 	}
 	m = press(t, m, "p")
-	if m.dialog == nil || !strings.Contains(m.View(), "Unpause resize_image?") {
+	if !dialogOpen(m) || !strings.Contains(m.View(), "Unpause resize_image?") {
 		t.Errorf("p on the explanation did not open the unpause dialog:\n%s", m.View())
 	}
 }
@@ -152,15 +152,15 @@ func TestExplainReadOnlyAndUnavailable(t *testing.T) {
 	m = newTest(t, o, 100, 30)
 	m = selectJobType(t, m, "send_email")
 	m = press(t, m, "e")
-	if m.opened() || m.status.text != "explain is not available here" {
-		t.Errorf("e without an explainer: opened %v, status %q", m.opened(), m.status.text)
+	if m.opened() || statusOf(m) != "explain is not available here" {
+		t.Errorf("e without an explainer: opened %v, status %q", m.opened(), statusOf(m))
 	}
 
 	m = newTest(t, explainOptions(&fakeExplainer{}, &fakeTimeline{}), 100, 30)
 	m = toView(t, m, "Orphans")
 	m = press(t, m, "e")
-	if m.opened() || !strings.Contains(m.status.text, "explains the selected job type or pool") {
-		t.Errorf("e with nothing selected: opened %v, status %q", m.opened(), m.status.text)
+	if m.opened() || !strings.Contains(statusOf(m), "explains the selected job type or pool") {
+		t.Errorf("e with nothing selected: opened %v, status %q", m.opened(), statusOf(m))
 	}
 }
 
@@ -188,7 +188,7 @@ func TestCmdLineExplain(t *testing.T) {
 	x := &fakeExplainer{}
 	m := newTest(t, explainOptions(x, &fakeTimeline{}), 100, 30)
 	m = typeLine(t, m, "explain res", "tab")
-	if got := m.cmdline.input.Value(); got != "explain resize_image " {
+	if got := cmdLineText(m); got != "explain resize_image" {
 		t.Fatalf("tab completed %q", got)
 	}
 	m = drive(t, m, keyMsg("enter"))
@@ -207,8 +207,8 @@ func TestCmdLineExplain(t *testing.T) {
 	o, _ := testOptions(staticSource(fixture()))
 	m = newTest(t, o, 100, 30)
 	m = typeLine(t, m, "explain send_email", "enter")
-	if m.opened() || m.status.text != "explain is not available here" {
-		t.Errorf(":explain without an explainer: status %q", m.status.text)
+	if m.opened() || statusOf(m) != "explain is not available here" {
+		t.Errorf(":explain without an explainer: status %q", statusOf(m))
 	}
 }
 

@@ -44,12 +44,12 @@ func BenchmarkFleetFrame(b *testing.B) {
 	var singleTime, fleetTime time.Duration
 	for i := 0; i < b.N; i++ {
 		start := time.Now()
-		next, _ := single.Update(snapshotMsg{gen: single.gen, snap: snap, at: fixedNow})
+		next, _ := single.Update(current(single, snapshotMsg{snap: snap, at: fixedNow}))
 		single = next.(Model)
 		_ = single.View()
 		mid := time.Now()
 		t := i % 50
-		nextF, _ := fleet.Update(targetMsg{i: t, msg: snapshotMsg{gen: fleet.children[t].gen, snap: snap, at: fixedNow}})
+		nextF, _ := fleet.Update(targetMsg{i: t, msg: current(*fleet.children[t], snapshotMsg{snap: snap, at: fixedNow})})
 		fleet = nextF.(Fleet)
 		_ = fleet.View()
 		singleTime += mid.Sub(start)
@@ -68,7 +68,7 @@ func TestFleetFrameCost(t *testing.T) {
 	single, fleet := fleetFrameModels(50)
 	snap := fixture()
 	base := testing.AllocsPerRun(20, func() {
-		next, _ := single.Update(snapshotMsg{gen: single.gen, snap: snap, at: fixedNow})
+		next, _ := single.Update(current(single, snapshotMsg{snap: snap, at: fixedNow}))
 		single = next.(Model)
 		_ = single.View()
 	})
@@ -76,7 +76,7 @@ func TestFleetFrameCost(t *testing.T) {
 	got := testing.AllocsPerRun(20, func() {
 		t := i % 50
 		i++
-		next, _ := fleet.Update(targetMsg{i: t, msg: snapshotMsg{gen: fleet.children[t].gen, snap: snap, at: fixedNow}})
+		next, _ := fleet.Update(targetMsg{i: t, msg: current(*fleet.children[t], snapshotMsg{snap: snap, at: fixedNow})})
 		fleet = next.(Fleet)
 		_ = fleet.View()
 	})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -234,7 +235,7 @@ func stepCmd(m Model, msg tea.Msg) (Model, tea.Cmd) {
 // there for DialogReadTime: a test's steps are reads of the terminal far
 // apart. The tests of the rule itself call Update.
 func dialogRead(m Model) Model {
-	if m.dialog == nil || m.dialog.clock == 0 {
+	if !dialogOpen(m) || m.dialog.clock == 0 {
 		return m
 	}
 	next, _ := m.Update(dialogReadMsg{clock: m.dialog.clock})
@@ -355,3 +356,160 @@ func enter(t *testing.T, m Model) Model {
 	m, _ = enterCmd(t, m)
 	return m
 }
+
+// statusOf is the status line as the screen draws it: the footer's first
+// line, drawn at a width that cuts nothing.
+func statusOf(m Model) string {
+	lines := strings.Split(wideView(m), "\n")
+	return strings.TrimSpace(lines[len(lines)-2])
+}
+
+// wideView is the screen drawn 400 columns wide (the same height), so
+// that no line is cut.
+func wideView(m Model) string {
+	h := strings.Count(m.View(), "\n") + 1
+	wide, _ := m.Update(tea.WindowSizeMsg{Width: 400, Height: h})
+	return wide.(Model).View()
+}
+
+// dialogOpen reports whether the screen draws a confirm dialog: its keys
+// are the footer's help.
+func dialogOpen(m Model) bool {
+	lines := strings.Split(m.View(), "\n")
+	return strings.Contains(lines[len(lines)-1], "n/esc/q cancel")
+}
+
+// dialogTitle is the title of the dialog drawn, "" when none: the first
+// line inside its border.
+func dialogTitle(m Model) string {
+	if !dialogOpen(m) {
+		return ""
+	}
+	for _, l := range strings.Split(wideView(m), "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "│") {
+			return strings.TrimSpace(strings.Trim(t, "│"))
+		}
+	}
+	return ""
+}
+
+// actionRunning reports whether the screen draws a running action: its
+// progress ("reaping 2 pools…", with a bar of jobs when it counts them)
+// where the status line is.
+func actionRunning(m Model) bool {
+	line := statusOf(m)
+	if strings.HasPrefix(line, "planning ") {
+		return false
+	}
+	return strings.HasSuffix(line, "…") || strings.Contains(line, "… [") || strings.Contains(line, "…  esc stops")
+}
+
+// footerLines are the lines of the wide screen from its foot up: the
+// help first.
+func footerLines(m Model) []string {
+	lines := strings.Split(wideView(m), "\n")
+	for i, j := 0, len(lines)-1; i < j; i, j = i+1, j-1 {
+		lines[i], lines[j] = lines[j], lines[i]
+	}
+	return lines
+}
+
+// cmdLineOpen reports whether the screen draws the command line: its
+// keys are the footer's help.
+func cmdLineOpen(m Model) bool {
+	help := footerLines(m)[0]
+	return strings.Contains(help, "enter run") && strings.Contains(help, "esc close")
+}
+
+// cmdLineText is the command line's text as drawn after its ':', ""
+// when it is closed; the spaces it ends with are not told from the
+// cursor and the padding, so they are cut.
+func cmdLineText(m Model) string {
+	if !cmdLineOpen(m) {
+		return ""
+	}
+	return strings.TrimRight(strings.TrimPrefix(strings.TrimSpace(footerLines(m)[1]), ":"), " ")
+}
+
+// scanRunning reports whether the screen says an orphan scan is running
+// ("scanning…" in the header, or in the Orphans view).
+func scanRunning(m Model) bool {
+	v := wideView(m)
+	return strings.Contains(v, "scanning…") && !strings.Contains(v, "summary of")
+}
+
+// tabNames are the screen's tabs, as the header names them.
+var tabNames = map[string]bool{"Pools": true, "Job types": true, "Orphans": true, "Workers": true, "Jobs": true}
+
+// drawnTabs are the tabs the header draws, in order, and the index of
+// the focused one (in brackets), -1 when none is.
+func drawnTabs(m Model) (tabs []string, focused int) {
+	for _, l := range strings.Split(wideView(m), "\n") {
+		if !strings.Contains(l, "[") || !strings.Contains(l, "]") {
+			continue
+		}
+		tabs, focused = nil, -1
+		l = strings.NewReplacer("[", "  [", "]", "  ").Replace(l)
+		for _, tok := range strings.Split(l, "  ") {
+			tok = strings.TrimSpace(tok)
+			on := strings.HasPrefix(tok, "[")
+			name, _, _ := strings.Cut(strings.TrimPrefix(tok, "["), " › ")
+			if !tabNames[name] {
+				continue
+			}
+			if on {
+				focused = len(tabs)
+			}
+			tabs = append(tabs, name)
+		}
+		if focused >= 0 {
+			return tabs, focused
+		}
+	}
+	return nil, -1
+}
+
+// tabIndex is the index of the focused tab as drawn.
+func tabIndex(m Model) int { _, i := drawnTabs(m); return i }
+
+// tabCount is how many tabs the header draws.
+func tabCount(m Model) int { tabs, _ := drawnTabs(m); return len(tabs) }
+
+// drawnPools is the number of pools the header counts ("6 pools"), -1
+// when it counts none.
+func drawnPools(m Model) int {
+	for _, l := range strings.Split(wideView(m), "\n") {
+		f := strings.Fields(l)
+		for i := 1; i < len(f); i++ {
+			if f[i] == "pools" || f[i] == "pool" {
+				var n int
+				if _, err := fmt.Sscanf(f[i-1], "%d", &n); err == nil {
+					return n
+				}
+			}
+		}
+	}
+	return -1
+}
+
+// dialogText is the dialog drawn, its lines inside the border joined.
+func dialogText(m Model) string {
+	var in []string
+	for _, l := range strings.Split(wideView(m), "\n") {
+		if t := strings.TrimSpace(l); strings.HasPrefix(t, "│") {
+			in = append(in, strings.TrimSpace(strings.Trim(t, "│")))
+		}
+	}
+	return strings.Join(in, "\n")
+}
+
+// current is msg as the screen's running poll delivers it: of the poll
+// generation m is on.
+func current(m Model, msg snapshotMsg) snapshotMsg {
+	msg.gen = m.gen
+	return msg
+}
+
+// tickNow is the tick of the poll loop m is on.
+func tickNow(m Model) tickMsg { return tickMsg{gen: m.gen} }

@@ -160,11 +160,11 @@ func TestHistoryUndo(t *testing.T) {
 	m = press(t, m, "esc")
 	historyOf(t, m)
 	m = press(t, m, "U")
-	if m.dialog == nil {
-		t.Fatalf("U opened no dialog; status %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("U opened no dialog; status %q", statusOf(m))
 	}
-	if !strings.Contains(m.dialog.action.title, "Undo 20261129-143000-001: put back 2 items?") || !strings.Contains(strings.Join(m.dialog.action.body, "\n"), "to put back: 2") {
-		t.Fatalf("the undo's dialog: %q\n%s", m.dialog.action.title, strings.Join(m.dialog.action.body, "\n"))
+	if !strings.Contains(dialogTitle(m), "Undo 20261129-143000-001: put back 2 items?") || !strings.Contains(dialogText(m), "to put back: 2") {
+		t.Fatalf("the undo's dialog: %q\n%s", dialogTitle(m), dialogText(m))
 	}
 	if len(j.undos()) != 0 {
 		t.Fatal("the undo ran before y")
@@ -173,8 +173,8 @@ func TestHistoryUndo(t *testing.T) {
 	if got := j.undos(); len(got) != 1 || got[0] != "20261129-143000-001" {
 		t.Fatalf("undos run: %v", got)
 	}
-	if m.status.text != "Undo: put back 2" || m.status.isErr {
-		t.Errorf("status after the undo: %q (error %v)", m.status.text, m.status.isErr)
+	if statusOf(m) != "Undo: put back 2" || m.status.isErr {
+		t.Errorf("status after the undo: %q (error %v)", statusOf(m), m.status.isErr)
 	}
 	d.audit.mu.Lock()
 	entries := append([]audit.Entry(nil), d.audit.entries...)
@@ -207,11 +207,11 @@ func TestHistoryUndoRefused(t *testing.T) {
 	m := newTest(t, o, 100, 30)
 	m = press(t, m, "u")
 	m = press(t, m, "U") // the newest: the reap
-	if m.dialog != nil {
+	if dialogOpen(m) {
 		t.Fatal("the undo of a reap opened a dialog")
 	}
-	if !strings.HasPrefix(m.status.text, "undo refused: ") || !strings.Contains(m.status.text, "repaired broken state") || !m.status.isErr {
-		t.Errorf("status: %q", m.status.text)
+	if !strings.HasPrefix(statusOf(m), "undo refused: ") || !strings.Contains(statusOf(m), "repaired broken state") || !m.status.isErr {
+		t.Errorf("status: %q", statusOf(m))
 	}
 	if len(j.undos()) != 0 || len(d.audit.entries) != 0 {
 		t.Fatalf("a refused undo ran or was audited: %v %v", j.undos(), d.audit.entries)
@@ -227,15 +227,15 @@ func TestHistoryReadOnlyAndUnavailable(t *testing.T) {
 	m = press(t, m, "u")
 	historyOf(t, m)
 	m = press(t, m, "U")
-	if m.dialog != nil || m.status.text != "read-only: undo is disabled" {
-		t.Errorf("U in read-only mode: dialog %v, status %q", m.dialog != nil, m.status.text)
+	if dialogOpen(m) || statusOf(m) != "read-only: undo is disabled" {
+		t.Errorf("U in read-only mode: dialog %v, status %q", dialogOpen(m), statusOf(m))
 	}
 
 	o, _ = testOptions(staticSource(fixture()))
 	m = newTest(t, o, 100, 30)
 	m = press(t, m, "u")
-	if m.opened() || m.status.text != "history is not available here" {
-		t.Errorf("u without a history: opened %v, status %q", m.opened(), m.status.text)
+	if m.opened() || statusOf(m) != "history is not available here" {
+		t.Errorf("u without a history: opened %v, status %q", m.opened(), statusOf(m))
 	}
 
 	o, _ = historyOptions(sampleJournal())
@@ -243,8 +243,8 @@ func TestHistoryReadOnlyAndUnavailable(t *testing.T) {
 	m = newTest(t, o, 100, 30)
 	m = press(t, m, "u")
 	m = press(t, m, "U")
-	if m.dialog != nil || m.status.text != "undo is not available here" {
-		t.Errorf("U without an undoer: status %q", m.status.text)
+	if dialogOpen(m) || statusOf(m) != "undo is not available here" {
+		t.Errorf("U without an undoer: status %q", statusOf(m))
 	}
 }
 
@@ -253,8 +253,8 @@ func TestUndoOutsideHistory(t *testing.T) {
 	o, _ := historyOptions(sampleJournal())
 	m := newTest(t, o, 100, 30)
 	m = press(t, m, "U")
-	if m.dialog != nil || !strings.Contains(m.status.text, "open the history with u") {
-		t.Errorf("U in the pools view: status %q", m.status.text)
+	if dialogOpen(m) || !strings.Contains(statusOf(m), "open the history with u") {
+		t.Errorf("U in the pools view: status %q", statusOf(m))
 	}
 }
 

@@ -34,15 +34,15 @@ func TestConfirmCountsOnlyAfterTheDialogWasDrawn(t *testing.T) {
 	m := newTest(t, o, 120, 30)
 	m, cmd := stepCmd(m, keyMsg("Xy"))
 	runCmd(cmd)
-	if m.running != nil || len(d.reaper.executed()) != 0 {
+	if actionRunning(m) || len(d.reaper.executed()) != 0 {
 		t.Fatal("the y of Xy confirmed a dialog that was never drawn")
 	}
-	if m.dialog == nil {
+	if !dialogOpen(m) {
 		t.Fatal("Xy did not open the dialog")
 	}
 	_ = m.View()
 	m, cmd = stepCmd(m, keyMsg("y"))
-	if m.dialog != nil || m.running == nil {
+	if dialogOpen(m) || !actionRunning(m) {
 		t.Fatal("y after the dialog was drawn did not confirm it")
 	}
 	runCmd(cmd)
@@ -100,12 +100,12 @@ func TestKeyBurstInOneWrite(t *testing.T) {
 	write("jjj")
 	waitFor("the cursor on the fourth pool", func(m Model) bool { return poolsOf(m).list.cursor == 3 })
 	write("gXy")
-	m := waitFor("the reap dialog", func(m Model) bool { return m.dialog != nil || m.running != nil })
-	if m.running != nil {
+	m := waitFor("the reap dialog", func(m Model) bool { return dialogOpen(m) || actionRunning(m) })
+	if actionRunning(m) {
 		t.Fatal("the y of gXy confirmed a dialog that was never drawn")
 	}
 	write("n")
-	waitFor("the dialog cancelled", func(m Model) bool { return m.dialog == nil })
+	waitFor("the dialog cancelled", func(m Model) bool { return !dialogOpen(m) })
 	write("q")
 	select {
 	case err := <-done:

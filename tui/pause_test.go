@@ -86,8 +86,8 @@ func TestPauseConfirmed(t *testing.T) {
 		t.Fatalf("p: enabled %v, help %q", k.TogglePause.Enabled(), k.TogglePause.Help().Desc)
 	}
 	m = step(t, m, keyMsg("p"))
-	if m.dialog == nil {
-		t.Fatalf("p opened no dialog; status %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("p opened no dialog; status %q", statusOf(m))
 	}
 	view := m.View()
 	for _, want := range []string{"Pause send_email?", "workers stop taking new send_email jobs; the 6 in progress finish", "SET work:jobs:send_email:paused 1"} {
@@ -104,8 +104,8 @@ func TestPauseConfirmed(t *testing.T) {
 	if len(plans) != 1 || !plans[0].Pause || strings.Join(plans[0].Names(), ",") != "send_email" {
 		t.Fatalf("plans %+v", plans)
 	}
-	if m.status.isErr || m.status.text != "paused send_email" {
-		t.Errorf("status %q", m.status.text)
+	if m.status.isErr || statusOf(m) != "paused send_email" {
+		t.Errorf("status %q", statusOf(m))
 	}
 	if src.calls != calls+1 {
 		t.Errorf("%d polls after the pause, want 1", src.calls-calls)
@@ -132,7 +132,7 @@ func TestUnpauseCancelled(t *testing.T) {
 	o, d, p := pauseOptions(staticSource(fixture()))
 	m := selectJobType(t, newTest(t, o, 100, 30), "resize_image")
 	m = step(t, m, keyMsg("p"))
-	if m.dialog == nil {
+	if !dialogOpen(m) {
 		t.Fatal("no dialog")
 	}
 	view := m.View()
@@ -142,8 +142,8 @@ func TestUnpauseCancelled(t *testing.T) {
 		}
 	}
 	m = press(t, m, "n")
-	if m.dialog != nil || len(p.ran()) != 0 || len(d.audit.entries) != 0 || !strings.Contains(m.status.text, "nothing was changed") {
-		t.Errorf("cancel: dialog %v, plans %d, audit %d, status %q", m.dialog != nil, len(p.ran()), len(d.audit.entries), m.status.text)
+	if dialogOpen(m) || len(p.ran()) != 0 || len(d.audit.entries) != 0 || !strings.Contains(statusOf(m), "nothing was changed") {
+		t.Errorf("cancel: dialog %v, plans %d, audit %d, status %q", dialogOpen(m), len(p.ran()), len(d.audit.entries), statusOf(m))
 	}
 }
 
@@ -180,7 +180,7 @@ func TestPauseAbsentWhereItDoesNotApply(t *testing.T) {
 				t.Errorf("help shows p:\n%s", m.View())
 			}
 			m = press(t, m, "p")
-			if m.dialog != nil || len(p.ran()) != 0 {
+			if dialogOpen(m) || len(p.ran()) != 0 {
 				t.Error("p opened a dialog or paused")
 			}
 		})

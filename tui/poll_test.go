@@ -58,7 +58,7 @@ func (s *fakeSweeper) Sweep(context.Context) (*model.Snapshot, error) {
 // starts; it returns the wait armed for the next poll.
 func pollOnce(t *testing.T, m Model) (Model, time.Duration) {
 	t.Helper()
-	m, cmd := stepCmd(m, tickMsg{gen: m.gen})
+	m, cmd := stepCmd(m, tickNow(m))
 	if cmd == nil {
 		t.Fatal("the tick started no poll")
 	}
@@ -116,11 +116,11 @@ func TestSlowPollNeverOverlaps(t *testing.T) {
 	o.Reads.Poll = p
 	o.Now = p.Now
 	m := newTest(t, o, 120, 30)
-	m, cmd := stepCmd(m, tickMsg{gen: m.gen})
+	m, cmd := stepCmd(m, tickNow(m))
 	if cmd == nil || !m.inFlight {
 		t.Fatal("tick started no poll")
 	}
-	if _, again := stepCmd(m, tickMsg{gen: m.gen}); again != nil {
+	if _, again := stepCmd(m, tickNow(m)); again != nil {
 		t.Fatal("a second poll started while one was in flight")
 	}
 }

@@ -118,7 +118,7 @@ func pollFrameModel(t testing.TB, first *model.Snapshot, tab int) Model {
 // pollFrame delivers snap as the current generation's poll and draws the
 // screen.
 func pollFrame(m Model, snap *model.Snapshot) Model {
-	next, _ := m.Update(snapshotMsg{gen: m.gen, snap: snap, at: snap.RedisTime})
+	next, _ := m.Update(current(m, snapshotMsg{snap: snap, at: snap.RedisTime}))
 	m = next.(Model)
 	_ = m.View()
 	return m

@@ -82,11 +82,11 @@ func TestQueueQuery(t *testing.T) {
 	o.Reads.Queue, o.Reads.QueueFilter = f, f
 	m := openSendEmailQueue(t, o, 80, 24)
 	m = press(t, m, "A")
-	if m.dialog != nil || !strings.Contains(m.View(), "A marks every job the query matches: type a query with /") {
+	if dialogOpen(m) || !strings.Contains(m.View(), "A marks every job the query matches: type a query with /") {
 		t.Fatalf("A without a query:\n%s", m.View())
 	}
 	m = typeKeys(t, press(t, m, "/"), "args.i:7")
-	if m.cmdline.open || !strings.Contains(m.View(), "/args.i:7") {
+	if cmdLineOpen(m) || !strings.Contains(m.View(), "/args.i:7") {
 		t.Fatalf("typing the query:\n%s", m.View())
 	}
 	m = press(t, m, "enter")

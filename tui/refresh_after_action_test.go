@@ -34,8 +34,8 @@ func TestPoolDetailRefreshedAfterReap(t *testing.T) {
 		t.Fatalf("no dead pool detail:\n%s", m.View())
 	}
 	m = step(t, m, keyMsg("x"))
-	if m.dialog == nil {
-		t.Fatalf("x in the detail opened no dialog; status %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("x in the detail opened no dialog; status %q", statusOf(m))
 	}
 	reaped = true
 	m, cmd := stepCmd(m, keyMsg("y"))

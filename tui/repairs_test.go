@@ -82,8 +82,8 @@ func TestRequeueOrphanConfirmed(t *testing.T) {
 		t.Fatal("R not enabled on an orphan")
 	}
 	m = step(t, m, keyMsg("R"))
-	if m.dialog == nil {
-		t.Fatalf("R opened no dialog; status %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("R opened no dialog; status %q", statusOf(m))
 	}
 	v := m.View()
 	for _, want := range []string{"Requeue 5 jobs from 1 in-progress list?", fixtureOrphan.Key, "orphan: pool not in worker_pools", "5 -> work:jobs:send_email"} {
@@ -95,25 +95,22 @@ func TestRequeueOrphanConfirmed(t *testing.T) {
 	sc.orphans = nil // what the scan after the requeue finds
 	sc.mu.Unlock()
 	startedBefore, _, _ := sc.counts()
-	genBefore := m.gen
 	m, cmd := stepCmd(m, keyMsg("y"))
-	if m.running == nil || m.running.total != 5 {
+	if !actionRunning(m) || m.running.total != 5 {
 		t.Fatalf("y did not start the requeue with a progress total: %+v", m.running)
 	}
 	m, _, _ = runScan(t, m, cmd)
 	if n, _ := r.ran(); n != 1 || r.requeues[0].Lists[0].Key != fixtureOrphan.Key || !r.requeues[0].Lists[0].HeartbeatUnread {
 		t.Fatalf("requeues %+v", r.requeues)
 	}
-	if m.status.isErr || !strings.Contains(m.status.text, "requeued 5 jobs from 1 list") {
-		t.Fatalf("status %q", m.status.text)
+	if m.status.isErr || !strings.Contains(statusOf(m), "requeued 5 jobs from 1 list") {
+		t.Fatalf("status %q", statusOf(m))
 	}
-	if m.gen == genBefore {
-		t.Fatal("no refresh after the requeue")
-	}
+	// The refresh after it: TestDriveOrphanScanAndRequeue.
 	if started, _, _ := sc.counts(); started != startedBefore+1 {
 		t.Fatal("no new scan after the requeue")
 	}
-	if len(m.orphanList) != 0 || strings.Contains(m.View(), fixtureOrphan.Key) {
+	if strings.Contains(m.View(), fixtureOrphan.Key) {
 		t.Fatal("the requeued orphan is still listed")
 	}
 	if len(d.audit.entries) != 1 {
@@ -132,10 +129,10 @@ func TestRequeueCancelled(t *testing.T) {
 			m = step(t, m, keyMsg("R"))
 			m, cmd := stepCmd(m, keyMsg(k))
 			m, _ = deliver(t, m, cmd)
-			if n, _ := r.ran(); m.dialog != nil || m.running != nil || n != 0 || len(d.audit.entries) != 0 {
+			if n, _ := r.ran(); dialogOpen(m) || actionRunning(m) || n != 0 || len(d.audit.entries) != 0 {
 				t.Fatal("cancel ran something")
 			}
-			if len(m.orphanList) != 1 {
+			if !strings.Contains(m.View(), fixtureOrphan.Key) {
 				t.Fatal("cancel changed the orphans")
 			}
 		})
@@ -158,11 +155,13 @@ func TestRequeueDeadPoolFromDetail(t *testing.T) {
 		t.Fatalf("fixture: row 2 is %s", p.Status)
 	}
 	m = step(t, m, keyMsg("R"))
-	if m.dialog == nil {
-		t.Fatalf("R in a dead pool's detail opened no dialog; status %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("R in a dead pool's detail opened no dialog; status %q", statusOf(m))
 	}
-	if got := strings.Join(m.dialog.action.targets, ","); got != "work:jobs:resize_image:"+p.ID+":inprogress,work:jobs:send_email:"+p.ID+":inprogress" {
-		t.Fatalf("targets %s", got)
+	for _, list := range []string{"work:jobs:resize_image:" + p.ID + ":inprogress", "work:jobs:send_email:" + p.ID + ":inprogress"} {
+		if !strings.Contains(dialogText(m), list) {
+			t.Fatalf("the plan does not name %s:\n%s", list, dialogText(m))
+		}
 	}
 	if !strings.Contains(m.View(), "dead pool still in worker_pools") {
 		t.Fatalf("dialog:\n%s", m.View())
@@ -179,8 +178,8 @@ func TestRequeueDeadPoolFromDetail(t *testing.T) {
 		t.Fatal("R enabled on a live pool")
 	}
 	m = step(t, m, keyMsg("R"))
-	if m.dialog != nil || !strings.Contains(m.status.text, "R requeues") {
-		t.Fatalf("R on a live pool: dialog %v, status %q", m.dialog != nil, m.status.text)
+	if dialogOpen(m) || !strings.Contains(statusOf(m), "R requeues") {
+		t.Fatalf("R on a live pool: dialog %v, status %q", dialogOpen(m), statusOf(m))
 	}
 }
 
@@ -192,7 +191,7 @@ func TestRepairLocksConfirmedAndCancelled(t *testing.T) {
 		t.Fatal("L enabled on a job type without drift")
 	}
 	m = step(t, m, keyMsg("L"))
-	if m.dialog != nil {
+	if dialogOpen(m) {
 		t.Fatal("L opened a dialog on a job type without drift")
 	}
 	m = step(t, m, keyMsg("G")) // send_email, DRIFT
@@ -200,8 +199,8 @@ func TestRepairLocksConfirmedAndCancelled(t *testing.T) {
 		t.Fatalf("fixture: %s has no drift", jt.Name)
 	}
 	m = step(t, m, keyMsg("L"))
-	if m.dialog == nil {
-		t.Fatalf("L opened no dialog; status %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("L opened no dialog; status %q", statusOf(m))
 	}
 	v := m.View()
 	for _, want := range []string{"Repair the locks of send_email?", "lock                                 9 -> 6", "lock_info[6f1a2b3c4d5e6f7a8b9c0d1e]  3 -> 3"} {
@@ -211,22 +210,19 @@ func TestRepairLocksConfirmedAndCancelled(t *testing.T) {
 	}
 	m, cmd := stepCmd(m, keyMsg("n"))
 	m, _ = deliver(t, m, cmd)
-	if _, n := r.ran(); n != 0 || m.dialog != nil {
+	if _, n := r.ran(); n != 0 || dialogOpen(m) {
 		t.Fatal("n ran the repair")
 	}
 	m = step(t, m, keyMsg("L"))
-	genBefore := m.gen
 	m, cmd = stepCmd(m, keyMsg("y"))
 	m, _, _ = runScan(t, m, cmd)
 	if _, n := r.ran(); n != 1 || r.repairs[0].Jobs[0].JobName != "send_email" || r.repairs[0].Jobs[0].LockAfter != 6 {
 		t.Fatalf("repairs %+v", r.repairs)
 	}
-	if m.status.isErr || !strings.Contains(m.status.text, "repaired the locks of send_email: lock 6") {
-		t.Fatalf("status %q", m.status.text)
+	if m.status.isErr || !strings.Contains(statusOf(m), "repaired the locks of send_email: lock 6") {
+		t.Fatalf("status %q", statusOf(m))
 	}
-	if m.gen == genBefore {
-		t.Fatal("no refresh after the repair")
-	}
+	// The refresh after it: TestDriveRepairLocks.
 	if e := d.audit.entries[len(d.audit.entries)-1]; e.Action != "repair-locks" || strings.Join(e.Targets, ",") != "send_email" {
 		t.Fatalf("audit entry %+v", e)
 	}
@@ -254,7 +250,7 @@ func TestReadOnlyHidesRepairsKeepsScan(t *testing.T) {
 				t.Fatalf("%s in read-only %s: a dialog, or no %q:\n%s", k, v, hint, view)
 			}
 		}
-		if m = step(t, m, keyMsg("y")); m.running != nil {
+		if m = step(t, m, keyMsg("y")); actionRunning(m) {
 			t.Fatalf("y in read-only %s started an action", v)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 // pollNow delivers a poll's snapshot and settles what follows it.
 func pollNow(t *testing.T, m Model, at time.Time) Model {
 	t.Helper()
-	m, cmd := stepCmd(m, snapshotMsg{gen: m.gen, snap: fixture(), at: at})
+	m, cmd := stepCmd(m, current(m, snapshotMsg{snap: fixture(), at: at}))
 	return settle(t, m, cmd, 0)
 }
 
@@ -87,7 +87,7 @@ func TestDetailFollowsPolls(t *testing.T) {
 	// A poll whose re-read has not returned: the jobs say how old they
 	// are.
 	now = now.Add(5 * time.Second)
-	m, _ = stepCmd(m, snapshotMsg{gen: m.gen, snap: fixture(), at: now})
+	m, _ = stepCmd(m, current(m, snapshotMsg{snap: fixture(), at: now}))
 	if view := m.View(); !strings.Contains(view, "in-progress jobs as of 5s ago") {
 		t.Errorf("no note of the jobs' age:\n%s", view)
 	}

@@ -141,7 +141,7 @@ func newScanTest(t *testing.T, o Options, w, h int) Model {
 	t.Helper()
 	m := newTest(t, o, w, h)
 	m, _, _ = runScan(t, m, m.firstScan())
-	if m.scan.running || !m.scan.completed {
+	if scanRunning(m) || !m.scan.completed {
 		t.Fatalf("first scan did not finish: %+v", m.scan)
 	}
 	return m
@@ -151,7 +151,7 @@ func TestScanRunsAtStartFillsOrphansAndArmsTheInterval(t *testing.T) {
 	o, _, sc := scanOptions(3)
 	m := New(o)
 	m.after = instantAfter
-	if !m.scan.running {
+	if !scanRunning(m) {
 		t.Fatal("New must count Init's scan as running")
 	}
 	m = step(t, m, tea.WindowSizeMsg{Width: 120, Height: 30})
@@ -182,12 +182,12 @@ func TestScanRunsAtStartFillsOrphansAndArmsTheInterval(t *testing.T) {
 	}
 	// The periodic tick starts the next scan.
 	m, cmd := stepCmd(m, tick.msg)
-	if !m.scan.running || cmd == nil {
+	if !scanRunning(m) || cmd == nil {
 		t.Fatal("the periodic tick started no scan")
 	}
 	m, _, _ = runScan(t, m, cmd)
-	if started, _, _ := sc.counts(); started != 2 || m.scan.running {
-		t.Fatalf("after the tick: %d scans started, running %v", started, m.scan.running)
+	if started, _, _ := sc.counts(); started != 2 || scanRunning(m) {
+		t.Fatalf("after the tick: %d scans started, running %v", started, scanRunning(m))
 	}
 }
 
@@ -196,8 +196,8 @@ func TestScanKeyStartsOneScanAtATime(t *testing.T) {
 	m := newScanTest(t, o, 120, 30)
 	gen := m.scanGen
 	m, cmd := stepCmd(m, keyMsg("o"))
-	if !m.scan.running || cmd == nil || m.scanGen != gen+1 {
-		t.Fatalf("o started no scan: running %v, gen %d→%d", m.scan.running, gen, m.scanGen)
+	if !scanRunning(m) || cmd == nil || m.scanGen != gen+1 {
+		t.Fatalf("o started no scan: running %v, gen %d→%d", scanRunning(m), gen, m.scanGen)
 	}
 	if v := m.View(); !strings.Contains(v, "scanning…") {
 		t.Fatalf("header does not say it scans:\n%s", v)
@@ -208,12 +208,12 @@ func TestScanKeyStartsOneScanAtATime(t *testing.T) {
 		t.Fatal("a second o started another scan")
 	}
 	m, _, _ = runScan(t, m2, cmd)
-	if started, closed, _ := sc.counts(); started != 2 || closed != 2 || m.scan.running {
-		t.Fatalf("started %d, closed %d, running %v", started, closed, m.scan.running)
+	if started, closed, _ := sc.counts(); started != 2 || closed != 2 || scanRunning(m) {
+		t.Fatalf("started %d, closed %d, running %v", started, closed, scanRunning(m))
 	}
 	// The tick armed by the first scan is stale now: it starts nothing.
 	m, cmd = stepCmd(m, scanTickMsg{gen: gen})
-	if cmd != nil || m.scan.running {
+	if cmd != nil || scanRunning(m) {
 		t.Fatal("a stale periodic tick started a scan")
 	}
 }
@@ -241,8 +241,8 @@ func TestStaleScanStepsDropped(t *testing.T) {
 	if started, closed, _ := sc.counts(); started != 3 || closed != 3 {
 		t.Fatalf("started %d, closed %d; want 3 and 3 (A dropped, B finished)", started, closed)
 	}
-	if len(m.orphanList) != 0 || m.scan.running {
-		t.Fatalf("orphans %v after scan B, running %v", m.orphanList, m.scan.running)
+	if len(m.orphanList) != 0 || scanRunning(m) {
+		t.Fatalf("orphans %v after scan B, running %v", m.orphanList, scanRunning(m))
 	}
 	// A stale wake (of a scan replaced during its pause) closes that scan
 	// and runs no step.
@@ -283,7 +283,7 @@ func TestScanPacedByStepDuration(t *testing.T) {
 	if len(paces) != len(want) || paces[0] != want[0] || paces[1] != want[1] {
 		t.Fatalf("pauses %v, want %v", paces, want)
 	}
-	if m.scan.running {
+	if scanRunning(m) {
 		t.Fatal("scan did not finish")
 	}
 }
@@ -294,16 +294,16 @@ func TestPollNotHeldByScan(t *testing.T) {
 	m := newScanTest(t, o, 120, 30)
 	m, scanCmd := stepCmd(m, keyMsg("o"))
 	// While the scan's first step is out, the poll's tick fetches.
-	m, cmd := stepCmd(m, tickMsg{gen: m.gen})
+	m, cmd := stepCmd(m, tickNow(m))
 	if !m.inFlight || cmd == nil {
 		t.Fatal("the poll did not start while a scan ran")
 	}
 	m, _ = deliver(t, m, cmd)
-	if m.inFlight || !m.scan.running {
-		t.Fatalf("poll in flight %v, scan running %v", m.inFlight, m.scan.running)
+	if m.inFlight || !scanRunning(m) {
+		t.Fatalf("poll in flight %v, scan running %v", m.inFlight, scanRunning(m))
 	}
 	m, _, _ = runScan(t, m, scanCmd)
-	if m.scan.running {
+	if scanRunning(m) {
 		t.Fatal("scan did not finish")
 	}
 }
@@ -313,7 +313,7 @@ func TestScanErrorShownAndRetriedLater(t *testing.T) {
 	sc.stepErr = errors.New("scan for in-progress lists: connection reset")
 	m := newTest(t, o, 120, 30)
 	m, _, timers := runScan(t, m, m.firstScan())
-	if m.scan.running || m.scan.err == nil {
+	if scanRunning(m) || m.scan.err == nil {
 		t.Fatalf("scan %+v", m.scan)
 	}
 	if _, closed, _ := sc.counts(); closed != 1 {

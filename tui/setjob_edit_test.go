@@ -92,7 +92,7 @@ func TestJobDetailEditAndDuplicate(t *testing.T) {
 
 	m, cmd := sendSets(m, keyMsg("e"))
 	if cmd == nil || len(ed.sessions) != 1 || m.status.isErr {
-		t.Fatalf("e: cmd %v, sessions %d, status %q", cmd != nil, len(ed.sessions), m.status.text)
+		t.Fatalf("e: cmd %v, sessions %d, status %q", cmd != nil, len(ed.sessions), statusOf(m))
 	}
 	s := ed.sessions[0]
 	shown, _ := s.Read()
@@ -107,7 +107,7 @@ func TestJobDetailEditAndDuplicate(t *testing.T) {
 		t.Errorf("the edited file is left behind: %v", err)
 	}
 	view := m.View()
-	if m.dialog == nil || !strings.Contains(view, "Edit the args of job") || !strings.Contains(view, `-   "to": "ops@example.com"`) || !strings.Contains(view, `+   "to": "dev@example.com"`) {
+	if !dialogOpen(m) || !strings.Contains(view, "Edit the args of job") || !strings.Contains(view, `-   "to": "ops@example.com"`) || !strings.Contains(view, `+   "to": "dev@example.com"`) {
 		t.Fatalf("no edit dialog with the diff:\n%s", view)
 	}
 	m = drive(t, m, keys("y")...)
@@ -119,7 +119,7 @@ func TestJobDetailEditAndDuplicate(t *testing.T) {
 	}
 
 	m = drive(t, m, keys("enter", "d")...)
-	if m.dialog == nil || !strings.Contains(m.View(), "Push a copy of job") {
+	if !dialogOpen(m) || !strings.Contains(m.View(), "Push a copy of job") {
 		t.Fatalf("no duplicate dialog:\n%s", m.View())
 	}
 	drive(t, m, keys("y")...)
@@ -138,7 +138,7 @@ func TestJobDetailEditReadOnly(t *testing.T) {
 	m := newTest(t, o, 100, 40)
 	m = drive(t, m, keys("shift+tab")...)
 	m = drive(t, m, keys("j", "j", "j", "enter", "e", "d")...)
-	if len(ed.sessions) != 0 || m.dialog != nil || !strings.Contains(m.status.text, "read-only") {
-		t.Errorf("read-only: sessions %d, dialog %v, status %q", len(ed.sessions), m.dialog != nil, m.status.text)
+	if len(ed.sessions) != 0 || dialogOpen(m) || !strings.Contains(statusOf(m), "read-only") {
+		t.Errorf("read-only: sessions %d, dialog %v, status %q", len(ed.sessions), dialogOpen(m), statusOf(m))
 	}
 }

@@ -79,8 +79,8 @@ func TestSetsBadDataReachesNoScreenRaw(t *testing.T) {
 			show(string(set)+" summary", m)
 			m = drive(t, m, keyMsg("S"))
 			m = drive(t, m, keyMsg("D"))
-			if m.dialog == nil {
-				t.Fatalf("%s: no dialog; status %q", set, m.status.text)
+			if !dialogOpen(m) {
+				t.Fatalf("%s: no dialog; status %q", set, statusOf(m))
 			}
 			show(string(set)+" delete dialog", m)
 			m = drive(t, m, keyMsg("y"))

@@ -336,7 +336,7 @@ func openJobs(t *testing.T, f *fakeSets, readOnly bool, w, h int) (Model, testDe
 	m := newTest(t, o, w, h)
 	m = drive(t, m, keys("shift+tab")...)
 	if _, ok := m.setsView(); !ok || !m.setsFocused() {
-		t.Fatalf("the Jobs view is not focused after shift+tab (tab %d)", m.tab)
+		t.Fatalf("the Jobs view is not focused after shift+tab (tab %d)", tabIndex(m))
 	}
 	return m, d
 }

@@ -13,12 +13,12 @@ func TestSetsEscClearsMarks(t *testing.T) {
 	if v := jobsView(t, m); len(v.marked) != 2 {
 		t.Fatalf("marked %d", len(v.marked))
 	}
-	tab := m.tab
+	tab := tabIndex(m)
 	m = drive(t, m, keys("esc")...)
 	if v := jobsView(t, m); len(v.marked) != 0 {
 		t.Fatalf("esc left %d marks", len(v.marked))
 	}
-	if m.tab != tab || !strings.Contains(m.status.text, "2 marks cleared") {
-		t.Fatalf("esc: tab %d (was %d), status %q", m.tab, tab, m.status.text)
+	if tabIndex(m) != tab || !strings.Contains(statusOf(m), "2 marks cleared") {
+		t.Fatalf("esc: tab %d (was %d), status %q", tabIndex(m), tab, statusOf(m))
 	}
 }

@@ -57,7 +57,7 @@ func TestSetsQueryFilter(t *testing.T) {
 			m = typeFilter(t, m, tc.text)
 			v := jobsView(t, m)
 			if m.status.isErr || v.total != tc.total || v.jobFilter != tc.text {
-				t.Fatalf("/%s: total %d (want %d), filter %q, status %q", tc.text, v.total, tc.total, v.jobFilter, m.status.text)
+				t.Fatalf("/%s: total %d (want %d), filter %q, status %q", tc.text, v.total, tc.total, v.jobFilter, statusOf(m))
 			}
 			for _, sj := range v.page {
 				if !f.lastRead().filter.Match(sj) {
@@ -77,15 +77,15 @@ func TestSetsQueryFilter(t *testing.T) {
 		for _, bad := range []string{"erorr:x", "err~(", "since:yesterday", "since:-999999h", "since:9999999h", "since:9999-12-31T23:59:59-01:00", "since:1h until:2h"} {
 			m = typeFilter(t, m, bad)
 			v := jobsView(t, m)
-			if !m.status.isErr || !strings.HasPrefix(m.status.text, "bad query") || strings.Contains(m.status.text, "\n") {
-				t.Errorf("/%s: status %q (err %v), want one line of bad query", bad, m.status.text, m.status.isErr)
+			if !m.status.isErr || !strings.HasPrefix(statusOf(m), "bad query") || strings.Contains(statusOf(m), "\n") {
+				t.Errorf("/%s: status %q (err %v), want one line of bad query", bad, statusOf(m), m.status.isErr)
 			}
 			if len(f.reads) != reads || v.jobFilter != "resize" {
 				t.Errorf("/%s: %d reads, filter %q: a bad query must read nothing and keep the filter", bad, len(f.reads)-reads, v.jobFilter)
 			}
 		}
-		if !strings.Contains(m.status.text, "until:") {
-			t.Errorf("until before since: status %q", m.status.text)
+		if !strings.Contains(statusOf(m), "until:") {
+			t.Errorf("until before since: status %q", statusOf(m))
 		}
 	})
 }
@@ -125,15 +125,15 @@ func TestSetsMarkAll(t *testing.T) {
 		t.Fatalf("A: no count in the title line:\n%s", m.View())
 	}
 	m = drive(t, m, keys("R")...)
-	if m.dialog == nil {
-		t.Fatalf("R: no dialog; status %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("R: no dialog; status %q", statusOf(m))
 	}
 	tg := f.planned[len(f.planned)-1]
 	if !tg.All || tg.Query == nil || tg.Query.Text != "err:timeout" || len(tg.Refs) != 0 || tg.Set != model.SetDead {
 		t.Fatalf("R planned %+v, want every dead job matching err:timeout", tg)
 	}
-	if !strings.Contains(m.dialog.action.title, "30 jobs") || !strings.Contains(m.dialog.action.title, "all matching err:timeout") {
-		t.Errorf("dialog title %q", m.dialog.action.title)
+	if !strings.Contains(dialogTitle(m), "30 jobs") || !strings.Contains(dialogTitle(m), "all matching err:timeout") {
+		t.Errorf("dialog title %q", dialogTitle(m))
 	}
 	m = drive(t, m, keys("y")...)
 	if len(f.executed) != 1 || len(f.sets[model.SetDead]) != 15 {
@@ -162,12 +162,12 @@ func TestSetsBulkStop(t *testing.T) {
 	m, d := openJobs(t, f, false, 100, 30)
 	m = typeFilter(t, m, "resize")
 	m = drive(t, m, keys("A", "R")...)
-	if m.dialog == nil {
-		t.Fatalf("no dialog; status %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("no dialog; status %q", statusOf(m))
 	}
 	m, cmd := sendSets(m, keyMsg("y"))
 	first := runCmd(cmd) // the first progress: the run waits between calls
-	if m.running == nil || len(first) == 0 {
+	if !actionRunning(m) || len(first) == 0 {
 		t.Fatalf("y: running %v, %d messages", m.running, len(first))
 	}
 	m, wait := sendSets(m, first[0])
@@ -178,12 +178,12 @@ func TestSetsBulkStop(t *testing.T) {
 	if !strings.Contains(m.View(), "stopping after the call in flight") {
 		t.Errorf("the progress line does not say it stops:\n%s", m.View())
 	}
-	if m.running == nil || !m.running.stopping || !strings.Contains(m.status.text, "stopping") {
-		t.Fatalf("esc: running %+v, status %q", m.running, m.status.text)
+	if !actionRunning(m) || !m.running.stopping || !strings.Contains(statusOf(m), "stopping") {
+		t.Fatalf("esc: running %+v, status %q", m.running, statusOf(m))
 	}
 	m = drive(t, m, runCmd(wait)...)
-	if m.running != nil || !strings.Contains(m.status.text, "stopped: 4 of 12 jobs done, 8 left") {
-		t.Fatalf("after the stop: running %v, status %q", m.running, m.status.text)
+	if actionRunning(m) || !strings.Contains(statusOf(m), "stopped: 4 of 12 jobs done, 8 left") {
+		t.Fatalf("after the stop: running %v, status %q", m.running, statusOf(m))
 	}
 	if n := countName(f.sets[model.SetDead], "resize_image"); n != 8 {
 		t.Errorf("%d resize_image left in dead, want 8", n)
@@ -193,8 +193,8 @@ func TestSetsBulkStop(t *testing.T) {
 	}
 	f.stopAfter = 0
 	m = drive(t, m, keys("A", "R")...)
-	if m.dialog == nil {
-		t.Fatalf("again: no dialog; status %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("again: no dialog; status %q", statusOf(m))
 	}
 	drive(t, m, keys("y")...)
 	if n := countName(f.sets[model.SetDead], "resize_image"); n != 0 || len(f.sets[model.SetDead]) != 33 {
@@ -268,8 +268,8 @@ func TestFindView(t *testing.T) {
 	m = drive(t, m, keys("shift+tab")...)
 	m = typeFilter(t, m, "id:se05")
 	m = drive(t, m, keys("f")...)
-	if !m.cmdline.open || m.cmdline.input.Value() != "find se05" {
-		t.Fatalf("f: line open %v %q", m.cmdline.open, m.cmdline.input.Value())
+	if !cmdLineOpen(m) || cmdLineText(m) != "find se05" {
+		t.Fatalf("f: line open %v %q", cmdLineOpen(m), cmdLineText(m))
 	}
 	m = drive(t, m, keys("enter")...)
 	fv, ok := m.top().(findView)
@@ -305,8 +305,8 @@ func TestFindView(t *testing.T) {
 		t.Fatalf(":find QUERY: specs %+v", ff.specs)
 	}
 	m = typeLine(t, m, "find erorr:x", "enter")
-	if len(ff.specs) != 2 || !strings.Contains(m.status.text, `did you mean err:`) {
-		t.Errorf(":find erorr:x: %d searches, status %q", len(ff.specs), m.status.text)
+	if len(ff.specs) != 2 || !strings.Contains(statusOf(m), `did you mean err:`) {
+		t.Errorf(":find erorr:x: %d searches, status %q", len(ff.specs), statusOf(m))
 	}
 }
 
@@ -314,8 +314,8 @@ func TestFindView(t *testing.T) {
 func TestFindNotOffered(t *testing.T) {
 	m, _ := openJobs(t, deadFixture(), false, 100, 30)
 	m = drive(t, m, keys("f")...)
-	if m.cmdline.open || m.status.text != "find is not available here" {
-		t.Errorf("f without a finder: line %v status %q", m.cmdline.open, m.status.text)
+	if cmdLineOpen(m) || statusOf(m) != "find is not available here" {
+		t.Errorf("f without a finder: line %v status %q", cmdLineOpen(m), statusOf(m))
 	}
 }
 

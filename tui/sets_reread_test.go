@@ -20,7 +20,7 @@ func poll(t *testing.T, m Model, f *fakeSets, at time.Time) Model {
 	s := fixture()
 	c, _ := f.SetCounts(context.Background())
 	s.Sets = c
-	return drive(t, m, snapshotMsg{gen: m.gen, snap: s, at: at})
+	return drive(t, m, current(m, snapshotMsg{snap: s, at: at}))
 }
 
 // remove takes the member of set with job id out of the fake.
@@ -129,8 +129,8 @@ func TestSetsFollowOnlyOnScreen(t *testing.T) {
 		t.Fatalf("%d reads on coming back, want 1", f.readCount()-reads)
 	}
 	// A poll while a re-read runs: the next re-read waits for the reply.
-	m, _ = sendSets(m, snapshotMsg{gen: m.gen, snap: fixture(), at: fixedNow})
-	m, reread := sendSets(m, snapshotMsg{gen: m.gen, snap: fixture(), at: fixedNow})
+	m, _ = sendSets(m, current(m, snapshotMsg{snap: fixture(), at: fixedNow}))
+	m, reread := sendSets(m, current(m, snapshotMsg{snap: fixture(), at: fixedNow}))
 	for _, msg := range runCmd(reread) {
 		if _, ok := msg.(setsPageMsg); ok {
 			t.Fatal("a second re-read started while one runs")
@@ -314,8 +314,8 @@ func TestSetsUnmarksWhatLeft(t *testing.T) {
 	for _, sj := range v.marked {
 		still = append(still, sj.Job.ID)
 	}
-	if len(v.marked) != 2 || !strings.Contains(m.status.text, "1 marked job left the set") {
-		t.Errorf("marks %v, status %q", still, m.status.text)
+	if len(v.marked) != 2 || !strings.Contains(statusOf(m), "1 marked job left the set") {
+		t.Errorf("marks %v, status %q", still, statusOf(m))
 	}
 	sort.Strings(still)
 	if want := []string{ids[3], ids[19]}; fmt.Sprint(still) != fmt.Sprint(want) {

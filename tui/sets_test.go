@@ -66,8 +66,8 @@ func TestSetsPaging(t *testing.T) {
 	}
 	reads = len(f.reads)
 	m = drive(t, m, keys("pgdown")...)
-	if len(f.reads) != reads || !strings.Contains(m.status.text, "last page") {
-		t.Errorf("pgdn on the last page read again (%d reads) or said %q", len(f.reads)-reads, m.status.text)
+	if len(f.reads) != reads || !strings.Contains(statusOf(m), "last page") {
+		t.Errorf("pgdn on the last page read again (%d reads) or said %q", len(f.reads)-reads, statusOf(m))
 	}
 	m = drive(t, m, keys("pgup", "pgup")...)
 	if v = jobsView(t, m); v.offset != 0 || f.lastRead().opts.Offset != 0 {
@@ -179,8 +179,8 @@ func TestSetsRequeueMarked(t *testing.T) {
 		t.Fatalf("marked %d, cursor on %s", len(v.marked), cursorID(t, v))
 	}
 	m = drive(t, m, keys("R")...)
-	if m.dialog == nil {
-		t.Fatalf("no dialog after R; status %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("no dialog after R; status %q", statusOf(m))
 	}
 	if len(f.planned) != 1 {
 		t.Fatalf("%d plans read", len(f.planned))
@@ -218,8 +218,8 @@ func TestSetsRequeueMarked(t *testing.T) {
 	if got := cursorID(t, v); got != "se01" {
 		t.Errorf("cursor on %s after the requeue, want se01 (it was on it)", got)
 	}
-	if !strings.Contains(m.status.text, "Done: 2 jobs requeued") {
-		t.Errorf("status %q", m.status.text)
+	if !strings.Contains(statusOf(m), "Done: 2 jobs requeued") {
+		t.Errorf("status %q", statusOf(m))
 	}
 }
 
@@ -233,17 +233,17 @@ func TestSetsDeleteKeepsRow(t *testing.T) {
 		t.Fatalf("cursor on %s", got)
 	}
 	m = drive(t, m, keys("D")...)
-	if m.dialog == nil || !strings.Contains(m.View(), "Delete 1 job from dead?") {
+	if !dialogOpen(m) || !strings.Contains(m.View(), "Delete 1 job from dead?") {
 		t.Fatalf("no delete dialog:\n%s", m.View())
 	}
 	m = drive(t, m, keys("n")...)
-	if len(f.executed) != 0 || m.dialog != nil || !strings.Contains(m.status.text, "nothing was changed") {
-		t.Fatalf("n: executed %d, status %q", len(f.executed), m.status.text)
+	if len(f.executed) != 0 || dialogOpen(m) || !strings.Contains(statusOf(m), "nothing was changed") {
+		t.Fatalf("n: executed %d, status %q", len(f.executed), statusOf(m))
 	}
 	// A y typed before the plan is on screen does not confirm it.
 	m = drive(t, m, keys("D", "y")...)
-	if m.dialog == nil || len(f.executed) != 0 {
-		t.Fatalf("typed-ahead y: dialog %v, executed %d", m.dialog != nil, len(f.executed))
+	if !dialogOpen(m) || len(f.executed) != 0 {
+		t.Fatalf("typed-ahead y: dialog %v, executed %d", dialogOpen(m), len(f.executed))
 	}
 	m = drive(t, m, keys("y")...)
 	v := jobsView(t, m)
@@ -278,8 +278,8 @@ func TestSetsReadOnly(t *testing.T) {
 	f := deadFixture()
 	m, _ := openJobs(t, f, true, 100, 30)
 	m = drive(t, m, keys(" ", "R", "D")...)
-	if m.dialog != nil || len(f.planned) != 0 {
-		t.Fatalf("read-only: dialog %v, %d plans", m.dialog != nil, len(f.planned))
+	if dialogOpen(m) || len(f.planned) != 0 {
+		t.Fatalf("read-only: dialog %v, %d plans", dialogOpen(m), len(f.planned))
 	}
 	view := m.View()
 	for _, hidden := range []string{"R requeue", "D delete"} {
@@ -318,7 +318,7 @@ func TestSetsStaleResults(t *testing.T) {
 			m = drive(t, m, msg)
 		}
 	}
-	if m.dialog != nil {
+	if dialogOpen(m) {
 		t.Errorf("the first plan opened a dialog after a second was asked for")
 	}
 }
@@ -341,8 +341,8 @@ func TestSetsSummaryPick(t *testing.T) {
 	// S reads the summary fresh: R picks from it once it is read.
 	m = drive(t, m, keys("S")...)
 	m = drive(t, m, keys("R")...)
-	if m.dialog == nil {
-		t.Fatalf("no dialog; status %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("no dialog; status %q", statusOf(m))
 	}
 	tg := f.planned[len(f.planned)-1]
 	if !tg.All || tg.Job != "resize_image" || tg.Set != model.SetDead || len(tg.Refs) != 0 {
@@ -417,15 +417,15 @@ func TestSetsPlanRefused(t *testing.T) {
 	m = drive(t, m, keys("j", "j", "j")...)
 	f.sets[model.SetDead] = f.sets[model.SetDead][1:] // se00 is gone
 	m = drive(t, m, keys("R")...)
-	if m.dialog != nil || !strings.Contains(m.status.text, "not planned: se00@") || !strings.Contains(m.status.text, "job not found") {
-		t.Errorf("gone job: dialog %v, status %q", m.dialog != nil, m.status.text)
+	if dialogOpen(m) || !strings.Contains(statusOf(m), "not planned: se00@") || !strings.Contains(statusOf(m), "job not found") {
+		t.Errorf("gone job: dialog %v, status %q", dialogOpen(m), statusOf(m))
 	}
 	m = drive(t, m, keys("r", "S")...)
 	name, _ := jobsView(t, m).summaryPick()
 	f.sets[model.SetDead] = nil
 	m = drive(t, m, keys("D")...)
-	if m.dialog != nil || !strings.Contains(m.status.text, "nothing to delete") {
-		t.Errorf("empty bulk plan of %q: dialog %v, status %q", name, m.dialog != nil, m.status.text)
+	if dialogOpen(m) || !strings.Contains(statusOf(m), "nothing to delete") {
+		t.Errorf("empty bulk plan of %q: dialog %v, status %q", name, dialogOpen(m), statusOf(m))
 	}
 	if len(f.executed) != 0 {
 		t.Errorf("%d plans executed", len(f.executed))
@@ -455,7 +455,7 @@ func TestSetsKeysDoNotClash(t *testing.T) {
 	}
 	check("jobs list", m)
 	check("jobs summary", drive(t, m, keyMsg("S")))
-	for i := range len(m.tabs) - 1 {
+	for i := range tabCount(m) - 1 {
 		m = drive(t, m, keyMsg("tab"))
 		check(m.focused().title(), m)
 		if i == 0 {
@@ -470,8 +470,8 @@ func TestSetsEmptiedPageGoesBack(t *testing.T) {
 	f := deadFixture()
 	m, _ := openJobs(t, f, false, 100, 40)
 	m = drive(t, m, keys("pgdown", "pgdown", " ", " ", " ", " ", " ", "D")...)
-	if m.dialog == nil {
-		t.Fatalf("no dialog: %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("no dialog: %q", statusOf(m))
 	}
 	m = drive(t, m, keys("y")...)
 	v := jobsView(t, m)
@@ -512,22 +512,22 @@ func TestSetsRequeueUnservedShowsThePlan(t *testing.T) {
 	m = drive(t, m, keys("j")...)
 	m = drive(t, m, keys("R")...)
 	view := m.View()
-	if m.dialog == nil || !strings.Contains(view, "Requeue 12 jobs from dead (every resize_image job)?") ||
+	if !dialogOpen(m) || !strings.Contains(view, "Requeue 12 jobs from dead (every resize_image job)?") ||
 		!strings.Contains(view, "no live pool serves resize_image") || !strings.Contains(view, "F: requeue anyway") {
-		t.Fatalf("no plan with the warning and the forced choice; status %q:\n%s", m.status.text, view)
+		t.Fatalf("no plan with the warning and the forced choice; status %q:\n%s", statusOf(m), view)
 	}
 	if strings.Contains(view, "--force") || strings.Contains(view, "y: run it") || strings.Contains(view, "y run it") {
 		t.Errorf("the dialog names a flag or offers y:\n%s", view)
 	}
 	m = drive(t, m, keys("y")...)
-	if len(f.executed) != 0 || m.dialog == nil {
-		t.Fatalf("y in the refused plan: executed %d, dialog %v", len(f.executed), m.dialog != nil)
+	if len(f.executed) != 0 || !dialogOpen(m) {
+		t.Fatalf("y in the refused plan: executed %d, dialog %v", len(f.executed), dialogOpen(m))
 	}
 	m = drive(t, m, keys("F")...)
 	if tg := f.planned[len(f.planned)-1]; !tg.Force || tg.Job != "resize_image" || !tg.All {
 		t.Fatalf("F planned %+v", tg)
 	}
-	if view := m.View(); m.dialog == nil || !strings.Contains(view, "y: run it") {
+	if view := m.View(); !dialogOpen(m) || !strings.Contains(view, "y: run it") {
 		t.Fatalf("F opened no dialog to confirm:\n%s", view)
 	}
 	drive(t, m, keys("y")...)

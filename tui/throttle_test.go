@@ -39,20 +39,20 @@ func TestThrottleFromTheScreen(t *testing.T) {
 	o.Writes.Throttle = th
 	m := selectJobType(t, newTest(t, o, 100, 30), "send_email")
 	m = step(t, m, keyMsg("t"))
-	if !m.cmdline.open || m.cmdline.input.Value() != "throttle send_email " {
-		t.Fatalf("t: command line open %v at %q", m.cmdline.open, m.cmdline.input.Value())
+	if !cmdLineOpen(m) || cmdLineText(m) != "throttle send_email" {
+		t.Fatalf("t: command line open %v at %q", cmdLineOpen(m), cmdLineText(m))
 	}
 	m = finishLine(t, m, "0")
-	if !m.status.isErr || !strings.Contains(m.status.text, "the limit must be a positive integer") || m.dialog != nil {
-		t.Fatalf("limit 0: status %q, dialog %v", m.status.text, m.dialog != nil)
+	if !m.status.isErr || !strings.Contains(statusOf(m), "the limit must be a positive integer") || dialogOpen(m) {
+		t.Fatalf("limit 0: status %q, dialog %v", statusOf(m), dialogOpen(m))
 	}
 	m = typeLine(t, m, "throttle send_emial 2", "enter")
-	if !m.status.isErr || !strings.Contains(m.status.text, "unknown job type") {
-		t.Fatalf("unknown name: status %q", m.status.text)
+	if !m.status.isErr || !strings.Contains(statusOf(m), "unknown job type") {
+		t.Fatalf("unknown name: status %q", statusOf(m))
 	}
 	m = typeLine(t, m, "throttle send_email 2", "enter")
-	if m.dialog == nil {
-		t.Fatalf("no dialog; status %q", m.status.text)
+	if !dialogOpen(m) {
+		t.Fatalf("no dialog; status %q", statusOf(m))
 	}
 	view := m.View()
 	for _, want := range []string{"Set send_email's max_concurrency to 2?", "after 2; lock now", "SET work:jobs:send_email:max_concurrency 2"} {
@@ -67,8 +67,8 @@ func TestThrottleFromTheScreen(t *testing.T) {
 	if len(d.audit.entries) != 1 || d.audit.entries[0].Action != "throttle" {
 		t.Errorf("audit %+v", d.audit.entries)
 	}
-	if m.status.isErr || !strings.Contains(m.status.text, "max_concurrency set to 2") {
-		t.Errorf("status %q", m.status.text)
+	if m.status.isErr || !strings.Contains(statusOf(m), "max_concurrency set to 2") {
+		t.Errorf("status %q", statusOf(m))
 	}
 }
 
@@ -78,12 +78,12 @@ func TestThrottleReadOnly(t *testing.T) {
 	o.ReadOnly = true
 	m := selectJobType(t, newTest(t, o, 100, 30), "send_email")
 	m = step(t, m, keyMsg("t"))
-	if m.cmdline.open || m.dialog != nil {
+	if cmdLineOpen(m) || dialogOpen(m) {
 		t.Fatal("t did something in read-only mode")
 	}
 	m = typeLine(t, m, "throttle send_email 2", "enter")
-	if m.dialog != nil || !strings.Contains(m.status.text, "read-only") {
-		t.Errorf("read-only :throttle: status %q", m.status.text)
+	if dialogOpen(m) || !strings.Contains(statusOf(m), "read-only") {
+		t.Errorf("read-only :throttle: status %q", statusOf(m))
 	}
 }
 
@@ -95,18 +95,18 @@ func TestCopyWritesOSC52(t *testing.T) {
 	o.Clipboard, o.CommandPrefix = &out, "workq-tui --redis 'h:1'"
 	m := selectJobType(t, newTest(t, o, 100, 30), "send_email")
 	m = step(t, m, keyMsg("c"))
-	if out.String() != "\x1b]52;c;c2VuZF9lbWFpbA==\a" || !strings.Contains(m.status.text, "copied job type send_email") {
-		t.Errorf("c wrote %q, status %q", out.String(), m.status.text)
+	if out.String() != "\x1b]52;c;c2VuZF9lbWFpbA==\a" || !strings.Contains(statusOf(m), "copied job type send_email") {
+		t.Errorf("c wrote %q, status %q", out.String(), statusOf(m))
 	}
 	out.Reset()
 	m = step(t, m, keyMsg("C"))
-	if !strings.Contains(m.status.text, "copied workq-tui --redis 'h:1' explain send_email") || !strings.HasPrefix(out.String(), "\x1b]52;c;") {
-		t.Errorf("C wrote %q, status %q", out.String(), m.status.text)
+	if !strings.Contains(statusOf(m), "copied workq-tui --redis 'h:1' explain send_email") || !strings.HasPrefix(out.String(), "\x1b]52;c;") {
+		t.Errorf("C wrote %q, status %q", out.String(), statusOf(m))
 	}
 	o.Clipboard = nil
 	m = selectJobType(t, newTest(t, o, 100, 30), "send_email")
 	m = step(t, m, keyMsg("c"))
-	if !strings.Contains(m.status.text, "not available") {
-		t.Errorf("without a clipboard: status %q", m.status.text)
+	if !strings.Contains(statusOf(m), "not available") {
+		t.Errorf("without a clipboard: status %q", statusOf(m))
 	}
 }

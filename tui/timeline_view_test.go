@@ -102,15 +102,15 @@ func TestTimelineKeys(t *testing.T) {
 	}
 	m = press(t, m, "enter")
 	want := "workq-tui --redis r:6379 jobs dead --where 'since:2026-11-29T14:00:00Z until:2026-11-29T14:04:59Z' lists this bucket's jobs (jobs retry for those retrying)"
-	if !strings.Contains(m.status.text, want) {
-		t.Errorf("enter on the bucket: status %q, want it to hold %q", m.status.text, want)
+	if !strings.Contains(statusOf(m), want) {
+		t.Errorf("enter on the bucket: status %q, want it to hold %q", statusOf(m), want)
 	}
 	m = press(t, m, "g")
 	if v := timelineOf(t, m); v.cursor != 0 {
 		t.Errorf("g put the cursor on bucket %d", v.cursor)
 	}
-	if m = press(t, m, "enter"); m.status.text != "no failure in this bucket" {
-		t.Errorf("enter on an empty bucket: status %q", m.status.text)
+	if m = press(t, m, "enter"); statusOf(m) != "no failure in this bucket" {
+		t.Errorf("enter on an empty bucket: status %q", statusOf(m))
 	}
 	m = press(t, m, "G")
 	if v := timelineOf(t, m); v.cursor != len(v.buckets())-1 {
@@ -146,19 +146,19 @@ func TestTimelineCommand(t *testing.T) {
 		t.Errorf(":timeline 24h on the timeline read %v, %d views pushed", got, len(m.stack))
 	}
 	m = typeLine(t, m, "timeline yesterday", "enter")
-	if !m.status.isErr || !strings.Contains(m.status.text, `"yesterday" is not a window`) {
-		t.Errorf(":timeline yesterday: status %q", m.status.text)
+	if !m.status.isErr || !strings.Contains(statusOf(m), `"yesterday" is not a window`) {
+		t.Errorf(":timeline yesterday: status %q", statusOf(m))
 	}
 
 	o, _ = testOptions(staticSource(fixture()))
 	m = newTest(t, o, 100, 30)
 	m = press(t, m, "T")
-	if m.opened() || m.status.text != "the timeline is not available here" {
-		t.Errorf("T without a timeline: opened %v, status %q", m.opened(), m.status.text)
+	if m.opened() || statusOf(m) != "the timeline is not available here" {
+		t.Errorf("T without a timeline: opened %v, status %q", m.opened(), statusOf(m))
 	}
 	m = typeLine(t, m, "timeline", "enter")
-	if m.opened() || m.status.text != "the timeline is not available here" {
-		t.Errorf(":timeline without a timeline: status %q", m.status.text)
+	if m.opened() || statusOf(m) != "the timeline is not available here" {
+		t.Errorf(":timeline without a timeline: status %q", statusOf(m))
 	}
 }
 

@@ -101,8 +101,8 @@ func TestRefreshWhileInFlightDropsTheOldResult(t *testing.T) {
 	old.Pools = old.Pools[:1]
 	pending.snap = old
 	m, cmd = stepCmd(m, pending)
-	if len(m.snap.Pools) != len(first.Pools) {
-		t.Fatalf("stale result applied: %d pools on screen", len(m.snap.Pools))
+	if drawnPools(m) != len(first.Pools) {
+		t.Fatalf("stale result applied: %d pools on screen", drawnPools(m))
 	}
 	if cmd == nil || !m.inFlight {
 		t.Fatal("no new poll after dropping the stale result")
@@ -113,8 +113,8 @@ func TestRefreshWhileInFlightDropsTheOldResult(t *testing.T) {
 	}
 	fresh.snap = old
 	m = step(t, m, fresh)
-	if len(m.snap.Pools) != 1 {
-		t.Fatalf("current result not applied: %d pools", len(m.snap.Pools))
+	if drawnPools(m) != 1 {
+		t.Fatalf("current result not applied: %d pools", drawnPools(m))
 	}
 }
 
@@ -165,7 +165,7 @@ func TestRedisAwayKeepsSnapshotBacksOffAndRecovers(t *testing.T) {
 		t.Fatalf("view does not show stale data and the error:\n%s", v)
 	}
 	down = false
-	m, cmd := stepCmd(m, tickMsg{gen: m.gen})
+	m, cmd := stepCmd(m, tickNow(m))
 	m, timers := deliver(t, m, cmd)
 	if _, d, _ := tickOf(timers); m.err != nil || d != time.Second {
 		t.Fatalf("after recovery: err %v, next poll in %s", m.err, d)
@@ -253,36 +253,34 @@ func TestReapOneDeadPoolConfirmed(t *testing.T) {
 		t.Fatalf("fixture: row 2 is %s", sel.Status)
 	}
 	m = step(t, m, keyMsg("x"))
-	if m.dialog == nil {
+	if !dialogOpen(m) {
 		t.Fatal("x on a dead pool opened no dialog")
 	}
 	if v := m.View(); !strings.Contains(v, "Reap 1 dead pool?") || !strings.Contains(v, "send_email    3     work:jobs:send_email") {
 		t.Fatalf("dialog does not show the plan:\n%s", v)
 	}
-	genBefore := m.gen
 	m, cmd := stepCmd(m, keyMsg("y"))
-	if m.dialog != nil || m.running == nil {
+	if dialogOpen(m) || !actionRunning(m) {
 		t.Fatal("y did not start the reap")
 	}
 	// While it runs, another reap cannot start.
 	m2 := step(t, m, keyMsg("X"))
-	if m2.dialog != nil || !strings.Contains(m2.status.text, "still running") {
-		t.Fatalf("second reap: dialog %v, status %q", m2.dialog != nil, m2.status.text)
+	// The progress bar stands where this status would be drawn.
+	if dialogOpen(m2) || !strings.Contains(m2.status.text, "still running") {
+		t.Fatalf("second reap: dialog %v, status %q", dialogOpen(m2), m2.status.text)
 	}
 	m, _ = deliver(t, m, cmd)
 	plans := d.reaper.executed()
 	if len(plans) != 1 || len(plans[0].Pools) != 1 || plans[0].Pools[0].PoolID != sel.ID {
 		t.Fatalf("executed plans %+v, want one for %s", plans, sel.ID)
 	}
-	if m.running != nil {
+	if actionRunning(m) {
 		t.Fatal("still running after the result")
 	}
-	if !strings.Contains(m.status.text, "reaped 1 pool, 4 jobs back in their queues") || m.status.isErr {
-		t.Fatalf("status %q (error %v)", m.status.text, m.status.isErr)
+	if !strings.Contains(statusOf(m), "reaped 1 pool, 4 jobs back in their queues") || m.status.isErr {
+		t.Fatalf("status %q (error %v)", statusOf(m), m.status.isErr)
 	}
-	if m.gen == genBefore {
-		t.Fatal("no refresh after the reap")
-	}
+	// The refresh after it: TestDriveReap.
 	if len(d.audit.entries) != 1 {
 		t.Fatalf("%d audit entries, want 1", len(d.audit.entries))
 	}
@@ -298,12 +296,12 @@ func TestReapAllCancelled(t *testing.T) {
 			o, d := testOptions(staticSource(fixture()))
 			m := newTest(t, o, 120, 30)
 			m = step(t, m, keyMsg("X"))
-			if m.dialog == nil || len(m.dialog.action.targets) != 2 {
+			if dialogTitle(m) != "Reap 2 dead pools?" {
 				t.Fatal("X opened no dialog for the two dead pools")
 			}
 			m, cmd := stepCmd(m, keyMsg(k))
 			m, _ = deliver(t, m, cmd)
-			if m.dialog != nil || m.running != nil || len(d.reaper.executed()) != 0 || len(d.audit.entries) != 0 {
+			if dialogOpen(m) || actionRunning(m) || len(d.reaper.executed()) != 0 || len(d.audit.entries) != 0 {
 				t.Fatal("cancel ran something")
 			}
 		})
@@ -318,15 +316,15 @@ func TestReapSkippedPoolShowsError(t *testing.T) {
 	m = step(t, m, keyMsg("X"))
 	m, cmd := stepCmd(m, keyMsg("y"))
 	m, _ = deliver(t, m, cmd)
-	if !m.status.isErr || !strings.Contains(m.status.text, "alive again, not reaped") {
-		t.Fatalf("status %q (error %v)", m.status.text, m.status.isErr)
+	if !m.status.isErr || !strings.Contains(statusOf(m), "alive again, not reaped") {
+		t.Fatalf("status %q (error %v)", statusOf(m), m.status.isErr)
 	}
 	d.reaper.err = errors.New("redis at x: connection reset")
 	m = step(t, m, keyMsg("X"))
 	m, cmd = stepCmd(m, keyMsg("y"))
 	m, timers := deliver(t, m, cmd)
-	if !m.status.isErr || !strings.HasPrefix(m.status.text, "failed: redis at x: connection reset") {
-		t.Fatalf("status %q", m.status.text)
+	if !m.status.isErr || !strings.HasPrefix(statusOf(m), "failed: redis at x: connection reset") {
+		t.Fatalf("status %q", statusOf(m))
 	}
 	// The status line clears itself.
 	for _, s := range timers {
@@ -334,8 +332,8 @@ func TestReapSkippedPoolShowsError(t *testing.T) {
 			m = step(t, m, c)
 		}
 	}
-	if m.status.text != "" {
-		t.Fatalf("status not cleared: %q", m.status.text)
+	if statusOf(m) != "" {
+		t.Fatalf("status not cleared: %q", statusOf(m))
 	}
 }
 
@@ -344,11 +342,11 @@ func TestXOnLivePoolDoesNotOpen(t *testing.T) {
 	m := newTest(t, o, 120, 30)
 	m = step(t, m, keyMsg("G")) // an alive pool
 	m = step(t, m, keyMsg("x"))
-	if m.dialog != nil {
+	if dialogOpen(m) {
 		t.Fatal("x on a live pool opened a dialog")
 	}
-	if !strings.Contains(m.status.text, "is alive") {
-		t.Fatalf("status %q", m.status.text)
+	if !strings.Contains(statusOf(m), "is alive") {
+		t.Fatalf("status %q", statusOf(m))
 	}
 }
 
@@ -369,7 +367,7 @@ func TestReadOnlyHidesAndDisablesActions(t *testing.T) {
 		var cmd tea.Cmd
 		m, cmd = stepCmd(m, keyMsg(k))
 		view := m.View()
-		if strings.Contains(view, "y: run it") || m.running != nil || !strings.Contains(view, "read-only: reap is disabled") {
+		if strings.Contains(view, "y: run it") || actionRunning(m) || !strings.Contains(view, "read-only: reap is disabled") {
 			t.Fatalf("%s in read-only: a dialog, an action running, or no read-only hint:\n%s", k, view)
 		}
 		m, _ = deliver(t, m, cmd)
@@ -585,7 +583,7 @@ func TestProgressBarWhileRunning(t *testing.T) {
 	m := newTest(t, o, 100, 24)
 	m = step(t, m, keyMsg("X"))
 	m, cmd := stepCmd(m, keyMsg("y"))
-	if m.running == nil {
+	if !actionRunning(m) {
 		t.Fatal("not running")
 	}
 	ch := make(chan tea.Msg)
@@ -604,12 +602,13 @@ func TestProgressBarWhileRunning(t *testing.T) {
 			t.Fatal("q quit during a reap")
 		}
 	}
+	// The progress bar stands where this status would be drawn.
 	if !strings.Contains(mq.status.text, "ctrl+c") {
 		t.Fatalf("status %q", mq.status.text)
 	}
 	m, _ = deliver(t, m, cmd)
-	if m.running != nil || !strings.Contains(m.status.text, "reaped 2 pools") {
-		t.Fatalf("running %v status %q", m.running, m.status.text)
+	if actionRunning(m) || !strings.Contains(statusOf(m), "reaped 2 pools") {
+		t.Fatalf("running %v status %q", m.running, statusOf(m))
 	}
 }
 

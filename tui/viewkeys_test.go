@@ -9,19 +9,19 @@ import (
 func TestDigitsJumpToViewsAndHelpListsThem(t *testing.T) {
 	o, _ := testOptions(staticSource(fixture()))
 	m := newTest(t, o, 160, 45)
-	if len(m.tabs) < 3 {
-		t.Fatalf("only %d views", len(m.tabs))
+	if tabCount(m) < 3 {
+		t.Fatalf("only %d views", tabCount(m))
 	}
-	for i := len(m.tabs); i >= 1; i-- {
+	for i := tabCount(m); i >= 1; i-- {
 		m = step(t, m, keyMsg(string(rune('0'+i))))
-		if m.tab != i-1 {
-			t.Fatalf("%d: on view %d (%s)", i, m.tab+1, m.focused().title())
+		if tabIndex(m) != i-1 {
+			t.Fatalf("%d: on view %d (%s)", i, tabIndex(m)+1, m.focused().title())
 		}
 	}
 	m = step(t, m, keyMsg("enter"))
 	m = step(t, m, keyMsg("2"))
-	if m.tab != 1 || m.opened() {
-		t.Fatalf("2 from a pushed view: tab %d, opened %v", m.tab, m.opened())
+	if tabIndex(m) != 1 || m.opened() {
+		t.Fatalf("2 from a pushed view: tab %d, opened %v", tabIndex(m), m.opened())
 	}
 	m = step(t, m, keyMsg("?"))
 	v := m.View()
@@ -37,7 +37,7 @@ func TestDigitsJumpToViewsAndHelpListsThem(t *testing.T) {
 	if strings.Contains(m.View(), "close help") {
 		t.Fatal("esc left the help open")
 	}
-	if m.tab != 1 {
-		t.Fatalf("esc on the help moved to view %d", m.tab+1)
+	if tabIndex(m) != 1 {
+		t.Fatalf("esc on the help moved to view %d", tabIndex(m)+1)
 	}
 }

@@ -73,8 +73,8 @@ func (p *workersPoller) lastAsked(t *testing.T) bool {
 // what the keys started (a poll among them).
 func toTab(t *testing.T, m Model, i int) Model {
 	t.Helper()
-	for n := 0; m.tab != i; n++ {
-		if n > len(m.tabs) {
+	for n := 0; tabIndex(m) != i; n++ {
+		if n > tabCount(m) {
 			t.Fatalf("tab never reached view %d", i)
 		}
 		next, cmd := stepCmd(m, keyMsg("tab"))
@@ -134,8 +134,8 @@ func TestPollAsksForWorkersWhileTheirViewIsShown(t *testing.T) {
 	// the poll it started returns.
 	p.advance(4 * time.Minute)
 	m, cmd := stepCmd(m, keyMsg("shift+tab"))
-	if m.tab != wi || cmd == nil || !m.inFlight {
-		t.Fatalf("back on the Workers view: tab %d, poll started %v", m.tab, m.inFlight)
+	if tabIndex(m) != wi || cmd == nil || !m.inFlight {
+		t.Fatalf("back on the Workers view: tab %d, poll started %v", tabIndex(m), m.inFlight)
 	}
 	view = m.View()
 	checkScreen(t, view, 120, 30)
@@ -161,11 +161,11 @@ func TestOpeningWorkersDuringAPollPollsAgain(t *testing.T) {
 	o.Now = p.Now
 	m := newTest(t, o, 120, 30)
 	wi := workersTab(t, m)
-	m, inflight := stepCmd(m, tickMsg{gen: m.gen})
+	m, inflight := stepCmd(m, tickNow(m))
 	if inflight == nil || !m.inFlight {
 		t.Fatal("the tick started no poll")
 	}
-	for m.tab != wi {
+	for tabIndex(m) != wi {
 		var cmd tea.Cmd
 		m, cmd = stepCmd(m, keyMsg("tab"))
 		if cmd != nil {
@@ -270,7 +270,7 @@ func TestHeaderSaysWhySweepFailed(t *testing.T) {
 	}
 	checkScreen(t, m.View(), 80, 24)
 
-	m = step(t, m, snapshotMsg{gen: m.gen, err: errRefused, at: p.Now()})
+	m = step(t, m, current(m, snapshotMsg{err: errRefused, at: p.Now()}))
 	h = m.renderHeader(p.Now())
 	if strings.Contains(h, "sweep error") || !strings.Contains(h, "connection refused") || !strings.Contains(h, "sweep failed") {
 		t.Fatalf("while the polls fail:\n%s", h)
@@ -309,15 +309,15 @@ func TestSweepAgainWhenRedisIsBack(t *testing.T) {
 		t.Fatalf("the first sweep did not fail: %v, %d calls", m.sweep.err, calls)
 	}
 	// A poll that works after polls that worked: no sweep yet.
-	m, cmd := stepCmd(m, snapshotMsg{gen: m.gen, snap: fixture(), at: p.Now()})
+	m, cmd := stepCmd(m, current(m, snapshotMsg{snap: fixture(), at: p.Now()}))
 	m, _ = deliver(t, m, cmd)
 	if calls != 1 {
 		t.Fatalf("a sweep ran before its interval while Redis was up: %d calls", calls)
 	}
 	// Redis goes away, then comes back.
-	m = step(t, m, snapshotMsg{gen: m.gen, err: errRefused, at: p.Now()})
+	m = step(t, m, current(m, snapshotMsg{err: errRefused, at: p.Now()}))
 	fail = false
-	m, cmd = stepCmd(m, snapshotMsg{gen: m.gen, snap: fixture(), at: p.Now()})
+	m, cmd = stepCmd(m, current(m, snapshotMsg{snap: fixture(), at: p.Now()}))
 	m, _ = deliver(t, m, cmd)
 	if calls != 2 || m.sweep.err != nil {
 		t.Fatalf("no sweep once Redis was back: %d calls, error %v", calls, m.sweep.err)

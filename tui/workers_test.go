@@ -53,7 +53,7 @@ func workersTab(t *testing.T, m Model) int {
 func TestGoldenWorkers(t *testing.T) {
 	o, _ := testOptions(staticSource(workersFixture()))
 	m := newTest(t, o, 80, 24)
-	for m.tab != workersTab(t, m) {
+	for tabIndex(m) != workersTab(t, m) {
 		m = step(t, m, keyMsg("tab"))
 	}
 	view := m.View()
@@ -194,7 +194,7 @@ func TestWorkersLongAfter(t *testing.T) {
 		o, _ := testOptions(staticSource(workersFixture()))
 		o.LongAfter = tc.longAfter
 		m := newTest(t, o, 140, 30)
-		for m.tab != workersTab(t, m) {
+		for tabIndex(m) != workersTab(t, m) {
 			m = step(t, m, keyMsg("tab"))
 		}
 		if got := strings.Contains(row(m.View(), "1m35s"), "LONG"); got != tc.long {

@@ -80,8 +80,14 @@ func (set *SentinelSet) Addrs() []string {
 // waits until every sentinel knows the replica and the other sentinels, so
 // that a SENTINEL FAILOVER can succeed. A missing redis-server fails the
 // test with an install instruction.
+//
+// A deployment is five processes that take seconds to agree: the tests
+// that start one are left out of go test -short (make test runs them).
 func StartSentinel(t testing.TB, o SentinelOptions) *SentinelSet {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a Sentinel deployment (several processes): left out of go test -short, run by make test")
+	}
 	if o.MasterName == "" {
 		o.MasterName = "m"
 	}

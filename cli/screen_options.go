@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"context"
+	"io"
+
+	"github.com/workq-tui/workq-tui/internal/audit"
+	"github.com/workq-tui/workq-tui/tui"
+)
+
+// ScreenOptions are the options of the screen that the screen's flags
+// args open (one target), filled as the program fills them before it
+// opens the screen in a terminal: the same reader, actor, audit log,
+// keys, columns and saved queries. getenv stands for the environment and
+// out for the terminal (colours off with NO_COLOR, the clipboard's OSC 52
+// sequences). done closes the target's connections. Tests drive the
+// screen this builds with tea messages: tui.New(opts).
+func ScreenOptions(ctx context.Context, args []string, getenv func(string) string, out io.Writer) (opts tui.Options, done func(), err error) {
+	fs := newFlagSet(screenCommand())
+	if err := fs.Parse(args); err != nil {
+		return tui.Options{}, nil, usageErrorf("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return tui.Options{}, nil, usageErrorf("unknown command %q", fs.Arg(0))
+	}
+	c := fs.runner.(*screenCmd)
+	e := env{stdout: out, stderr: io.Discard, getenv: getenv}
+	ts, err := c.screenTargets(e)
+	if err != nil {
+		return tui.Options{}, nil, err
+	}
+	if len(ts) != 1 {
+		return tui.Options{}, nil, usageErrorf("one target only, not %d", len(ts))
+	}
+	if err := c.checkScreen(e); err != nil {
+		return tui.Options{}, nil, err
+	}
+	settings, err := c.screenSettings(e)
+	if err != nil {
+		return tui.Options{}, nil, err
+	}
+	auditPath, err := c.auditPath(e, !ts[0].redis.ReadOnly)
+	if err != nil {
+		return tui.Options{}, nil, err
+	}
+	dark, _ := darkBackground(c.theme, getenv) // checked above
+	auditor := &audit.File{Path: auditPath, User: osUser(getenv)}
+	opts, done, err = c.targetOptions(ctx, ts[0], screenRenderer(e, dark), auditor)
+	if err != nil {
+		return tui.Options{}, nil, err
+	}
+	settle(&opts, e, settings, loadCmdLines(e))
+	// As in run: n on an empty namespace ends the screen, and the
+	// program opens the one chosen (Model.SwitchTo).
+	opts.SwitchNamespace = true
+	return opts, done, nil
+}
