@@ -6,6 +6,7 @@
 package redisq
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"hash/maphash"
@@ -204,7 +205,7 @@ const healthStep = TimelineStep
 // goes in the first round trip, after the first step; its members are
 // returned, nil when the key holds no sorted set.
 func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min string, retryArgs []any) ([]any, error) {
-	pages := make(chan [][]byte, 2)
+	pages := make(chan []any, 2)
 	counted := make(chan struct{})
 	go func() {
 		defer close(counted)
@@ -252,14 +253,13 @@ func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min strin
 			return nil, err
 		}
 		// A reply of another shape (none from Redis) counts nothing.
-		vals, _ := r.v.([]any)
-		pairs, err := withScores(vals)
-		if err != nil {
+		pairs, _ := r.v.([]any)
+		if !scorePairs(pairs) {
 			pairs = nil
 		}
 		full := len(pairs)/2 >= healthStep
 		if full {
-			min, skip = stepAfter(pairs, min, skip)
+			min, skip = stepAfterValues(pairs, min, skip)
 			if err := send(); err != nil {
 				return nil, err
 			}
@@ -280,10 +280,11 @@ func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min strin
 // yet, at their score. The members are read as model.FailureText reads
 // them, nothing of a member kept but its type's name and its error's
 // normal form: the first read takes an hour of deaths.
-func (t *HealthTracker) addDead(pairs [][]byte) {
+func (t *HealthTracker) addDead(pairs []any) {
 	for i := 0; i+1 < len(pairs); i += 2 {
-		member := pairs[i]
-		at, ok := scoreSeconds(pairs[i+1])
+		member, _ := pairs[i].([]byte)
+		score, _ := pairs[i+1].([]byte)
+		at, ok := scoreSeconds(score)
 		if !ok {
 			continue
 		}
@@ -302,7 +303,14 @@ func (t *HealthTracker) addDead(pairs [][]byte) {
 		if !ok {
 			continue
 		}
-		t.log[name] = append(t.log[name], model.Failure{At: at, Err: t.normalize(errText), Dead: true})
+		fs := t.log[name]
+		if fs == nil {
+			// Room for a step's members: the first read takes an hour of
+			// deaths, and a slice grown one doubling at a time from empty
+			// copies them over and over.
+			fs = make([]model.Failure, 0, min(len(pairs)/2, healthStep))
+		}
+		t.log[name] = append(fs, model.Failure{At: at, Err: t.normalize(errText), Dead: true})
 	}
 }
 
@@ -405,21 +413,72 @@ func (t *HealthTracker) prune(since int64) *model.FailureLog {
 	}
 	out := &model.FailureLog{Since: since, Jobs: make(map[string][]model.Failure, len(t.log))}
 	for job, fs := range t.log {
-		keep := fs[:0]
-		for _, f := range fs {
-			if f.At > since {
-				keep = append(keep, f)
-			}
+		if !failuresSorted(fs) {
+			// Sorted in an array of its own: the one shared with a log
+			// handed out before keeps its order.
+			fs = append([]model.Failure(nil), fs...)
+			sortFailures(fs)
+			t.log[job] = fs
 		}
-		if len(keep) == 0 {
+		// The log handed out shares the tracker's array up to its length
+		// (capped there, so the tracker's appends never show in it): what
+		// falls out of the history is dropped into a new array, never
+		// filtered in place under a log handed out before.
+		drop := 0
+		for drop < len(fs) && fs[drop].At <= since {
+			drop++
+		}
+		if drop == len(fs) {
 			delete(t.log, job)
 			continue
 		}
-		sortFailures(keep)
-		t.log[job] = keep
-		out.Jobs[job] = append([]model.Failure(nil), keep...)
+		if drop > 0 {
+			fs = append([]model.Failure(nil), fs[drop:]...)
+			t.log[job] = fs
+		}
+		out.Jobs[job] = fs[:len(fs):len(fs)]
 	}
 	return out
+}
+
+// failuresSorted reports whether fs is in time order.
+func failuresSorted(fs []model.Failure) bool {
+	for i := 1; i < len(fs); i++ {
+		if fs[i].At < fs[i-1].At {
+			return false
+		}
+	}
+	return true
+}
+
+// scorePairs reports whether vals is a reply WITHSCORES: member and score,
+// both bulk strings, pair after pair.
+func scorePairs(vals []any) bool {
+	if len(vals)%2 != 0 {
+		return false
+	}
+	for _, v := range vals {
+		if _, ok := v.([]byte); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// stepAfterValues is stepAfter on a reply's values (scorePairs).
+func stepAfterValues(pairs []any, min string, skip int) (string, int) {
+	last, _ := pairs[len(pairs)-1].([]byte)
+	same := 0
+	for i := len(pairs) - 1; i > 0; i -= 2 {
+		if score, _ := pairs[i].([]byte); !bytes.Equal(score, last) {
+			break
+		}
+		same++
+	}
+	if string(last) == min {
+		return min, skip + same
+	}
+	return string(last), same
 }
 
 // sortFailures orders failures by time; they arrive nearly sorted.

@@ -90,7 +90,7 @@ func TestHealthTrackerReadsMembersAsParseJobFields(t *testing.T) {
 // time.
 func TestHealthTrackerDeadMembersAllocations(t *testing.T) {
 	const n = 2000
-	pairs := make([][]byte, 0, 2*n)
+	pairs := make([]any, 0, 2*n)
 	for i := 0; i < n; i++ {
 		pairs = append(pairs,
 			[]byte(fmt.Sprintf(`{"name":"job%02d","id":"%024x","t":1,"args":{"account_id":%d},"fails":4,"err":"upstream %d: timeout after %ds","failed_at":%d}`, i%20, i, i, 500+i%4, 1+i%30, 1765000000+i)),
@@ -143,5 +143,46 @@ func TestHealthTrackerWalksDeadSetInSteps(t *testing.T) {
 	}
 	if n := len(got.Jobs["job"]); n != healthStep*5+8 {
 		t.Errorf("later read: %d counted in all, want %d", n, healthStep*5+8)
+	}
+}
+
+// A log handed out by one read stays as it was while the tracker goes on:
+// the next reads append out of order (a retry's failed_at before the last
+// death), sort and drop what left the history, never in the array that
+// log shares.
+func TestHealthTrackerLogHandedOutUnchanged(t *testing.T) {
+	memberOf := func(name string, id, at int) []byte {
+		return []byte(fmt.Sprintf(`{"name":%q,"id":"%d","t":1,"err":"e%d","failed_at":%d}`, name, id, id, at))
+	}
+	member := func(id, at int) []byte { return memberOf("mail", id, at) }
+	tr := NewHealthTracker("work", model.DefaultHealthLimits())
+	var pairs []any
+	for i := 0; i < 10; i++ {
+		// Another type's deaths in the same step leave room in mail's
+		// array, so that the appends below land in the array shared.
+		pairs = append(pairs, member(i, 1000+i*10), []byte(strconv.Itoa(1000+i*10)))
+		pairs = append(pairs, memberOf("sms", 100+i, 1000+i*10), []byte(strconv.Itoa(1000+i*10)))
+	}
+	tr.addDead(pairs)
+	first := tr.prune(900)
+	want := append([]model.Failure(nil), first.Jobs["mail"]...)
+	if len(want) != 10 {
+		t.Fatalf("first log: %d failures, want 10", len(want))
+	}
+	tr.addDead([]any{member(20, 1200), []byte("1200")})
+	tr.addRetry([]any{member(21, 1005), []byte("1500")}, 900)
+	second := tr.prune(900)
+	if got := second.Jobs["mail"]; len(got) != 12 || !failuresSorted(got) {
+		t.Fatalf("second log: %+v", got)
+	}
+	third := tr.prune(1035)
+	if got := third.Jobs["mail"]; len(got) != 7 || got[0].At != 1040 {
+		t.Fatalf("third log: %+v", got)
+	}
+	if !reflect.DeepEqual(first.Jobs["mail"], want) {
+		t.Errorf("the first log changed under the later reads:\n got %+v\nwant %+v", first.Jobs["mail"], want)
+	}
+	if len(second.Jobs["mail"]) != 12 || !failuresSorted(second.Jobs["mail"]) {
+		t.Errorf("the second log changed under the third read: %+v", second.Jobs["mail"])
 	}
 }
