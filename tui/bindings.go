@@ -53,6 +53,8 @@ type actionTarget struct {
 	item copyItem
 	// namespace is where the namespace switch goes.
 	namespace string
+	// drain is the queue's query a delete or a park takes.
+	drain drainQuery
 }
 
 // applies is a look for an action that needs nothing found: it applies
@@ -152,17 +154,17 @@ func actionBindings() []actionBinding {
 			binding: func(k *keyMap) *key.Binding { return &k.QueueDelete },
 			name:    "delete from the queue", write: func(w Writes) bool { return w.Drain != nil },
 			look: func(m Model) (actionTarget, string) {
-				return applies(m.queueDrainReason(m.keys.QueueDelete.Help().Key, "deletes"))
+				return m.queueDrainLook(m.keys.QueueDelete.Help().Key, "deletes")
 			},
-			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.planQueueDrain(reaper.DrainDelete) },
+			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.planQueueDrain(reaper.DrainDelete, t.drain) },
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.QueuePark },
 			name:    "park", write: func(w Writes) bool { return w.Drain != nil },
 			look: func(m Model) (actionTarget, string) {
-				return applies(m.queueDrainReason(m.keys.QueuePark.Help().Key, "parks"))
+				return m.queueDrainLook(m.keys.QueuePark.Help().Key, "parks")
 			},
-			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.planQueueDrain(reaper.DrainPark) },
+			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.planQueueDrain(reaper.DrainPark, t.drain) },
 		},
 		{
 			binding: func(k *keyMap) *key.Binding { return &k.Copy },

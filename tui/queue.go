@@ -17,6 +17,7 @@ import (
 
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
+	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
@@ -97,6 +98,11 @@ type queueView struct {
 	typing      bool
 	input       filterInput
 	markAll     bool
+	// queries and queriesFrom are the saved queries @NAME expands to; now
+	// is the screen's clock, for a query's ages before the first poll.
+	queries     map[string]string
+	queriesFrom string
+	now         func() time.Time
 
 	vp            viewport.Model
 	width, height int
@@ -126,7 +132,15 @@ func (q queueView) update(msg tea.Msg) (view, tea.Cmd) {
 		return q.load(q.offset)
 	case queuePageMsg:
 		return q.setPage(msg), nil
+	case actionDone:
+		if msg.kind == actionKind(reaper.DrainAuditAction(reaper.DrainDelete)) || msg.kind == actionKind(reaper.DrainAuditAction(reaper.DrainPark)) {
+			q.markAll = false // what they marked has changed
+		}
+		return q, nil
 	case tea.KeyMsg:
+		if q.takesKey(msg) {
+			return q.queryKey(msg)
+		}
 		k := q.keys(q.km)
 		switch {
 		case key.Matches(msg, k.PageDown):

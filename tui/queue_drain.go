@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -51,78 +52,85 @@ func (m Model) newQueue(job string) queueView { return openQueue(m.openEnv(), jo
 func openQueue(e openEnv, job string) queueView {
 	q := newQueueView(e.id, job, e.snap, e.keys, e.rd.Queue, e.timeout)
 	q.filter, q.walkTimeout = e.rd.QueueFilter, e.actionTimeout
+	q.queries, q.queriesFrom, q.now = e.queries, e.queriesFrom, e.now
 	return q
 }
 
-// queueTop is the queue view on screen, if it is one.
-func (m Model) queueTop() (queueView, bool) {
-	if !m.opened() {
-		return queueView{}, false
+// takesKey is which keys the queue view takes before the root: every key
+// while its query is typed, '/' that opens it, and esc that drops the
+// marks, then the query.
+func (q queueView) takesKey(msg tea.KeyMsg) bool {
+	if q.typing {
+		return true
 	}
-	q, ok := m.top().(queueView)
-	return q, ok
+	k := q.keys(q.km)
+	return key.Matches(msg, k.Filter) || key.Matches(msg, k.Back) && (q.markAll || q.where != "")
 }
 
-// queueKey takes the queue view's own keys before the root's: the query
-// being typed, '/' that opens it, and esc that drops the marks, then the
-// query. ok is false for every other key.
-func (m Model) queueKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
-	q, ok := m.queueTop()
-	if !ok || m.dialog != nil || m.filtering || m.cmdline.open || msg.Type == tea.KeyCtrlC {
-		return m, nil, false
-	}
+// queryKey is a key takesKey took.
+func (q queueView) queryKey(msg tea.KeyMsg) (view, tea.Cmd) {
 	if q.typing {
 		switch msg.Type {
 		case tea.KeyEnter:
 			q.typing = false
-			mm, cmd := m.applyQueueQuery(q, q.input.Value())
-			return mm, cmd, true
+			return q.applyQuery(q.input.Value())
 		case tea.KeyEsc:
 			q.typing = false
-			return m.setTop(q), nil, true
+			return q, nil
 		}
 		q.input = q.input.update(msg)
-		return m.setTop(q), nil, true
+		return q, nil
 	}
-	k := m.keyMap()
 	switch {
-	case key.Matches(msg, k.Filter):
-		if q.filter == nil {
-			mm, cmd := m.setStatus("a query on the queue is not available here", true)
-			return mm, cmd, true
-		}
-		q.typing = true
-		q.input = q.input.set(q.where)
-		return m.setTop(q), nil, true
-	case key.Matches(msg, m.keys.Back) && q.markAll:
+	case key.Matches(msg, q.km.Back) && q.markAll:
 		q.markAll = false
-		mm, cmd := m.setTop(q).setStatus("marks cleared", false)
-		return mm, cmd, true
-	case key.Matches(msg, m.keys.Back) && q.where != "":
-		mm, cmd := m.applyQueueQuery(q, "")
-		return mm, cmd, true
+		return q, statusCmd("marks cleared", false)
+	case key.Matches(msg, q.km.Back):
+		return q.applyQuery("")
 	}
-	return m, nil, false
+	q.typing = true
+	q.input = q.input.set(q.where)
+	return q, nil
 }
 
-// applyQueueQuery filters the queue view by text and reads its first
-// page. A bad query says why in the status line and keeps the one that
-// was applied: nothing is read.
-func (m Model) applyQueueQuery(q queueView, text string) (Model, tea.Cmd) {
-	text, err := model.ExpandSaved(strings.TrimSpace(text), m.opts.Queries, m.opts.QueriesFrom)
+// applyQuery filters the queue by text and reads its first page. A bad
+// query says why in the status line and keeps the one that was applied:
+// nothing is read.
+func (q queueView) applyQuery(text string) (view, tea.Cmd) {
+	text, err := model.ExpandSaved(strings.TrimSpace(text), q.queries, q.queriesFrom)
 	var query *model.Query
 	if err == nil {
-		query, err = parseSetsQuery(text, m.queryNow())
+		query, err = parseSetsQuery(text, q.queryNow())
 	}
 	if err != nil {
-		return m.setTop(q).setStatus(oneLine(err.Error()), true)
+		return q, statusCmd(oneLine(err.Error()), true)
 	}
 	if query.Empty() {
 		query, text = nil, ""
 	}
 	q.query, q.where, q.markAll = query, text, false
-	q, cmd := q.load(0)
-	return m.setTop(q), cmd
+	return q.load(0)
+}
+
+// queryNow is the time a query's ages and clock times are read against:
+// Redis's clock of the last snapshot, else the screen's.
+func (q queueView) queryNow() time.Time {
+	if !q.redisTime.IsZero() || q.now == nil {
+		return q.redisTime
+	}
+	return q.now()
+}
+
+// drainQuery is the queue's query for A, D and P: its job type, the
+// query and its text, and whether A marked what it matches.
+func (q queueView) drainQuery() drainQuery {
+	return drainQuery{job: q.job, query: q.query, where: q.where, marked: q.markAll}
+}
+
+// toggleMarks marks every job the query matches, or takes the mark away.
+func (q queueView) toggleMarks() (view, bool) {
+	q.markAll = !q.markAll
+	return q, q.markAll
 }
 
 // queueOpenHint is what A, D and P say outside a queue view.
@@ -132,48 +140,54 @@ func (m Model) queueOpenHint(b, verb string) string {
 
 // queueMarkAllReason is why A does nothing here.
 func (m Model) queueMarkAllReason() string {
-	q, ok := m.queueTop()
+	d, ok := m.top().(drainer)
 	if !ok {
 		return m.queueOpenHint(m.keys.QueueMarkAll.Help().Key, "marks the jobs a query matches")
 	}
-	if q.query.Empty() {
+	if d.drainQuery().query.Empty() {
 		return m.keys.QueueMarkAll.Help().Key + " marks every job the query matches: type a query with /"
 	}
 	return ""
 }
 
-// queueDrainReason is why D or P (b) does nothing here.
-func (m Model) queueDrainReason(b string, verb string) string {
-	q, ok := m.queueTop()
-	switch {
-	case !ok:
-		return m.queueOpenHint(b, verb+" the jobs a query matches")
-	case q.query.Empty():
-		return b + " " + verb + " the jobs a query matches: type a query with /, then mark them with " + m.keys.QueueMarkAll.Help().Key
-	case !q.markAll:
-		return b + " " + verb + " the marked jobs: " + m.keys.QueueMarkAll.Help().Key + " marks every job the query matches"
+// queueDrainLook is the query D or P (b) acts on here, or why it does
+// nothing here.
+func (m Model) queueDrainLook(b string, verb string) (actionTarget, string) {
+	d, ok := m.top().(drainer)
+	if !ok {
+		return applies(m.queueOpenHint(b, verb+" the jobs a query matches"))
 	}
-	return ""
+	q := d.drainQuery()
+	switch {
+	case q.query.Empty():
+		return applies(b + " " + verb + " the jobs a query matches: type a query with /, then mark them with " + m.keys.QueueMarkAll.Help().Key)
+	case !q.marked:
+		return applies(b + " " + verb + " the marked jobs: " + m.keys.QueueMarkAll.Help().Key + " marks every job the query matches")
+	}
+	return actionTarget{drain: q}, ""
 }
 
 // toggleQueueMarkAll marks every job the query matches, or takes the mark
 // away. The count is the last read's: the plan counts again, from Redis.
 func (m Model) toggleQueueMarkAll() (Model, tea.Cmd) {
-	q, _ := m.queueTop()
-	q.markAll = !q.markAll
-	if !q.markAll {
-		return m.setTop(q).setStatus("marks cleared", false)
+	d, ok := m.top().(drainer)
+	if !ok {
+		return m, nil
 	}
-	return m.setTop(q), nil
+	v, marked := d.toggleMarks()
+	m = m.setTop(v)
+	if !marked {
+		return m.setStatus("marks cleared", false)
+	}
+	return m, nil
 }
 
 // planQueueDrain reads the plan of D or P; onQueueDrainPlan opens its
 // dialog. Nothing is written before 'y'.
-func (m Model) planQueueDrain(action reaper.DrainAction) (Model, tea.Cmd) {
+func (m Model) planQueueDrain(action reaper.DrainAction, q drainQuery) (Model, tea.Cmd) {
 	if m.running != nil {
 		return m.setStatus(fmt.Sprintf("%s is still running: wait for it to finish", m.running.title), true)
 	}
-	q, _ := m.queueTop()
 	m.actionSeq++
 	seq := m.actionSeq
 	m, clear := m.setStatus(fmt.Sprintf("planning the %s of the jobs of queue %s matching %s…", action, textsafe.Clean(q.job), textsafe.Clean(q.where)), false)
@@ -215,9 +229,7 @@ func drainAction(plan reaper.DrainPlan, d QueueDrainer) action {
 	}
 	n := int64(len(plan.Items))
 	act := action{
-		kind: actionKind(reaper.DrainAuditAction(plan.Action)),
-		// The queue view's marks go with the jobs they marked.
-		after:     func(m Model) (Model, tea.Cmd) { return m.afterQueueDrain(), nil },
+		kind:      actionKind(reaper.DrainAuditAction(plan.Action)),
 		title:     fmt.Sprintf("%s %s from queue %s?", verb, plural64(n, "job", "jobs"), textsafe.Clean(plan.Job)),
 		body:      planLines(func(w io.Writer) { reaper.RenderDrainPlan(w, plan) }),
 		running:   fmt.Sprintf("%s %s", doing, plural64(n, "job", "jobs")),
@@ -266,18 +278,4 @@ func summarizeDrain(plan reaper.DrainPlan, res reaper.DrainResult) actionOutcome
 		failed:  res.Gone > 0 || res.Skipped > 0,
 		journal: res.Journal,
 	}
-}
-
-// afterQueueDrain drops the marks of the queue views: what they counted
-// has changed.
-func (m Model) afterQueueDrain() Model {
-	stack := append([]view(nil), m.stack...)
-	for i, v := range stack {
-		if q, ok := v.(queueView); ok {
-			q.markAll = false
-			stack[i] = q
-		}
-	}
-	m.stack = stack
-	return m
 }

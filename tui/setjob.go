@@ -35,9 +35,18 @@ func newSetJobView(v setsView, sj model.SetJob) setJobView {
 		detail: &detailCache{}}
 }
 
+// setMember is a view about one member of a set (a job's detail): R and
+// D act on it as on the list under it, e edits its args, d copies it.
+type setMember interface {
+	member() (model.SetName, model.SetJob)
+}
+
+// member is the set and the member shown.
+func (v setJobView) member() (model.SetName, model.SetJob) { return v.set, v.job }
+
 // isSetJob reports whether v is a job's detail of the Jobs view.
 func isSetJob(v view) bool {
-	_, ok := v.(setJobView)
+	_, ok := v.(setMember)
 	return ok
 }
 
@@ -46,6 +55,12 @@ func (setJobView) title() string { return "job" }
 func (v setJobView) lines() []string { return setJobDetail(v.job, v.redisNow, v.width, v.detail) }
 
 func (v setJobView) update(msg tea.Msg) (view, tea.Cmd) {
+	if d, ok := msg.(actionDone); ok {
+		switch d.kind {
+		case actionJobsRequeue, actionJobsDelete, actionJobsEdit, actionJobsDuplicate:
+			return nil, nil // the job it showed has moved, changed or has a copy
+		}
+	}
 	if km, ok := msg.(tea.KeyMsg); ok {
 		if top, ok := scrolled(v.top, km, v.km, len(v.lines()), v.height-1); ok {
 			v.top = top

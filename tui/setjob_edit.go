@@ -67,7 +67,12 @@ func isJobEditKey(msg tea.KeyMsg, k keyMap) bool {
 
 // onJobEditKey is e or d on a job's detail.
 func (m Model) onJobEditKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	v, ok := m.top().(setJobView)
+	v, ok := m.top().(setMember)
+	var set model.SetName
+	var job model.SetJob
+	if ok {
+		set, job = v.member()
+	}
 	switch {
 	case !ok:
 		return m, nil
@@ -77,11 +82,11 @@ func (m Model) onJobEditKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.setStatus("edit and duplicate are not available here", false)
 	case m.running != nil:
 		return m.setStatus(fmt.Sprintf("%s is still running: wait for it to finish", m.running.title), true)
-	case v.job.Job == nil || v.job.Job.Name == "":
+	case job.Job == nil || job.Job.Name == "":
 		return m.setStatus("not a job with a name: it cannot be edited or copied", true)
 	}
 	m.actionSeq++
-	seq, ed, set, ref := m.actionSeq, m.wr.Edit, v.set, reaper.JobRef{ID: v.job.Job.ID, Score: v.job.ScoreText}
+	seq, ed, ref := m.actionSeq, m.wr.Edit, reaper.JobRef{ID: job.Job.ID, Score: job.ScoreText}
 	if matchesAlways(msg, m.keys.SetsDuplicate) {
 		m, clear := m.setStatus("planning the copy…", false)
 		timeout := m.opts.FetchTimeout
@@ -92,7 +97,7 @@ func (m Model) onJobEditKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			return editPlanMsg{seq: seq, kind: actionJobsDuplicate, plan: p, err: err}
 		})
 	}
-	args, err := model.ArgsOf(v.job.Raw)
+	args, err := model.ArgsOf(job.Raw)
 	if err != nil {
 		return m.setStatus(oneLine(err.Error()), true)
 	}
@@ -100,7 +105,6 @@ func (m Model) onJobEditKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if err != nil {
 		return m.setStatus("edit: "+oneLine(err.Error()), true)
 	}
-	job := v.job
 	return m, tea.ExecProcess(s.Cmd, func(err error) tea.Msg {
 		return jobEditedMsg{seq: seq, session: s, set: set, job: job, err: err}
 	})

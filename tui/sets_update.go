@@ -161,9 +161,8 @@ func (m Model) updateSets(msg tea.Msg) (Model, tea.Cmd) {
 // afterSetsAction follows a requeue or delete of the Jobs view (its
 // actions' after): the view reads its page (and its summary) again.
 func (m Model) afterSetsAction() (Model, tea.Cmd) {
-	if len(m.stack) == 1 && isSetJob(m.top()) {
-		m = m.pop() // the job it showed has moved
-	}
+	// A job's detail closed itself (actionDone): the job it showed has
+	// moved.
 	v, ok := m.setsView()
 	if !ok {
 		return m, nil

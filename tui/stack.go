@@ -145,11 +145,17 @@ type openEnv struct {
 	snap          *model.Snapshot
 	timeout       time.Duration
 	actionTimeout time.Duration
+	// queries and queriesFrom are the saved queries of the configuration
+	// file (Options.Queries); now is the screen's clock.
+	queries     map[string]string
+	queriesFrom string
+	now         func() time.Time
 }
 
 // openEnv is what a view pushed now is built from.
 func (m Model) openEnv() openEnv {
-	return openEnv{id: m.views, keys: m.keys, rd: m.rd, snap: m.snap, timeout: m.opts.FetchTimeout, actionTimeout: m.opts.ActionTimeout}
+	return openEnv{id: m.views, keys: m.keys, rd: m.rd, snap: m.snap, timeout: m.opts.FetchTimeout, actionTimeout: m.opts.ActionTimeout,
+		queries: m.opts.Queries, queriesFrom: m.opts.QueriesFrom, now: m.opts.Now}
 }
 
 // pushCmd is the command that opens the view o builds.

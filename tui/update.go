@@ -126,6 +126,8 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.startScan()
 	case cmdLinesSavedMsg:
 		return m.setStatus("command history not kept: "+oneLine(msg.err.Error()), true)
+	case statusMsg:
+		return m.setStatus(msg.text, msg.isErr)
 	case statusClearMsg:
 		if msg.id == m.statusID {
 			m.status = statusLine{}
@@ -164,7 +166,7 @@ func (m Model) oneKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m, cmd, ok := m.stopKey(msg); ok {
 		return m, cmd
 	}
-	if m, cmd, ok := m.queueKey(msg); ok {
+	if m, cmd, ok := m.viewTakesKey(msg); ok {
 		return m, cmd
 	}
 	if m, cmd, ok := m.cmdLineKey(msg); ok {
@@ -179,6 +181,19 @@ func (m Model) oneKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, cmd
 	}
 	return m, tea.Batch(cmd, load)
+}
+
+// viewTakesKey gives msg to the view on top first when it takes it
+// (keyTaker): a query being typed, esc that drops marks. ok is false for
+// every other key, and while a dialog, the filter or the command line has
+// the keys.
+func (m Model) viewTakesKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
+	t, ok := m.top().(keyTaker)
+	if !ok || m.dialog != nil || m.filtering || m.cmdline.open || msg.Type == tea.KeyCtrlC || !t.takesKey(msg) {
+		return m, nil, false
+	}
+	m, cmd := m.updateTop(msg)
+	return m, cmd, true
 }
 
 // startFetch starts a poll of the current generation. Callers make sure no
@@ -464,7 +479,7 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 	if m.running == nil || m.running.seq != msg.seq {
 		return m, nil
 	}
-	after := m.running.after
+	after, kind := m.running.after, m.running.kind
 	if m.running.stop != nil {
 		m.running.stop() // releases the context
 	}
@@ -484,15 +499,17 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 	if len(msg.outcome.emptied) > 0 {
 		m = m.dropOrphans(msg.outcome.emptied)
 	}
-	// The action's own after first: what it changes (marks dropped, a view
+	// The views hear of the end first (a queue drops its marks), then the
+	// action's own after runs: what they change (marks dropped, a view
 	// closed) is what the views then read again.
+	m, done := m.eachOpen(actionDone{kind: kind})
 	var more tea.Cmd
 	if after != nil {
 		m, more = after(m)
 	}
 	m, load := m.eachOpen(loadMsg{})
 	m, fetch := m.refresh()
-	return m, tea.Batch(clear, fetch, load, more)
+	return m, tea.Batch(clear, done, fetch, load, more)
 }
 
 // dropOrphans takes lists a requeue emptied out of the Orphans view.

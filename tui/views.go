@@ -100,6 +100,44 @@ type copier interface{ copyItem() (copyItem, bool) }
 // explanation, a queue): e explains it.
 type aboutOne interface{ explainSubject() explainSubject }
 
+// keyTaker is a view with keys of its own that the root would otherwise
+// take (every key while it is typing, '/' that opens its query, esc that
+// drops its marks): the root gives the keys it takes to its update first.
+type keyTaker interface{ takesKey(msg tea.KeyMsg) bool }
+
+// drainer is a view whose query marks jobs to delete or park (a queue):
+// A toggles its marks, D and P plan the drain of what it marked.
+type drainer interface {
+	drainQuery() drainQuery
+	toggleMarks() (v view, marked bool)
+}
+
+// drainQuery is what a drainer's D or P takes: the job type's queue, the
+// query and its text, and whether A marked what it matches.
+type drainQuery struct {
+	job    string
+	query  *model.Query
+	where  string
+	marked bool
+}
+
+// statusMsg asks the root to show text in the status line: a view
+// returns it (statusCmd) to say something.
+type statusMsg struct {
+	text  string
+	isErr bool
+}
+
+// statusCmd is the command that shows text in the status line.
+func statusCmd(text string, isErr bool) tea.Cmd {
+	return func() tea.Msg { return statusMsg{text: text, isErr: isErr} }
+}
+
+// actionDone tells every pushed view that an action of kind has ended,
+// before they read again what they show (a queue drops its marks after a
+// drain: what they counted has changed).
+type actionDone struct{ kind actionKind }
+
 // renderContext is what a view draws with besides its own state.
 // fetchedAt is when the last snapshot arrived (the screen's clock).
 type renderContext struct {

@@ -1,0 +1,45 @@
+package tui_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/workq-tui/workq-tui/internal/redistest"
+	"github.com/workq-tui/workq-tui/internal/screentest"
+)
+
+// In a job type's queue, / filters by a query, A marks what it matches
+// and P parks the marked jobs in the dead set; the marks go with them,
+// so D then asks for new ones instead of planning. esc drops the query.
+func TestDriveQueueParkMarked(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t)
+	seed := screentest.NewSeed(t, srv, "work")
+	seed.LivePool(livePool, "report")
+	seed.Queue("report", "r1", "r2", "r3")
+	s := screentest.Start(t, srv)
+	s.Run("jobtypes report")
+	s.Wait("> report")
+	s.Press("enter")
+	s.Wait("of 3")
+	s.Press("/", "id:r2", "enter")
+	s.Wait("1–1 of 1 matching id:r2")
+	s.Press("A")
+	s.Wait("all 1 matching marked")
+	s.Press("P")
+	s.Wait("y: run it")
+	if got := s.DialogTitle(); got != "Park 1 job from queue report?" {
+		t.Errorf("dialog title %q", got)
+	}
+	s.Confirm()
+	s.WaitFor("the park", func(string) bool { return seed.Int("ZCARD", seed.K.Dead()) == 1 })
+	if n := seed.Int("LLEN", seed.K.Queue("report")); n != 2 {
+		t.Errorf("queue holds %d jobs, want 2", n)
+	}
+	s.WaitFor("the outcome", func(string) bool { return s.Dialog() == "" && strings.Contains(s.StatusLine(), "park") })
+	s.WaitGone("marked")
+	s.Press("D")
+	s.WaitFor("why", func(string) bool { return strings.Contains(s.StatusLine(), "D deletes the marked jobs") })
+	s.Press("esc")
+	s.Wait("of 2")
+}
