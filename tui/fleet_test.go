@@ -403,7 +403,7 @@ func TestFleetActionRunsOnWhileAway(t *testing.T) {
 	d.send(keyMsg("X"))
 	d.advance(DialogReadTime) // the operator reads the plan
 	d.send(keyMsg("y"))
-	if d.f.children[0].running == nil {
+	if !actionRunning(*d.f.children[0]) {
 		t.Fatal("no action running after X, y")
 	}
 	d.send(keyMsg("esc"))
@@ -420,7 +420,7 @@ func TestFleetActionRunsOnWhileAway(t *testing.T) {
 	d.wake(1)
 	close(r.release)
 	d.settle()
-	if d.f.children[0].running != nil {
+	if actionRunning(*d.f.children[0]) {
 		t.Fatal("the action did not end")
 	}
 	if v := d.f.View(); !strings.Contains(v, "east: reaped 2 pools") {
