@@ -513,3 +513,13 @@ func current(m Model, msg snapshotMsg) snapshotMsg {
 
 // tickNow is the tick of the poll loop m is on.
 func tickNow(m Model) tickMsg { return tickMsg{gen: m.gen} }
+
+// filterEditing is the filter being typed as drawn ("/text" where the
+// status is, while the footer offers to keep it), and whether one is.
+func filterEditing(m Model) (string, bool) {
+	lines := footerLines(m)
+	if !strings.Contains(lines[0], "keep filter") || !strings.HasPrefix(strings.TrimSpace(lines[1]), "/") {
+		return "", false
+	}
+	return strings.TrimRight(strings.TrimPrefix(strings.TrimSpace(lines[1]), "/"), " "), true
+}

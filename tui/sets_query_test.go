@@ -18,7 +18,7 @@ import (
 func typeFilter(t *testing.T, m Model, text string) Model {
 	t.Helper()
 	m = drive(t, m, keyMsg("/"))
-	if !m.filtering {
+	if _, editing := filterEditing(m); !editing {
 		t.Fatal("/ did not open the filter")
 	}
 	// The filter opens on the one applied: ctrl+u clears it.
