@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -478,11 +479,15 @@ func tabCount(m Model) int { tabs, _ := drawnTabs(m); return len(tabs) }
 
 // drawnPools is the number of pools the header counts ("6 pools"), -1
 // when it counts none.
-func drawnPools(m Model) int {
+func drawnPools(m Model) int { return drawnCount(m, "pools", "pool") }
+
+// drawnCount is the first number the screen draws before one of words
+// ("2 drift"), -1 when it draws none.
+func drawnCount(m Model, words ...string) int {
 	for _, l := range strings.Split(wideView(m), "\n") {
 		f := strings.Fields(l)
 		for i := 1; i < len(f); i++ {
-			if f[i] == "pools" || f[i] == "pool" {
+			if slices.Contains(words, f[i]) {
 				var n int
 				if _, err := fmt.Sscanf(f[i-1], "%d", &n); err == nil {
 					return n
@@ -522,4 +527,15 @@ func filterEditing(m Model) (string, bool) {
 		return "", false
 	}
 	return strings.TrimRight(strings.TrimPrefix(strings.TrimSpace(lines[1]), "/"), " "), true
+}
+
+// drawnRow is the first line the wide screen draws with name as a word
+// of its own, "" when none.
+func drawnRow(m Model, name string) string {
+	for _, l := range strings.Split(wideView(m), "\n") {
+		if slices.Contains(strings.Fields(l), name) {
+			return l
+		}
+	}
+	return ""
 }
