@@ -539,3 +539,33 @@ func drawnRow(m Model, name string) string {
 	}
 	return ""
 }
+
+// drawnCrumb is what the header draws open on the focused tab, after its
+// name ("[Pools › explain]"), "" when nothing is open.
+func drawnCrumb(m Model) string {
+	for _, l := range strings.Split(wideView(m), "\n") {
+		for _, part := range strings.Split(l, "[")[1:] {
+			inside, _, ok := strings.Cut(part, "]")
+			name, crumb, _ := strings.Cut(inside, " › ")
+			if ok && tabNames[name] {
+				return crumb
+			}
+		}
+	}
+	return ""
+}
+
+// openDepth is how many views are open on the focused tab: the esc
+// presses that bring the header back to the tab alone (a view that takes
+// the whole screen draws no tabs).
+func openDepth(t *testing.T, m Model) int {
+	t.Helper()
+	for n := 0; n < 20; n++ {
+		if tabIndex(m) >= 0 && drawnCrumb(m) == "" {
+			return n
+		}
+		m = step(t, m, keyMsg("esc"))
+	}
+	t.Fatal("esc never closed the views open")
+	return -1
+}
