@@ -35,7 +35,8 @@ func TestQueueFollowsPolls(t *testing.T) {
 	o, _ := testOptions(staticSource(fixture()))
 	o.Reads.Queue = q
 	m := openSendEmailQueue(t, o, 100, 30)
-	for i := 0; i < 40 && !strings.Contains(queueTop(m), " id job"); i++ {
+	// Down to the fifth job of the page: below the two that will run.
+	for i := 0; i < 60 && !strings.Contains(queueTop(m), " id job05"); i++ {
 		m = press(t, m, "j")
 	}
 	top := queueTop(m)
