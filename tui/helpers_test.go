@@ -569,3 +569,14 @@ func openDepth(t *testing.T, m Model) int {
 	t.Fatal("esc never closed the views open")
 	return -1
 }
+
+// cursorRow is the row the screen draws the cursor on ("> "), "" when
+// none.
+func cursorRow(m Model) string {
+	for _, l := range strings.Split(wideView(m), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "> ") {
+			return l
+		}
+	}
+	return ""
+}
