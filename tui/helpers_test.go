@@ -580,3 +580,36 @@ func cursorRow(m Model) string {
 	}
 	return ""
 }
+
+// isPoolID reports whether a drawn word is a pool ID as the fixtures
+// write them: 24 lower-case hex digits.
+func isPoolID(w string) bool {
+	return len(w) == 24 && strings.Trim(w, "0123456789abcdef") == ""
+}
+
+// cursorPool is the ID of the pool on the row the cursor is drawn on, ""
+// when none.
+func cursorPool(m Model) string {
+	for _, w := range strings.Fields(cursorRow(m)) {
+		if isPoolID(w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// poolRowsDrawn is how many rows with a whole pool ID the wide screen
+// draws (its header may take fewer lines than at the screen's width).
+func poolRowsDrawn(m Model) int {
+	n := 0
+	for _, l := range strings.Split(wideView(m), "\n") {
+		if slices.ContainsFunc(strings.Fields(l), isPoolID) {
+			n++
+		}
+	}
+	return n
+}
+
+// manyPoolID is the ID of the i-th pool of manyPools(n), in the order
+// the snapshot lists them (model.Analyze sorts them).
+func manyPoolID(n, i int) string { return manyPools(n).Pools[i].ID }

@@ -71,9 +71,6 @@ func toView(t *testing.T, m Model, title string) Model {
 	return m
 }
 
-// The views of the tabs, for tests that look inside them.
-func poolsOf(m Model) poolsView { return m.tabs[0].(poolsView) }
-
 func TestRequeueOrphanConfirmed(t *testing.T) {
 	o, d, sc, r := repairOptions()
 	m := toView(t, newScanTest(t, o, 120, 30), "Orphans")

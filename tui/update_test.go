@@ -176,7 +176,7 @@ func TestRedisAwayKeepsSnapshotBacksOffAndRecovers(t *testing.T) {
 func TestNavigationKeys(t *testing.T) {
 	o, _ := testOptions(staticSource(manyPools(100)))
 	m := newTest(t, o, 80, 24)
-	rows := poolsOf(m).height
+	rows := strings.Count(m.View(), " host-") // the pools' rows on screen
 	tests := []struct {
 		keys []string
 		want int
@@ -196,12 +196,11 @@ func TestNavigationKeys(t *testing.T) {
 			for _, k := range tc.keys {
 				mm = step(t, mm, keyMsg(k))
 			}
-			if poolsOf(mm).list.cursor != tc.want {
-				t.Fatalf("cursor %d, want %d", poolsOf(mm).list.cursor, tc.want)
+			if got := cursorPool(mm); got != manyPoolID(100, tc.want) {
+				t.Fatalf("cursor on %s, want pool %d", got, tc.want)
 			}
-			p, _ := poolsOf(mm).current()
-			if !strings.Contains(mm.View(), "> ") || !strings.Contains(mm.View(), p.ID[:12]) {
-				t.Fatalf("selected pool %s not on screen", p.ID)
+			if !strings.Contains(mm.View(), "> ") || !strings.Contains(mm.View(), manyPoolID(100, tc.want)[:12]) {
+				t.Fatalf("selected pool %d not on screen", tc.want)
 			}
 		})
 	}
@@ -228,7 +227,7 @@ func TestCursorStaysOnPoolID(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		m = step(t, m, keyMsg("j"))
 	}
-	sel, _ := poolsOf(m).current()
+	sel := cursorPool(m)
 	// The next snapshot has the pools in another order (and one fewer).
 	next := fixture()
 	next.Pools = append([]model.Pool{next.Pools[4], next.Pools[3]}, next.Pools[:3]...)
@@ -236,9 +235,8 @@ func TestCursorStaysOnPoolID(t *testing.T) {
 	snap = next
 	m, cmd := stepCmd(m, keyMsg("r"))
 	m, _ = deliver(t, m, cmd)
-	got, _ := poolsOf(m).current()
-	if got.ID != sel.ID {
-		t.Fatalf("cursor on %s after the refresh, want %s", got.ID, sel.ID)
+	if got := cursorPool(m); sel == "" || got != sel {
+		t.Fatalf("cursor on %s after the refresh, want %s", got, sel)
 	}
 }
 
@@ -246,9 +244,9 @@ func TestReapOneDeadPoolConfirmed(t *testing.T) {
 	o, d := testOptions(staticSource(fixture()))
 	m := newTest(t, o, 120, 30)
 	m = step(t, m, keyMsg("j")) // the dead pool with a heartbeat
-	sel, _ := poolsOf(m).current()
-	if sel.Status != model.StatusDead {
-		t.Fatalf("fixture: row 2 is %s", sel.Status)
+	sel := model.Pool{ID: cursorPool(m)}
+	if row := cursorRow(m); !strings.Contains(row, "DEAD") || sel.ID == "" {
+		t.Fatalf("fixture: row 2 is %q", row)
 	}
 	m = step(t, m, keyMsg("x"))
 	if !dialogOpen(m) {
@@ -391,7 +389,7 @@ func TestTenThousandPoolsRendersOnlyTheScreen(t *testing.T) {
 			}
 			checkScreen(t, m.View(), size[0], size[1])
 		}
-		if last, _ := poolsOf(m).current(); !strings.Contains(m.View(), last.ID[:12]) {
+		if last := cursorPool(m); last == "" || !strings.Contains(m.View(), last[:12]) {
 			t.Fatal("selected pool not on screen at the bottom")
 		}
 	}
@@ -475,17 +473,17 @@ func TestTabsAndFilter(t *testing.T) {
 	for _, r := range "worker-d" {
 		m = step(t, m, keyMsg(string(r)))
 	}
-	if len(poolsOf(m).rows) != 1 {
-		t.Fatalf("filter worker-d leaves %d rows", len(poolsOf(m).rows))
+	if n := poolRowsDrawn(m); n != 1 {
+		t.Fatalf("filter worker-d leaves %d rows", n)
 	}
 	m = step(t, m, keyMsg("backspace"))
 	m = step(t, m, keyMsg("enter"))
-	if _, editing := filterEditing(m); editing || poolsOf(m).filter != "worker-" || len(poolsOf(m).rows) != 4 {
-		t.Fatalf("filter %q rows %d", poolsOf(m).filter, len(poolsOf(m).rows))
+	if _, editing := filterEditing(m); editing || !strings.HasPrefix(statusOf(m), "filter: worker- ") || poolRowsDrawn(m) != 4 {
+		t.Fatalf("status %q rows %d", statusOf(m), poolRowsDrawn(m))
 	}
 	// q while filtering types a q; after enter it quits.
 	m = step(t, m, keyMsg("esc"))
-	if poolsOf(m).filter != "" || len(poolsOf(m).rows) != 5 {
+	if strings.Contains(statusOf(m), "filter:") || poolRowsDrawn(m) != 5 {
 		t.Fatal("esc did not clear the filter")
 	}
 	if _, cmd := stepCmd(m, keyMsg("q")); cmd == nil || cmd() != tea.Quit() {
@@ -613,12 +611,15 @@ func TestResizeKeepsSelectionAndFits(t *testing.T) {
 	o, _ := testOptions(staticSource(manyPools(500)))
 	m := newTest(t, o, 160, 48)
 	m = step(t, m, keyMsg("G"))
-	sel, _ := poolsOf(m).current()
+	sel := cursorPool(m)
+	if sel != manyPoolID(500, 499) {
+		t.Fatalf("G put the cursor on %s", sel)
+	}
 	for _, size := range [][2]int{{80, 24}, {200, 60}, {100, 30}} {
 		m = step(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		checkScreen(t, m.View(), size[0], size[1])
-		if got, _ := poolsOf(m).current(); got.ID != sel.ID || !strings.Contains(m.View(), sel.ID[:12]) {
-			t.Fatalf("at %dx%d the selection moved to %s or is off screen", size[0], size[1], got.ID)
+		if got := cursorPool(m); got != sel || !strings.Contains(m.View(), sel[:12]) {
+			t.Fatalf("at %dx%d the selection moved to %s or is off screen", size[0], size[1], got)
 		}
 	}
 	m = step(t, m, tea.WindowSizeMsg{Width: 30, Height: 5})
