@@ -210,12 +210,19 @@ func testOptions(src *fakeSource) (Options, testDeps) {
 // and the first snapshot applied.
 func newTest(t *testing.T, o Options, w, h int) Model {
 	t.Helper()
-	m := New(o)
-	m.after = instantAfter
+	m := newInstant(o)
 	m = step(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	for _, msg := range runCmd(m.firstFetch()) {
 		m = step(t, m, msg)
 	}
+	return m
+}
+
+// newInstant is New with the tests' timers (instantAfter): a timer's
+// command gives its length and message at once.
+func newInstant(o Options) Model {
+	m := New(o)
+	m.after = instantAfter
 	return m
 }
 

@@ -155,8 +155,7 @@ func orphansScreen(t *testing.T, m Model) string {
 
 func TestScanRunsAtStartFillsOrphansAndArmsTheInterval(t *testing.T) {
 	o, _, sc := scanOptions(3)
-	m := New(o)
-	m.after = instantAfter
+	m := newInstant(o)
 	if !scanRunning(m) {
 		t.Fatal("New must count Init's scan as running")
 	}

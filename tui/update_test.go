@@ -48,8 +48,7 @@ func TestPollArmsNextTickOnlyWhenFetchReturns(t *testing.T) {
 	src := staticSource(fixture())
 	o, _ := testOptions(src)
 	o.Interval = 2 * time.Second
-	m := New(o)
-	m.after = instantAfter
+	m := newInstant(o)
 	// Init's poll counts as in flight: a tick before its result starts
 	// none.
 	if _, cmd := stepCmd(m, tickNow(m)); cmd != nil {
