@@ -122,13 +122,13 @@ func TestDialogIgnoresYOfTheSameWrite(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			waitFor("the first snapshot", func(m Model) bool { return m.snap != nil })
+			waitFor("the first snapshot", func(m Model) bool { return drawnPools(m) > 0 })
 			write(tc.write)
 			m := waitFor("the dialog", func(m Model) bool { return dialogOpen(m) || actionRunning(m) })
 			if actionRunning(m) {
 				t.Fatalf("the y of %q confirmed a dialog that was never drawn", tc.write)
 			}
-			waitFor("the dialog read", func(m Model) bool { return dialogOpen(m) && m.dialog.read })
+			waitFor("the dialog read", func(m Model) bool { return strings.Contains(dialogText(m), "y: run it") })
 			if n := len(d.reaper.executed()); n != 0 {
 				t.Fatalf("%d reaps before a y written after the dialog", n)
 			}

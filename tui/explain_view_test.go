@@ -107,7 +107,9 @@ func TestExplainJobType(t *testing.T) {
 // explains the queue's job type; e on the explanation reads it again.
 func TestExplainPoolAndQueue(t *testing.T) {
 	x := &fakeExplainer{}
-	m := newTest(t, explainOptions(x, &fakeTimeline{}), 100, 30)
+	o := explainOptions(x, &fakeTimeline{})
+	o.Reads.Queue = queueFixture()
+	m := newTest(t, o, 100, 30)
 	m = toView(t, m, "Pools")
 	m = press(t, m, "g")
 	for i := 0; i < 10; i++ {
@@ -124,12 +126,15 @@ func TestExplainPoolAndQueue(t *testing.T) {
 		}
 	}
 	m = press(t, m, "e")
-	if got := x.asked(); len(got) != 2 || got[1] != "pool aaaabbbbccccddddeeeeffff" || len(m.stack) != 1 {
-		t.Errorf("e on the explanation: asked %q, %d views pushed", got, len(m.stack))
+	if got := x.asked(); len(got) != 2 || got[1] != "pool aaaabbbbccccddddeeeeffff" || openDepth(t, m) != 1 {
+		t.Errorf("e on the explanation: asked %q, %d views open", got, openDepth(t, m))
 	}
 
 	m = press(t, m, "esc")
-	m, _ = m.push(newQueueView(m.views, "send_email", m.snap, m.keys, nil, m.opts.FetchTimeout))
+	m = press(t, selectJobType(t, m, "send_email"), "enter")
+	if v := m.View(); !strings.Contains(v, "queue send_email") {
+		t.Fatalf("enter on send_email did not open its queue:\n%s", v)
+	}
 	m = press(t, m, "e")
 	if v := explainOf(t, m); v.subject.job != "send_email" {
 		t.Errorf("e on the queue of send_email explains %+v", v.subject)

@@ -260,8 +260,8 @@ func TestFleetEnterActEsc(t *testing.T) {
 		t.Fatalf("dialog does not name the target:\n%s", d.f.View())
 	}
 	d.send(keyMsg("esc")) // cancels the dialog, stays on the target
-	if d.f.open != 1 || d.f.children[1].dialog != nil {
-		t.Fatalf("esc in a dialog: open %d, dialog %v", d.f.open, d.f.children[1].dialog != nil)
+	if d.f.open != 1 || dialogOpen(*d.f.children[1]) {
+		t.Fatalf("esc in a dialog: open %d, dialog %v", d.f.open, dialogOpen(*d.f.children[1]))
 	}
 	d.send(keyMsg("X"))
 	d.advance(DialogReadTime) // the operator reads the plan
@@ -403,7 +403,7 @@ func TestFleetActionRunsOnWhileAway(t *testing.T) {
 	d.send(keyMsg("X"))
 	d.advance(DialogReadTime) // the operator reads the plan
 	d.send(keyMsg("y"))
-	if d.f.children[0].running == nil {
+	if !actionRunning(*d.f.children[0]) {
 		t.Fatal("no action running after X, y")
 	}
 	d.send(keyMsg("esc"))
@@ -420,7 +420,7 @@ func TestFleetActionRunsOnWhileAway(t *testing.T) {
 	d.wake(1)
 	close(r.release)
 	d.settle()
-	if d.f.children[0].running != nil {
+	if actionRunning(*d.f.children[0]) {
 		t.Fatal("the action did not end")
 	}
 	if v := d.f.View(); !strings.Contains(v, "east: reaped 2 pools") {

@@ -10,7 +10,7 @@ import (
 func TestFooterKeepsHelpAndQuitAt80(t *testing.T) {
 	o, _ := testOptions(staticSource(fixture()))
 	m := newTest(t, o, 80, 24)
-	for i := range m.tabs {
+	for i := range tabCount(m) {
 		m = step(t, m, keyMsg(string(rune('1'+i))))
 		check := func(m Model, where string) {
 			lines := strings.Split(m.View(), "\n")

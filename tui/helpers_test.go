@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -209,12 +210,19 @@ func testOptions(src *fakeSource) (Options, testDeps) {
 // and the first snapshot applied.
 func newTest(t *testing.T, o Options, w, h int) Model {
 	t.Helper()
-	m := New(o)
-	m.after = instantAfter
+	m := newInstant(o)
 	m = step(t, m, tea.WindowSizeMsg{Width: w, Height: h})
 	for _, msg := range runCmd(m.firstFetch()) {
 		m = step(t, m, msg)
 	}
+	return m
+}
+
+// newInstant is New with the tests' timers (instantAfter): a timer's
+// command gives its length and message at once.
+func newInstant(o Options) Model {
+	m := New(o)
+	m.after = instantAfter
 	return m
 }
 
@@ -478,11 +486,15 @@ func tabCount(m Model) int { tabs, _ := drawnTabs(m); return len(tabs) }
 
 // drawnPools is the number of pools the header counts ("6 pools"), -1
 // when it counts none.
-func drawnPools(m Model) int {
+func drawnPools(m Model) int { return drawnCount(m, "pools", "pool") }
+
+// drawnCount is the first number the screen draws before one of words
+// ("2 drift"), -1 when it draws none.
+func drawnCount(m Model, words ...string) int {
 	for _, l := range strings.Split(wideView(m), "\n") {
 		f := strings.Fields(l)
 		for i := 1; i < len(f); i++ {
-			if f[i] == "pools" || f[i] == "pool" {
+			if slices.Contains(words, f[i]) {
 				var n int
 				if _, err := fmt.Sscanf(f[i-1], "%d", &n); err == nil {
 					return n
@@ -513,3 +525,98 @@ func current(m Model, msg snapshotMsg) snapshotMsg {
 
 // tickNow is the tick of the poll loop m is on.
 func tickNow(m Model) tickMsg { return tickMsg{gen: m.gen} }
+
+// filterEditing is the filter being typed as drawn ("/text" where the
+// status is, while the footer offers to keep it), and whether one is.
+func filterEditing(m Model) (string, bool) {
+	lines := footerLines(m)
+	if !strings.Contains(lines[0], "keep filter") || !strings.HasPrefix(strings.TrimSpace(lines[1]), "/") {
+		return "", false
+	}
+	return strings.TrimRight(strings.TrimPrefix(strings.TrimSpace(lines[1]), "/"), " "), true
+}
+
+// drawnRow is the first line the wide screen draws with name as a word
+// of its own, "" when none.
+func drawnRow(m Model, name string) string {
+	for _, l := range strings.Split(wideView(m), "\n") {
+		if slices.Contains(strings.Fields(l), name) {
+			return l
+		}
+	}
+	return ""
+}
+
+// drawnCrumb is what the header draws open on the focused tab, after its
+// name ("[Pools › explain]"), "" when nothing is open.
+func drawnCrumb(m Model) string {
+	for _, l := range strings.Split(wideView(m), "\n") {
+		for _, part := range strings.Split(l, "[")[1:] {
+			inside, _, ok := strings.Cut(part, "]")
+			name, crumb, _ := strings.Cut(inside, " › ")
+			if ok && tabNames[name] {
+				return crumb
+			}
+		}
+	}
+	return ""
+}
+
+// openDepth is how many views are open on the focused tab: the esc
+// presses that bring the header back to the tab alone (a view that takes
+// the whole screen draws no tabs).
+func openDepth(t *testing.T, m Model) int {
+	t.Helper()
+	for n := 0; n < 20; n++ {
+		if tabIndex(m) >= 0 && drawnCrumb(m) == "" {
+			return n
+		}
+		m = step(t, m, keyMsg("esc"))
+	}
+	t.Fatal("esc never closed the views open")
+	return -1
+}
+
+// cursorRow is the row the screen draws the cursor on ("> "), "" when
+// none.
+func cursorRow(m Model) string {
+	for _, l := range strings.Split(wideView(m), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "> ") {
+			return l
+		}
+	}
+	return ""
+}
+
+// isPoolID reports whether a drawn word is a pool ID as the fixtures
+// write them: 24 lower-case hex digits.
+func isPoolID(w string) bool {
+	return len(w) == 24 && strings.Trim(w, "0123456789abcdef") == ""
+}
+
+// cursorPool is the ID of the pool on the row the cursor is drawn on, ""
+// when none.
+func cursorPool(m Model) string {
+	for _, w := range strings.Fields(cursorRow(m)) {
+		if isPoolID(w) {
+			return w
+		}
+	}
+	return ""
+}
+
+// poolRowsDrawn is how many rows with a whole pool ID the wide screen
+// draws (its header may take fewer lines than at the screen's width).
+func poolRowsDrawn(m Model) int {
+	n := 0
+	for _, l := range strings.Split(wideView(m), "\n") {
+		if slices.ContainsFunc(strings.Fields(l), isPoolID) {
+			n++
+		}
+	}
+	return n
+}
+
+// manyPoolID is the ID of the i-th pool of manyPools(n), in the order
+// the snapshot lists them (model.Analyze sorts them).
+func manyPoolID(n, i int) string { return manyPools(n).Pools[i].ID }

@@ -14,16 +14,16 @@ func TestKeyBurstIsEveryKey(t *testing.T) {
 	o, _ := testOptions(staticSource(manyPools(20)))
 	m := newTest(t, o, 120, 30)
 	m = step(t, m, keyMsg("jjj"))
-	if c := poolsOf(m).list.cursor; c != 3 {
-		t.Fatalf("jjj in one message: cursor %d, want 3", c)
+	if c := cursorPool(m); c != manyPoolID(20, 3) {
+		t.Fatalf("jjj in one message: cursor on %s, want the fourth pool", c)
 	}
 	m = step(t, m, keyMsg("kG"))
-	if c := poolsOf(m).list.cursor; c != 19 {
-		t.Fatalf("kG in one message: cursor %d, want 19", c)
+	if c := cursorPool(m); c != manyPoolID(20, 19) {
+		t.Fatalf("kG in one message: cursor on %s, want the last pool", c)
 	}
 	m = step(t, m, keyMsg("/pool-1"))
-	if !m.filtering || m.filter.Value() != "pool-1" {
-		t.Fatalf("/pool-1 in one message: filtering %v, filter %q", m.filtering, m.filter.Value())
+	if text, editing := filterEditing(m); !editing || text != "pool-1" {
+		t.Fatalf("/pool-1 in one message: filtering %v, filter %q", editing, text)
 	}
 }
 
@@ -96,9 +96,10 @@ func TestKeyBurstInOneWrite(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	waitFor("the first snapshot", func(m Model) bool { return m.snap != nil })
+	waitFor("the first snapshot", func(m Model) bool { return drawnPools(m) > 0 })
 	write("jjj")
-	waitFor("the cursor on the fourth pool", func(m Model) bool { return poolsOf(m).list.cursor == 3 })
+	fourth := fixture().Pools[3].ID
+	waitFor("the cursor on the fourth pool", func(m Model) bool { return cursorPool(m) == fourth })
 	write("gXy")
 	m := waitFor("the reap dialog", func(m Model) bool { return dialogOpen(m) || actionRunning(m) })
 	if actionRunning(m) {

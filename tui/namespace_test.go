@@ -37,8 +37,7 @@ func emptyScreen(t *testing.T, switchable, readOnly bool) (Model, *int) {
 	o, _ := testOptions(staticSource(emptySnapshot("inc33")))
 	o.Namespace, o.SwitchNamespace, o.ReadOnly = "inc33", switchable, readOnly
 	o.Reads.Namespaces = fakeNamespaces{found: []string{"inc3", "myapp"}, searches: &searches}
-	m := New(o)
-	m.after = instantAfter
+	m := newInstant(o)
 	m = step(t, m, tea.WindowSizeMsg{Width: 80, Height: 24})
 	for _, msg := range runCmd(m.firstFetch()) {
 		var cmd tea.Cmd

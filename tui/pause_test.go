@@ -104,7 +104,7 @@ func TestPauseConfirmed(t *testing.T) {
 	if len(plans) != 1 || !plans[0].Pause || strings.Join(plans[0].Names(), ",") != "send_email" {
 		t.Fatalf("plans %+v", plans)
 	}
-	if m.status.isErr || statusOf(m) != "paused send_email" {
+	if statusOf(m) != "paused send_email" {
 		t.Errorf("status %q", statusOf(m))
 	}
 	if src.calls != calls+1 {

@@ -80,8 +80,8 @@ func TestSlowRedisStretchesThePollAndComesBack(t *testing.T) {
 	o.Now = p.Now
 	o.Interval = 2 * time.Second
 	m := newTest(t, o, 120, 30)
-	if m.pollEvery != 2*time.Second {
-		t.Fatalf("after a quick first poll: every %s, want 2s", m.pollEvery)
+	if h := m.renderHeader(p.Now()); strings.Contains(h, "Redis slow") {
+		t.Fatalf("after a quick first poll, the header says Redis is slow:\n%s", h)
 	}
 	for i, want := range []struct {
 		wait   time.Duration
@@ -117,7 +117,7 @@ func TestSlowPollNeverOverlaps(t *testing.T) {
 	o.Now = p.Now
 	m := newTest(t, o, 120, 30)
 	m, cmd := stepCmd(m, tickNow(m))
-	if cmd == nil || !m.inFlight {
+	if cmd == nil {
 		t.Fatal("tick started no poll")
 	}
 	if _, again := stepCmd(m, tickNow(m)); again != nil {
@@ -140,14 +140,14 @@ func TestDriftShownIsTheSweeps(t *testing.T) {
 	o.Reads.Sweep = sw
 	o.SweepInterval = 30 * time.Second
 	m := newTest(t, o, 160, 30)
-	if m.counts.drift != 0 || !strings.Contains(m.renderHeader(p.Now()), "sweeping…") {
-		t.Fatalf("before the first sweep: %d drift shown, header:\n%s", m.counts.drift, m.renderHeader(p.Now()))
+	if n := drawnCount(m, "drift"); n != -1 || !strings.Contains(m.renderHeader(p.Now()), "sweeping…") {
+		t.Fatalf("before the first sweep: %d drift shown, header:\n%s", n, m.renderHeader(p.Now()))
 	}
 	m, timers := deliver(t, m, m.firstSweep())
-	jt, _ := m.snap.JobType("report")
-	se, _ := m.snap.JobType("send_email")
-	if !jt.Drift || se.Drift || m.counts.drift != 1 {
-		t.Fatalf("after the sweep: report drift %v, send_email drift %v, %d drift", jt.Drift, se.Drift, m.counts.drift)
+	types := toView(t, m, "Job types")
+	report, sendEmail := drawnRow(types, "report"), drawnRow(types, "send_email")
+	if !strings.Contains(report, "DRIFT") || strings.Contains(sendEmail, "DRIFT") || drawnCount(m, "drift") != 1 {
+		t.Fatalf("after the sweep: %d drift, rows:\n%s\n%s", drawnCount(m, "drift"), report, sendEmail)
 	}
 	var next sweepTickMsg
 	for _, s := range timers {
@@ -155,7 +155,7 @@ func TestDriftShownIsTheSweeps(t *testing.T) {
 			next = tk
 		}
 	}
-	if next.gen != m.sweep.gen {
+	if _, cmd := stepCmd(m, next); cmd == nil {
 		t.Fatalf("no next sweep armed for 30s: %v", timers)
 	}
 	p.now = p.now.Add(12 * time.Second)
@@ -170,8 +170,9 @@ func TestDriftShownIsTheSweeps(t *testing.T) {
 	if last.Open != "fedcba9876543210fedcba98" || len(last.JobTypes) != 1 || last.JobTypes[0] != "report" {
 		t.Fatalf("poll request %+v", last)
 	}
-	if jt, _ := m.snap.JobType("report"); !jt.Drift {
-		t.Fatal("a poll after the sweep lost its drift")
+	m = toView(t, press(t, m, "esc"), "Job types")
+	if row := drawnRow(m, "report"); !strings.Contains(row, "DRIFT") {
+		t.Fatalf("a poll after the sweep lost its drift: %s", row)
 	}
 }
 
@@ -197,7 +198,7 @@ func TestPollLeavesDriftToTheSweep(t *testing.T) {
 				t.Fatalf("sweeping %v: poll request %+v", sweeps, req)
 			}
 		}
-		if !sweeps && m.counts.drift == 0 {
+		if !sweeps && drawnCount(m, "drift") != 1 {
 			t.Fatal("without a sweep the poll's drift is not shown")
 		}
 	}
@@ -219,17 +220,14 @@ func TestRefreshSweepsOneAtATime(t *testing.T) {
 			t.Fatal("r started a sweep while one ran")
 		}
 	}
-	if !m.sweep.again {
-		t.Fatal("r during a sweep did not ask for another")
-	}
 	// The running sweep ends: the asked-for one starts at once.
 	m, cmd = stepCmd(m, first)
 	msgs := runCmd(cmd)
 	if len(msgs) != 1 {
 		t.Fatalf("after the sweep: %d messages, want the next sweep's", len(msgs))
 	}
-	if _, ok := msgs[0].(sweepMsg); !ok || !m.sweep.running {
-		t.Fatalf("after the sweep: %T, running %v", msgs[0], m.sweep.running)
+	if _, ok := msgs[0].(sweepMsg); !ok {
+		t.Fatalf("after the sweep: %T", msgs[0])
 	}
 	// A sweep tick of the older generation does nothing.
 	if _, cmd := stepCmd(m, sweepTickMsg{gen: first.gen}); cmd != nil {

@@ -100,8 +100,7 @@ func laterPoll(s *model.Snapshot, seq int) *model.Snapshot {
 func pollFrameModel(t testing.TB, first *model.Snapshot, tab int) Model {
 	t.Helper()
 	o, _ := testOptions(staticSource(first))
-	m := New(o)
-	m.after = instantAfter
+	m := newInstant(o)
 	next, _ := m.Update(tea.WindowSizeMsg{Width: 200, Height: 60})
 	m = next.(Model)
 	for _, msg := range runCmd(m.firstFetch()) {

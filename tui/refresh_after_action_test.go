@@ -25,9 +25,8 @@ func TestPoolDetailRefreshedAfterReap(t *testing.T) {
 	o, _ := testOptions(&fakeSource{next: func(int) (*model.Snapshot, error) { return snap(), nil }})
 	m := newTest(t, o, 120, 30)
 	m = step(t, m, keyMsg("j"))
-	sel, _ := poolsOf(m).current()
-	if sel.Status != model.StatusDead {
-		t.Fatalf("fixture: row 2 is %s", sel.Status)
+	if row := cursorRow(m); !strings.Contains(row, "DEAD") {
+		t.Fatalf("fixture: row 2 is %q", row)
 	}
 	m = enter(t, m)
 	if !m.opened() || !strings.Contains(m.View(), "DEAD") {

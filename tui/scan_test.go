@@ -141,16 +141,21 @@ func newScanTest(t *testing.T, o Options, w, h int) Model {
 	t.Helper()
 	m := newTest(t, o, w, h)
 	m, _, _ = runScan(t, m, m.firstScan())
-	if scanRunning(m) || !m.scan.completed {
-		t.Fatalf("first scan did not finish: %+v", m.scan)
+	if v := orphansScreen(t, m); scanRunning(m) || !strings.Contains(v, "last scan") {
+		t.Fatalf("first scan did not finish:\n%s", v)
 	}
 	return m
 }
 
+// orphansScreen is the Orphans tab as drawn: its scan line and rows.
+func orphansScreen(t *testing.T, m Model) string {
+	t.Helper()
+	return wideView(toView(t, m, "Orphans"))
+}
+
 func TestScanRunsAtStartFillsOrphansAndArmsTheInterval(t *testing.T) {
 	o, _, sc := scanOptions(3)
-	m := New(o)
-	m.after = instantAfter
+	m := newInstant(o)
 	if !scanRunning(m) {
 		t.Fatal("New must count Init's scan as running")
 	}
@@ -165,8 +170,8 @@ func TestScanRunsAtStartFillsOrphansAndArmsTheInterval(t *testing.T) {
 	if started, closed, steps := sc.counts(); started != 1 || closed != 1 || steps != 3 {
 		t.Fatalf("started %d, closed %d, steps %d; want 1, 1, 3", started, closed, steps)
 	}
-	if len(m.orphanList) != 1 || m.scan.lastSteps != 3 || m.scan.lastKeys != 30 {
-		t.Fatalf("orphans %v, scan %+v", m.orphanList, m.scan)
+	if v := orphansScreen(t, m); !strings.Contains(v, "30 in-progress keys examined in 3 steps") || strings.Count(v, ":inprogress") != 1 || !strings.Contains(v, fixtureOrphan.Key) {
+		t.Fatalf("after the scan:\n%s", v)
 	}
 	var tick *scheduled
 	for i := range timers {
@@ -193,18 +198,27 @@ func TestScanRunsAtStartFillsOrphansAndArmsTheInterval(t *testing.T) {
 
 func TestScanKeyStartsOneScanAtATime(t *testing.T) {
 	o, _, sc := scanOptions(2)
-	m := newScanTest(t, o, 120, 30)
-	gen := m.scanGen
+	m := newTest(t, o, 120, 30)
+	m, _, timers := runScan(t, m, m.firstScan())
+	var armed tea.Msg // the periodic tick the first scan armed
+	for _, s := range timers {
+		if _, ok := s.msg.(scanTickMsg); ok {
+			armed = s.msg
+		}
+	}
+	if armed == nil || scanRunning(m) {
+		t.Fatalf("the first scan armed no tick (running %v): %v", scanRunning(m), timers)
+	}
 	m, cmd := stepCmd(m, keyMsg("o"))
-	if !scanRunning(m) || cmd == nil || m.scanGen != gen+1 {
-		t.Fatalf("o started no scan: running %v, gen %d→%d", scanRunning(m), gen, m.scanGen)
+	if !scanRunning(m) || cmd == nil {
+		t.Fatalf("o started no scan: running %v", scanRunning(m))
 	}
 	if v := m.View(); !strings.Contains(v, "scanning…") {
 		t.Fatalf("header does not say it scans:\n%s", v)
 	}
 	// A second o while it runs does nothing.
 	m2, cmd2 := stepCmd(m, keyMsg("o"))
-	if cmd2 != nil || m2.scanGen != m.scanGen {
+	if cmd2 != nil {
 		t.Fatal("a second o started another scan")
 	}
 	m, _, _ = runScan(t, m2, cmd)
@@ -212,7 +226,7 @@ func TestScanKeyStartsOneScanAtATime(t *testing.T) {
 		t.Fatalf("started %d, closed %d, running %v", started, closed, scanRunning(m))
 	}
 	// The tick armed by the first scan is stale now: it starts nothing.
-	m, cmd = stepCmd(m, scanTickMsg{gen: gen})
+	m, cmd = stepCmd(m, armed)
 	if cmd != nil || scanRunning(m) {
 		t.Fatal("a stale periodic tick started a scan")
 	}
@@ -223,6 +237,12 @@ func TestStaleScanStepsDropped(t *testing.T) {
 	m := newScanTest(t, o, 120, 30)
 	m, cmd := stepCmd(m, keyMsg("o"))
 	old := runCmd(cmd)[0].(scanStepMsg) // the first step of scan A ran
+	// Had A gone on, it would have paused and woken: that wake is A's.
+	_, paused := stepCmd(m, old)
+	wakeA, ok := runCmd(paused)[0].(scheduled).msg.(scanWakeMsg)
+	if !ok {
+		t.Fatalf("scan A's step did not pause: %v", runCmd(paused))
+	}
 	// An action restarts the scan while A's step was out: nothing new runs
 	// until that step returns (one step at a time).
 	m, cmd = m.restartScan()
@@ -234,21 +254,22 @@ func TestStaleScanStepsDropped(t *testing.T) {
 	sc.mu.Unlock()
 	// A's step returns: dropped, its connection closed, B starts.
 	m, cmd = stepCmd(m, old)
-	if m.scan.steps != 0 {
-		t.Fatalf("a stale step counted: %+v", m.scan)
+	if v := orphansScreen(t, m); !strings.Contains(v, "scanning… 0 in-progress keys examined, 0 steps") {
+		t.Fatalf("a stale step counted:\n%s", v)
 	}
 	m, _, _ = runScan(t, m, cmd)
 	if started, closed, _ := sc.counts(); started != 3 || closed != 3 {
 		t.Fatalf("started %d, closed %d; want 3 and 3 (A dropped, B finished)", started, closed)
 	}
-	if len(m.orphanList) != 0 || scanRunning(m) {
-		t.Fatalf("orphans %v after scan B, running %v", m.orphanList, scanRunning(m))
+	if v := orphansScreen(t, m); !strings.Contains(v, "no orphaned in-progress lists") || scanRunning(m) {
+		t.Fatalf("after scan B:\n%s", v)
 	}
 	// A stale wake (of a scan replaced during its pause) closes that scan
 	// and runs no step.
 	_, _, before := sc.counts()
 	stale := &fakeScan{f: sc}
-	_, cmd = stepCmd(m, scanWakeMsg{gen: m.scanGen - 1, scan: stale})
+	wakeA.scan = stale
+	_, cmd = stepCmd(m, wakeA)
 	runCmd(cmd)
 	if _, closed, steps := sc.counts(); closed != 4 || steps != before {
 		t.Fatalf("stale wake: closed %d (want 4), steps %d (want %d)", closed, steps, before)
@@ -295,12 +316,12 @@ func TestPollNotHeldByScan(t *testing.T) {
 	m, scanCmd := stepCmd(m, keyMsg("o"))
 	// While the scan's first step is out, the poll's tick fetches.
 	m, cmd := stepCmd(m, tickNow(m))
-	if !m.inFlight || cmd == nil {
+	if cmd == nil {
 		t.Fatal("the poll did not start while a scan ran")
 	}
 	m, _ = deliver(t, m, cmd)
-	if m.inFlight || !scanRunning(m) {
-		t.Fatalf("poll in flight %v, scan running %v", m.inFlight, scanRunning(m))
+	if _, again := stepCmd(m, tickNow(m)); again == nil || !scanRunning(m) {
+		t.Fatalf("the poll did not end (a tick starts none) or the scan stopped: running %v", scanRunning(m))
 	}
 	m, _, _ = runScan(t, m, scanCmd)
 	if scanRunning(m) {
@@ -313,8 +334,8 @@ func TestScanErrorShownAndRetriedLater(t *testing.T) {
 	sc.stepErr = errors.New("scan for in-progress lists: connection reset")
 	m := newTest(t, o, 120, 30)
 	m, _, timers := runScan(t, m, m.firstScan())
-	if scanRunning(m) || m.scan.err == nil {
-		t.Fatalf("scan %+v", m.scan)
+	if v := orphansScreen(t, m); scanRunning(m) || !strings.Contains(v, "scan failed: scan for in-progress lists: connection reset") {
+		t.Fatalf("after a failed scan:\n%s", v)
 	}
 	if _, closed, _ := sc.counts(); closed != 1 {
 		t.Fatalf("failed scan closed %d times, want 1", closed)

@@ -91,7 +91,7 @@ func TestJobDetailEditAndDuplicate(t *testing.T) {
 	}
 
 	m, cmd := sendSets(m, keyMsg("e"))
-	if cmd == nil || len(ed.sessions) != 1 || m.status.isErr {
+	if cmd == nil || len(ed.sessions) != 1 || statusOf(m) != "" {
 		t.Fatalf("e: cmd %v, sessions %d, status %q", cmd != nil, len(ed.sessions), statusOf(m))
 	}
 	s := ed.sessions[0]

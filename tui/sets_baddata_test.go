@@ -1,15 +1,11 @@
 package tui
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/workq-tui/workq-tui/model"
-	"github.com/workq-tui/workq-tui/redisq"
 )
 
 // badSets is a dead set whose members hold evil text in every field (name,
@@ -34,13 +30,6 @@ func badSets() *fakeSets {
 		f.add(set, `{"name":`+evil, "+inf")
 	}
 	return f
-}
-
-// failingSets fails every read with an error that quotes bad data.
-type failingSets struct{ *fakeSets }
-
-func (failingSets) SetPage(_ context.Context, _ model.SetName, _ redisq.SetFilter, _ redisq.PageOptions, _ redisq.ScanOptions) (redisq.SetPage, error) {
-	return redisq.SetPage{}, errors.New("read failed" + evil)
 }
 
 // TestSetsBadDataReachesNoScreenRaw renders the Jobs view's list, detail
@@ -98,8 +87,13 @@ func TestSetsBadDataReachesNoScreenRaw(t *testing.T) {
 		msgs = append(msgs, keyMsg("\x1b[31m\u202e"), keyMsg("enter"))
 		m = drive(t, m, msgs...)
 		show("filter typed", m)
-		m.rd.Sets = failingSets{f}
+		f.mu.Lock()
+		f.pageErr = errors.New("read failed" + evil) // an error that quotes bad data
+		f.mu.Unlock()
 		m = drive(t, m, keyMsg("r"))
+		if !strings.Contains(wideView(m), "read failed") {
+			t.Fatalf("the failed read is not on screen:\n%s", wideView(m))
+		}
 		show("failed read", m)
 
 		all := strings.Join(screens, "\n")

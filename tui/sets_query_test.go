@@ -18,7 +18,7 @@ import (
 func typeFilter(t *testing.T, m Model, text string) Model {
 	t.Helper()
 	m = drive(t, m, keyMsg("/"))
-	if !m.filtering {
+	if _, editing := filterEditing(m); !editing {
 		t.Fatal("/ did not open the filter")
 	}
 	// The filter opens on the one applied: ctrl+u clears it.
@@ -56,7 +56,7 @@ func TestSetsQueryFilter(t *testing.T) {
 			m, _ := openJobs(t, f, false, 100, 30)
 			m = typeFilter(t, m, tc.text)
 			v := jobsView(t, m)
-			if m.status.isErr || v.total != tc.total || v.jobFilter != tc.text {
+			if v.total != tc.total || v.jobFilter != tc.text {
 				t.Fatalf("/%s: total %d (want %d), filter %q, status %q", tc.text, v.total, tc.total, v.jobFilter, statusOf(m))
 			}
 			for _, sj := range v.page {
@@ -77,8 +77,8 @@ func TestSetsQueryFilter(t *testing.T) {
 		for _, bad := range []string{"erorr:x", "err~(", "since:yesterday", "since:-999999h", "since:9999999h", "since:9999-12-31T23:59:59-01:00", "since:1h until:2h"} {
 			m = typeFilter(t, m, bad)
 			v := jobsView(t, m)
-			if !m.status.isErr || !strings.HasPrefix(statusOf(m), "bad query") || strings.Contains(statusOf(m), "\n") {
-				t.Errorf("/%s: status %q (err %v), want one line of bad query", bad, statusOf(m), m.status.isErr)
+			if !strings.HasPrefix(statusOf(m), "bad query") || strings.Contains(statusOf(m), "\n") {
+				t.Errorf("/%s: status %q, want one line of bad query", bad, statusOf(m))
 			}
 			if len(f.reads) != reads || v.jobFilter != "resize" {
 				t.Errorf("/%s: %d reads, filter %q: a bad query must read nothing and keep the filter", bad, len(f.reads)-reads, v.jobFilter)
@@ -168,7 +168,7 @@ func TestSetsBulkStop(t *testing.T) {
 	m, cmd := sendSets(m, keyMsg("y"))
 	first := runCmd(cmd) // the first progress: the run waits between calls
 	if !actionRunning(m) || len(first) == 0 {
-		t.Fatalf("y: running %v, %d messages", m.running, len(first))
+		t.Fatalf("y: running %v, %d messages", actionRunning(m), len(first))
 	}
 	m, wait := sendSets(m, first[0])
 	if !strings.Contains(m.View(), "esc stops") {
@@ -178,12 +178,12 @@ func TestSetsBulkStop(t *testing.T) {
 	if !strings.Contains(m.View(), "stopping after the call in flight") {
 		t.Errorf("the progress line does not say it stops:\n%s", m.View())
 	}
-	if !actionRunning(m) || !m.running.stopping || !strings.Contains(statusOf(m), "stopping") {
-		t.Fatalf("esc: running %+v, status %q", m.running, statusOf(m))
+	if !actionRunning(m) || !strings.Contains(statusOf(m), "stopping after the call in flight") {
+		t.Fatalf("esc: running %v, status %q", actionRunning(m), statusOf(m))
 	}
 	m = drive(t, m, runCmd(wait)...)
 	if actionRunning(m) || !strings.Contains(statusOf(m), "stopped: 4 of 12 jobs done, 8 left") {
-		t.Fatalf("after the stop: running %v, status %q", m.running, statusOf(m))
+		t.Fatalf("after the stop: running %v, status %q", actionRunning(m), statusOf(m))
 	}
 	if n := countName(f.sets[model.SetDead], "resize_image"); n != 8 {
 		t.Errorf("%d resize_image left in dead, want 8", n)

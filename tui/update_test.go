@@ -48,10 +48,11 @@ func TestPollArmsNextTickOnlyWhenFetchReturns(t *testing.T) {
 	src := staticSource(fixture())
 	o, _ := testOptions(src)
 	o.Interval = 2 * time.Second
-	m := New(o)
-	m.after = instantAfter
-	if !m.inFlight {
-		t.Fatal("New must count Init's poll as in flight")
+	m := newInstant(o)
+	// Init's poll counts as in flight: a tick before its result starts
+	// none.
+	if _, cmd := stepCmd(m, tickNow(m)); cmd != nil {
+		t.Fatal("a tick before the first result started a poll")
 	}
 	// The poll returns: the next tick is armed, with the interval.
 	m, cmd := stepCmd(m, runCmd(m.firstFetch())[0])
@@ -59,17 +60,13 @@ func TestPollArmsNextTickOnlyWhenFetchReturns(t *testing.T) {
 	if !ok || d != 2*time.Second {
 		t.Fatalf("after a poll: tick %v armed for %s, want one for 2s", ok, d)
 	}
-	if m.inFlight {
-		t.Fatal("in flight after the result came back")
-	}
 	// The tick starts exactly one poll; a second tick of the same
 	// generation while it runs does nothing.
 	m, cmd = stepCmd(m, tk)
-	if cmd == nil || !m.inFlight {
+	if cmd == nil {
 		t.Fatal("tick did not start a poll")
 	}
-	m2, cmd2 := stepCmd(m, tk)
-	if cmd2 != nil || !m2.inFlight {
+	if _, cmd2 := stepCmd(m, tk); cmd2 != nil {
 		t.Fatal("a tick while a poll runs started another")
 	}
 	if src.calls != 1 {
@@ -104,13 +101,11 @@ func TestRefreshWhileInFlightDropsTheOldResult(t *testing.T) {
 	if drawnPools(m) != len(first.Pools) {
 		t.Fatalf("stale result applied: %d pools on screen", drawnPools(m))
 	}
-	if cmd == nil || !m.inFlight {
+	if cmd == nil {
 		t.Fatal("no new poll after dropping the stale result")
 	}
+	// The new poll is of the current generation: its result is applied.
 	fresh := runCmd(cmd)[0].(snapshotMsg)
-	if fresh.gen != m.gen {
-		t.Fatalf("new poll has generation %d, want %d", fresh.gen, m.gen)
-	}
 	fresh.snap = old
 	m = step(t, m, fresh)
 	if drawnPools(m) != 1 {
@@ -121,10 +116,13 @@ func TestRefreshWhileInFlightDropsTheOldResult(t *testing.T) {
 func TestOldTickDropped(t *testing.T) {
 	o, _ := testOptions(staticSource(fixture()))
 	m := newTest(t, o, 120, 30)
-	oldGen := m.gen
+	old := tickNow(m)
 	m, cmd := stepCmd(m, keyMsg("r"))
 	m, _ = deliver(t, m, cmd)
-	if _, cmd = stepCmd(m, tickMsg{gen: oldGen}); cmd != nil {
+	if _, cmd = stepCmd(m, tickNow(m)); cmd == nil {
+		t.Fatal("a tick of the refreshed poll started none")
+	}
+	if _, cmd = stepCmd(m, old); cmd != nil {
 		t.Fatal("a tick armed before the refresh started a poll")
 	}
 }
@@ -143,9 +141,8 @@ func TestRedisAwayKeepsSnapshotBacksOffAndRecovers(t *testing.T) {
 	m := newTest(t, o, 120, 30)
 	var waits []time.Duration
 	for i := 0; i < 5; i++ {
-		gen := m.gen
 		var cmd tea.Cmd
-		m, cmd = stepCmd(m, tickMsg{gen: gen})
+		m, cmd = stepCmd(m, tickNow(m))
 		var timers []scheduled
 		m, timers = deliver(t, m, cmd)
 		_, d, ok := tickOf(timers)
@@ -153,8 +150,8 @@ func TestRedisAwayKeepsSnapshotBacksOffAndRecovers(t *testing.T) {
 			t.Fatalf("failure %d: no retry armed", i+1)
 		}
 		waits = append(waits, d)
-		if m.snap != snap || m.err == nil {
-			t.Fatalf("failure %d: snapshot %p err %v; want the last one kept and the error shown", i+1, m.snap, m.err)
+		if v := m.View(); drawnPools(m) != len(snap.Pools) || !strings.Contains(v, "STALE") || !strings.Contains(v, "connection refused") {
+			t.Fatalf("failure %d: want the last snapshot kept and the error shown:\n%s", i+1, v)
 		}
 	}
 	want := []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 5 * time.Second, 5 * time.Second}
@@ -167,8 +164,8 @@ func TestRedisAwayKeepsSnapshotBacksOffAndRecovers(t *testing.T) {
 	down = false
 	m, cmd := stepCmd(m, tickNow(m))
 	m, timers := deliver(t, m, cmd)
-	if _, d, _ := tickOf(timers); m.err != nil || d != time.Second {
-		t.Fatalf("after recovery: err %v, next poll in %s", m.err, d)
+	if _, d, _ := tickOf(timers); d != time.Second {
+		t.Fatalf("after recovery: next poll in %s", d)
 	}
 	if v := m.View(); strings.Contains(v, "STALE") || !strings.Contains(v, "● updated") {
 		t.Fatalf("recovered view still stale:\n%s", v)
@@ -178,7 +175,7 @@ func TestRedisAwayKeepsSnapshotBacksOffAndRecovers(t *testing.T) {
 func TestNavigationKeys(t *testing.T) {
 	o, _ := testOptions(staticSource(manyPools(100)))
 	m := newTest(t, o, 80, 24)
-	rows := poolsOf(m).height
+	rows := strings.Count(m.View(), " host-") // the pools' rows on screen
 	tests := []struct {
 		keys []string
 		want int
@@ -198,12 +195,11 @@ func TestNavigationKeys(t *testing.T) {
 			for _, k := range tc.keys {
 				mm = step(t, mm, keyMsg(k))
 			}
-			if poolsOf(mm).list.cursor != tc.want {
-				t.Fatalf("cursor %d, want %d", poolsOf(mm).list.cursor, tc.want)
+			if got := cursorPool(mm); got != manyPoolID(100, tc.want) {
+				t.Fatalf("cursor on %s, want pool %d", got, tc.want)
 			}
-			p, _ := poolsOf(mm).current()
-			if !strings.Contains(mm.View(), "> ") || !strings.Contains(mm.View(), p.ID[:12]) {
-				t.Fatalf("selected pool %s not on screen", p.ID)
+			if !strings.Contains(mm.View(), "> ") || !strings.Contains(mm.View(), manyPoolID(100, tc.want)[:12]) {
+				t.Fatalf("selected pool %d not on screen", tc.want)
 			}
 		})
 	}
@@ -230,7 +226,7 @@ func TestCursorStaysOnPoolID(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		m = step(t, m, keyMsg("j"))
 	}
-	sel, _ := poolsOf(m).current()
+	sel := cursorPool(m)
 	// The next snapshot has the pools in another order (and one fewer).
 	next := fixture()
 	next.Pools = append([]model.Pool{next.Pools[4], next.Pools[3]}, next.Pools[:3]...)
@@ -238,9 +234,8 @@ func TestCursorStaysOnPoolID(t *testing.T) {
 	snap = next
 	m, cmd := stepCmd(m, keyMsg("r"))
 	m, _ = deliver(t, m, cmd)
-	got, _ := poolsOf(m).current()
-	if got.ID != sel.ID {
-		t.Fatalf("cursor on %s after the refresh, want %s", got.ID, sel.ID)
+	if got := cursorPool(m); sel == "" || got != sel {
+		t.Fatalf("cursor on %s after the refresh, want %s", got, sel)
 	}
 }
 
@@ -248,9 +243,9 @@ func TestReapOneDeadPoolConfirmed(t *testing.T) {
 	o, d := testOptions(staticSource(fixture()))
 	m := newTest(t, o, 120, 30)
 	m = step(t, m, keyMsg("j")) // the dead pool with a heartbeat
-	sel, _ := poolsOf(m).current()
-	if sel.Status != model.StatusDead {
-		t.Fatalf("fixture: row 2 is %s", sel.Status)
+	sel := model.Pool{ID: cursorPool(m)}
+	if row := cursorRow(m); !strings.Contains(row, "DEAD") || sel.ID == "" {
+		t.Fatalf("fixture: row 2 is %q", row)
 	}
 	m = step(t, m, keyMsg("x"))
 	if !dialogOpen(m) {
@@ -265,9 +260,9 @@ func TestReapOneDeadPoolConfirmed(t *testing.T) {
 	}
 	// While it runs, another reap cannot start.
 	m2 := step(t, m, keyMsg("X"))
-	// The progress bar stands where this status would be drawn.
-	if dialogOpen(m2) || !strings.Contains(m2.status.text, "still running") {
-		t.Fatalf("second reap: dialog %v, status %q", dialogOpen(m2), m2.status.text)
+	// It says why only under the progress bar, which stays drawn.
+	if dialogOpen(m2) || !actionRunning(m2) {
+		t.Fatalf("second reap: dialog %v, status %q", dialogOpen(m2), statusOf(m2))
 	}
 	m, _ = deliver(t, m, cmd)
 	plans := d.reaper.executed()
@@ -277,8 +272,8 @@ func TestReapOneDeadPoolConfirmed(t *testing.T) {
 	if actionRunning(m) {
 		t.Fatal("still running after the result")
 	}
-	if !strings.Contains(statusOf(m), "reaped 1 pool, 4 jobs back in their queues") || m.status.isErr {
-		t.Fatalf("status %q (error %v)", statusOf(m), m.status.isErr)
+	if !strings.Contains(statusOf(m), "reaped 1 pool, 4 jobs back in their queues") {
+		t.Fatalf("status %q", statusOf(m))
 	}
 	// The refresh after it: TestDriveReap.
 	if len(d.audit.entries) != 1 {
@@ -316,14 +311,14 @@ func TestReapSkippedPoolShowsError(t *testing.T) {
 	m = step(t, m, keyMsg("X"))
 	m, cmd := stepCmd(m, keyMsg("y"))
 	m, _ = deliver(t, m, cmd)
-	if !m.status.isErr || !strings.Contains(statusOf(m), "alive again, not reaped") {
-		t.Fatalf("status %q (error %v)", statusOf(m), m.status.isErr)
+	if !strings.Contains(statusOf(m), "alive again, not reaped") {
+		t.Fatalf("status %q", statusOf(m))
 	}
 	d.reaper.err = errors.New("redis at x: connection reset")
 	m = step(t, m, keyMsg("X"))
 	m, cmd = stepCmd(m, keyMsg("y"))
 	m, timers := deliver(t, m, cmd)
-	if !m.status.isErr || !strings.HasPrefix(statusOf(m), "failed: redis at x: connection reset") {
+	if !strings.HasPrefix(statusOf(m), "failed: redis at x: connection reset") {
 		t.Fatalf("status %q", statusOf(m))
 	}
 	// The status line clears itself.
@@ -393,7 +388,7 @@ func TestTenThousandPoolsRendersOnlyTheScreen(t *testing.T) {
 			}
 			checkScreen(t, m.View(), size[0], size[1])
 		}
-		if last, _ := poolsOf(m).current(); !strings.Contains(m.View(), last.ID[:12]) {
+		if last := cursorPool(m); last == "" || !strings.Contains(m.View(), last[:12]) {
 			t.Fatal("selected pool not on screen at the bottom")
 		}
 	}
@@ -406,7 +401,6 @@ func BenchmarkView(b *testing.B) {
 		b.Run(fmt.Sprintf("pools=%d", n), func(b *testing.B) {
 			o, _ := testOptions(staticSource(manyPools(n)))
 			m := New(o)
-			m.after = instantAfter
 			next, _ := m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 			m = next.(Model)
 			next, _ = m.Update(runCmd(m.firstFetch())[0])
@@ -478,17 +472,17 @@ func TestTabsAndFilter(t *testing.T) {
 	for _, r := range "worker-d" {
 		m = step(t, m, keyMsg(string(r)))
 	}
-	if len(poolsOf(m).rows) != 1 {
-		t.Fatalf("filter worker-d leaves %d rows", len(poolsOf(m).rows))
+	if n := poolRowsDrawn(m); n != 1 {
+		t.Fatalf("filter worker-d leaves %d rows", n)
 	}
 	m = step(t, m, keyMsg("backspace"))
 	m = step(t, m, keyMsg("enter"))
-	if m.filtering || poolsOf(m).filter != "worker-" || len(poolsOf(m).rows) != 4 {
-		t.Fatalf("filter %q rows %d", poolsOf(m).filter, len(poolsOf(m).rows))
+	if _, editing := filterEditing(m); editing || !strings.HasPrefix(statusOf(m), "filter: worker- ") || poolRowsDrawn(m) != 4 {
+		t.Fatalf("status %q rows %d", statusOf(m), poolRowsDrawn(m))
 	}
 	// q while filtering types a q; after enter it quits.
 	m = step(t, m, keyMsg("esc"))
-	if poolsOf(m).filter != "" || len(poolsOf(m).rows) != 5 {
+	if strings.Contains(statusOf(m), "filter:") || poolRowsDrawn(m) != 5 {
 		t.Fatal("esc did not clear the filter")
 	}
 	if _, cmd := stepCmd(m, keyMsg("q")); cmd == nil || cmd() != tea.Quit() {
@@ -602,13 +596,13 @@ func TestProgressBarWhileRunning(t *testing.T) {
 			t.Fatal("q quit during a reap")
 		}
 	}
-	// The progress bar stands where this status would be drawn.
-	if !strings.Contains(mq.status.text, "ctrl+c") {
-		t.Fatalf("status %q", mq.status.text)
+	// The reap goes on; its progress stays drawn.
+	if !actionRunning(mq) {
+		t.Fatalf("status %q", statusOf(mq))
 	}
 	m, _ = deliver(t, m, cmd)
 	if actionRunning(m) || !strings.Contains(statusOf(m), "reaped 2 pools") {
-		t.Fatalf("running %v status %q", m.running, statusOf(m))
+		t.Fatalf("running %v status %q", actionRunning(m), statusOf(m))
 	}
 }
 
@@ -616,12 +610,15 @@ func TestResizeKeepsSelectionAndFits(t *testing.T) {
 	o, _ := testOptions(staticSource(manyPools(500)))
 	m := newTest(t, o, 160, 48)
 	m = step(t, m, keyMsg("G"))
-	sel, _ := poolsOf(m).current()
+	sel := cursorPool(m)
+	if sel != manyPoolID(500, 499) {
+		t.Fatalf("G put the cursor on %s", sel)
+	}
 	for _, size := range [][2]int{{80, 24}, {200, 60}, {100, 30}} {
 		m = step(t, m, tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		checkScreen(t, m.View(), size[0], size[1])
-		if got, _ := poolsOf(m).current(); got.ID != sel.ID || !strings.Contains(m.View(), sel.ID[:12]) {
-			t.Fatalf("at %dx%d the selection moved to %s or is off screen", size[0], size[1], got.ID)
+		if got := cursorPool(m); got != sel || !strings.Contains(m.View(), sel[:12]) {
+			t.Fatalf("at %dx%d the selection moved to %s or is off screen", size[0], size[1], got)
 		}
 	}
 	m = step(t, m, tea.WindowSizeMsg{Width: 30, Height: 5})

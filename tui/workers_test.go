@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,16 +36,27 @@ func workersFixture() *model.Snapshot {
 	return s
 }
 
-// workersTab is the index of the Workers view in New's tabs.
+// workersTab is the index of the Workers tab the header draws.
 func workersTab(t *testing.T, m Model) int {
 	t.Helper()
-	for i, v := range m.tabs {
-		if _, ok := v.(workersView); ok {
-			return i
+	tabs, _ := drawnTabs(m)
+	if i := slices.Index(tabs, "Workers"); i >= 0 {
+		return i
+	}
+	t.Fatalf("no Workers tab among %v", tabs)
+	return -1
+}
+
+// busyDrawn is how many of workersFixture's busy workers the screen
+// draws.
+func busyDrawn(m Model) int {
+	v, n := wideView(m), 0
+	for _, id := range []string{"4be1c9d0a2f3e4d5c6b7a8f9", "e2a9f0c1d2b3a4c5d6e7f801", "17c3d4e5f6a7b8c9d0e1f2a3", "a05b6c7d8e9f0a1b2c3d4e5f"} {
+		if strings.Contains(v, id) {
+			n++
 		}
 	}
-	t.Fatal("no Workers tab")
-	return -1
+	return n
 }
 
 // TestGoldenWorkers: the Workers tab at 80x24, reached with tab like an
@@ -175,7 +187,8 @@ func TestWorkersEnterOpensArguments(t *testing.T) {
 }
 
 // TestWorkersLongAfter: Options.LongAfter sets the cut-off of LONG in the
-// Workers view and of the long_running findings, over the snapshot's own.
+// Workers view, over the snapshot's own: which jobs are marked, and how
+// many.
 func TestWorkersLongAfter(t *testing.T) {
 	row := func(view, running string) string {
 		for _, l := range strings.Split(view, "\n") {
@@ -189,7 +202,7 @@ func TestWorkersLongAfter(t *testing.T) {
 	for _, tc := range []struct {
 		longAfter time.Duration
 		long      bool
-		findings  int
+		marked    int
 	}{{0, false, 2}, {time.Minute, true, 3}, {4 * time.Hour, false, 0}} {
 		o, _ := testOptions(staticSource(workersFixture()))
 		o.LongAfter = tc.longAfter
@@ -201,13 +214,13 @@ func TestWorkersLongAfter(t *testing.T) {
 			t.Errorf("LongAfter %s: the 1m35s job marked LONG = %v, want %v", tc.longAfter, got, tc.long)
 		}
 		n := 0
-		for _, f := range m.snap.Findings {
-			if f.Kind == model.FindingLongRunning {
+		for _, l := range strings.Split(wideView(m), "\n") {
+			if slices.Contains(strings.Fields(l), "LONG") {
 				n++
 			}
 		}
-		if n != tc.findings {
-			t.Errorf("LongAfter %s: %d long-running findings, want %d", tc.longAfter, n, tc.findings)
+		if n != tc.marked {
+			t.Errorf("LongAfter %s: %d jobs marked LONG, want %d:\n%s", tc.longAfter, n, tc.marked, m.View())
 		}
 	}
 }
