@@ -51,9 +51,17 @@ const setsPageSize = redisq.DefaultPageLimit
 // jobSets is the switcher's order.
 var jobSets = [...]model.SetName{model.SetRetry, model.SetScheduled, model.SetDead}
 
-// setsView is the Jobs view. It is a value like every view; the summary it
-// holds is filled by the root's Update only, one scan step at a time.
+// setsView is the Jobs view. It is a value like every view; it reads its
+// pages and its summary itself (sets_load.go), one scan step at a time.
 type setsView struct {
+	// rd are its reads: a nil sets reads nothing, a nil scan has no
+	// summary, a nil follow reads a filtered page again on r only.
+	rd setsReads
+	// pace is its timeouts, clock and timer.
+	pace setsPace
+	// polls is the last poll the screen brought (snapshotShown): a read
+	// started now follows it.
+	polls uint64
 	// cols are the columns shown, by their names (all when empty).
 	cols []string
 	// km is the key map the view navigates with.
@@ -104,6 +112,23 @@ type setsView struct {
 	// detail keeps the lines of the member under the cursor between
 	// frames (see detailCache).
 	detail *detailCache
+}
+
+// setsReads are the Jobs view's reads (Reads.Sets, SetScan, SetFollow).
+type setsReads struct {
+	sets   JobSetReader
+	scan   SetScanner
+	follow SetPageFollower
+}
+
+// setsPace is how the Jobs view times its reads: a page's timeout, a
+// filtered page's (a walk of the set) and a summary step's, the screen's
+// clock, its timer and the pause after a summary step (Options).
+type setsPace struct {
+	fetch, action time.Duration
+	now           func() time.Time
+	after         afterFunc
+	pause         func(step time.Duration) time.Duration
 }
 
 // setsSummary is the state of the summary scan of one set.
@@ -192,14 +217,21 @@ func (v setsView) setFilter(f string) view {
 	return v
 }
 
-// update moves the cursor on a navigation key; its reads are the root's
-// (sets_update.go).
+// update moves the cursor on a navigation key and takes the results of
+// its reads (sets_load.go).
 func (v setsView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		return v.navigate(msg, v.km), nil
 	case snapshotShown:
+		v.polls = msg.poll
 		return v.setSnapshot(msg.snap, msg.hist), nil
+	case setsPageMsg:
+		return v.onPage(msg)
+	case setsScanStepMsg:
+		return v.onScanStep(msg)
+	case setsScanWakeMsg:
+		return v.onScanWake(msg)
 	}
 	return v, nil
 }

@@ -125,9 +125,10 @@ func TestSetsSwitchOrderFilter(t *testing.T) {
 // each), shows its progress, and counts by job type and folded error.
 func TestSetsSummary(t *testing.T) {
 	f := deadFixture()
-	m, _ := openJobs(t, f, false, 100, 30)
 	var pauses int
-	m.opts.ScanPause = func(d time.Duration) time.Duration { pauses++; return 3 * d }
+	o, _ := setsOptions(f)
+	o.ScanPause = func(d time.Duration) time.Duration { pauses++; return 3 * d }
+	m := drive(t, newTest(t, o, 100, 30), keys("shift+tab")...)
 	m, cmd := sendSets(m, keyMsg("S"))
 	v := jobsView(t, m)
 	if !v.showSummary || !v.summary.running || !v.summary.stepping {

@@ -1,107 +1,16 @@
 package tui
 
-// This file routes the Jobs view's keys and messages: its page reads, its
-// summary scan (paced like the orphan scan, one step at a time) and the
-// refresh after one of its actions. The root's Update routes them here
-// (updateSets) and each key to onSetsKey; its actions' after is
-// afterSetsAction.
+// This file routes the Jobs view's keys and the refresh after one of its
+// actions: the root gives each key to onSetsKey; its actions' after is
+// afterSetsAction. The view's reads are its own (sets_load.go).
 
 import (
-	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/workq-tui/workq-tui/model"
-	"github.com/workq-tui/workq-tui/redisq"
 )
-
-// setsPageMsg is one page read of the Jobs view, with the three set sizes.
-type setsPageMsg struct {
-	seq int
-	// reread is set on a read that follows a poll (sets_reread.go),
-	// chase on one that follows the member under the cursor to the page
-	// new members pushed it onto.
-	reread, chase bool
-	page          redisq.SetPage
-	counts        *redisq.SetCounts
-	err           error
-}
-
-// setsScanStepMsg is one step of a summary scan.
-type setsScanStepMsg struct {
-	gen      uint64
-	scan     SetScan // nil once the scan ended or could not start
-	jobs     []model.SetJob
-	progress redisq.SetScanProgress
-	err      error
-	took     time.Duration
-}
-
-// setsScanWakeMsg ends the pause after a summary scan step.
-type setsScanWakeMsg struct {
-	gen  uint64
-	scan SetScan
-}
-
-// setsPageCmd reads one page (a filtered one scans the set, paced) and the
-// sizes of the three sets.
-func setsPageCmd(r JobSetReader, set model.SetName, f redisq.SetFilter, o redisq.PageOptions, seq int, timeout time.Duration) tea.Cmd {
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		defer cancel()
-		msg := setsPageMsg{seq: seq}
-		msg.page, msg.err = r.SetPage(ctx, set, f, o, redisq.ScanOptions{Paced: true})
-		if msg.err != nil {
-			return msg
-		}
-		if c, err := r.SetCounts(ctx); err == nil {
-			msg.counts = &c
-		}
-		return msg
-	}
-}
-
-// setsScanStepCmd makes one step of a summary scan, starting it when s is
-// nil; a scan that ends (done or failed) is closed here.
-func setsScanStepCmd(sc SetScanner, s SetScan, set model.SetName, q *model.Query, gen uint64, timeout time.Duration, now func() time.Time) tea.Cmd {
-	return func() tea.Msg {
-		start := now()
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
-		defer cancel()
-		msg := setsScanStepMsg{gen: gen, scan: s}
-		if s == nil {
-			s, msg.err = sc.StartSetScan(ctx, set, redisq.SetFilter{Query: q})
-			if msg.err != nil {
-				msg.took = now().Sub(start)
-				return msg
-			}
-			msg.scan = s
-		}
-		msg.jobs, msg.progress, msg.err = s.Step(ctx)
-		if msg.err != nil || msg.progress.Done {
-			_ = s.Close()
-			msg.scan = nil
-		}
-		msg.took = now().Sub(start)
-		return msg
-	}
-}
-
-// closeSetScanCmd releases the connection of a summary scan that was
-// dropped.
-func closeSetScanCmd(s SetScan) tea.Cmd {
-	if s == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		_ = s.Close()
-		return nil
-	}
-}
 
 // setsTab is the index of the Jobs view among the tabs, -1 without one.
 func (m Model) setsTab() int {
@@ -136,26 +45,6 @@ func (m Model) withSets(v setsView) Model {
 // setsFocused reports whether the Jobs view is the one on screen.
 func (m Model) setsFocused() bool {
 	return !m.opened() && m.setsTab() == m.tab
-}
-
-// updateSets takes the Jobs view's own messages: its page reads, its
-// summary scan and its plans. The root's Update routes them here.
-func (m Model) updateSets(msg tea.Msg) (Model, tea.Cmd) {
-	v, has := m.setsView()
-	if !has {
-		return m, nil
-	}
-	switch msg := msg.(type) {
-	case setsPageMsg:
-		return m.onSetsPage(v, msg)
-	case setsScanStepMsg:
-		return m.onSetsScanStep(v, msg)
-	case setsScanWakeMsg:
-		return m.onSetsScanWake(v, msg)
-	case setsPlanMsg:
-		return m.onSetsPlan(msg)
-	}
-	return m, nil
 }
 
 // afterSetsAction follows a requeue or delete of the Jobs view (its
@@ -316,128 +205,23 @@ func (v setsView) switchSet() setsView {
 	return v
 }
 
-// setsLoad reads the page at offset. keep puts the cursor back on the
-// member under it (an action or a refresh); otherwise it goes to the top.
+// setsLoad has the Jobs view read the page at offset (setsView.load).
 func (m Model) setsLoad(v setsView, offset int, keep bool) (Model, tea.Cmd) {
-	if m.rd.Sets == nil {
-		return m.withSets(v), nil
-	}
-	v.keep, v.keepIndex = "", 0
-	if keep {
-		if sj, ok := v.current(); ok {
-			v.keep = memberKey(sj)
-		}
-		v.keepIndex = v.list.cursor
-	}
-	if !keep {
-		v.poll.fresh = 0 // another page, set, order or query
-	}
-	v.poll.last = m.polls // this read follows the last poll
-	v.loadSeq++
-	v.loading = true
-	// The page asked for: a second pgdn before this read returns goes on
-	// from it.
-	v.offset = max(offset, 0)
-	f := redisq.SetFilter{Query: v.query}
-	timeout := m.opts.FetchTimeout
-	if !f.Empty() {
-		// A filtered page scans the whole set, paced.
-		timeout = m.opts.ActionTimeout
-	}
-	return m.withSets(v), setsPageCmd(m.rd.Sets, v.set, f, v.pageOptions(offset), v.loadSeq, timeout)
+	v, cmd := v.load(offset, keep)
+	return m.withSets(v), cmd
 }
 
-func (m Model) onSetsPage(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
-	if msg.reread {
-		return m.onSetsReread(v, msg)
-	}
-	if msg.seq != v.loadSeq {
-		return m, nil
-	}
-	v.loading, v.loaded = false, true
-	v.err = msg.err
-	if msg.err != nil {
-		return m.withSets(v), nil
-	}
-	v.poll.readAt = m.opts.Now()
-	if msg.counts != nil {
-		v.counts = msg.counts
-	}
-	p := msg.page
-	if len(p.Jobs) == 0 && p.Offset > 0 && p.Total > 0 {
-		// The page emptied (its jobs were requeued or deleted): show the
-		// last one that has jobs.
-		last := int((p.Total - 1) / setsPageSize * setsPageSize)
-		return m.setsLoad(v, min(last, p.Offset-setsPageSize), false)
-	}
-	return m.withSets(v.withPage(p)), nil
-}
-
-// toggleSetsSummary opens the summary of what the query in force matches
-// in the current set, read fresh: a scan starts unless one of the same set
-// and query is running; from the summary it goes back to the list.
+// toggleSetsSummary opens or closes the Jobs view's summary
+// (setsView.toggleSummary).
 func (m Model) toggleSetsSummary(v setsView) (Model, tea.Cmd) {
-	if v.showSummary {
-		v.showSummary = false
-		return m.withSets(v), nil
-	}
-	v.showSummary = true
-	m = m.withSets(v)
-	if v.summary.set == v.set && v.summary.where == v.jobFilter && v.summary.running {
-		return m, nil
-	}
-	return m.startSetsSummary()
+	v, cmd := v.toggleSummary()
+	return m.withSets(v), cmd
 }
 
-// startSetsSummary starts a summary scan of the view's set, dropping a
-// running one. While a step of the old scan runs, the new scan starts when
-// that step returns: one step at a time, as the orphan scan.
+// startSetsSummary starts the Jobs view's summary scan
+// (setsView.startSummary).
 func (m Model) startSetsSummary() (Model, tea.Cmd) {
 	v, _ := m.setsView()
-	if m.rd.SetScan == nil {
-		v.summary = setsSummary{set: v.set, query: v.query, where: v.jobFilter, gen: v.summary.gen + 1, err: errNoSetScanner}
-		return m.withSets(v), nil
-	}
-	stepping := v.summary.stepping
-	v.summary = setsSummary{gen: v.summary.gen + 1, set: v.set, query: v.query, where: v.jobFilter, running: true, stepping: true, sum: model.NewSetSummary(v.set)}
-	m = m.withSets(v)
-	if stepping {
-		return m, nil // onSetsScanStep starts it
-	}
-	return m, setsScanStepCmd(m.rd.SetScan, nil, v.set, v.query, v.summary.gen, m.opts.FetchTimeout, m.opts.Now)
-}
-
-func (m Model) onSetsScanStep(v setsView, msg setsScanStepMsg) (Model, tea.Cmd) {
-	v.summary.stepping = false
-	if msg.gen != v.summary.gen {
-		closeOld := closeSetScanCmd(msg.scan)
-		if !v.summary.running {
-			return m.withSets(v), closeOld
-		}
-		v.summary.stepping = true
-		return m.withSets(v), tea.Batch(closeOld, setsScanStepCmd(m.rd.SetScan, nil, v.summary.set, v.summary.query, v.summary.gen, m.opts.FetchTimeout, m.opts.Now))
-	}
-	if msg.err != nil {
-		v.summary.running, v.summary.err = false, msg.err
-		return m.withSets(v), nil
-	}
-	for _, sj := range msg.jobs {
-		v.summary.sum.Add(sj)
-	}
-	v.summary.prog = msg.progress
-	if msg.progress.Done {
-		v.summary.running, v.summary.done = false, true
-		return m.withSets(v), nil
-	}
-	gen, s := msg.gen, msg.scan
-	return m.withSets(v), m.after(m.opts.ScanPause(msg.took), func(time.Time) tea.Msg { return setsScanWakeMsg{gen: gen, scan: s} })
-}
-
-// onSetsScanWake starts the next step after the pause.
-func (m Model) onSetsScanWake(v setsView, msg setsScanWakeMsg) (Model, tea.Cmd) {
-	if msg.gen != v.summary.gen || !v.summary.running || v.summary.stepping {
-		return m, closeSetScanCmd(msg.scan)
-	}
-	v.summary.stepping = true
-	return m.withSets(v), setsScanStepCmd(m.rd.SetScan, msg.scan, v.summary.set, v.summary.query, msg.gen, m.opts.FetchTimeout, m.opts.Now)
+	v, cmd := v.startSummary()
+	return m.withSets(v), cmd
 }

@@ -43,10 +43,13 @@ type view interface {
 	render(c renderContext) string
 }
 
-// snapshotShown gives the views a new snapshot and the queue history.
+// snapshotShown gives the views a new snapshot and the queue history;
+// poll is the number of the last poll (Model.polls), which a view that
+// follows the polls reads from.
 type snapshotShown struct {
 	snap *model.Snapshot
 	hist queueHistory
+	poll uint64
 }
 
 // orphansFound gives the views the orphans the last scan found.
