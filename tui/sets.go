@@ -232,6 +232,8 @@ func (v setsView) update(msg tea.Msg) (view, tea.Cmd) {
 		return v.onScanStep(msg)
 	case setsScanWakeMsg:
 		return v.onScanWake(msg)
+	case actionDone:
+		return v.afterAction(msg.kind)
 	}
 	return v, nil
 }

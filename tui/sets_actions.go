@@ -229,9 +229,6 @@ func jobsAction(plan reaper.JobsPlan, a JobsActor) action {
 		// A bulk action stops between two script calls on esc or ctrl+c.
 		stoppable: plan.Target.All,
 	}
-	if plan.Action == reaper.JobsRequeue || plan.Action == reaper.JobsDelete {
-		act.after = Model.afterSetsAction
-	}
 	if plan.Action == reaper.JobsRequeue && plan.Target.All {
 		// A bulk requeue takes a rate in its dialog (sets_rate.go).
 		act.rate = plan.Rate

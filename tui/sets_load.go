@@ -224,3 +224,22 @@ func (v setsView) onScanWake(msg setsScanWakeMsg) (view, tea.Cmd) {
 	v.summary.stepping = true
 	return v, setsScanStepCmd(v.rd.scan, msg.scan, v.summary.set, v.summary.query, msg.gen, v.pace.fetch, v.pace.now)
 }
+
+// afterAction follows a requeue, delete, edit or copy of one of the
+// Jobs view's jobs (actionDone): the marks go, and the view reads its
+// page (and its summary) again, the cursor kept on its member.
+func (v setsView) afterAction(kind actionKind) (view, tea.Cmd) {
+	switch kind {
+	case actionJobsRequeue, actionJobsDelete, actionJobsEdit, actionJobsDuplicate:
+	default:
+		return v, nil
+	}
+	v.marked, v.markAll = nil, false
+	v.summary.done = false // what it counted has changed
+	v, load := v.load(v.offset, true)
+	var scan tea.Cmd
+	if v.showSummary {
+		v, scan = v.startSummary()
+	}
+	return v, tea.Batch(load, scan)
+}

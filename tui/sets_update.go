@@ -1,8 +1,8 @@
 package tui
 
-// This file routes the Jobs view's keys and the refresh after one of its
-// actions: the root gives each key to onSetsKey; its actions' after is
-// afterSetsAction. The view's reads are its own (sets_load.go).
+// This file routes the Jobs view's keys: the root gives each to
+// onSetsKey. The view's reads are its own (sets_load.go), and so is what
+// it does when one of its actions ends (actionDone).
 
 import (
 	"fmt"
@@ -45,25 +45,6 @@ func (m Model) withSets(v setsView) Model {
 // setsFocused reports whether the Jobs view is the one on screen.
 func (m Model) setsFocused() bool {
 	return !m.opened() && m.setsTab() == m.tab
-}
-
-// afterSetsAction follows a requeue or delete of the Jobs view (its
-// actions' after): the view reads its page (and its summary) again.
-func (m Model) afterSetsAction() (Model, tea.Cmd) {
-	// A job's detail closed itself (actionDone): the job it showed has
-	// moved.
-	v, ok := m.setsView()
-	if !ok {
-		return m, nil
-	}
-	v.marked, v.markAll = nil, false
-	v.summary.done = false // what it counted has changed
-	m, load := m.setsLoad(v, v.offset, true)
-	var scan tea.Cmd
-	if v.showSummary {
-		m, scan = m.startSetsSummary()
-	}
-	return m, tea.Batch(load, scan)
 }
 
 // setsTakes reports whether the Jobs view takes the key msg: it or a job

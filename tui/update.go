@@ -504,9 +504,11 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 	if len(msg.outcome.emptied) > 0 {
 		m = m.dropOrphans(msg.outcome.emptied)
 	}
-	// The views hear of the end first (a queue drops its marks), then the
-	// action's own after runs: what they change (marks dropped, a view
-	// closed) is what the views then read again.
+	// The views hear of the end first (a queue drops its marks, the Jobs
+	// view reads its page again), then the action's own after runs: what
+	// they change (marks dropped, a view closed) is what the views then
+	// read again.
+	m, tabsDone := m.eachTab(actionDone{kind: kind})
 	m, done := m.eachOpen(actionDone{kind: kind})
 	var more tea.Cmd
 	if after != nil {
@@ -514,7 +516,7 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 	}
 	m, load := m.eachOpen(loadMsg{})
 	m, fetch := m.refresh()
-	return m, tea.Batch(clear, done, fetch, load, more)
+	return m, tea.Batch(clear, done, fetch, load, tabsDone, more)
 }
 
 // dropOrphans takes lists a requeue emptied out of the Orphans view.

@@ -136,9 +136,10 @@ func statusCmd(text string, isErr bool) tea.Cmd {
 	return func() tea.Msg { return statusMsg{text: text, isErr: isErr} }
 }
 
-// actionDone tells every pushed view that an action of kind has ended,
-// before they read again what they show (a queue drops its marks after a
-// drain: what they counted has changed).
+// actionDone tells every view, the tabs and the pushed ones, that an
+// action of kind has ended, before they read again what they show (a
+// queue drops its marks after a drain: what they counted has changed; the
+// Jobs view reads its page again after one of its jobs moved).
 type actionDone struct{ kind actionKind }
 
 // renderContext is what a view draws with besides its own state.
