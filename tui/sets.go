@@ -59,6 +59,8 @@ type setsView struct {
 	rd setsReads
 	// pace is its timeouts, clock and timer.
 	pace setsPace
+	// queries are the configuration file's saved queries.
+	queries savedQueries
 	// polls is the last poll the screen brought (snapshotShown): a read
 	// started now follows it.
 	polls uint64
@@ -129,6 +131,46 @@ type setsPace struct {
 	now           func() time.Time
 	after         afterFunc
 	pause         func(step time.Duration) time.Duration
+}
+
+// savedQueries are the configuration file's saved queries and the file
+// they come from (Options.Queries, QueriesFrom).
+type savedQueries struct {
+	saved map[string]string
+	from  string
+}
+
+// showJobsMsg asks the Jobs view to show a set (none: the one it shows)
+// and, with filter, to filter it by query: the command line (:jobs,
+// :where), a place found and a bucket of the timeline send it once they
+// have brought the view on screen.
+type showJobsMsg struct {
+	set    model.SetName
+	query  string
+	filter bool
+}
+
+// showsJobs marks the Jobs view among the tabs (jobsShower).
+func (setsView) showsJobs() {}
+
+// show takes showJobsMsg: the list (not the summary) of the set asked
+// for, filtered when asked; without a set nor a filter, the page shown,
+// read first when nothing was.
+func (v setsView) show(msg showJobsMsg) (view, tea.Cmd) {
+	if msg.set == "" && !msg.filter {
+		if v.loaded || v.loading {
+			return v, nil
+		}
+		return v.load(0, false)
+	}
+	if msg.set != "" && msg.set != v.set {
+		v.set, v.marked = msg.set, nil
+	}
+	v.showSummary = false
+	if msg.filter {
+		return v.applyQuery(msg.query)
+	}
+	return v.load(0, false)
 }
 
 // setsSummary is the state of the summary scan of one set.
@@ -234,6 +276,8 @@ func (v setsView) update(msg tea.Msg) (view, tea.Cmd) {
 		return v.onScanWake(msg)
 	case actionDone:
 		return v.afterAction(msg.kind)
+	case showJobsMsg:
+		return v.show(msg)
 	}
 	return v, nil
 }

@@ -15,7 +15,7 @@ import (
 // setsTab is the index of the Jobs view among the tabs, -1 without one.
 func (m Model) setsTab() int {
 	for i, v := range m.tabs {
-		if _, ok := v.(setsView); ok {
+		if _, ok := v.(jobsShower); ok {
 			return i
 		}
 	}
@@ -40,6 +40,14 @@ func (m Model) withSets(v setsView) Model {
 	m.tabs = append([]view(nil), m.tabs...)
 	m.tabs[i] = v
 	return m
+}
+
+// showJobsView brings the Jobs view on screen, closing what is pushed on
+// the tab, and has it show what msg asks for.
+func (m Model) showJobsView(msg showJobsMsg) (Model, tea.Cmd) {
+	m.stack = nil
+	m.tab = m.setsTab()
+	return m.eachTab(msg)
 }
 
 // setsFocused reports whether the Jobs view is the one on screen.

@@ -84,6 +84,10 @@ type poolDetail interface{ detailPool() (model.Pool, bool) }
 // the regular poll reads only while one is on show.
 type workersShower interface{ showsWorkers() bool }
 
+// jobsShower is the Jobs view, which the command line, a place found and
+// a bucket of the timeline bring on screen (showJobsMsg).
+type jobsShower interface{ showsJobs() }
+
 // keySelector is a list that puts its cursor on the row of a key (a pool
 // ID, a job type's name), clearing its filter when it hides that row; ok
 // is false when it has no such row.
