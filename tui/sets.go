@@ -109,8 +109,9 @@ type setsView struct {
 	pick string
 
 	width, height int
-	// writes is set when R and D are there (not in read-only mode).
-	writes bool
+	// writes is set when R and D are there (not in read-only mode),
+	// edits when e and d are on a job's detail (and the actor edits).
+	writes, edits bool
 	// detail keeps the lines of the member under the cursor between
 	// frames (see detailCache).
 	detail *detailCache
@@ -264,6 +265,9 @@ func (v setsView) setFilter(f string) view {
 func (v setsView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
+		if v, cmd, ok := v.onKey(msg); ok {
+			return v, cmd
+		}
 		return v.navigate(msg, v.km), nil
 	case snapshotShown:
 		v.polls = msg.poll

@@ -112,18 +112,6 @@ func (m Model) queryNow() time.Time {
 	return m.opts.Now()
 }
 
-// toggleMarkAll marks every member the query matches (A), or takes the
-// marks away. The count is the last read's: the plan of R or D counts
-// again, from Redis.
-func (m Model) toggleMarkAll(v setsView) (Model, tea.Cmd) {
-	if v.markAll {
-		v.markAll = false
-		return m.withSets(v).setStatus("marks cleared", false)
-	}
-	v.markAll, v.marked = true, nil
-	return m.withSets(v), nil
-}
-
 // markAllText is the title line's word for A's marks.
 func (v setsView) markAllText() string {
 	return fmt.Sprintf("all %d matching marked", v.total)

@@ -5,8 +5,6 @@ package tui
 // it does when one of its actions ends (actionDone).
 
 import (
-	"fmt"
-	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -110,8 +108,6 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.openSetsAction(actionJobsRequeue, v)
 	case key.Matches(msg, k.SetsDelete):
 		return m.openSetsAction(actionJobsDelete, v)
-	case key.Matches(msg, k.SetsSummary):
-		return m.toggleSetsSummary(v)
 	case key.Matches(msg, k.Refresh):
 		m, cmd := m.refresh()
 		m, load := m.setsLoad(v, v.offset, true)
@@ -121,64 +117,13 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		return m, tea.Batch(cmd, load, scan)
 	}
-	if v.showSummary {
-		if key.Matches(msg, m.keys.Back) {
-			v.showSummary = false
-			return m.withSets(v), nil
-		}
-		if key.Matches(msg, k.Enter) {
-			// The jobs of the picked type that the summary counted.
-			name, _ := v.summaryPick()
-			v.showSummary = false
-			return m.applySetsQuery(v, strings.TrimSpace(v.summary.where+" "+jobQuery(name)))
-		}
-		if key.Matches(msg, k.NextSet) {
-			v = v.switchSet()
-			v.showSummary = true
-			m, load := m.setsLoad(v, 0, false)
-			m, scan := m.startSetsSummary()
-			return m, tea.Batch(load, scan)
-		}
-		return m.onKey(msg)
-	}
-	switch {
-	case key.Matches(msg, k.NextSet):
-		return m.setsLoad(v.switchSet(), 0, false)
-	case key.Matches(msg, k.SetsOrder):
-		v.reverse = !v.reverse
-		v.marked, v.markAll = nil, false
-		return m.setsLoad(v, 0, false)
-	case key.Matches(msg, k.Mark):
-		return m.withSets(v.toggleMark()), nil
-	case key.Matches(msg, k.MarkAll):
-		return m.toggleMarkAll(v)
-	case key.Matches(msg, k.PageDown):
-		if int64(v.offset+setsPageSize) >= v.total {
-			return m.setStatus("last page", false)
-		}
-		return m.setsLoad(v, v.offset+setsPageSize, false)
-	case key.Matches(msg, k.PageUp):
-		if v.offset == 0 {
-			return m.setStatus("first page", false)
-		}
-		return m.setsLoad(v, v.offset-setsPageSize, false)
-	case key.Matches(msg, k.Enter):
-		if sj, ok := v.current(); ok {
-			jv := newSetJobView(v, sj)
-			jv.edits = v.writes && m.wr.Edit != nil
+	if key.Matches(msg, k.Enter) && !v.showSummary {
+		if jv, ok := v.openJob(); ok {
 			return m.push(jv)
 		}
 		return m, nil
-	case key.Matches(msg, m.keys.Back) && v.markAll:
-		v.markAll = false
-		return m.withSets(v).setStatus("marks cleared", false)
-	case key.Matches(msg, m.keys.Back) && len(v.marked) > 0:
-		n := len(v.marked)
-		v.marked = nil
-		return m.withSets(v).setStatus(fmt.Sprintf("%s cleared", plural(n, "mark", "marks")), false)
-	case key.Matches(msg, m.keys.Back) && v.jobFilter != "":
-		return m.applySetsQuery(v, "")
 	}
+	// The view's own keys are its (sets_keys.go).
 	return m.onKey(msg)
 }
 
