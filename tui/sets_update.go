@@ -5,7 +5,6 @@ package tui
 // it does when one of its actions ends (actionDone).
 
 import (
-
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
