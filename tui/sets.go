@@ -278,6 +278,8 @@ func (v setsView) update(msg tea.Msg) (view, tea.Cmd) {
 		return v.onScanStep(msg)
 	case setsScanWakeMsg:
 		return v.onScanWake(msg)
+	case loadMsg:
+		return v.reload()
 	case actionDone:
 		return v.afterAction(msg.kind)
 	case showJobsMsg:

@@ -236,6 +236,12 @@ func (v setsView) afterAction(kind actionKind) (view, tea.Cmd) {
 	}
 	v.marked, v.markAll = nil, false
 	v.summary.done = false // what it counted has changed
+	return v.reload()
+}
+
+// reload reads the page shown again (r, loadMsg), the cursor kept on its
+// member, and the summary when it is on screen.
+func (v setsView) reload() (view, tea.Cmd) {
 	v, load := v.load(v.offset, true)
 	var scan tea.Cmd
 	if v.showSummary {

@@ -107,14 +107,6 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.openSetsAction(actionJobsRequeue, v)
 	case key.Matches(msg, k.SetsDelete):
 		return m.openSetsAction(actionJobsDelete, v)
-	case key.Matches(msg, k.Refresh):
-		m, cmd := m.refresh()
-		m, load := m.setsLoad(v, v.offset, true)
-		var scan tea.Cmd
-		if v.showSummary {
-			m, scan = m.startSetsSummary()
-		}
-		return m, tea.Batch(cmd, load, scan)
 	}
 	if key.Matches(msg, k.Enter) && !v.showSummary {
 		if jv, ok := v.openJob(); ok {
@@ -141,20 +133,5 @@ func (v setsView) switchSet() setsView {
 // setsLoad has the Jobs view read the page at offset (setsView.load).
 func (m Model) setsLoad(v setsView, offset int, keep bool) (Model, tea.Cmd) {
 	v, cmd := v.load(offset, keep)
-	return m.withSets(v), cmd
-}
-
-// toggleSetsSummary opens or closes the Jobs view's summary
-// (setsView.toggleSummary).
-func (m Model) toggleSetsSummary(v setsView) (Model, tea.Cmd) {
-	v, cmd := v.toggleSummary()
-	return m.withSets(v), cmd
-}
-
-// startSetsSummary starts the Jobs view's summary scan
-// (setsView.startSummary).
-func (m Model) startSetsSummary() (Model, tea.Cmd) {
-	v, _ := m.setsView()
-	v, cmd := v.startSummary()
 	return m.withSets(v), cmd
 }

@@ -379,7 +379,12 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		return m.push(newHelpView(k, m.help, costLine(m.snap, m.pollEvery)))
 	case key.Matches(msg, k.Refresh):
+		// The views on the stack read again what they show; with none,
+		// the tab on screen does (the Jobs view's page).
 		m, load := m.eachOpen(loadMsg{})
+		if !m.opened() {
+			m, load = m.updateTop(loadMsg{})
+		}
 		m, cmd := m.refresh()
 		return m, tea.Batch(cmd, load)
 	case key.Matches(msg, k.NextView), key.Matches(msg, k.PrevView):
