@@ -19,9 +19,9 @@ import (
 // under the cursor in the Jobs view, to run with enter or to change.
 func (m Model) askFind() (Model, tea.Cmd) {
 	line := "find "
-	if v, ok := m.setsView(); ok && m.setsFocused() && !v.showSummary {
-		if sj, ok := v.current(); ok && sj.Job != nil && sj.Job.ID != "" {
-			line += sj.Job.ID
+	if p, ok := m.top().(jobIDPicker); ok {
+		if id, ok := p.pickedJobID(); ok {
+			line += id
 		}
 	}
 	m.cmdline.open = true

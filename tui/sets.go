@@ -149,6 +149,9 @@ type showJobsMsg struct {
 	set    model.SetName
 	query  string
 	filter bool
+	// typed applies the query typed in the filter line (enter or esc
+	// on it), and nothing else.
+	typed bool
 }
 
 // showsJobs marks the Jobs view among the tabs (jobsShower).
@@ -158,6 +161,9 @@ func (setsView) showsJobs() {}
 // for, filtered when asked; without a set nor a filter, the page shown,
 // read first when nothing was.
 func (v setsView) show(msg showJobsMsg) (view, tea.Cmd) {
+	if msg.typed {
+		return v.applyQuery(v.typed)
+	}
 	if msg.set == "" && !msg.filter {
 		if v.loaded || v.loading {
 			return v, nil

@@ -94,17 +94,49 @@ func (v setsView) summaryKey(msg tea.KeyMsg, k keyMap) (setsView, tea.Cmd, bool)
 	return v, nil, false
 }
 
-// openJob is enter on a job: its whole detail, to push on the view.
-// The root pushes it at once (onSetsKey), so that keys typed right after
-// enter reach the detail.
-func (v setsView) openJob() (setJobView, bool) {
+// jobOpener is a list whose enter on a row pushes that row's detail at
+// once (the root pushes it, so that keys typed right after enter reach
+// the detail): mine is false when enter is not that here (the Jobs
+// view's summary), v nil when no row is under the cursor.
+type jobOpener interface {
+	openJob() (v view, mine bool)
+}
+
+// openJob is enter on a job: its whole detail (jobOpener).
+func (v setsView) openJob() (view, bool) {
+	if v.showSummary {
+		return nil, false
+	}
 	sj, ok := v.current()
 	if !ok {
-		return setJobView{}, false
+		return nil, true
 	}
 	jv := newSetJobView(v, sj)
 	jv.edits = v.edits
 	return jv, true
+}
+
+// pickedJobID is the id of the job under the cursor, for f's :find.
+func (v setsView) pickedJobID() (string, bool) {
+	if v.showSummary {
+		return "", false
+	}
+	if sj, ok := v.current(); ok && sj.Job != nil && sj.Job.ID != "" {
+		return sj.Job.ID, true
+	}
+	return "", false
+}
+
+// bulkRequeueWhy says why :requeue --rate has no bulk requeue to pace
+// here, "" when it has one.
+func (v setsView) bulkRequeueWhy() string {
+	if !v.markAll && !v.showSummary {
+		return ":requeue --rate paces a bulk requeue: mark every matching job first (A), or pick a job type in the summary (S)"
+	}
+	if !v.keys(v.km).SetsRequeue.Enabled() {
+		return "requeue is not available here: read-only, or no job to requeue"
+	}
+	return ""
 }
 
 // toggleMarkAll marks every member the query matches (A), or takes the

@@ -53,13 +53,6 @@ func jobQuery(name string) string {
 	return "job:" + model.QuoteQueryValue(name)
 }
 
-// applySetsQuery filters the Jobs view by text and reads its first page
-// (setsView.applyQuery).
-func (m Model) applySetsQuery(v setsView, text string) (Model, tea.Cmd) {
-	v, cmd := v.applyQuery(text)
-	return m.withSets(v), cmd
-}
-
 // applyQuery filters the view by text and reads its first page. A bad
 // query says why in the status line and keeps the filter that was
 // applied: nothing is read.

@@ -19,26 +19,6 @@ func (m Model) setsTab() int {
 	return -1
 }
 
-// setsView returns the Jobs view; ok is false when the screen has none.
-func (m Model) setsView() (setsView, bool) {
-	i := m.setsTab()
-	if i < 0 {
-		return setsView{}, false
-	}
-	return m.tabs[i].(setsView), true
-}
-
-// withSets stores the Jobs view back in its slot.
-func (m Model) withSets(v setsView) Model {
-	i := m.setsTab()
-	if i < 0 {
-		return m
-	}
-	m.tabs = append([]view(nil), m.tabs...)
-	m.tabs[i] = v
-	return m
-}
-
 // showJobsView brings the Jobs view on screen, closing what is pushed on
 // the tab, and has it show what msg asks for.
 func (m Model) showJobsView(msg showJobsMsg) (Model, tea.Cmd) {
@@ -65,8 +45,8 @@ func (m Model) setsTakes(msg tea.KeyMsg) bool {
 // setsShown makes the Jobs view's first read when a key brought it on
 // screen.
 func (m Model) setsShown() (Model, tea.Cmd) {
-	if v, ok := m.setsView(); ok && m.setsFocused() && m.dialog == nil && !v.loaded && !v.loading {
-		return m.setsLoad(v, 0, false)
+	if m.setsFocused() && m.dialog == nil {
+		return m.updateTop(showJobsMsg{})
 	}
 	return m, nil
 }
@@ -74,16 +54,15 @@ func (m Model) setsShown() (Model, tea.Cmd) {
 // onSetsKey is one key the Jobs view takes (setsTakes): its own keys,
 // else the root's onKey.
 func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	v, _ := m.setsView()
 	if !m.setsFocused() {
 		// A job's detail: R and D act on it, the other keys are the
 		// detail's and the root's.
 		k := m.keyMap()
 		switch {
 		case key.Matches(msg, k.SetsRequeue):
-			return m.openSetsAction(actionJobsRequeue, v)
+			return m.openSetsAction(actionJobsRequeue)
 		case key.Matches(msg, k.SetsDelete):
-			return m.openSetsAction(actionJobsDelete, v)
+			return m.openSetsAction(actionJobsDelete)
 		case isJobEditKey(msg, m.keys):
 			// Matched on the bindings as configured, enabled or not: in
 			// read-only mode they say why they do nothing.
@@ -95,8 +74,7 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		switch msg.Type {
 		case tea.KeyEnter, tea.KeyEsc:
 			m, cmd := m.onFilterKey(msg)
-			v, _ := m.setsView()
-			m, load := m.applySetsQuery(v, v.typed)
+			m, load := m.updateTop(showJobsMsg{typed: true})
 			return m, tea.Batch(cmd, load)
 		}
 		return m.onKey(msg)
@@ -104,15 +82,17 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	k := m.keyMap()
 	switch {
 	case key.Matches(msg, k.SetsRequeue):
-		return m.openSetsAction(actionJobsRequeue, v)
+		return m.openSetsAction(actionJobsRequeue)
 	case key.Matches(msg, k.SetsDelete):
-		return m.openSetsAction(actionJobsDelete, v)
+		return m.openSetsAction(actionJobsDelete)
 	}
-	if key.Matches(msg, k.Enter) && !v.showSummary {
-		if jv, ok := v.openJob(); ok {
+	if o, ok := m.top().(jobOpener); ok && key.Matches(msg, k.Enter) {
+		if jv, mine := o.openJob(); mine {
+			if jv == nil {
+				return m, nil
+			}
 			return m.push(jv)
 		}
-		return m, nil
 	}
 	// The view's own keys are its (sets_keys.go).
 	return m.onKey(msg)
@@ -128,10 +108,4 @@ func (v setsView) switchSet() setsView {
 	}
 	v.marked, v.markAll = nil, false
 	return v
-}
-
-// setsLoad has the Jobs view read the page at offset (setsView.load).
-func (m Model) setsLoad(v setsView, offset int, keep bool) (Model, tea.Cmd) {
-	v, cmd := v.load(offset, keep)
-	return m.withSets(v), cmd
 }

@@ -88,6 +88,10 @@ type workersShower interface{ showsWorkers() bool }
 // a bucket of the timeline bring on screen (showJobsMsg).
 type jobsShower interface{ showsJobs() }
 
+// jobIDPicker is a view with a job under its cursor (the Jobs view's
+// list): f opens :find with its id.
+type jobIDPicker interface{ pickedJobID() (string, bool) }
+
 // keySelector is a list that puts its cursor on the row of a key (a pool
 // ID, a job type's name), clearing its filter when it hides that row; ok
 // is false when it has no such row.
