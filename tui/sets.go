@@ -3,8 +3,10 @@ package tui
 // This file owns the Jobs view: the members of <ns>:retry, <ns>:scheduled
 // and <ns>:dead, one page per read, with a set switcher, a job type filter,
 // an order toggle, marks, a detail pane and a summary by job type and
-// error. Its reads, scans and actions are in sets_update.go and
-// sets_actions.go; its drawing in sets_render.go.
+// error. Its reads and summary scan are in sets_load.go, its re-reads
+// after the polls in sets_reread.go, its own keys in sets_keys.go, the
+// plans of R and D in sets_actions.go, the keys the root still routes for
+// it in sets_update.go; its drawing in sets_render.go.
 
 import (
 	"context"

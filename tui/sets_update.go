@@ -1,8 +1,10 @@
 package tui
 
-// This file routes the Jobs view's keys: the root gives each to
-// onSetsKey. The view's reads are its own (sets_load.go), and so is what
-// it does when one of its actions ends (actionDone).
+// This file routes the keys the root still takes for the Jobs view, on
+// it or on a job's detail over it (onSetsKey): R and D, enter on a job
+// (pushed at once), e and d on the detail, and the filter line's enter
+// and esc. The view's own keys (sets_keys.go), reads (sets_load.go) and
+// what it does when one of its actions ends (actionDone) are its own.
 
 import (
 	"github.com/charmbracelet/bubbles/key"
