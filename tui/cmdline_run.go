@@ -33,7 +33,7 @@ type command struct {
 
 func (m Model) commands() []command {
 	noJobs := func(m Model) string {
-		if _, ok := m.setsView(); !ok {
+		if m.setsTab() < 0 {
 			return "the Jobs view is not available here"
 		}
 		return ""
@@ -267,22 +267,12 @@ func (m Model) selectIn(k, what string) (Model, tea.Cmd) {
 // showJobs focuses the Jobs view, on the set given, and reads its page
 // when the set changed or nothing was read yet.
 func (m Model) showJobs(args []string) (Model, tea.Cmd) {
-	v, _ := m.setsView()
-	m.stack = nil
-	m.tab = m.setsTab()
 	if len(args) == 0 {
-		if v.loaded || v.loading {
-			return m, nil
-		}
-		return m.setsLoad(v, 0, false)
+		return m.showJobsView(showJobsMsg{})
 	}
 	for _, s := range jobSets {
 		if string(s) == args[0] {
-			if s != v.set {
-				v.set, v.marked = s, nil
-			}
-			v.showSummary = false
-			return m.setsLoad(v, 0, false)
+			return m.showJobsView(showJobsMsg{set: s})
 		}
 	}
 	return m.setStatus(fmt.Sprintf("no set %q: retry, scheduled or dead", textsafe.Clean(args[0])), true)
@@ -300,9 +290,5 @@ func (m Model) where(args []string) (Model, tea.Cmd) {
 	if err != nil {
 		return m.setStatus("where: "+oneLine(err.Error()), true)
 	}
-	v, _ := m.setsView()
-	m.stack = nil
-	m.tab = m.setsTab()
-	v.showSummary = false
-	return m.applySetsQuery(v, text)
+	return m.showJobsView(showJobsMsg{query: text, filter: true})
 }

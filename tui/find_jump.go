@@ -19,9 +19,9 @@ import (
 // under the cursor in the Jobs view, to run with enter or to change.
 func (m Model) askFind() (Model, tea.Cmd) {
 	line := "find "
-	if v, ok := m.setsView(); ok && m.setsFocused() && !v.showSummary {
-		if sj, ok := v.current(); ok && sj.Job != nil && sj.Job.ID != "" {
-			line += sj.Job.ID
+	if p, ok := m.top().(jobIDPicker); ok {
+		if id, ok := p.pickedJobID(); ok {
+			line += id
 		}
 	}
 	m.cmdline.open = true
@@ -65,18 +65,13 @@ type placeMsg struct{ p redisq.Place }
 func (m Model) jumpToPlace(p redisq.Place) (Model, tea.Cmd) {
 	switch p.Kind {
 	case redisq.PlaceRetry, redisq.PlaceScheduled, redisq.PlaceDead:
-		v, ok := m.setsView()
-		if !ok {
+		if m.setsTab() < 0 {
 			return m.setStatus("the Jobs view is not available here", true)
 		}
 		if p.ID == "" {
 			return m.setStatus("this member has no id to filter by", true)
 		}
-		v.set = model.SetName(p.Kind)
-		v.showSummary = false
-		m.stack = nil
-		m.tab = m.setsTab()
-		return m.applySetsQuery(v, "id:"+strconv.Quote(p.ID))
+		return m.showJobsView(showJobsMsg{set: model.SetName(p.Kind), query: "id:" + strconv.Quote(p.ID), filter: true})
 	case redisq.PlaceInProgress, redisq.PlaceWorker:
 		if _, ok := m.snapPool(p.Pool); !ok {
 			return m.setStatus("pool "+textsafe.Clean(model.ShortID(p.Pool))+" is not in the last poll: press r", true)

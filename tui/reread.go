@@ -14,8 +14,8 @@ import (
 	"github.com/workq-tui/workq-tui/model"
 )
 
-// pollFollower is a pushed view that reads what it shows itself (a queue,
-// a pool's jobs). followPoll is offered the last poll (its number and when
+// pollFollower is a view that reads what it shows itself (a queue, a
+// pool's jobs, the Jobs view's page). followPoll is offered the last poll (its number and when
 // it arrived) after every message: a view that has not read since that
 // poll, and has no read running, starts one and returns its command.
 // changed is false when the view is left as it was.
@@ -30,20 +30,13 @@ type polled struct {
 	at time.Time
 }
 
-// rereadShown counts a poll that brought a snapshot (msg did, and the
-// snapshot before it was before), then starts the re-read of the view on
-// screen when a poll arrived since its last read. It runs after every
-// message: a poll that arrives while a re-read runs is followed as soon
-// as that one returns.
-func (m Model) rereadShown(msg tea.Msg, before *model.Snapshot) (Model, tea.Cmd) {
-	if _, ok := msg.(snapshotMsg); ok && m.snap != before {
-		m.polls++
-	}
+// rereadShown starts the re-read of the view on screen when a poll
+// arrived since its last read (onSnapshot counts them). It runs after
+// every message: a poll that arrives while a re-read runs is followed as
+// soon as that one returns.
+func (m Model) rereadShown() (Model, tea.Cmd) {
 	if m.hidden || m.dialog != nil || m.polls == 0 || m.lay.tooSmall {
 		return m, nil
-	}
-	if m.setsFocused() {
-		return m.setsReread()
 	}
 	f, ok := m.top().(pollFollower)
 	if !ok {

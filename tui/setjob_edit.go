@@ -173,8 +173,6 @@ func editAction(kind actionKind, plan reaper.EditPlan, ed JobEditor) action {
 		running: running,
 		targets: []string{"set=" + string(plan.Job.Set), id},
 		total:   1,
-		// The Jobs view reads its page again: the job changed or has a copy.
-		after: Model.afterSetsAction,
 		run: func(ctx context.Context, _ func(moved, total int64)) (actionOutcome, error) {
 			res, journalID, err := ed.ExecuteEdit(ctx, plan)
 			out := actionOutcome{journal: journalID, summary: oneLine(textsafe.Clean(planText(func(w io.Writer) { reaper.RenderEditResult(w, plan, res) })))}

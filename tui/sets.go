@@ -3,8 +3,10 @@ package tui
 // This file owns the Jobs view: the members of <ns>:retry, <ns>:scheduled
 // and <ns>:dead, one page per read, with a set switcher, a job type filter,
 // an order toggle, marks, a detail pane and a summary by job type and
-// error. Its reads, scans and actions are in sets_update.go and
-// sets_actions.go; its drawing in sets_render.go.
+// error. Its reads and summary scan are in sets_load.go, its re-reads
+// after the polls in sets_reread.go, its own keys in sets_keys.go, the
+// plans of R and D in sets_actions.go, the keys the root still routes for
+// it in sets_update.go; its drawing in sets_render.go.
 
 import (
 	"context"
@@ -51,9 +53,19 @@ const setsPageSize = redisq.DefaultPageLimit
 // jobSets is the switcher's order.
 var jobSets = [...]model.SetName{model.SetRetry, model.SetScheduled, model.SetDead}
 
-// setsView is the Jobs view. It is a value like every view; the summary it
-// holds is filled by the root's Update only, one scan step at a time.
+// setsView is the Jobs view. It is a value like every view; it reads its
+// pages and its summary itself (sets_load.go), one scan step at a time.
 type setsView struct {
+	// rd are its reads: a nil sets reads nothing, a nil scan has no
+	// summary, a nil follow reads a filtered page again on r only.
+	rd setsReads
+	// pace is its timeouts, clock and timer.
+	pace setsPace
+	// queries are the configuration file's saved queries.
+	queries savedQueries
+	// polls is the last poll the screen brought (snapshotShown): a read
+	// started now follows it.
+	polls uint64
 	// cols are the columns shown, by their names (all when empty).
 	cols []string
 	// km is the key map the view navigates with.
@@ -99,11 +111,75 @@ type setsView struct {
 	pick string
 
 	width, height int
-	// writes is set when R and D are there (not in read-only mode).
-	writes bool
+	// writes is set when R and D are there (not in read-only mode),
+	// edits when e and d are on a job's detail (and the actor edits).
+	writes, edits bool
 	// detail keeps the lines of the member under the cursor between
 	// frames (see detailCache).
 	detail *detailCache
+}
+
+// setsReads are the Jobs view's reads (Reads.Sets, SetScan, SetFollow).
+type setsReads struct {
+	sets   JobSetReader
+	scan   SetScanner
+	follow SetPageFollower
+}
+
+// setsPace is how the Jobs view times its reads: a page's timeout, a
+// filtered page's (a walk of the set) and a summary step's, the screen's
+// clock, its timer and the pause after a summary step (Options).
+type setsPace struct {
+	fetch, action time.Duration
+	now           func() time.Time
+	after         afterFunc
+	pause         func(step time.Duration) time.Duration
+}
+
+// savedQueries are the configuration file's saved queries and the file
+// they come from (Options.Queries, QueriesFrom).
+type savedQueries struct {
+	saved map[string]string
+	from  string
+}
+
+// showJobsMsg asks the Jobs view to show a set (none: the one it shows)
+// and, with filter, to filter it by query: the command line (:jobs,
+// :where), a place found and a bucket of the timeline send it once they
+// have brought the view on screen.
+type showJobsMsg struct {
+	set    model.SetName
+	query  string
+	filter bool
+	// typed applies the query typed in the filter line (enter or esc
+	// on it), and nothing else.
+	typed bool
+}
+
+// showsJobs marks the Jobs view among the tabs (jobsShower).
+func (setsView) showsJobs() {}
+
+// show takes showJobsMsg: the list (not the summary) of the set asked
+// for, filtered when asked; without a set nor a filter, the page shown,
+// read first when nothing was.
+func (v setsView) show(msg showJobsMsg) (view, tea.Cmd) {
+	if msg.typed {
+		return v.applyQuery(v.typed)
+	}
+	if msg.set == "" && !msg.filter {
+		if v.loaded || v.loading {
+			return v, nil
+		}
+		return v.load(0, false)
+	}
+	if msg.set != "" && msg.set != v.set {
+		v.set, v.marked = msg.set, nil
+	}
+	v.showSummary = false
+	if msg.filter {
+		return v.applyQuery(msg.query)
+	}
+	return v.load(0, false)
 }
 
 // setsSummary is the state of the summary scan of one set.
@@ -192,14 +268,30 @@ func (v setsView) setFilter(f string) view {
 	return v
 }
 
-// update moves the cursor on a navigation key; its reads are the root's
-// (sets_update.go).
+// update moves the cursor on a navigation key and takes the results of
+// its reads (sets_load.go).
 func (v setsView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
+		if v, cmd, ok := v.onKey(msg); ok {
+			return v, cmd
+		}
 		return v.navigate(msg, v.km), nil
 	case snapshotShown:
+		v.polls = msg.poll
 		return v.setSnapshot(msg.snap, msg.hist), nil
+	case setsPageMsg:
+		return v.onPage(msg)
+	case setsScanStepMsg:
+		return v.onScanStep(msg)
+	case setsScanWakeMsg:
+		return v.onScanWake(msg)
+	case loadMsg:
+		return v.reload()
+	case actionDone:
+		return v.afterAction(msg.kind)
+	case showJobsMsg:
+		return v.show(msg)
 	}
 	return v, nil
 }

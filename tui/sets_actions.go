@@ -82,26 +82,65 @@ func jobsTarget(set model.SetName, jobs []model.SetJob) reaper.JobsTarget {
 	return t
 }
 
-// openSetsAction reads the plan of R or D: of the marked jobs (or the one
-// under the cursor), or in the summary of every job of the picked type.
-// The dialog opens when the plan arrives. Nothing is written before 'y'.
-func (m Model) openSetsAction(kind actionKind, v setsView) (Model, tea.Cmd) {
-	return m.openSetsActionAt(kind, v, 0)
+// openSetsAction reads the plan of R or D on the Jobs view's jobs (or,
+// on a job's detail, on the list's under it). The dialog opens when the
+// plan arrives. Nothing is written before 'y'.
+func (m Model) openSetsAction(kind actionKind) (Model, tea.Cmd) {
+	return m.openSetsActionAt(kind, 0)
 }
 
 // openSetsActionAt is openSetsAction with the rate the dialog of a bulk
 // requeue starts at (sets_rate.go; 0: no limit).
-func (m Model) openSetsActionAt(kind actionKind, v setsView, rate int) (Model, tea.Cmd) {
+func (m Model) openSetsActionAt(kind actionKind, rate int) (Model, tea.Cmd) {
 	if m.running != nil {
 		return m.setStatus(fmt.Sprintf("%s is still running: wait for it to finish", m.running.title), true)
 	}
+	a, ok := m.jobsAsker()
+	if !ok {
+		return m, nil
+	}
+	ask, why := a.jobsAsk(kind)
+	if why != "" {
+		return m.setStatus(why, false)
+	}
+	ask.rate = rate
+	ask.timeout = m.opts.FetchTimeout
+	if ask.target.All {
+		// The plan walks the set.
+		ask.timeout = m.opts.ActionTimeout
+	}
+	return m.planSets(ask)
+}
+
+// jobsAsker is the Jobs tab's offer of the jobs R and D take (jobsAsker).
+func (m Model) jobsAsker() (jobsAsker, bool) {
+	i := m.setsTab()
+	if i < 0 {
+		return nil, false
+	}
+	a, ok := m.tabs[i].(jobsAsker)
+	return a, ok
+}
+
+// jobsAsker is a view whose jobs R and D requeue or delete: the marked
+// ones (or the one under the cursor), every one the query matches (A),
+// or in the summary every one of the picked type. why says, when it has
+// none, why.
+// bulkRequeueWhy is what :requeue --rate finds to pace (sets_rate.go).
+type jobsAsker interface {
+	jobsAsk(kind actionKind) (ask setsAsk, why string)
+	bulkRequeueWhy() string
+}
+
+// jobsAsk is the plan R or D asks for (jobsAsker); the root sets its
+// timeout and rate.
+func (v setsView) jobsAsk(kind actionKind) (setsAsk, string) {
 	action := reaper.JobsRequeue
 	if kind == actionJobsDelete {
 		action = reaper.JobsDelete
 	}
 	var t reaper.JobsTarget
 	var what string
-	timeout := m.opts.FetchTimeout
 	switch {
 	case v.markAll && !v.showSummary:
 		// Every member the query matches (A): the plan walks the set as
@@ -111,12 +150,11 @@ func (m Model) openSetsActionAt(kind actionKind, v setsView, rate int) (Model, t
 		if v.jobFilter != "" {
 			what += " " + textsafe.Clean(v.jobFilter)
 		}
-		timeout = m.opts.ActionTimeout
 	case v.showSummary:
 		// Every job of the picked type: the plan scans the set.
 		name, ok := v.summaryPick()
 		if !ok {
-			return m.setStatus("select a job type in the summary", false)
+			return setsAsk{}, "select a job type in the summary"
 		}
 		// The jobs the summary counted: of the picked type, and of the
 		// query it was of.
@@ -126,16 +164,15 @@ func (m Model) openSetsActionAt(kind actionKind, v setsView, rate int) (Model, t
 			t.Query = v.summary.query
 			what += " matching " + textsafe.Clean(v.summary.where)
 		}
-		timeout = m.opts.ActionTimeout
 	default:
 		jobs := v.targets()
 		if len(jobs) == 0 {
-			return m.setStatus("no job selected", false)
+			return setsAsk{}, "no job selected"
 		}
 		t = jobsTarget(v.set, jobs)
 		what = plural(len(jobs), "job", "jobs")
 	}
-	return m.planSets(setsAsk{kind: kind, action: action, target: t, what: what, timeout: timeout, rate: rate})
+	return setsAsk{kind: kind, action: action, target: t, what: what}, ""
 }
 
 // planSets reads the plan asked for; onSetsPlan opens its dialog.
@@ -228,9 +265,6 @@ func jobsAction(plan reaper.JobsPlan, a JobsActor) action {
 		total:   plan.Total,
 		// A bulk action stops between two script calls on esc or ctrl+c.
 		stoppable: plan.Target.All,
-	}
-	if plan.Action == reaper.JobsRequeue || plan.Action == reaper.JobsDelete {
-		act.after = Model.afterSetsAction
 	}
 	if plan.Action == reaper.JobsRequeue && plan.Target.All {
 		// A bulk requeue takes a rate in its dialog (sets_rate.go).

@@ -53,25 +53,34 @@ func jobQuery(name string) string {
 	return "job:" + model.QuoteQueryValue(name)
 }
 
-// applySetsQuery filters the Jobs view by text and reads its first page.
-// A bad query says why in the status line and keeps the filter that was
+// applyQuery filters the view by text and reads its first page. A bad
+// query says why in the status line and keeps the filter that was
 // applied: nothing is read.
-func (m Model) applySetsQuery(v setsView, text string) (Model, tea.Cmd) {
-	text, err := model.ExpandSaved(strings.TrimSpace(text), m.opts.Queries, m.opts.QueriesFrom)
+func (v setsView) applyQuery(text string) (setsView, tea.Cmd) {
+	text, err := model.ExpandSaved(strings.TrimSpace(text), v.queries.saved, v.queries.from)
 	var q *model.Query
 	if err == nil {
-		q, err = parseSetsQuery(text, m.queryNow())
+		q, err = parseSetsQuery(text, v.queryNow())
 	}
 	if err != nil {
 		v.typed = ""
-		return m.withSets(v).setStatus(oneLine(err.Error()), true)
+		return v, statusCmd(oneLine(err.Error()), true)
 	}
 	if q.Empty() {
 		q, text = nil, ""
 	}
 	v.jobFilter, v.query, v.typed = text, q, ""
 	v.marked, v.markAll = nil, false
-	return m.setsLoad(v, 0, false)
+	return v.load(0, false)
+}
+
+// queryNow is the time the view's queries are read against: Redis's
+// clock of the last snapshot, else the screen's (Model.queryNow).
+func (v setsView) queryNow() time.Time {
+	if !v.redisNow.IsZero() {
+		return v.redisNow
+	}
+	return v.pace.now()
 }
 
 // savedQueryNames are the names of the configuration file's saved
@@ -94,18 +103,6 @@ func (m Model) queryNow() time.Time {
 		return m.snap.RedisTime
 	}
 	return m.opts.Now()
-}
-
-// toggleMarkAll marks every member the query matches (A), or takes the
-// marks away. The count is the last read's: the plan of R or D counts
-// again, from Redis.
-func (m Model) toggleMarkAll(v setsView) (Model, tea.Cmd) {
-	if v.markAll {
-		v.markAll = false
-		return m.withSets(v).setStatus("marks cleared", false)
-	}
-	v.markAll, v.marked = true, nil
-	return m.withSets(v), nil
 }
 
 // markAllText is the title line's word for A's marks.

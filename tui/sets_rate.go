@@ -113,15 +113,12 @@ func (m Model) requeueWithRate(args []string) (Model, tea.Cmd) {
 	if err != nil {
 		return m.setStatus(oneLine(err.Error()), true)
 	}
-	v, ok := m.setsView()
+	a, ok := m.jobsAsker()
 	if !ok || !m.setsFocused() {
 		return m.setStatus(":requeue --rate paces the Jobs view's requeue: open it with :jobs SET", true)
 	}
-	if !v.markAll && !v.showSummary {
-		return m.setStatus(":requeue --rate paces a bulk requeue: mark every matching job first (A), or pick a job type in the summary (S)", true)
+	if why := a.bulkRequeueWhy(); why != "" {
+		return m.setStatus(why, true)
 	}
-	if !v.keys(m.keys).SetsRequeue.Enabled() {
-		return m.setStatus("requeue is not available here: read-only, or no job to requeue", true)
-	}
-	return m.openSetsActionAt(actionJobsRequeue, v, rate)
+	return m.openSetsActionAt(actionJobsRequeue, rate)
 }

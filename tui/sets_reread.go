@@ -1,7 +1,7 @@
 package tui
 
-// This file owns how the Jobs view follows the polls: while it is on
-// screen, each poll is followed by one read of the page it shows (a
+// This file owns how the Jobs view follows the polls (pollFollower): while
+// it is on screen, each poll is followed by one read of the page it shows (a
 // ZRANGE of the page and a ZCARD, never a scan), so that a member that
 // left the set disappears and a new one appears, with the cursor kept on
 // its member, and the marks and the query as they were.
@@ -84,54 +84,53 @@ func setsFollowCmd(r SetPageFollower, set model.SetName, f redisq.SetFilter, pre
 	}
 }
 
-// setsReread reads the Jobs view's page again when a poll arrived since
-// its last read and no read runs. A page filtered by a query is followed
-// from what it shows (SetPageFollower), or, without that, read again on r
-// only, saying how old it is.
-func (m Model) setsReread() (Model, tea.Cmd) {
-	v, _ := m.setsView()
-	if m.rd.Sets == nil || !v.loaded || v.loading || v.poll.running || v.showSummary || v.poll.last == m.polls {
-		return m, nil
+// followPoll reads the Jobs view's page again when a poll arrived since
+// its last read and no read runs (pollFollower). A page filtered by a
+// query is followed from what it shows (SetPageFollower), or, without
+// that, read again on r only, saying how old it is.
+func (v setsView) followPoll(p polled) (view, tea.Cmd, bool) {
+	if v.rd.sets == nil || !v.loaded || v.loading || v.poll.running || v.showSummary || v.poll.last == p.n {
+		return v, nil, false
 	}
 	f := redisq.SetFilter{Query: v.query}
-	if !f.Empty() && (m.rd.SetFollow == nil || v.err != nil) {
+	if !f.Empty() && (v.rd.follow == nil || v.err != nil) {
 		// A filtered page that is not there to follow (its read failed)
 		// is read again on r.
-		return m, nil
+		return v, nil, false
 	}
-	v.poll.last = m.polls
+	v.poll.last = p.n
 	v.poll.running = true
 	v.loadSeq++
 	o := v.pageOptions(v.offset)
 	if f.Empty() {
-		return m.withSets(v), setsRereadCmd(m.rd.Sets, v.set, o, v.loadSeq, m.opts.FetchTimeout)
+		return v, setsRereadCmd(v.rd.sets, v.set, o, v.loadSeq, v.pace.fetch), true
 	}
 	prev := redisq.SetPage{Set: v.set, Offset: v.offset, Total: v.total, Jobs: v.page}
-	return m.withSets(v), setsFollowCmd(m.rd.SetFollow, v.set, f, prev, o, v.loadSeq, m.opts.FetchTimeout)
+	return v, setsFollowCmd(v.rd.follow, v.set, f, prev, o, v.loadSeq, v.pace.fetch), true
 }
 
-// onSetsReread takes a re-read: the page replaces the one shown, the
-// cursor stays on the member it is on now (on the same row when that
-// member left), and the window stays where it was, unless it showed the
-// top of the page, where the new members come in.
-func (m Model) onSetsReread(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
+// onReread takes a re-read: the page replaces the one shown, the cursor
+// stays on the member it is on now (on the same row when that member
+// left), and the window stays where it was, unless it showed the top of
+// the page, where the new members come in.
+func (v setsView) onReread(msg setsPageMsg) (view, tea.Cmd) {
 	v.poll.running = false
 	if msg.seq != v.loadSeq {
-		return m.withSets(v), nil // a read asked for since replaced it
+		return v, nil // a read asked for since replaced it
 	}
 	if msg.err != nil {
 		// The page stays, with the error and its age.
 		v.err = msg.err
-		return m.withSets(v), nil
+		return v, nil
 	}
 	p := msg.page
 	if len(p.Jobs) == 0 && p.Offset > 0 && p.Total > 0 {
 		// The page emptied: show the last one that has jobs.
 		last := int((p.Total - 1) / setsPageSize * setsPageSize)
-		return m.setsLoad(v, min(last, p.Offset-setsPageSize), false)
+		return v.load(min(last, p.Offset-setsPageSize), false)
 	}
 	v.err = nil
-	v.poll.readAt = m.opts.Now()
+	v.poll.readAt = v.pace.now()
 	v.poll.fresh = v.freshAfter(p)
 	if v.counts != nil && v.query == nil {
 		// An unfiltered page's total is the set's size.
@@ -149,7 +148,7 @@ func (m Model) onSetsReread(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
 		v.poll.running = true
 		v.loadSeq++
 		o := v.pageOptions(v.offset + int(grew))
-		return m.withSets(v), setsChaseCmd(m.rd.Sets, v.set, o, v.loadSeq, m.opts.FetchTimeout)
+		return v, setsChaseCmd(v.rd.sets, v.set, o, v.loadSeq, v.pace.fetch)
 	}
 	old := v.page
 	v = v.withPage(p)
@@ -162,9 +161,9 @@ func (m Model) onSetsReread(v setsView, msg setsPageMsg) (Model, tea.Cmd) {
 	var left int
 	if v.marked, left = v.unmarkLeft(old, p); left > 0 {
 		// R or D on them would find them gone.
-		return m.withSets(v).setStatus(plural(left, "marked job", "marked jobs")+" left the set: unmarked", false)
+		return v, statusCmd(plural(left, "marked job", "marked jobs")+" left the set: unmarked", false)
 	}
-	return m.withSets(v), nil
+	return v, nil
 }
 
 // unmarkLeft is the marks less those of the members of the page shown

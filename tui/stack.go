@@ -92,6 +92,17 @@ func (m Model) eachOpen(msg tea.Msg) (Model, tea.Cmd) {
 	return m, tea.Batch(cmds...)
 }
 
+// eachTab gives msg, the result of a tab's own read (a page of the Jobs
+// view), to every tab and batches their commands.
+func (m Model) eachTab(msg tea.Msg) (Model, tea.Cmd) {
+	m.tabs = append([]view(nil), m.tabs...)
+	cmds := make([]tea.Cmd, len(m.tabs))
+	for i, v := range m.tabs {
+		m.tabs[i], cmds[i] = v.update(msg)
+	}
+	return m, tea.Batch(cmds...)
+}
+
 // eachView gives msg, what the root read for every view (a snapshot, the
 // orphans), to every tab and every pushed view; a pushed view that closes
 // (nil) takes the views above it along. Such a message starts no read.

@@ -182,8 +182,7 @@ func (m Model) showWindow(w timeWindow) (Model, tea.Cmd) {
 	if w.deaths+w.retrying == 0 {
 		return m.setStatus("no failure in this bucket", false)
 	}
-	v, ok := m.setsView()
-	if !ok {
+	if m.setsTab() < 0 {
 		cmd := windowCommand(m.rd.Commands, w)
 		if cmd == "" {
 			return m.setStatus("the Jobs view is not available here", false)
@@ -194,10 +193,7 @@ func (m Model) showWindow(w timeWindow) (Model, tea.Cmd) {
 		}
 		return m.setStatus(text, false)
 	}
-	m.stack = nil
-	m.tab = m.setsTab()
-	v.set, v.showSummary = w.set(), false
-	return m.applySetsQuery(v, w.query())
+	return m.showJobsView(showJobsMsg{set: w.set(), query: w.query(), filter: true})
 }
 
 // timelineView is the chart of one window.

@@ -307,6 +307,10 @@ func New(o Options) Model {
 	if rd.Sets != nil {
 		sv := newSetsView(!o.ReadOnly && wr.Jobs != nil, keys)
 		sv.cols = c["jobs"]
+		sv.rd = setsReads{sets: rd.Sets, scan: rd.SetScan, follow: rd.SetFollow}
+		sv.edits = sv.writes && wr.Edit != nil
+		sv.queries = savedQueries{saved: o.Queries, from: o.QueriesFrom}
+		sv.pace = setsPace{fetch: o.FetchTimeout, action: o.ActionTimeout, now: o.Now, after: tea.Tick, pause: o.ScanPause}
 		tabs = append(tabs, sv)
 	}
 	st := newStyles(o.Renderer, defaultTheme())

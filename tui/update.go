@@ -17,10 +17,10 @@ import (
 // dialog, then the focused view. After every message the layout is
 // measured again, so the views always know their size.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	shown, dialog, snap := m.showsWorkers(), m.onScreen(), m.snap
+	shown, dialog := m.showsWorkers(), m.onScreen()
 	m, cmd := m.update(msg)
 	m, poll := m.workersShown(shown)
-	m, reread := m.rereadShown(msg, snap)
+	m, reread := m.rereadShown()
 	m = m.relayout()
 	m, read := m.dialogOnScreen(dialog)
 	return m, tea.Batch(cmd, poll, reread, read)
@@ -113,8 +113,10 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.onJobEdited(msg)
 	case editPlanMsg:
 		return m.onEditPlan(msg)
-	case setsPageMsg, setsScanStepMsg, setsScanWakeMsg, setsPlanMsg:
-		return m.updateSets(msg)
+	case setsPageMsg, setsScanStepMsg, setsScanWakeMsg:
+		return m.eachTab(msg)
+	case setsPlanMsg:
+		return m.onSetsPlan(msg)
 	case scanStepMsg:
 		return m.onScanStep(msg)
 	case scanWakeMsg:
@@ -272,6 +274,9 @@ func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
 	m, search := m.searchNamespaces(snap)
 	m.fetchedAt = msg.at
 	m.history = m.history.add(snap)
+	if snap != m.snap {
+		m.polls++ // a poll that brought a snapshot: the views follow it
+	}
 	m = m.setSnap(snap)
 	m.pollEvery = slowWait(m.opts.Interval, msg.took)
 	tick := m.tickCmd(m.pollEvery)
@@ -289,7 +294,7 @@ func (m Model) onSnapshot(msg snapshotMsg) (Model, tea.Cmd) {
 func (m Model) setSnap(snap *model.Snapshot) Model {
 	m.snap = snap
 	m.counts = countSnapshot(snap)
-	return m.eachView(snapshotShown{snap: snap, hist: m.history})
+	return m.eachView(snapshotShown{snap: snap, hist: m.history, poll: m.polls})
 }
 
 // slowWait is the wait before the next poll after one that took took: the
@@ -374,7 +379,12 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		return m.push(newHelpView(k, m.help, costLine(m.snap, m.pollEvery)))
 	case key.Matches(msg, k.Refresh):
+		// The views on the stack read again what they show; with none,
+		// the tab on screen does (the Jobs view's page).
 		m, load := m.eachOpen(loadMsg{})
+		if !m.opened() {
+			m, load = m.updateTop(loadMsg{})
+		}
 		m, cmd := m.refresh()
 		return m, tea.Batch(cmd, load)
 	case key.Matches(msg, k.NextView), key.Matches(msg, k.PrevView):
@@ -499,9 +509,11 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 	if len(msg.outcome.emptied) > 0 {
 		m = m.dropOrphans(msg.outcome.emptied)
 	}
-	// The views hear of the end first (a queue drops its marks), then the
-	// action's own after runs: what they change (marks dropped, a view
-	// closed) is what the views then read again.
+	// The views hear of the end first (a queue drops its marks, the Jobs
+	// view reads its page again), then the action's own after runs: what
+	// they change (marks dropped, a view closed) is what the views then
+	// read again.
+	m, tabsDone := m.eachTab(actionDone{kind: kind})
 	m, done := m.eachOpen(actionDone{kind: kind})
 	var more tea.Cmd
 	if after != nil {
@@ -509,7 +521,7 @@ func (m Model) onActionDone(msg actionDoneMsg) (Model, tea.Cmd) {
 	}
 	m, load := m.eachOpen(loadMsg{})
 	m, fetch := m.refresh()
-	return m, tea.Batch(clear, done, fetch, load, more)
+	return m, tea.Batch(clear, done, fetch, load, tabsDone, more)
 }
 
 // dropOrphans takes lists a requeue emptied out of the Orphans view.

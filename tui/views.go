@@ -43,10 +43,13 @@ type view interface {
 	render(c renderContext) string
 }
 
-// snapshotShown gives the views a new snapshot and the queue history.
+// snapshotShown gives the views a new snapshot and the queue history;
+// poll is the number of the last poll (Model.polls), which a view that
+// follows the polls reads from.
 type snapshotShown struct {
 	snap *model.Snapshot
 	hist queueHistory
+	poll uint64
 }
 
 // orphansFound gives the views the orphans the last scan found.
@@ -80,6 +83,14 @@ type poolDetail interface{ detailPool() (model.Pool, bool) }
 // workersShower is a view that shows the workers' observations, which
 // the regular poll reads only while one is on show.
 type workersShower interface{ showsWorkers() bool }
+
+// jobsShower is the Jobs view, which the command line, a place found and
+// a bucket of the timeline bring on screen (showJobsMsg).
+type jobsShower interface{ showsJobs() }
+
+// jobIDPicker is a view with a job under its cursor (the Jobs view's
+// list): f opens :find with its id.
+type jobIDPicker interface{ pickedJobID() (string, bool) }
 
 // keySelector is a list that puts its cursor on the row of a key (a pool
 // ID, a job type's name), clearing its filter when it hides that row; ok
@@ -133,9 +144,10 @@ func statusCmd(text string, isErr bool) tea.Cmd {
 	return func() tea.Msg { return statusMsg{text: text, isErr: isErr} }
 }
 
-// actionDone tells every pushed view that an action of kind has ended,
-// before they read again what they show (a queue drops its marks after a
-// drain: what they counted has changed).
+// actionDone tells every view, the tabs and the pushed ones, that an
+// action of kind has ended, before they read again what they show (a
+// queue drops its marks after a drain: what they counted has changed; the
+// Jobs view reads its page again after one of its jobs moved).
 type actionDone struct{ kind actionKind }
 
 // renderContext is what a view draws with besides its own state.
