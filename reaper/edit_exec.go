@@ -42,7 +42,7 @@ func ExecuteEdit(ctx context.Context, c redis.Conn, plan EditPlan, w JournalWrit
 	res := EditResult{Mode: plan.Mode}
 	tv, err := redis.Int64s(redis.DoContext(c, ctx, "TIME"))
 	if err != nil || len(tv) != 2 {
-		return res, fmt.Errorf("%s: read the time: %v", plan.verb(), errOr(err, errors.New("bad reply")))
+		return res, fmt.Errorf("%s: read the time: %w", plan.verb(), errOr(err, errors.New("bad reply")))
 	}
 	it := journal.Item{Set: plan.SetKey, Score: plan.Job.ScoreText, Old: plan.Job.Raw}
 	if plan.Mode == EditReplace {

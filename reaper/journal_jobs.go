@@ -126,7 +126,7 @@ func (j *JobsJournal) score(ctx context.Context, plan *JobsPlan, items []JobItem
 	if multi {
 		vals, err := redis.Values(recv())
 		if err != nil || len(vals) != len(scoreless) {
-			return nil, b, fmt.Errorf("journal: read the scores in %s: %v", setKey, errOr(err, errors.New("bad reply")))
+			return nil, b, fmt.Errorf("journal: read the scores in %s: %w", setKey, errOr(err, errors.New("bad reply")))
 		}
 		for k, v := range vals {
 			if v == nil {

@@ -94,7 +94,11 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		return m.eachOpen(msg)
 	case actionProgressMsg:
 		if m.running != nil && m.running.seq == msg.seq {
-			m.running.moved, m.running.total = msg.moved, msg.total
+			// A new value, not a write through the pointer: a model handed
+			// out before (a test's, a fleet's copy) keeps what it drew.
+			r := *m.running
+			r.moved, r.total = msg.moved, msg.total
+			m.running = &r
 		}
 		return m, waitActionCmd(msg.ch)
 	case actionDoneMsg:
