@@ -19,8 +19,9 @@
 -- Each job takes at most one copy of its bytes, at a position no later than
 -- its bound: one found at its guessed place (bound - shift), else the
 -- nearest to the right end within the bound (LPOS). A job taken is first
--- replaced by the tombstone; all tombstones go in one LREM at the end, so
--- the call never removes more than it was given.
+-- replaced by the tombstone; all tombstones go in one LREM at the end,
+-- from the end of the queue nearer them, so the call never removes more
+-- than it was given.
 --
 -- Returns {'ok', codes, shift, then per job its position and the bytes of
 -- the job just ahead of it that stays ('' at the front)}; codes has one
@@ -43,13 +44,25 @@ local shift = tonumber(ARGV[3])
 local len = redis.call('LLEN', KEYS[1])
 local codes, out = {}, {}
 local taken = 0
+local lo, hi = len, -1 -- the nearest and furthest run-order positions taken
 for i = 4, #ARGV, 5 do
   local job, bound, u = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2])
   local found = -1
   local guess = bound - shift
-  if guess >= 0 and guess < len and redis.call('LINDEX', KEYS[1], -(guess + 1)) == job then
+  -- One look at the guessed place reads the job there and the one just
+  -- ahead of it (nearer the right end).
+  local near = {}
+  if guess >= 0 and guess < len then
+    if guess > 0 then
+      near = redis.call('LRANGE', KEYS[1], -(guess + 1), -guess)
+    else
+      near = {redis.call('LINDEX', KEYS[1], -1)}
+    end
+  end
+  if near[1] == job then
     found = guess
   else
+    near = {}
     local idx = redis.call('LPOS', KEYS[1], job, 'RANK', -1, 'MAXLEN', math.min(bound + 1, len))
     if idx then
       found = len - 1 - idx
@@ -63,12 +76,18 @@ for i = 4, #ARGV, 5 do
   else
     redis.call('LSET', KEYS[1], -(found + 1), tomb)
     taken = taken + 1
+    lo = math.min(lo, found)
+    hi = math.max(hi, found)
     local ahead = ''
-    for k = found - 1, 0, -1 do
-      local v = redis.call('LINDEX', KEYS[1], -(k + 1))
-      if v ~= tomb then
-        ahead = v
-        break
+    if near[2] and near[2] ~= tomb then
+      ahead = near[2]
+    else
+      for k = found - 1, 0, -1 do
+        local v = redis.call('LINDEX', KEYS[1], -(k + 1))
+        if v ~= tomb then
+          ahead = v
+          break
+        end
       end
     end
     if park then
@@ -83,8 +102,14 @@ for i = 4, #ARGV, 5 do
     out[#out + 1] = ahead
   end
 end
+-- LREM walks from the end it starts at to the last tombstone it removes:
+-- start at the end nearer the tombstones.
 if taken > 0 then
-  redis.call('LREM', KEYS[1], -taken, tomb)
+  if hi + 1 <= len - lo then
+    redis.call('LREM', KEYS[1], -taken, tomb)
+  else
+    redis.call('LREM', KEYS[1], taken, tomb)
+  end
 end
 local reply = {'ok', table.concat(codes), tostring(shift)}
 for _, v in ipairs(out) do
