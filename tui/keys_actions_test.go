@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"slices"
 	"testing"
 
@@ -71,34 +72,53 @@ func TestEveryActionHasItsBinding(t *testing.T) {
 }
 
 // TestHelpAndFooterListEveryPlacedAction: '?' shows every action that
-// internal/actions places in a column, once, in its column and row, and
-// the footer every action it places there, in order.
+// internal/actions places in a column, once, in that column and ordered
+// by row, and the footer every action it places there, in order.
 func TestHelpAndFooterListEveryPlacedAction(t *testing.T) {
 	k := defaultKeyMap()
 	help := k.FullHelp()
-	short := k.ShortHelp()
+	views := help[len(help)-1]
+	help = help[:len(help)-1]
+	if len(views) != len(k.Views) {
+		t.Errorf("the help's last column has %d keys, the views %d", len(views), len(k.Views))
+	}
+	var placed, inFooter []actions.Action
 	for _, a := range actions.All() {
-		b := k.get(a.ID)
 		if a.Column != 0 {
-			if a.Column > len(help) || a.Row > len(help[a.Column-1]) || !sameKeys(help[a.Column-1][a.Row-1], b) {
-				t.Errorf("%s is not at column %d row %d of the help", a.Name, a.Column, a.Row)
+			placed = append(placed, a)
+		}
+		if a.Footer != 0 {
+			inFooter = append(inFooter, a)
+		}
+	}
+	slices.SortFunc(placed, func(a, b actions.Action) int { return cmp.Or(a.Column-b.Column, a.Row-b.Row) })
+	var got []key.Binding
+	for c, col := range help {
+		for r, b := range col {
+			if len(got) < len(placed) && placed[len(got)].Column != c+1 {
+				a := placed[len(got)]
+				t.Errorf("the help's column %d row %d is %q, internal/actions puts %s in column %d", c+1, r+1, b.Help().Desc, a.Name, a.Column)
 			}
-		}
-		if a.Footer != 0 && (a.Footer > len(short) || !sameKeys(short[a.Footer-1], b)) {
-			t.Errorf("%s is not at place %d of the footer", a.Name, a.Footer)
+			got = append(got, b)
 		}
 	}
-	n := 0
-	for _, col := range help[:len(help)-1] {
-		n += len(col)
+	if len(got) != len(placed) {
+		t.Fatalf("the help lists %d actions, internal/actions places %d", len(got), len(placed))
 	}
-	placed := slices.DeleteFunc(actions.All(), func(a actions.Action) bool { return a.Column == 0 })
-	if n != len(placed) {
-		t.Errorf("the help lists %d actions, internal/actions places %d", n, len(placed))
+	for i, a := range placed {
+		if !sameKeys(got[i], k.get(a.ID)) {
+			t.Errorf("%s is not at its place %d of the help: %q is", a.Name, i, got[i].Help().Desc)
+		}
 	}
-	inFooter := slices.DeleteFunc(actions.All(), func(a actions.Action) bool { return a.Footer == 0 })
+	slices.SortFunc(inFooter, func(a, b actions.Action) int { return a.Footer - b.Footer })
+	short := k.ShortHelp()
 	if len(short) != len(inFooter) {
-		t.Errorf("the footer lists %d actions, internal/actions places %d", len(short), len(inFooter))
+		t.Fatalf("the footer lists %d actions, internal/actions places %d", len(short), len(inFooter))
+	}
+	for i, a := range inFooter {
+		if !sameKeys(short[i], k.get(a.ID)) {
+			t.Errorf("%s is not at its place %d of the footer: %q is", a.Name, i, short[i].Help().Desc)
+		}
 	}
 }
 
