@@ -18,7 +18,8 @@ import (
 //
 // A keyMap is a value: a copy's bindings change apart from the original's.
 type keyMap struct {
-	b [actions.Count]key.Binding
+	// bindings are the actions' bindings, each at its ID.
+	bindings [actions.Count]key.Binding
 	// Views are 1, 2, …: one per view, its help the view's name (set by
 	// keyMap from the tabs), listed by '?'.
 	Views []key.Binding
@@ -40,7 +41,7 @@ func defaultKeyMap() keyMap {
 			b.SetHelp(a.Shown, a.Label)
 		}
 		b.SetEnabled(a.Group != actions.Jobs)
-		k.b[a.ID] = b
+		k.bindings[a.ID] = b
 	}
 	k.footer, k.help = helpLayout(all)
 	return k
@@ -68,22 +69,22 @@ func helpLayout(all []actions.Action) (footer []actions.ID, help [][]actions.ID)
 }
 
 // get is the binding of the action id.
-func (k keyMap) get(id actions.ID) key.Binding { return k.b[id] }
+func (k keyMap) get(id actions.ID) key.Binding { return k.bindings[id] }
 
 // enable turns the action id's binding on or off.
-func (k *keyMap) enable(id actions.ID, on bool) { k.b[id].SetEnabled(on) }
+func (k *keyMap) enable(id actions.ID, on bool) { k.bindings[id].SetEnabled(on) }
 
 // setHelp shows the action id's binding in the help as keys and desc.
-func (k *keyMap) setHelp(id actions.ID, keys, desc string) { k.b[id].SetHelp(keys, desc) }
+func (k *keyMap) setHelp(id actions.ID, keys, desc string) { k.bindings[id].SetHelp(keys, desc) }
 
 // set replaces the action id's binding with b.
-func (k *keyMap) set(id actions.ID, b key.Binding) { k.b[id] = b }
+func (k *keyMap) set(id actions.ID, b key.Binding) { k.bindings[id] = b }
 
 // ShortHelp is the one-line help at the bottom.
 func (k keyMap) ShortHelp() []key.Binding {
 	out := make([]key.Binding, len(k.footer))
 	for i, id := range k.footer {
-		out[i] = k.b[id]
+		out[i] = k.bindings[id]
 	}
 	return out
 }
@@ -95,7 +96,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	for _, col := range k.help {
 		c := make([]key.Binding, len(col))
 		for i, id := range col {
-			c[i] = k.b[id]
+			c[i] = k.bindings[id]
 		}
 		out = append(out, c)
 	}

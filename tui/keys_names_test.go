@@ -12,7 +12,7 @@ import (
 // keyFields are the key map's single bindings by their place in it.
 func keyFields(k keyMap) map[int]key.Binding {
 	out := map[int]key.Binding{}
-	for i, b := range k.b {
+	for i, b := range k.bindings {
 		out[i] = b
 	}
 	return out
