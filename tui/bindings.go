@@ -4,7 +4,9 @@ package tui
 // binding it answers to, whether it writes, why it does nothing here and
 // what it does. The table drives the keys (onKey), the footer and the help
 // (a key with a reason is disabled there) and the hint shown when a
-// disabled key is pressed. A new action is one entry here.
+// disabled key is pressed. A new action is one entry here (or a line
+// here calling a function of its view's file that returns the entry, as
+// eventsAction does), after its line in internal/actions.
 
 import (
 	"fmt"
@@ -12,6 +14,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/journal"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
@@ -20,8 +23,8 @@ import (
 
 // actionBinding is one action key.
 type actionBinding struct {
-	// binding is the action's binding in a key map.
-	binding func(k *keyMap) *key.Binding
+	// id is the action, its binding the key map's for it.
+	id actions.ID
 	// name is the action in the read-only hint.
 	name string
 	// write, set on the actions that write, is whether Writes has this one;
@@ -65,23 +68,23 @@ func applies(reason string) (actionTarget, string) { return actionTarget{}, reas
 func actionBindings() []actionBinding {
 	return []actionBinding{
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.ReapOne },
-			name:    "reap", write: func(w Writes) bool { return w.Reap != nil },
+			id:   actions.Reap,
+			name: "reap", write: func(w Writes) bool { return w.Reap != nil },
 			look: func(m Model) (actionTarget, string) {
 				p, ok := m.selectedPool()
 				switch {
 				case !ok:
-					return applies(m.keys.ReapOne.Help().Key + " reaps the selected dead pool: select one in the pools view")
+					return applies(m.keys.get(actions.Reap).Help().Key + " reaps the selected dead pool: select one in the pools view")
 				case p.Status != model.StatusDead:
-					return applies(fmt.Sprintf("%s reaps a dead pool; %s is %s", m.keys.ReapOne.Help().Key, textsafe.Clean(model.ShortID(p.ID)), p.Status))
+					return applies(fmt.Sprintf("%s reaps a dead pool; %s is %s", m.keys.get(actions.Reap).Help().Key, textsafe.Clean(model.ShortID(p.ID)), p.Status))
 				}
 				return actionTarget{targets: reaper.Targets{PoolIDs: []string{p.ID}}}, ""
 			},
 			run: reapRun,
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.ReapAll },
-			name:    "reap", write: func(w Writes) bool { return w.Reap != nil },
+			id:   actions.ReapAll,
+			name: "reap", write: func(w Writes) bool { return w.Reap != nil },
 			look: func(m Model) (actionTarget, string) {
 				if m.snap == nil || m.counts.dead == 0 {
 					return applies("no dead pool to reap")
@@ -91,12 +94,12 @@ func actionBindings() []actionBinding {
 			run: reapRun,
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.Requeue },
-			name:    "requeue", write: func(w Writes) bool { return w.Requeue != nil },
+			id:   actions.Requeue,
+			name: "requeue", write: func(w Writes) bool { return w.Requeue != nil },
 			look: func(m Model) (actionTarget, string) {
 				keys, ok := m.requeueTargets()
 				if !ok {
-					return applies(m.keys.Requeue.Help().Key + " requeues the selected orphan (Orphans view) or a dead pool's lists (its detail view)")
+					return applies(m.keys.get(actions.Requeue).Help().Key + " requeues the selected orphan (Orphans view) or a dead pool's lists (its detail view)")
 				}
 				return actionTarget{keys: keys}, ""
 			},
@@ -105,12 +108,12 @@ func actionBindings() []actionBinding {
 			},
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.RepairLocks },
-			name:    "repair locks", write: func(w Writes) bool { return w.Repair != nil },
+			id:   actions.RepairLocks,
+			name: "repair locks", write: func(w Writes) bool { return w.Repair != nil },
 			look: func(m Model) (actionTarget, string) {
 				jt, ok := m.selectedDriftedJob()
 				if !ok {
-					return applies(m.keys.RepairLocks.Help().Key + " repairs the locks of a job type marked DRIFT: select one in the Job types view")
+					return applies(m.keys.get(actions.RepairLocks).Help().Key + " repairs the locks of a job type marked DRIFT: select one in the Job types view")
 				}
 				return actionTarget{job: jt}, ""
 			},
@@ -119,12 +122,12 @@ func actionBindings() []actionBinding {
 			},
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.TogglePause },
-			name:    "pause", write: func(w Writes) bool { return w.Pause != nil },
+			id:   actions.Pause,
+			name: "pause", write: func(w Writes) bool { return w.Pause != nil },
 			look: func(m Model) (actionTarget, string) {
 				jt, ok := m.pauseTarget()
 				if !ok {
-					return applies(m.keys.TogglePause.Help().Key + " pauses or unpauses the selected job type: select one in the Job types view")
+					return applies(m.keys.get(actions.Pause).Help().Key + " pauses or unpauses the selected job type: select one in the Job types view")
 				}
 				return actionTarget{job: jt}, ""
 			},
@@ -133,42 +136,42 @@ func actionBindings() []actionBinding {
 			},
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.Throttle },
-			name:    "throttle", write: func(w Writes) bool { return w.Throttle != nil },
+			id:   actions.Throttle,
+			name: "throttle", write: func(w Writes) bool { return w.Throttle != nil },
 			look: func(m Model) (actionTarget, string) {
 				jt, ok := m.pauseTarget()
 				if !ok {
-					return applies(m.keys.Throttle.Help().Key + " throttles the selected job type: select one in the Job types view")
+					return applies(m.keys.get(actions.Throttle).Help().Key + " throttles the selected job type: select one in the Job types view")
 				}
 				return actionTarget{job: jt}, ""
 			},
 			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.promptThrottle(t.job) },
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.QueueMarkAll },
-			name:    "mark all",
-			look:    func(m Model) (actionTarget, string) { return applies(m.queueMarkAllReason()) },
-			run:     func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.toggleQueueMarkAll() },
+			id:   actions.QueueMarkAll,
+			name: "mark all",
+			look: func(m Model) (actionTarget, string) { return applies(m.queueMarkAllReason()) },
+			run:  func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.toggleQueueMarkAll() },
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.QueueDelete },
-			name:    "delete from the queue", write: func(w Writes) bool { return w.Drain != nil },
+			id:   actions.QueueDelete,
+			name: "delete from the queue", write: func(w Writes) bool { return w.Drain != nil },
 			look: func(m Model) (actionTarget, string) {
-				return m.queueDrainLook(m.keys.QueueDelete.Help().Key, "deletes")
+				return m.queueDrainLook(m.keys.get(actions.QueueDelete).Help().Key, "deletes")
 			},
 			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.planQueueDrain(reaper.DrainDelete, t.drain) },
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.QueuePark },
-			name:    "park", write: func(w Writes) bool { return w.Drain != nil },
+			id:   actions.QueuePark,
+			name: "park", write: func(w Writes) bool { return w.Drain != nil },
 			look: func(m Model) (actionTarget, string) {
-				return m.queueDrainLook(m.keys.QueuePark.Help().Key, "parks")
+				return m.queueDrainLook(m.keys.get(actions.QueuePark).Help().Key, "parks")
 			},
 			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.planQueueDrain(reaper.DrainPark, t.drain) },
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.Copy },
-			name:    "copy",
+			id:   actions.Copy,
+			name: "copy",
 			look: func(m Model) (actionTarget, string) {
 				it, r := m.copyLook(false)
 				return actionTarget{item: it}, r
@@ -176,8 +179,8 @@ func actionBindings() []actionBinding {
 			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.copyIt(t.item, false) },
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.CopyCommand },
-			name:    "copy",
+			id:   actions.CopyCommand,
+			name: "copy",
 			look: func(m Model) (actionTarget, string) {
 				it, r := m.copyLook(true)
 				return actionTarget{item: it}, r
@@ -185,8 +188,8 @@ func actionBindings() []actionBinding {
 			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.copyIt(t.item, true) },
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.ScanOrphans },
-			name:    "the orphan scan",
+			id:   actions.ScanOrphans,
+			name: "the orphan scan",
 			look: func(m Model) (actionTarget, string) {
 				if m.rd.Scan == nil {
 					return applies("the orphan scan is not available here")
@@ -197,8 +200,8 @@ func actionBindings() []actionBinding {
 			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.startScan() },
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.History },
-			name:    "the history",
+			id:   actions.History,
+			name: "the history",
 			look: func(m Model) (actionTarget, string) {
 				if m.rd.History == nil {
 					return applies("history is not available here")
@@ -208,8 +211,8 @@ func actionBindings() []actionBinding {
 			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.openHistory() },
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.Find },
-			name:    "find",
+			id:   actions.Find,
+			name: "find",
 			look: func(m Model) (actionTarget, string) {
 				if m.rd.Find == nil {
 					return applies("find is not available here")
@@ -219,8 +222,8 @@ func actionBindings() []actionBinding {
 			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.askFind() },
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.Undo },
-			name:    "undo", write: func(w Writes) bool { return w.Undo != nil },
+			id:   actions.Undo,
+			name: "undo", write: func(w Writes) bool { return w.Undo != nil },
 			look: func(m Model) (actionTarget, string) {
 				if v, ok := m.top().(actionPicker); ok {
 					if a, ok := v.pickedAction(); ok {
@@ -232,35 +235,35 @@ func actionBindings() []actionBinding {
 			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.openUndo(t.entry) },
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.SwitchNamespace },
-			name:    "the namespace switch",
+			id:   actions.SwitchNamespace,
+			name: "the namespace switch",
 			look: func(m Model) (actionTarget, string) {
 				to, ok := m.switchTarget()
 				if !ok {
-					return applies(m.keys.SwitchNamespace.Help().Key + " opens another namespace when this one holds no gocraft/work keys and another does")
+					return applies(m.keys.get(actions.SwitchNamespace).Help().Key + " opens another namespace when this one holds no gocraft/work keys and another does")
 				}
 				return actionTarget{namespace: to}, ""
 			},
 			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.switchNamespace(t.namespace) },
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.Explain },
-			name:    "explain",
+			id:   actions.Explain,
+			name: "explain",
 			look: func(m Model) (actionTarget, string) {
 				if m.rd.Explain == nil {
 					return applies("explain is not available here")
 				}
 				s, ok := m.explainTarget()
 				if !ok {
-					return applies(m.keys.Explain.Help().Key + " explains the selected job type or pool: select one in the Job types or Pools view")
+					return applies(m.keys.get(actions.Explain).Help().Key + " explains the selected job type or pool: select one in the Job types or Pools view")
 				}
 				return actionTarget{subject: s}, ""
 			},
 			run: func(m Model, t actionTarget) (Model, tea.Cmd) { return m.openExplain(t.subject) },
 		},
 		{
-			binding: func(k *keyMap) *key.Binding { return &k.Timeline },
-			name:    "the timeline",
+			id:   actions.Timeline,
+			name: "the timeline",
 			look: func(m Model) (actionTarget, string) {
 				if m.rd.Timeline == nil {
 					return applies("the timeline is not available here")
@@ -269,17 +272,7 @@ func actionBindings() []actionBinding {
 			},
 			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.openTimeline(timelineDefaultSince, true) },
 		},
-		{
-			binding: func(k *keyMap) *key.Binding { return &k.Events },
-			name:    "the events",
-			look: func(m Model) (actionTarget, string) {
-				if m.snap == nil {
-					return applies("no data yet")
-				}
-				return applies("")
-			},
-			run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.push(newEventsView(m.snap, m.keys)) },
-		},
+		eventsAction(),
 	}
 }
 
@@ -309,13 +302,13 @@ func (m Model) keyMap() keyMap {
 	// action would be one more copy of it per frame for each.
 	taken := k
 	for _, b := range actionBindings() {
-		if b.binding(&taken).Enabled() {
+		if taken.get(b.id).Enabled() {
 			_, r := b.check(m)
-			b.binding(&k).SetEnabled(r == "")
+			k.enable(b.id, r == "")
 		}
 	}
 	if !m.opened() {
-		k.Back.SetEnabled(m.currentFilter() != "")
+		k.enable(actions.Back, m.currentFilter() != "")
 	}
 	k.Views = m.viewKeys()
 	return m.pauseLabel(k)
@@ -325,14 +318,14 @@ func (m Model) keyMap() keyMap {
 // actions (the help, for one, does not).
 func (m Model) viewTakes(b actionBinding) bool {
 	k := m.top().keys(m.keys)
-	return b.binding(&k).Enabled()
+	return k.get(b.id).Enabled()
 }
 
 // onActionKey runs the action msg is the key of, or shows why it does
 // nothing here; ok is false when msg is no action's key.
 func (m Model) onActionKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
 	for _, b := range actionBindings() {
-		if !key.Matches(msg, *b.binding(&m.keys)) || !m.viewTakes(b) {
+		if !key.Matches(msg, m.keys.get(b.id)) || !m.viewTakes(b) {
 			continue
 		}
 		t, r := b.check(m)

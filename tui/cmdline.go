@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -42,7 +43,7 @@ type cmdLine struct {
 // every key. ok is false for a key it does not take.
 func (m Model) cmdLineKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
 	if !m.cmdline.open {
-		if !key.Matches(msg, m.keys.Command) || msg.Paste || m.dialog != nil || m.filtering {
+		if !key.Matches(msg, m.keys.get(actions.Command)) || msg.Paste || m.dialog != nil || m.filtering {
 			return m, nil, false
 		}
 		m.cmdline.open = true

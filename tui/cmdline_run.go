@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -20,9 +21,9 @@ import (
 type command struct {
 	name    string
 	aliases []string
-	// action is the binding of the action the command runs (through the
-	// actions table); nil for a command that opens a view.
-	action func(k *keyMap) *key.Binding
+	// action is the action the command runs (through the actions
+	// table); nil for a command that opens a view.
+	action *actions.ID
 	// args completes the command's argument; nil when it takes none.
 	args func(m Model) []string
 	// needs says why the command is not there ("" when it is); it is then
@@ -69,36 +70,38 @@ func (m Model) commands() []command {
 		{name: "jobs", args: sets, needs: noJobs, run: Model.showJobs},
 		{name: "where", args: jobTerms, needs: noJobs, run: Model.where},
 		{name: "find", args: func(Model) []string { return nil }, needs: noFinder, run: Model.find},
-		{name: "reap", action: func(k *keyMap) *key.Binding { return &k.ReapOne }, args: Model.deadPoolIDs,
+		{name: "reap", action: act(actions.Reap), args: Model.deadPoolIDs,
 			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showPool(a) }},
-		{name: "reap-all", action: func(k *keyMap) *key.Binding { return &k.ReapAll }},
-		{name: "requeue", action: func(k *keyMap) *key.Binding { return &k.Requeue }},
-		{name: "repair", action: func(k *keyMap) *key.Binding { return &k.RepairLocks }, args: Model.jobNames,
+		{name: "reap-all", action: act(actions.ReapAll)},
+		{name: "requeue", action: act(actions.Requeue)},
+		{name: "repair", action: act(actions.RepairLocks), args: Model.jobNames,
 			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showJobType(a) }},
-		{name: "pause", action: func(k *keyMap) *key.Binding { return &k.TogglePause }, args: Model.jobNames,
+		{name: "pause", action: act(actions.Pause), args: Model.jobNames,
 			run: func(m Model, a []string) (Model, tea.Cmd) { return m.showJobType(a) }},
 		{name: "throttle", args: Model.jobNames, needs: Model.throttleUnavailable,
 			run: func(m Model, a []string) (Model, tea.Cmd) { return m.throttleCommand(a) }},
-		{name: "history", action: func(k *keyMap) *key.Binding { return &k.History }},
-		{name: "undo", action: func(k *keyMap) *key.Binding { return &k.Undo }},
+		{name: "history", action: act(actions.History)},
+		{name: "undo", action: act(actions.Undo)},
 		{name: "explain", args: Model.jobNames, run: Model.explainCommand},
 		{name: "copy", args: func(Model) []string { return []string{"command"} }, run: Model.copyCommand},
 		{name: "timeline", args: timelineSinces, needs: noTimeline, run: Model.timelineCommand},
 		targetCommand(),
-		{name: "refresh", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.Refresh) }},
-		{name: "help", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.Help) }},
-		{name: "quit", aliases: []string{"q"}, run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.Quit) }},
+		{name: "refresh", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.get(actions.Refresh)) }},
+		{name: "help", run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.get(actions.Help)) }},
+		{name: "quit", aliases: []string{"q"}, run: func(m Model, _ []string) (Model, tea.Cmd) { return m.pressBinding(m.keys.get(actions.Quit)) }},
 	}
 }
+
+// act is the action id of a command that runs it.
+func act(id actions.ID) *actions.ID { return &id }
 
 // binding is the entry of the actions table the command runs, if any.
 func (c command) binding() (actionBinding, bool) {
 	if c.action == nil {
 		return actionBinding{}, false
 	}
-	var k keyMap
 	for _, b := range actionBindings() {
-		if b.binding(&k) == c.action(&k) {
+		if b.id == *c.action {
 			return b, true
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -77,9 +78,9 @@ func (d detailView) detailPool() (model.Pool, bool) { return d.current() }
 
 // keys: nothing to enter or filter here; esc goes back.
 func (detailView) keys(k keyMap) keyMap {
-	k.Enter.SetEnabled(false)
-	k.Filter.SetEnabled(false)
-	k.Back.SetEnabled(true)
+	k.enable(actions.Enter, false)
+	k.enable(actions.Filter, false)
+	k.enable(actions.Back, true)
 	return k
 }
 
@@ -141,17 +142,17 @@ func (d detailView) refresh() detailView {
 
 func (d detailView) navigate(msg tea.KeyMsg, k keyMap) detailView {
 	switch {
-	case key.Matches(msg, k.Up):
+	case key.Matches(msg, k.get(actions.Up)):
 		d.vp.ScrollUp(1)
-	case key.Matches(msg, k.Down):
+	case key.Matches(msg, k.get(actions.Down)):
 		d.vp.ScrollDown(1)
-	case key.Matches(msg, k.PageUp):
+	case key.Matches(msg, k.get(actions.PageUp)):
 		d.vp.PageUp()
-	case key.Matches(msg, k.PageDown):
+	case key.Matches(msg, k.get(actions.PageDown)):
 		d.vp.PageDown()
-	case key.Matches(msg, k.Top):
+	case key.Matches(msg, k.get(actions.Top)):
 		d.vp.GotoTop()
-	case key.Matches(msg, k.Bottom):
+	case key.Matches(msg, k.get(actions.Bottom)):
 		d.vp.GotoBottom()
 	}
 	return d

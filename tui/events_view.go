@@ -14,6 +14,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -45,6 +46,22 @@ type eventsView struct {
 // newEventsView starts from snap: what changes after it is listed.
 func newEventsView(snap *model.Snapshot, k keyMap) eventsView {
 	return eventsView{km: k, last: snap}
+}
+
+// eventsAction is E's entry in the actions table: it opens the view on
+// the last snapshot, once there is one.
+func eventsAction() actionBinding {
+	return actionBinding{
+		id:   actions.Events,
+		name: "the events",
+		look: func(m Model) (actionTarget, string) {
+			if m.snap == nil {
+				return applies("no data yet")
+			}
+			return applies("")
+		},
+		run: func(m Model, _ actionTarget) (Model, tea.Cmd) { return m.push(newEventsView(m.snap, m.keys)) },
+	}
 }
 
 func (eventsView) title() string { return "events" }
@@ -184,9 +201,9 @@ func (v eventsView) setSize(w, h int) view {
 
 // keys: nothing to open or filter here; esc goes back.
 func (eventsView) keys(k keyMap) keyMap {
-	k.Enter.SetEnabled(false)
-	k.Filter.SetEnabled(false)
-	k.Back.SetEnabled(true)
+	k.enable(actions.Enter, false)
+	k.enable(actions.Filter, false)
+	k.enable(actions.Back, true)
 	return k
 }
 

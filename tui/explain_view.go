@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -221,10 +222,10 @@ func (v explainView) setSize(w, h int) view {
 
 // keys: the lines scroll; esc goes back.
 func (v explainView) keys(k keyMap) keyMap {
-	k.Enter.SetEnabled(false)
-	k.Filter.SetEnabled(false)
-	k.Back.SetEnabled(true)
-	k.Back.SetHelp("esc", "back")
+	k.enable(actions.Enter, false)
+	k.enable(actions.Filter, false)
+	k.enable(actions.Back, true)
+	k.setHelp(actions.Back, "esc", "back")
 	return k
 }
 
@@ -238,15 +239,15 @@ func (v explainView) fixKey(kind string) string {
 	k := func(b key.Binding, what string) string { return b.Help().Key + " " + what }
 	switch kind {
 	case model.CausePaused:
-		return k(v.km.TogglePause, "unpauses it")
+		return k(v.km.get(actions.Pause), "unpauses it")
 	case model.CauseLockDrift:
-		return k(v.km.RepairLocks, "repairs the lock")
+		return k(v.km.get(actions.RepairLocks), "repairs the lock")
 	case model.CauseDeadPoolLocks, model.CauseHeldDead:
-		return k(v.km.ReapAll, "reaps the dead pools (the plan lists them)")
+		return k(v.km.get(actions.ReapAll), "reaps the dead pools (the plan lists them)")
 	case model.FindingDeadPool:
-		return k(v.km.ReapOne, "reaps it")
+		return k(v.km.get(actions.Reap), "reaps it")
 	case model.CauseOrphaned, "not_in_worker_pools":
-		return k(v.km.Requeue, "requeues them from the Orphans view")
+		return k(v.km.get(actions.Requeue), "requeues them from the Orphans view")
 	case model.CauseWaitingRetry:
 		return "the Jobs view (:jobs retry) requeues them"
 	case model.CauseRecentDeaths:
@@ -321,7 +322,7 @@ func (v explainView) verdictLine(st styles) string {
 // explains here without one.
 func (m Model) explainCommand(args []string) (Model, tea.Cmd) {
 	if len(args) == 0 {
-		return m.pressBinding(m.keys.Explain)
+		return m.pressBinding(m.keys.get(actions.Explain))
 	}
 	return m.explainNamed(args[0])
 }

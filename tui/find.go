@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
@@ -130,7 +131,7 @@ func (v findView) update(msg tea.Msg) (view, tea.Cmd) {
 		v.list = v.list.clamp(len(v.places), v.listHeight())
 		return v, nil
 	case tea.KeyMsg:
-		if p, ok := v.picked(); ok && key.Matches(msg, v.km.Enter) {
+		if p, ok := v.picked(); ok && key.Matches(msg, v.km.get(actions.Enter)) {
 			return v, func() tea.Msg { return placeMsg{p: p} }
 		}
 		if l, ok := v.list.navigate(msg, v.km, len(v.places), v.listHeight()); ok {
@@ -152,10 +153,10 @@ func (v findView) listHeight() int { return max(v.height-2, 1) }
 
 // keys: enter opens the place under the cursor, esc goes back.
 func (v findView) keys(k keyMap) keyMap {
-	k.Enter.SetEnabled(len(v.places) > 0)
-	k.Enter.SetHelp("enter", "go there")
-	k.Filter.SetEnabled(false)
-	k.Back.SetEnabled(true)
+	k.enable(actions.Enter, len(v.places) > 0)
+	k.setHelp(actions.Enter, "enter", "go there")
+	k.enable(actions.Filter, false)
+	k.enable(actions.Back, true)
 	return k
 }
 

@@ -1,6 +1,10 @@
 package tui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/workq-tui/workq-tui/internal/actions"
+)
 
 // fleetKeyMap is the fleet view's key bindings. The fleet view itself
 // writes nothing: the actions are in each target's screen, where its own
@@ -25,13 +29,13 @@ func defaultFleetKeyMap() fleetKeyMap {
 
 // ShortHelp is the fleet view's help line.
 func (k fleetKeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.nav.Up, k.nav.Down, k.Open, k.Refresh, k.Help, k.Quit}
+	return []key.Binding{k.nav.get(actions.Up), k.nav.get(actions.Down), k.Open, k.Refresh, k.Help, k.Quit}
 }
 
 // FullHelp is the help shown by '?'.
 func (k fleetKeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.nav.Up, k.nav.Down, k.nav.PageUp, k.nav.PageDown, k.nav.Top, k.nav.Bottom},
+		{k.nav.get(actions.Up), k.nav.get(actions.Down), k.nav.get(actions.PageUp), k.nav.get(actions.PageDown), k.nav.get(actions.Top), k.nav.get(actions.Bottom)},
 		{k.Open, k.Refresh, k.Help, k.Quit},
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -34,7 +35,7 @@ type helpView struct {
 // screen costs Redis.
 func newHelpView(km keyMap, h help.Model, cost string) helpView {
 	h.ShowAll = true
-	km.Back = closeHelp()
+	km.set(actions.Back, closeHelp())
 	return helpView{km: km, h: h, cost: cost}
 }
 
@@ -56,7 +57,7 @@ func closeHelp() key.Binding {
 }
 
 // closedBy: ? on the help closes it.
-func (helpView) closedBy(k keyMap) key.Binding { return k.Help }
+func (helpView) closedBy(k keyMap) key.Binding { return k.get(actions.Help) }
 
 func (helpView) title() string { return "help" }
 
@@ -116,15 +117,15 @@ func (v helpView) setSize(w, h int) view {
 // keys leaves the keys that move between views, scroll, close and quit;
 // the actions of the view under it do nothing here.
 func (helpView) keys(k keyMap) keyMap {
-	off := []*key.Binding{&k.Enter, &k.Filter, &k.Refresh, &k.NextSet, &k.SetsOrder, &k.Mark, &k.SetsSummary,
-		&k.SetsRequeue, &k.SetsDelete, &k.SetsEdit, &k.SetsDuplicate}
-	for _, b := range off {
-		b.SetEnabled(false)
+	off := []actions.ID{actions.Enter, actions.Filter, actions.Refresh, actions.NextSet, actions.SetsOrder, actions.Mark, actions.Summary,
+		actions.SetsRequeue, actions.SetsDelete, actions.SetsEdit, actions.SetsDuplicate}
+	for _, id := range off {
+		k.enable(id, false)
 	}
 	for _, b := range actionBindings() {
-		b.binding(&k).SetEnabled(false)
+		k.enable(b.id, false)
 	}
-	k.Back = closeHelp()
+	k.set(actions.Back, closeHelp())
 	return k
 }
 

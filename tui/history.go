@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/journal"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
@@ -109,7 +110,7 @@ func (h historyView) update(msg tea.Msg) (view, tea.Cmd) {
 		return h.setList(msg), nil
 	case tea.KeyMsg:
 		h.table, _ = h.table.navigate(msg, h.km, actionKey)
-		if key.Matches(msg, h.km.Enter) {
+		if key.Matches(msg, h.km.get(actions.Enter)) {
 			if a, ok := h.pickedAction(); ok {
 				return h, pushCmd(func(e openEnv) (view, string) {
 					return newActionView(e.id, a, e.keys, e.rd.History, e.timeout), ""
@@ -149,11 +150,11 @@ func (h historyView) setSize(w, ht int) view {
 
 // keys: enter shows what the action changed, esc goes back.
 func (h historyView) keys(k keyMap) keyMap {
-	k.Enter.SetEnabled(len(h.items) > 0)
-	k.Enter.SetHelp("enter", "what it changed")
-	k.Filter.SetEnabled(false)
-	k.Back.SetEnabled(true)
-	k.Back.SetHelp("esc", "back")
+	k.enable(actions.Enter, len(h.items) > 0)
+	k.setHelp(actions.Enter, "enter", "what it changed")
+	k.enable(actions.Filter, false)
+	k.enable(actions.Back, true)
+	k.setHelp(actions.Back, "esc", "back")
 	return k
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/journal"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/reaper"
@@ -88,17 +89,17 @@ func (a actionView) update(msg tea.Msg) (view, tea.Cmd) {
 		return a, nil
 	case tea.KeyMsg:
 		switch {
-		case key.Matches(msg, a.km.Up):
+		case key.Matches(msg, a.km.get(actions.Up)):
 			a.vp.ScrollUp(1)
-		case key.Matches(msg, a.km.Down):
+		case key.Matches(msg, a.km.get(actions.Down)):
 			a.vp.ScrollDown(1)
-		case key.Matches(msg, a.km.PageUp):
+		case key.Matches(msg, a.km.get(actions.PageUp)):
 			a.vp.PageUp()
-		case key.Matches(msg, a.km.PageDown):
+		case key.Matches(msg, a.km.get(actions.PageDown)):
 			a.vp.PageDown()
-		case key.Matches(msg, a.km.Top):
+		case key.Matches(msg, a.km.get(actions.Top)):
 			a.vp.GotoTop()
-		case key.Matches(msg, a.km.Bottom):
+		case key.Matches(msg, a.km.get(actions.Bottom)):
 			a.vp.GotoBottom()
 		}
 	}
@@ -132,10 +133,10 @@ func (a actionView) setSize(w, h int) view {
 
 // keys: esc goes back to the list; enter and the filter do nothing.
 func (a actionView) keys(k keyMap) keyMap {
-	k.Enter.SetEnabled(false)
-	k.Filter.SetEnabled(false)
-	k.Back.SetEnabled(true)
-	k.Back.SetHelp("esc", "history")
+	k.enable(actions.Enter, false)
+	k.enable(actions.Filter, false)
+	k.enable(actions.Back, true)
+	k.setHelp(actions.Back, "esc", "history")
 	return k
 }
 

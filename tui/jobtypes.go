@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -109,8 +110,8 @@ func (v jobTypesView) setSize(w, h int) view {
 // keys: enter opens the selected job type's queue.
 func (v jobTypesView) keys(k keyMap) keyMap {
 	_, ok := v.current()
-	k.Enter.SetEnabled(ok)
-	k.Enter.SetHelp("enter", "queue")
+	k.enable(actions.Enter, ok)
+	k.setHelp(actions.Enter, "enter", "queue")
 	return k
 }
 
@@ -154,7 +155,7 @@ func (v jobTypesView) matches(jt *model.JobType, f string) bool {
 func (v jobTypesView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		if jt, ok := v.current(); ok && key.Matches(msg, v.km.Enter) {
+		if jt, ok := v.current(); ok && key.Matches(msg, v.km.get(actions.Enter)) {
 			return v, pushCmd(func(e openEnv) (view, string) {
 				if e.rd.Queue == nil {
 					return nil, "queue contents are not available here"

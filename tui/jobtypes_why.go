@@ -7,6 +7,7 @@ package tui
 // orphan scan alone; the line names the screen's key that removes them.
 
 import (
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -83,11 +84,11 @@ func blockReason(causes []model.Cause, k keyMap) string {
 func blockFix(c model.Cause, k keyMap) string {
 	switch c.Kind {
 	case model.CauseDeadPoolLocks, model.CauseHeldDead:
-		return k.ReapAll.Help().Key + " reaps them"
+		return k.get(actions.ReapAll).Help().Key + " reaps them"
 	case model.CauseLockDrift:
-		return k.RepairLocks.Help().Key + " repairs it once marked DRIFT"
+		return k.get(actions.RepairLocks).Help().Key + " repairs it once marked DRIFT"
 	case model.CauseOrphaned:
-		return k.Requeue.Help().Key + " in Orphans requeues them"
+		return k.get(actions.Requeue).Help().Key + " in Orphans requeues them"
 	}
 	return ""
 }

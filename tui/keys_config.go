@@ -6,25 +6,26 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 )
 
 // rebind is k with the keys the configuration file gives (action name to
-// keys, the names of config.Actions); each binding keeps its help text and
-// whether it is enabled.
+// keys, the names of internal/actions); each binding keeps its help text
+// and whether it is enabled.
 func (k keyMap) rebind(bindings map[string][]string) keyMap {
 	if len(bindings) == 0 {
 		return k
 	}
-	fields := k.byName()
-	for name, keys := range bindings {
-		b, ok := fields[name]
-		if !ok || len(keys) == 0 {
-			continue // the file was checked: not reached
+	for _, a := range actions.All() {
+		keys := bindings[a.Name]
+		if len(keys) == 0 {
+			continue
 		}
-		nb := newBinding(keys, b.Help().Desc, name)
+		b := k.get(a.ID)
+		nb := newBinding(keys, b.Help().Desc, a.Name)
 		nb.SetEnabled(b.Enabled())
-		*b = nb
+		k.set(a.ID, nb)
 	}
 	return k
 }

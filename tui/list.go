@@ -3,6 +3,8 @@ package tui
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/internal/actions"
 )
 
 // listState is a cursor over n rows shown in a window of height rows: the
@@ -39,19 +41,19 @@ func (l listState) moveTo(i, n, height int) listState {
 func (l listState) navigate(msg tea.KeyMsg, k keyMap, n, height int) (listState, bool) {
 	page := max(height-1, 1)
 	switch {
-	case key.Matches(msg, k.Up):
+	case key.Matches(msg, k.get(actions.Up)):
 		return l.moveTo(l.cursor-1, n, height), true
-	case key.Matches(msg, k.Down):
+	case key.Matches(msg, k.get(actions.Down)):
 		return l.moveTo(l.cursor+1, n, height), true
-	case key.Matches(msg, k.PageUp):
+	case key.Matches(msg, k.get(actions.PageUp)):
 		l.offset -= page
 		return l.moveTo(l.cursor-page, n, height), true
-	case key.Matches(msg, k.PageDown):
+	case key.Matches(msg, k.get(actions.PageDown)):
 		l.offset += page
 		return l.moveTo(l.cursor+page, n, height), true
-	case key.Matches(msg, k.Top):
+	case key.Matches(msg, k.get(actions.Top)):
 		return l.moveTo(0, n, height), true
-	case key.Matches(msg, k.Bottom):
+	case key.Matches(msg, k.get(actions.Bottom)):
 		return l.moveTo(n-1, n, height), true
 	}
 	return l, false
@@ -70,17 +72,17 @@ func (l listState) window(n, height int) (from, to int) {
 func scrolled(top int, msg tea.KeyMsg, k keyMap, lines, height int) (int, bool) {
 	page := max(height-1, 1)
 	switch {
-	case key.Matches(msg, k.Up):
+	case key.Matches(msg, k.get(actions.Up)):
 		top--
-	case key.Matches(msg, k.Down):
+	case key.Matches(msg, k.get(actions.Down)):
 		top++
-	case key.Matches(msg, k.PageUp):
+	case key.Matches(msg, k.get(actions.PageUp)):
 		top -= page
-	case key.Matches(msg, k.PageDown):
+	case key.Matches(msg, k.get(actions.PageDown)):
 		top += page
-	case key.Matches(msg, k.Top):
+	case key.Matches(msg, k.get(actions.Top)):
 		top = 0
-	case key.Matches(msg, k.Bottom):
+	case key.Matches(msg, k.get(actions.Bottom)):
 		top = lines
 	default:
 		return top, false

@@ -19,6 +19,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -133,7 +134,7 @@ func (m Model) namespaceNotice() string {
 	}
 	text := ns + "; found " + textsafe.Clean(strings.Join(names, ", ")) + more
 	if to, ok := m.switchTarget(); ok {
-		text += fmt.Sprintf(": %s opens %s", m.keys.SwitchNamespace.Help().Key, textsafe.Clean(to))
+		text += fmt.Sprintf(": %s opens %s", m.keys.get(actions.SwitchNamespace).Help().Key, textsafe.Clean(to))
 	}
 	return text
 }

@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -67,7 +68,7 @@ func (v orphansView) setSize(w, h int) view {
 }
 
 func (v orphansView) keys(k keyMap) keyMap {
-	k.Enter.SetEnabled(false)
+	k.enable(actions.Enter, false)
 	return k
 }
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
@@ -33,9 +34,9 @@ func (m Model) pauseTarget() (model.JobType, bool) {
 // pauseLabel names what p will do: pause, or unpause a paused job type.
 func (m Model) pauseLabel(k keyMap) keyMap {
 	if jt, ok := m.pauseTarget(); ok && jt.Paused {
-		k.TogglePause.SetHelp("p", "unpause")
+		k.setHelp(actions.Pause, "p", "unpause")
 	} else {
-		k.TogglePause.SetHelp("p", "pause")
+		k.setHelp(actions.Pause, "p", "pause")
 	}
 	return k
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 )
@@ -82,8 +83,8 @@ func TestPauseConfirmed(t *testing.T) {
 	o, d, p := pauseOptions(src)
 	m := selectJobType(t, newTest(t, o, 100, 30), "send_email")
 	k := m.keyMap()
-	if !k.TogglePause.Enabled() || k.TogglePause.Help().Desc != "pause" {
-		t.Fatalf("p: enabled %v, help %q", k.TogglePause.Enabled(), k.TogglePause.Help().Desc)
+	if !k.get(actions.Pause).Enabled() || k.get(actions.Pause).Help().Desc != "pause" {
+		t.Fatalf("p: enabled %v, help %q", k.get(actions.Pause).Enabled(), k.get(actions.Pause).Help().Desc)
 	}
 	m = step(t, m, keyMsg("p"))
 	if !dialogOpen(m) {
@@ -123,7 +124,7 @@ func TestPauseConfirmed(t *testing.T) {
 		t.Errorf("header does not count 2 paused:\n%s", m.View())
 	}
 	// Now p unpauses it.
-	if h := m.keyMap().TogglePause.Help().Desc; h != "unpause" {
+	if h := m.keyMap().get(actions.Pause).Help().Desc; h != "unpause" {
 		t.Errorf("p help %q, want unpause", h)
 	}
 }
@@ -173,7 +174,7 @@ func TestPauseAbsentWhereItDoesNotApply(t *testing.T) {
 			if tc.inQueue {
 				m = press(t, m, "enter")
 			}
-			if m.keyMap().TogglePause.Enabled() {
+			if m.keyMap().get(actions.Pause).Enabled() {
 				t.Fatal("p enabled")
 			}
 			if strings.Contains(m.View(), "p pause") {

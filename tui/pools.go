@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -48,7 +49,7 @@ func (v poolsView) setSize(w, h int) view {
 
 func (v poolsView) keys(k keyMap) keyMap {
 	_, ok := v.current()
-	k.Enter.SetEnabled(ok)
+	k.enable(actions.Enter, ok)
 	return k
 }
 
@@ -86,7 +87,7 @@ func poolSearchText(p *model.Pool) string {
 func (v poolsView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		if p, ok := v.current(); ok && key.Matches(msg, v.km.Enter) {
+		if p, ok := v.current(); ok && key.Matches(msg, v.km.get(actions.Enter)) {
 			return v, pushCmd(func(e openEnv) (view, string) {
 				return newDetail(e.id, p.ID, e.snap, e.keys, e.rd.Peek, e.timeout), ""
 			})

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
@@ -143,9 +144,9 @@ func (q queueView) update(msg tea.Msg) (view, tea.Cmd) {
 		}
 		k := q.keys(q.km)
 		switch {
-		case key.Matches(msg, k.PageDown):
+		case key.Matches(msg, k.get(actions.PageDown)):
 			return q.load(q.page.Offset + len(q.page.Jobs))
-		case key.Matches(msg, k.PageUp):
+		case key.Matches(msg, k.get(actions.PageUp)):
 			return q.load(max(q.offset-QueuePageSize, 0))
 		}
 		return q.scroll(msg, k), nil
@@ -239,29 +240,29 @@ func (q queueView) hasNext() bool {
 // keys is the key map inside the queue view: pgdn and pgup read pages,
 // esc goes back, enter and the filter do nothing.
 func (q queueView) keys(k keyMap) keyMap {
-	k.Enter.SetEnabled(false)
-	k.Filter.SetEnabled(q.filter != nil)
-	k.Filter.SetHelp(k.Filter.Help().Key, "query")
-	k.Back.SetEnabled(true)
-	k.Back.SetHelp("esc", "job types")
-	k.PageDown.SetHelp("pgdn", "next page")
+	k.enable(actions.Enter, false)
+	k.enable(actions.Filter, q.filter != nil)
+	k.setHelp(actions.Filter, k.get(actions.Filter).Help().Key, "query")
+	k.enable(actions.Back, true)
+	k.setHelp(actions.Back, "esc", "job types")
+	k.setHelp(actions.PageDown, "pgdn", "next page")
 	// A re-read of the page does not hold up the next one.
 	idle := !q.loading || q.poll.running
-	k.PageDown.SetEnabled(q.hasNext() && idle)
-	k.PageUp.SetHelp("pgup", "previous page")
-	k.PageUp.SetEnabled(q.offset > 0 && idle)
+	k.enable(actions.PageDown, q.hasNext() && idle)
+	k.setHelp(actions.PageUp, "pgup", "previous page")
+	k.enable(actions.PageUp, q.offset > 0 && idle)
 	return k
 }
 
 func (q queueView) scroll(msg tea.KeyMsg, k keyMap) queueView {
 	switch {
-	case key.Matches(msg, k.Up):
+	case key.Matches(msg, k.get(actions.Up)):
 		q.vp.ScrollUp(1)
-	case key.Matches(msg, k.Down):
+	case key.Matches(msg, k.get(actions.Down)):
 		q.vp.ScrollDown(1)
-	case key.Matches(msg, k.Top):
+	case key.Matches(msg, k.get(actions.Top)):
 		q.vp.GotoTop()
-	case key.Matches(msg, k.Bottom):
+	case key.Matches(msg, k.get(actions.Bottom)):
 		q.vp.GotoBottom()
 	}
 	return q

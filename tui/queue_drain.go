@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
@@ -64,7 +65,7 @@ func (q queueView) takesKey(msg tea.KeyMsg) bool {
 		return true
 	}
 	k := q.keys(q.km)
-	return key.Matches(msg, k.Filter) || key.Matches(msg, k.Back) && (q.markAll || q.where != "")
+	return key.Matches(msg, k.get(actions.Filter)) || key.Matches(msg, k.get(actions.Back)) && (q.markAll || q.where != "")
 }
 
 // queryKey is a key takesKey took.
@@ -82,10 +83,10 @@ func (q queueView) queryKey(msg tea.KeyMsg) (view, tea.Cmd) {
 		return q, nil
 	}
 	switch {
-	case key.Matches(msg, q.km.Back) && q.markAll:
+	case key.Matches(msg, q.km.get(actions.Back)) && q.markAll:
 		q.markAll = false
 		return q, statusCmd("marks cleared", false)
-	case key.Matches(msg, q.km.Back):
+	case key.Matches(msg, q.km.get(actions.Back)):
 		return q.applyQuery("")
 	}
 	q.typing = true
@@ -135,17 +136,17 @@ func (q queueView) toggleMarks() (view, bool) {
 
 // queueOpenHint is what A, D and P say outside a queue view.
 func (m Model) queueOpenHint(b, verb string) string {
-	return b + " " + verb + " in a job type's queue: open one with " + m.keys.Enter.Help().Key + " in the Job types view, then type a query with /"
+	return b + " " + verb + " in a job type's queue: open one with " + m.keys.get(actions.Enter).Help().Key + " in the Job types view, then type a query with /"
 }
 
 // queueMarkAllReason is why A does nothing here.
 func (m Model) queueMarkAllReason() string {
 	d, ok := m.top().(drainer)
 	if !ok {
-		return m.queueOpenHint(m.keys.QueueMarkAll.Help().Key, "marks the jobs a query matches")
+		return m.queueOpenHint(m.keys.get(actions.QueueMarkAll).Help().Key, "marks the jobs a query matches")
 	}
 	if d.drainQuery().query.Empty() {
-		return m.keys.QueueMarkAll.Help().Key + " marks every job the query matches: type a query with /"
+		return m.keys.get(actions.QueueMarkAll).Help().Key + " marks every job the query matches: type a query with /"
 	}
 	return ""
 }
@@ -160,9 +161,9 @@ func (m Model) queueDrainLook(b string, verb string) (actionTarget, string) {
 	q := d.drainQuery()
 	switch {
 	case q.query.Empty():
-		return applies(b + " " + verb + " the jobs a query matches: type a query with /, then mark them with " + m.keys.QueueMarkAll.Help().Key)
+		return applies(b + " " + verb + " the jobs a query matches: type a query with /, then mark them with " + m.keys.get(actions.QueueMarkAll).Help().Key)
 	case !q.marked:
-		return applies(b + " " + verb + " the marked jobs: " + m.keys.QueueMarkAll.Help().Key + " marks every job the query matches")
+		return applies(b + " " + verb + " the marked jobs: " + m.keys.get(actions.QueueMarkAll).Help().Key + " marks every job the query matches")
 	}
 	return actionTarget{drain: q}, ""
 }

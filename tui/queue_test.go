@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
 )
@@ -91,7 +92,7 @@ func openSendEmailQueue(t *testing.T, o Options, w, h int) Model {
 	if jt, ok := pickedJobType(m.focused()); !ok || jt.Name != "send_email" {
 		t.Fatalf("selected %+v", jt)
 	}
-	if !m.keyMap().Enter.Enabled() {
+	if !m.keyMap().get(actions.Enter).Enabled() {
 		t.Fatal("enter not enabled on a job type")
 	}
 	return press(t, m, "enter")
@@ -111,8 +112,8 @@ func TestQueueViewPages(t *testing.T) {
 	checkScreen(t, view, 100, 30)
 
 	k := m.keyMap()
-	if k.PageUp.Enabled() || !k.PageDown.Enabled() || !k.Back.Enabled() || k.Filter.Enabled() || k.Enter.Enabled() {
-		t.Errorf("keys on the first page: pgup %v pgdn %v esc %v / %v enter %v", k.PageUp.Enabled(), k.PageDown.Enabled(), k.Back.Enabled(), k.Filter.Enabled(), k.Enter.Enabled())
+	if k.get(actions.PageUp).Enabled() || !k.get(actions.PageDown).Enabled() || !k.get(actions.Back).Enabled() || k.get(actions.Filter).Enabled() || k.get(actions.Enter).Enabled() {
+		t.Errorf("keys on the first page: pgup %v pgdn %v esc %v / %v enter %v", k.get(actions.PageUp).Enabled(), k.get(actions.PageDown).Enabled(), k.get(actions.Back).Enabled(), k.get(actions.Filter).Enabled(), k.get(actions.Enter).Enabled())
 	}
 	m = press(t, m, "pgdown")
 	m = press(t, m, "pgdown")
@@ -120,7 +121,7 @@ func TestQueueViewPages(t *testing.T) {
 		t.Errorf("third page header:\n%s", m.View())
 	}
 	// The last page: pgdn reads nothing.
-	if m.keyMap().PageDown.Enabled() {
+	if m.keyMap().get(actions.PageDown).Enabled() {
 		t.Error("pgdn enabled on the last page")
 	}
 	m = press(t, m, "pgdown")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 )
@@ -74,7 +75,7 @@ func toView(t *testing.T, m Model, title string) Model {
 func TestRequeueOrphanConfirmed(t *testing.T) {
 	o, d, sc, r := repairOptions()
 	m := toView(t, newScanTest(t, o, 120, 30), "Orphans")
-	if !m.keyMap().Requeue.Enabled() {
+	if !m.keyMap().get(actions.Requeue).Enabled() {
 		t.Fatal("R not enabled on an orphan")
 	}
 	m = step(t, m, keyMsg("R"))
@@ -142,7 +143,7 @@ func TestRequeueDeadPoolFromDetail(t *testing.T) {
 	m := newScanTest(t, o, 120, 30)
 	m = step(t, m, keyMsg("j"))
 	// In the pools list x (the reap) is the key for a dead pool; R is not.
-	if m.keyMap().Requeue.Enabled() {
+	if m.keyMap().get(actions.Requeue).Enabled() {
 		t.Fatal("R enabled in the pools list")
 	}
 	m = enter(t, m)
@@ -170,7 +171,7 @@ func TestRequeueDeadPoolFromDetail(t *testing.T) {
 	// On a live pool R is not there.
 	m = step(t, m, keyMsg("esc"))
 	m = step(t, m, keyMsg("G"))
-	if m.keyMap().Requeue.Enabled() {
+	if m.keyMap().get(actions.Requeue).Enabled() {
 		t.Fatal("R enabled on a live pool")
 	}
 	m = step(t, m, keyMsg("R"))
@@ -183,7 +184,7 @@ func TestRepairLocksConfirmedAndCancelled(t *testing.T) {
 	o, d, _, r := repairOptions()
 	m := toView(t, newScanTest(t, o, 120, 30), "Job types")
 	// report (row 1) is consistent: L is not there.
-	if m.keyMap().RepairLocks.Enabled() {
+	if m.keyMap().get(actions.RepairLocks).Enabled() {
 		t.Fatal("L enabled on a job type without drift")
 	}
 	m = step(t, m, keyMsg("L"))

@@ -11,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -83,15 +84,15 @@ func (v setJobView) copyItem() (copyItem, bool) {
 
 // keys are the scroll keys, R, D, e and d on this member, and esc.
 func (v setJobView) keys(k keyMap) keyMap {
-	k.Enter.SetEnabled(false)
-	k.Filter.SetEnabled(false)
-	k.Back.SetEnabled(true)
-	k.SetsRequeue.SetEnabled(v.writes)
-	k.SetsDelete.SetEnabled(v.writes)
-	k.SetsEdit.SetEnabled(v.edits)
-	k.SetsDuplicate.SetEnabled(v.edits)
+	k.enable(actions.Enter, false)
+	k.enable(actions.Filter, false)
+	k.enable(actions.Back, true)
+	k.enable(actions.SetsRequeue, v.writes)
+	k.enable(actions.SetsDelete, v.writes)
+	k.enable(actions.SetsEdit, v.edits)
+	k.enable(actions.SetsDuplicate, v.edits)
 	// e edits the job here; explain acts on job types and pools.
-	k.Explain.SetEnabled(false)
+	k.enable(actions.Explain, false)
 	return k
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/editor"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
@@ -62,7 +63,7 @@ func matchesAlways(msg tea.KeyMsg, b key.Binding) bool {
 
 // isJobEditKey is whether msg is e or d as k binds them.
 func isJobEditKey(msg tea.KeyMsg, k keyMap) bool {
-	return matchesAlways(msg, k.SetsEdit) || matchesAlways(msg, k.SetsDuplicate)
+	return matchesAlways(msg, k.get(actions.SetsEdit)) || matchesAlways(msg, k.get(actions.SetsDuplicate))
 }
 
 // onJobEditKey is e or d on a job's detail.
@@ -87,7 +88,7 @@ func (m Model) onJobEditKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	}
 	m.actionSeq++
 	seq, ed, ref := m.actionSeq, m.wr.Edit, reaper.JobRef{ID: job.Job.ID, Score: job.ScoreText}
-	if matchesAlways(msg, m.keys.SetsDuplicate) {
+	if matchesAlways(msg, m.keys.get(actions.SetsDuplicate)) {
 		m, clear := m.setStatus("planning the copy…", false)
 		timeout := m.opts.FetchTimeout
 		return m, tea.Batch(clear, func() tea.Msg {

@@ -14,6 +14,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
 	"github.com/workq-tui/workq-tui/redisq"
@@ -325,15 +326,15 @@ func (v setsView) current() (model.SetJob, bool) {
 
 func (v setsView) keys(k keyMap) keyMap {
 	_, picked := v.summaryPick()
-	k.Enter.SetEnabled(len(v.page) > 0 && !v.showSummary || v.showSummary && picked)
-	k.NextSet.SetEnabled(true)
-	k.SetsOrder.SetEnabled(!v.showSummary)
-	k.Mark.SetEnabled(len(v.page) > 0 && !v.showSummary)
-	k.MarkAll.SetEnabled(v.total > 0 && !v.showSummary)
-	k.SetsSummary.SetEnabled(true)
+	k.enable(actions.Enter, len(v.page) > 0 && !v.showSummary || v.showSummary && picked)
+	k.enable(actions.NextSet, true)
+	k.enable(actions.SetsOrder, !v.showSummary)
+	k.enable(actions.Mark, len(v.page) > 0 && !v.showSummary)
+	k.enable(actions.MarkAll, v.total > 0 && !v.showSummary)
+	k.enable(actions.Summary, true)
 	can := v.writes && (!v.showSummary && len(v.page) > 0 || v.showSummary && picked)
-	k.SetsRequeue.SetEnabled(can)
-	k.SetsDelete.SetEnabled(can)
+	k.enable(actions.SetsRequeue, can)
+	k.enable(actions.SetsDelete, can)
 	return k
 }
 

@@ -20,6 +20,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/reaper"
@@ -220,7 +221,7 @@ func (m Model) onSetsPlan(msg setsPlanMsg) (Model, tea.Cmd) {
 			action:  jobsAction(msg.plan, m.wr.Jobs),
 			blocked: "no live pool serves " + textsafe.Clean(strings.Join(msg.plan.Unserved, ", ")) + ": requeued, they wait until one starts",
 			alt: &dialogChoice{
-				binding: m.keys.ForceRequeue,
+				binding: m.keys.get(actions.ForceRequeue),
 				run:     func(m Model) (Model, tea.Cmd) { return m.planSets(forced) },
 			},
 		}), nil

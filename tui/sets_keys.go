@@ -12,6 +12,8 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/internal/actions"
 )
 
 // takesKey reports whether msg is one of the view's own keys here.
@@ -24,7 +26,7 @@ func (v setsView) takesKey(msg tea.KeyMsg) bool {
 // which the root takes, or the list's navigation.
 func (v setsView) onKey(msg tea.KeyMsg) (setsView, tea.Cmd, bool) {
 	k := v.keys(v.km)
-	if key.Matches(msg, k.SetsSummary) {
+	if key.Matches(msg, k.get(actions.Summary)) {
 		v, cmd := v.toggleSummary()
 		return v, cmd, true
 	}
@@ -32,39 +34,39 @@ func (v setsView) onKey(msg tea.KeyMsg) (setsView, tea.Cmd, bool) {
 		return v.summaryKey(msg, k)
 	}
 	switch {
-	case key.Matches(msg, k.NextSet):
+	case key.Matches(msg, k.get(actions.NextSet)):
 		v, cmd := v.switchSet().load(0, false)
 		return v, cmd, true
-	case key.Matches(msg, k.SetsOrder):
+	case key.Matches(msg, k.get(actions.SetsOrder)):
 		v.reverse = !v.reverse
 		v.marked, v.markAll = nil, false
 		v, cmd := v.load(0, false)
 		return v, cmd, true
-	case key.Matches(msg, k.Mark):
+	case key.Matches(msg, k.get(actions.Mark)):
 		return v.toggleMark(), nil, true
-	case key.Matches(msg, k.MarkAll):
+	case key.Matches(msg, k.get(actions.MarkAll)):
 		v, cmd := v.toggleMarkAll()
 		return v, cmd, true
-	case key.Matches(msg, k.PageDown):
+	case key.Matches(msg, k.get(actions.PageDown)):
 		if int64(v.offset+setsPageSize) >= v.total {
 			return v, statusCmd("last page", false), true
 		}
 		v, cmd := v.load(v.offset+setsPageSize, false)
 		return v, cmd, true
-	case key.Matches(msg, k.PageUp):
+	case key.Matches(msg, k.get(actions.PageUp)):
 		if v.offset == 0 {
 			return v, statusCmd("first page", false), true
 		}
 		v, cmd := v.load(v.offset-setsPageSize, false)
 		return v, cmd, true
-	case key.Matches(msg, v.km.Back) && v.markAll:
+	case key.Matches(msg, v.km.get(actions.Back)) && v.markAll:
 		v.markAll = false
 		return v, statusCmd("marks cleared", false), true
-	case key.Matches(msg, v.km.Back) && len(v.marked) > 0:
+	case key.Matches(msg, v.km.get(actions.Back)) && len(v.marked) > 0:
 		n := len(v.marked)
 		v.marked = nil
 		return v, statusCmd(fmt.Sprintf("%s cleared", plural(n, "mark", "marks")), false), true
-	case key.Matches(msg, v.km.Back) && v.jobFilter != "":
+	case key.Matches(msg, v.km.get(actions.Back)) && v.jobFilter != "":
 		v, cmd := v.applyQuery("")
 		return v, cmd, true
 	}
@@ -75,16 +77,16 @@ func (v setsView) onKey(msg tea.KeyMsg) (setsView, tea.Cmd, bool) {
 // on a job type lists its jobs, s the next set's summary.
 func (v setsView) summaryKey(msg tea.KeyMsg, k keyMap) (setsView, tea.Cmd, bool) {
 	switch {
-	case key.Matches(msg, v.km.Back):
+	case key.Matches(msg, v.km.get(actions.Back)):
 		v.showSummary = false
 		return v, nil, true
-	case key.Matches(msg, k.Enter):
+	case key.Matches(msg, k.get(actions.Enter)):
 		// The jobs of the picked type that the summary counted.
 		name, _ := v.summaryPick()
 		v.showSummary = false
 		v, cmd := v.applyQuery(strings.TrimSpace(v.summary.where + " " + jobQuery(name)))
 		return v, cmd, true
-	case key.Matches(msg, k.NextSet):
+	case key.Matches(msg, k.get(actions.NextSet)):
 		v = v.switchSet()
 		v.showSummary = true
 		v, load := v.load(0, false)
@@ -133,7 +135,7 @@ func (v setsView) bulkRequeueWhy() string {
 	if !v.markAll && !v.showSummary {
 		return ":requeue --rate paces a bulk requeue: mark every matching job first (A), or pick a job type in the summary (S)"
 	}
-	if !v.keys(v.km).SetsRequeue.Enabled() {
+	if !v.keys(v.km).get(actions.SetsRequeue).Enabled() {
 		return "requeue is not available here: read-only, or no job to requeue"
 	}
 	return ""

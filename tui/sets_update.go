@@ -9,6 +9,8 @@ package tui
 import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/workq-tui/workq-tui/internal/actions"
 )
 
 // setsTab is the index of the Jobs view among the tabs, -1 without one.
@@ -61,9 +63,9 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		// detail's and the root's.
 		k := m.keyMap()
 		switch {
-		case key.Matches(msg, k.SetsRequeue):
+		case key.Matches(msg, k.get(actions.SetsRequeue)):
 			return m.openSetsAction(actionJobsRequeue)
-		case key.Matches(msg, k.SetsDelete):
+		case key.Matches(msg, k.get(actions.SetsDelete)):
 			return m.openSetsAction(actionJobsDelete)
 		case isJobEditKey(msg, m.keys):
 			// Matched on the bindings as configured, enabled or not: in
@@ -83,12 +85,12 @@ func (m Model) onSetsKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	}
 	k := m.keyMap()
 	switch {
-	case key.Matches(msg, k.SetsRequeue):
+	case key.Matches(msg, k.get(actions.SetsRequeue)):
 		return m.openSetsAction(actionJobsRequeue)
-	case key.Matches(msg, k.SetsDelete):
+	case key.Matches(msg, k.get(actions.SetsDelete)):
 		return m.openSetsAction(actionJobsDelete)
 	}
-	if o, ok := m.top().(jobOpener); ok && key.Matches(msg, k.Enter) {
+	if o, ok := m.top().(jobOpener); ok && key.Matches(msg, k.get(actions.Enter)) {
 		if jv, mine := o.openJob(); mine {
 			if jv == nil {
 				return m, nil

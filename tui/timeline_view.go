@@ -19,6 +19,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
 )
@@ -274,7 +275,7 @@ func (v timelineView) update(msg tea.Msg) (view, tea.Cmd) {
 			}
 		}
 	case tea.KeyMsg:
-		if w, ok := v.picked(); ok && key.Matches(msg, v.km.Enter) {
+		if w, ok := v.picked(); ok && key.Matches(msg, v.km.get(actions.Enter)) {
 			return v, func() tea.Msg { return windowMsg{w: w} }
 		}
 		n := len(v.buckets())
@@ -316,11 +317,11 @@ func (v timelineView) setSize(w, h int) view {
 
 // keys: enter lists the bucket's jobs, esc goes back.
 func (v timelineView) keys(k keyMap) keyMap {
-	k.Enter.SetEnabled(len(v.buckets()) > 0)
-	k.Enter.SetHelp("enter", "its jobs")
-	k.Filter.SetEnabled(false)
-	k.Back.SetEnabled(true)
-	k.Back.SetHelp("esc", "back")
+	k.enable(actions.Enter, len(v.buckets()) > 0)
+	k.setHelp(actions.Enter, "enter", "its jobs")
+	k.enable(actions.Filter, false)
+	k.enable(actions.Back, true)
+	k.setHelp(actions.Back, "esc", "back")
 	return k
 }
 

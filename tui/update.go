@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/audit"
 	"github.com/workq-tui/workq-tui/model"
 	"github.com/workq-tui/workq-tui/redisq"
@@ -371,18 +372,18 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	switch {
-	case key.Matches(msg, k.Quit):
+	case key.Matches(msg, k.get(actions.Quit)):
 		if m.running != nil {
 			// Quitting now would lose the result and the audit line.
 			return m.setStatus(m.running.title+" is running: wait for it, or ctrl+c to quit anyway", true)
 		}
 		return m, tea.Quit
-	case key.Matches(msg, k.Help):
+	case key.Matches(msg, k.get(actions.Help)):
 		if t, ok := m.top().(toggled); ok && key.Matches(msg, t.closedBy(k)) {
 			return m.pop(), nil
 		}
 		return m.push(newHelpView(k, m.help, costLine(m.snap, m.pollEvery)))
-	case key.Matches(msg, k.Refresh):
+	case key.Matches(msg, k.get(actions.Refresh)):
 		// The views on the stack read again what they show; with none,
 		// the tab on screen does (the Jobs view's page).
 		m, load := m.eachOpen(loadMsg{})
@@ -391,15 +392,15 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 		m, cmd := m.refresh()
 		return m, tea.Batch(cmd, load)
-	case key.Matches(msg, k.NextView), key.Matches(msg, k.PrevView):
+	case key.Matches(msg, k.get(actions.NextView)), key.Matches(msg, k.get(actions.PrevView)):
 		step := 1
-		if key.Matches(msg, k.PrevView) {
+		if key.Matches(msg, k.get(actions.PrevView)) {
 			step = len(m.tabs) - 1
 		}
 		m.stack = nil
 		m.tab = (m.tab + step) % len(m.tabs)
 		return m, nil
-	case key.Matches(msg, k.Filter):
+	case key.Matches(msg, k.get(actions.Filter)):
 		m.filtering = true
 		m.filter = m.filter.set(m.currentFilter())
 		return m, nil
@@ -407,7 +408,7 @@ func (m Model) onKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	if m, cmd, ok := m.onActionKey(msg); ok {
 		return m, cmd
 	}
-	if key.Matches(msg, k.Back) {
+	if key.Matches(msg, k.get(actions.Back)) {
 		if m.opened() {
 			return m.pop(), nil
 		}
@@ -456,15 +457,15 @@ func (m Model) openAction(build func(m Model) (action, error)) (Model, tea.Cmd) 
 
 func (m Model) onDialogKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	switch {
-	case !m.dialog.read && (key.Matches(msg, m.keys.Confirm) || m.dialog.alt != nil && key.Matches(msg, m.dialog.alt.binding)):
+	case !m.dialog.read && (key.Matches(msg, m.keys.get(actions.Confirm)) || m.dialog.alt != nil && key.Matches(msg, m.dialog.alt.binding)):
 		return m.unreadAnswer(msg.String())
 	case m.dialog.alt != nil && key.Matches(msg, m.dialog.alt.binding):
 		run := m.dialog.alt.run
 		m.dialog = nil
 		return run(m)
-	case m.dialog.blocked != "" && key.Matches(msg, m.keys.Confirm):
+	case m.dialog.blocked != "" && key.Matches(msg, m.keys.get(actions.Confirm)):
 		return m, nil // the dialog says why, and what to press instead
-	case key.Matches(msg, m.keys.Confirm):
+	case key.Matches(msg, m.keys.get(actions.Confirm)):
 		a := m.dialog.action
 		m.dialog = nil
 		if m.running != nil {
@@ -475,7 +476,7 @@ func (m Model) onDialogKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.running = &runningAction{seq: m.actionSeq, kind: a.kind, title: a.running, total: a.total, stop: stop, after: a.after}
 		entry := audit.Entry{Target: m.opts.Target, Address: m.opts.Address, Namespace: m.opts.Namespace, Action: string(a.kind), Targets: a.targets}
 		return m, runActionCmd(ctx, a, m.actionSeq, m.opts.ActionTimeout, m.opts.Audit, entry, m.opts.Now)
-	case key.Matches(msg, m.keys.Cancel):
+	case key.Matches(msg, m.keys.get(actions.Cancel)):
 		m.dialog = nil
 		return m.setStatus("cancelled: nothing was changed", false)
 	}

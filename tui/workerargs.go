@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/model"
 )
 
@@ -45,15 +46,15 @@ func (v argsView) update(msg tea.Msg) (view, tea.Cmd) {
 	}
 	k := v.km
 	switch {
-	case key.Matches(km, k.Up):
+	case key.Matches(km, k.get(actions.Up)):
 		v.top = max(v.top-1, 0)
-	case key.Matches(km, k.Down):
+	case key.Matches(km, k.get(actions.Down)):
 		v.top++
-	case key.Matches(km, k.PageUp):
+	case key.Matches(km, k.get(actions.PageUp)):
 		v.top = max(v.top-max(v.height-2, 1), 0)
-	case key.Matches(km, k.PageDown):
+	case key.Matches(km, k.get(actions.PageDown)):
 		v.top += max(v.height-2, 1)
-	case key.Matches(km, k.Top):
+	case key.Matches(km, k.get(actions.Top)):
 		v.top = 0
 	}
 	return v, nil
@@ -81,8 +82,8 @@ func (v argsView) setSize(w, h int) view {
 }
 
 func (argsView) keys(k keyMap) keyMap {
-	k.Enter.SetEnabled(false)
-	k.Back.SetEnabled(true)
+	k.enable(actions.Enter, false)
+	k.enable(actions.Back, true)
 	return k
 }
 

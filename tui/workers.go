@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/workq-tui/workq-tui/internal/actions"
 	"github.com/workq-tui/workq-tui/internal/shellword"
 	"github.com/workq-tui/workq-tui/internal/textsafe"
 	"github.com/workq-tui/workq-tui/model"
@@ -110,8 +111,8 @@ func (v workersView) resize() workersView {
 
 func (v workersView) keys(k keyMap) keyMap {
 	_, ok := v.current()
-	k.Enter.SetEnabled(ok)
-	k.Enter.SetHelp("enter", "arguments")
+	k.enable(actions.Enter, ok)
+	k.setHelp(actions.Enter, "enter", "arguments")
 	return k
 }
 
@@ -146,7 +147,7 @@ func workerSearchText(w *model.Worker) string {
 func (v workersView) update(msg tea.Msg) (view, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		if w, ok := v.current(); ok && key.Matches(msg, v.km.Enter) {
+		if w, ok := v.current(); ok && key.Matches(msg, v.km.get(actions.Enter)) {
 			return v, pushCmd(func(e openEnv) (view, string) {
 				return newArgsView(w, v.readAt, v.latest, e.keys), ""
 			})
