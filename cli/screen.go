@@ -145,7 +145,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 	lines := loadCmdLines(e)
 	all := make([]tui.Options, 0, len(ts))
 	for _, t := range ts {
-		opts, closeTarget, err := c.targetOptions(ctx, t, renderer, auditor)
+		opts, closeTarget, err := c.targetOptions(ctx, t, renderer, auditor, e.getenv)
 		settle(&opts, e, settings, lines)
 		if err != nil {
 			if len(ts) > 1 {
@@ -176,7 +176,7 @@ func (c *screenCmd) run(ctx context.Context, e env, args []string) error {
 		closers[len(closers)-1]()
 		closers = closers[:len(closers)-1]
 		var closeTarget func()
-		if opts, closeTarget, err = c.targetOptions(ctx, t, renderer, auditor); err != nil {
+		if opts, closeTarget, err = c.targetOptions(ctx, t, renderer, auditor, e.getenv); err != nil {
 			return err
 		}
 		settle(&opts, e, settings, loadCmdLines(e))
@@ -258,7 +258,7 @@ func runProgram(ctx context.Context, e env, root tea.Model) (tea.Model, error) {
 // pool (closed by done), its reads, and unless it is read-only its actions,
 // recorded in auditor. The screen of one target and every target of the
 // fleet are built here.
-func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipgloss.Renderer, auditor tui.Auditor) (opts tui.Options, done func(), err error) {
+func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipgloss.Renderer, auditor tui.Auditor, getenv func(string) string) (opts tui.Options, done func(), err error) {
 	d, stop, err := t.open(ctx)
 	if err != nil {
 		return tui.Options{}, nil, err
@@ -300,7 +300,7 @@ func (c *screenCmd) targetOptions(ctx context.Context, t *target, renderer *lipg
 		closers = append(closers, func() { pool.Close() })
 		// One reaper reaps, requeues and repairs the locks.
 		r := reaper.NewReaper(pool, t.namespace, c.batch)
-		opts.Writes = screenWritesOf(r, pool, t, c.batch, newScreenJournal(auditor, t), hist)
+		opts.Writes = screenWritesOf(r, pool, t, c.batch, newScreenJournal(auditor, t), hist, getenv)
 		opts.Audit = auditor
 	}
 	return opts, done, nil

@@ -53,8 +53,8 @@ func screenReadsOf(client *redisq.Client, d *redisq.Dialer, t *target, h screenH
 // screenWritesOf is what the screen of target t writes: r reaps, requeues
 // and repairs the locks; every write is journalled in j (see screen_journal.go and
 // screen_repairs.go; none when j is nil), and the undos of what h lists
-// too (refused without j).
-func screenWritesOf(r *reaper.Reaper, pool *redis.Pool, t *target, batch int, j *screenJournal, h screenHistory) tui.Writes {
+// too (refused without j); getenv finds the operator's editor.
+func screenWritesOf(r *reaper.Reaper, pool *redis.Pool, t *target, batch int, j *screenJournal, h screenHistory, getenv func(string) string) tui.Writes {
 	a := tui.Writes{
 		Reap:     r,
 		Requeue:  r,
@@ -63,7 +63,7 @@ func screenWritesOf(r *reaper.Reaper, pool *redis.Pool, t *target, batch int, j 
 		Throttle: screenThrottler{pool: pool, j: j},
 		Jobs:     screenJobsJournalled(pool, t.namespace, batch, j),
 		Undo:     screenUndoer{h: h, pool: pool, batch: batch, j: j},
-		Edit:     screenEditor{pool: pool, keys: redisq.NewKeys(t.namespace), j: j},
+		Edit:     screenEditor{pool: pool, keys: redisq.NewKeys(t.namespace), j: j, getenv: getenv},
 		Drain:    screenDrainer{pool: pool, keys: redisq.NewKeys(t.namespace), batch: batch, j: j},
 	}
 	if j != nil {

@@ -36,13 +36,13 @@ func (s screenEditor) OpenEditor(text []byte) (*editor.Session, error) {
 	return editor.Open(getenv, "args.json", text)
 }
 
-func (s screenEditor) PlanEdit(ctx context.Context, set model.SetName, ref reaper.JobRef, args []byte) (reaper.EditPlan, error) {
+func (s screenEditor) PlanEdit(ctx context.Context, set model.SetName, ref reaper.JobRef, args []byte, requeue bool) (reaper.EditPlan, error) {
 	c, err := s.pool.GetContext(ctx)
 	if err != nil {
 		return reaper.EditPlan{}, fmt.Errorf("plan the edit: %w", err)
 	}
 	defer c.Close()
-	return reaper.PlanEdit(ctx, c, s.keys, set, ref, args, false)
+	return reaper.PlanEdit(ctx, c, s.keys, set, ref, args, requeue)
 }
 
 func (s screenEditor) PlanDuplicate(ctx context.Context, set model.SetName, ref reaper.JobRef) (reaper.EditPlan, error) {

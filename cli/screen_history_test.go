@@ -29,7 +29,7 @@ func TestScreenUndoJobsRequeue(t *testing.T) {
 	hist := screenHistoryOf(auditPathOf(auditor), tgt)
 	pool := srv.Pool()
 	defer pool.Close()
-	actor := screenWritesOf(reaper.NewReaper(pool, "work", 5), pool, tgt, 5, newScreenJournal(auditor, tgt), hist)
+	actor := screenWritesOf(reaper.NewReaper(pool, "work", 5), pool, tgt, 5, newScreenJournal(auditor, tgt), hist, nil)
 	ctx := context.Background()
 
 	plan, err := actor.Jobs.PlanJobs(ctx, reaper.JobsRequeue, reaper.JobsTarget{Set: model.SetDead, All: true})

@@ -45,7 +45,7 @@ func ScreenOptions(ctx context.Context, args []string, getenv func(string) strin
 	}
 	dark, _ := darkBackground(c.theme, getenv) // checked above
 	auditor := &audit.File{Path: auditPath, User: osUser(getenv)}
-	opts, done, err = c.targetOptions(ctx, ts[0], screenRenderer(e, dark), auditor)
+	opts, done, err = c.targetOptions(ctx, ts[0], screenRenderer(e, dark), auditor, getenv)
 	if err != nil {
 		return tui.Options{}, nil, err
 	}

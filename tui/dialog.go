@@ -56,6 +56,10 @@ func (d confirmDialog) footerLines(inner int, st styles) []string {
 		if !d.read {
 			return append(lines, fitLine("n/esc/q: cancel", inner))
 		}
+		if d.alt != nil {
+			h := d.alt.binding.Help()
+			return append(lines, fitLine("y: run it   "+h.Key+": "+h.Desc+"   n/esc/q: cancel", inner))
+		}
 		return append(lines, fitLine("y: run it   n/esc/q: cancel", inner))
 	}
 	choice := "n/esc/q: cancel"

@@ -20,6 +20,9 @@ func TestDriveWorkers(t *testing.T) {
 	s.Run("workers")
 	s.Wait("[Workers]", "w1", "mail", "half")
 	s.Press("enter")
+	// The list's own pane shows the arguments too: the view of them is
+	// on screen once the list's column titles are gone.
+	s.WaitGone("CHECKIN")
 	s.Wait("ARGUMENTS of mail m9", `"to": "ops@example.com"`)
 	s.Press("esc")
 	s.Wait("CHECKIN")

@@ -3,8 +3,10 @@ package tui
 // This file owns e and d on a job's detail in the Jobs view: e suspends
 // the screen for the operator's editor on the job's args (as lazygit does,
 // through tea.ExecProcess), then shows the edit's plan, with its diff, in
-// the confirm dialog; d plans a copy of the job with a new id pushed onto
-// its queue. y runs the plan's one checked script call.
+// the confirm dialog, where y saves the new args and R saves them and moves
+// the job onto its queue (planned again, and shown, first); d plans a copy
+// of the job with a new id pushed onto its queue. y runs the plan's one
+// checked script call.
 
 import (
 	"context"
@@ -32,7 +34,9 @@ const (
 // and runs edits and copies, journalled.
 type JobEditor interface {
 	OpenEditor(text []byte) (*editor.Session, error)
-	PlanEdit(ctx context.Context, set model.SetName, ref reaper.JobRef, args []byte) (reaper.EditPlan, error)
+	// PlanEdit plans new args for the member ref finds in set; requeue
+	// moves the edited job onto its queue as well.
+	PlanEdit(ctx context.Context, set model.SetName, ref reaper.JobRef, args []byte, requeue bool) (reaper.EditPlan, error)
 	PlanDuplicate(ctx context.Context, set model.SetName, ref reaper.JobRef) (reaper.EditPlan, error)
 	ExecuteEdit(ctx context.Context, plan reaper.EditPlan) (reaper.EditResult, string, error)
 }
@@ -128,14 +132,20 @@ func (m Model) onJobEdited(msg jobEditedMsg) (Model, tea.Cmd) {
 	if err != nil {
 		return m.setStatus(oneLine(err.Error())+": nothing changed", true)
 	}
+	return m.planEdit(msg.seq, msg.set, msg.job, args, false)
+}
+
+// planEdit asks for the plan of job's new args in set (and of its requeue),
+// which must find the job as the editor had it.
+func (m Model) planEdit(seq int, set model.SetName, job model.SetJob, args []byte, requeue bool) (Model, tea.Cmd) {
 	ed, timeout := m.wr.Edit, m.opts.FetchTimeout
-	ref := reaper.JobRef{ID: msg.job.Job.ID, Score: msg.job.ScoreText}
-	seq, set, raw := msg.seq, msg.set, msg.job.Raw
+	ref := reaper.JobRef{ID: job.Job.ID, Score: job.ScoreText}
+	raw := job.Raw
 	m, clear := m.setStatus("planning the edit…", false)
 	return m, tea.Batch(clear, func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
 		defer cancel()
-		p, err := ed.PlanEdit(ctx, set, ref, args)
+		p, err := ed.PlanEdit(ctx, set, ref, args, requeue)
 		if err == nil && string(p.Job.Raw) != string(raw) {
 			err = fmt.Errorf("the job changed while its args were edited: %w; edit it again", reaper.ErrEditMoved)
 		}
@@ -155,7 +165,19 @@ func (m Model) onEditPlan(msg editPlanMsg) (Model, tea.Cmd) {
 	case msg.err != nil:
 		return m.setStatus("not planned: "+oneLine(msg.err.Error()), true)
 	}
-	return m.openDialog(confirmDialog{action: editAction(msg.kind, msg.plan, m.wr.Edit)}), nil
+	d := confirmDialog{action: editAction(msg.kind, msg.plan, m.wr.Edit)}
+	if msg.kind == actionJobsEdit && msg.plan.Mode == reaper.EditReplace {
+		// R: the same args, and the job onto its queue; planned again,
+		// so that the dialog shows what the requeue does.
+		plan, seq := msg.plan, msg.seq
+		b := m.keys.SetsRequeue
+		b.SetEnabled(true)
+		b.SetHelp(b.Help().Key, "save and requeue")
+		d.alt = &dialogChoice{binding: b, run: func(m Model) (Model, tea.Cmd) {
+			return m.planEdit(seq, plan.Job.Set, plan.Job, plan.NewArgs, true)
+		}}
+	}
+	return m.openDialog(d), nil
 }
 
 // editAction turns an edit's or duplicate's plan into an action.
@@ -163,7 +185,11 @@ func editAction(kind actionKind, plan reaper.EditPlan, ed JobEditor) action {
 	id := textsafe.Clean(plan.Job.Job.ID)
 	title := fmt.Sprintf("Edit the args of job %s in %s?", id, plan.Job.Set)
 	running := "editing job " + id
-	if kind == actionJobsDuplicate {
+	switch {
+	case plan.Mode == reaper.EditRequeue:
+		title = fmt.Sprintf("Edit job %s and requeue it onto %s?", id, textsafe.Clean(plan.QueueKey))
+		running = "editing and requeueing job " + id
+	case kind == actionJobsDuplicate:
 		title = fmt.Sprintf("Push a copy of job %s onto %s?", id, textsafe.Clean(plan.QueueKey))
 		running = "copying job " + id
 	}

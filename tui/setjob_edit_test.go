@@ -43,7 +43,7 @@ func (e *fakeEditor) member(set model.SetName, ref reaper.JobRef) model.SetJob {
 	return model.SetJob{}
 }
 
-func (e *fakeEditor) PlanEdit(_ context.Context, set model.SetName, ref reaper.JobRef, args []byte) (reaper.EditPlan, error) {
+func (e *fakeEditor) PlanEdit(_ context.Context, set model.SetName, ref reaper.JobRef, args []byte, _ bool) (reaper.EditPlan, error) {
 	sj := e.member(set, ref)
 	old, _ := model.ArgsOf(sj.Raw)
 	n, err := model.ReplaceField(sj.Raw, "args", args)

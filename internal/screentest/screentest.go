@@ -65,6 +65,13 @@ type Screen struct {
 // the test ends.
 func Start(t testing.TB, srv *redistest.Server, args ...string) *Screen {
 	t.Helper()
+	return StartWith(t, srv, nil, args...)
+}
+
+// StartWith is Start with environment variables of the program's besides
+// its own (VISUAL, say, for an editor the test provides).
+func StartWith(t testing.TB, srv *redistest.Server, extra map[string]string, args ...string) *Screen {
+	t.Helper()
 	dir := t.TempDir()
 	s := &Screen{t: t, clock: &Clock{}, changed: make(chan struct{}),
 		Audit: filepath.Join(dir, "audit.log"), State: filepath.Join(dir, "state")}
@@ -75,6 +82,9 @@ func Start(t testing.TB, srv *redistest.Server, args ...string) *Screen {
 		"NO_COLOR":        "1",
 		"USER":            "tester",
 	}
+	for k, v := range extra {
+		env[k] = v
+	}
 	flags := append([]string{"--redis", srv.Addr(), "--audit-log", s.Audit, "--interval", "250ms"}, args...)
 	opts, done, err := cli.ScreenOptions(context.Background(), flags, func(k string) string { return env[k] }, (*clipboard)(s))
 	if err != nil {
@@ -82,7 +92,15 @@ func Start(t testing.TB, srv *redistest.Server, args ...string) *Screen {
 	}
 	opts.Now = s.clock.Now
 	ctx, cancel := context.WithCancel(context.Background())
-	s.p = tea.NewProgram(probe{inner: tui.New(opts), s: s}, tea.WithInput(nil), tea.WithOutput(io.Discard),
+	// The input is a pipe nothing is written to: keys come by Send. nil
+	// would do until the screen runs the operator's editor, when bubbletea
+	// reads its input again; and an os pipe, not an io one, so that the
+	// editor gets it as its stdin without a copy that never ends.
+	in, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatalf("the screen's input: %v", err)
+	}
+	s.p = tea.NewProgram(probe{inner: tui.New(opts), s: s}, tea.WithInput(in), tea.WithOutput(io.Discard),
 		tea.WithoutRenderer(), tea.WithoutSignalHandler(), tea.WithContext(ctx))
 	ran := make(chan struct{})
 	go func() {
@@ -98,6 +116,8 @@ func Start(t testing.TB, srv *redistest.Server, args ...string) *Screen {
 		s.mu.Unlock()
 	}()
 	t.Cleanup(func() {
+		defer in.Close()
+		defer inW.Close()
 		s.p.Quit()
 		select {
 		case <-ran:
