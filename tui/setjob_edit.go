@@ -170,7 +170,7 @@ func (m Model) onEditPlan(msg editPlanMsg) (Model, tea.Cmd) {
 		// R: the same args, and the job onto its queue; planned again,
 		// so that the dialog shows what the requeue does.
 		plan, seq := msg.plan, msg.seq
-		b := m.keys.SetsRequeue
+		b := m.keys.get(actions.SetsRequeue)
 		b.SetEnabled(true)
 		b.SetHelp(b.Help().Key, "save and requeue")
 		d.alt = &dialogChoice{binding: b, run: func(m Model) (Model, tea.Cmd) {
