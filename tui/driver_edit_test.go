@@ -41,6 +41,9 @@ func TestDriveJobEditAndRequeue(t *testing.T) {
 	if got := s.DialogTitle(); got != "Edit the args of job e1 in dead?" {
 		t.Errorf("dialog title %q", got)
 	}
+	if h := s.HelpLine(); !strings.Contains(h, "R save and requeue") {
+		t.Errorf("the help line does not offer R: %q", h)
+	}
 	s.ConfirmWith("R", "R: save and requeue")
 	s.WaitFor("the requeue's plan", func(string) bool {
 		return s.DialogTitle() == "Edit job e1 and requeue it onto work:jobs:mail?"

@@ -117,6 +117,9 @@ func (d dialogKeys) ShortHelp() []key.Binding {
 		}
 		return []key.Binding{d.k.get(actions.Cancel)}
 	}
+	if d.d.alt != nil {
+		return []key.Binding{d.k.get(actions.Confirm), d.d.alt.binding, d.k.get(actions.Cancel)}
+	}
 	return []key.Binding{d.k.get(actions.Confirm), d.k.get(actions.Cancel)}
 }
 func (d dialogKeys) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
