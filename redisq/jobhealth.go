@@ -198,25 +198,15 @@ const healthStep = TimelineStep
 // readDead counts the dead members scored from min on, walked by score
 // healthStep at a time as WalkScores walks (each step from the last score
 // read, skipping the members at that score already read), the next step
-// sent as soon as a full one arrived and each counted (addDead) on a
-// goroutine of its own meanwhile: the first read takes an hour of deaths,
-// and its parse overlaps Redis's reply to the next step instead of
-// following the whole reply. The retry read (ZRANGEBYSCORE's arguments)
-// goes in the first round trip, after the first step; its members are
-// returned, nil when the key holds no sorted set.
+// sent as soon as a full one arrived and each counted (addDead) while
+// Redis answers the next: the first read takes an hour of deaths, and its
+// parse overlaps Redis's reply to the next step instead of following the
+// whole reply. The counting is done here, not on a goroutine of its own:
+// Redis and the reply's reading keep the machine's other CPU busy, and a
+// third thread only waited for one. The retry read (ZRANGEBYSCORE's
+// arguments) goes in the first round trip, after the first step; its
+// members are returned, nil when the key holds no sorted set.
 func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min string, retryArgs []any) ([]any, error) {
-	pages := make(chan []any, 2)
-	counted := make(chan struct{})
-	go func() {
-		defer close(counted)
-		for pairs := range pages {
-			t.addDead(pairs)
-		}
-	}()
-	defer func() {
-		close(pages)
-		<-counted
-	}()
 	skip := 0
 	send := func() error {
 		if err := conn.Send("ZRANGEBYSCORE", t.keys.Dead(), min, "+inf", "WITHSCORES", "LIMIT", skip, healthStep); err != nil {
@@ -264,9 +254,7 @@ func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min strin
 				return nil, err
 			}
 		}
-		if len(pairs) > 0 {
-			pages <- pairs
-		}
+		t.addDead(pairs)
 		if !full {
 			return retry, nil
 		}
@@ -279,26 +267,41 @@ func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min strin
 // addDead counts the dead members of pairs (member, score...) not counted
 // yet, at their score. The members are read as model.FailureText reads
 // them, nothing of a member kept but its type's name and its error's
-// normal form: the first read takes an hour of deaths.
+// normal form: the first read takes an hour of deaths. A member is hashed
+// only where it can be met again: at the newest score counted before pairs
+// (whose members counted then are skipped) or at the newest of pairs
+// (where the next step or read starts); a reply holds a member once, so
+// the members of the scores between need no hash.
 func (t *HealthTracker) addDead(pairs []any) {
+	top, found := newestSeconds(pairs)
+	if !found {
+		return
+	}
+	prev := t.deadLast
 	for i := 0; i+1 < len(pairs); i += 2 {
 		member, _ := pairs[i].([]byte)
 		score, _ := pairs[i+1].([]byte)
 		at, ok := scoreSeconds(score)
-		if !ok {
+		if !ok || at < t.deadLast {
 			continue
 		}
-		h := maphash.Bytes(t.seed, member)
+		hashed := at == prev || at == top
+		var h uint64
+		if hashed {
+			h = maphash.Bytes(t.seed, member)
+		}
 		switch {
-		case at < t.deadLast:
-			continue
-		case at == t.deadLast && t.deadAtLast[h]:
+		case hashed && at == t.deadLast && t.deadAtLast[h]:
 			continue
 		case at > t.deadLast:
 			t.deadLast = at
-			clear(t.deadAtLast)
+			if len(t.deadAtLast) > 0 {
+				clear(t.deadAtLast)
+			}
 		}
-		t.deadAtLast[h] = true
+		if hashed {
+			t.deadAtLast[h] = true
+		}
 		name, errText, _, ok := t.failureText(member)
 		if !ok {
 			continue
@@ -312,6 +315,18 @@ func (t *HealthTracker) addDead(pairs []any) {
 		}
 		t.log[name] = append(fs, model.Failure{At: at, Err: t.normalize(errText), Dead: true})
 	}
+}
+
+// newestSeconds is the newest score of pairs (member, score...) in whole
+// seconds (scoreSeconds); ok is false when no score reads as one.
+func newestSeconds(pairs []any) (newest int64, ok bool) {
+	for i := 1; i < len(pairs); i += 2 {
+		score, _ := pairs[i].([]byte)
+		if at, good := scoreSeconds(score); good && (!ok || at > newest) {
+			newest, ok = at, true
+		}
+	}
+	return newest, ok
 }
 
 // addRetry counts the retry members of pairs not counted yet, at their
