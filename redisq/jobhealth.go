@@ -202,8 +202,8 @@ const healthStep = TimelineStep
 // Redis answers the next: the first read takes an hour of deaths, and its
 // parse overlaps Redis's reply to the next step instead of following the
 // whole reply. The counting is done here, not on a goroutine of its own:
-// Redis and the reply's reading keep the machine's other CPU busy, and a
-// third thread only waited for one. The retry read (ZRANGEBYSCORE's
+// with Redis on one of two CPUs, a third thread bought no time (and cost
+// its hand-offs). The retry read (ZRANGEBYSCORE's
 // arguments) goes in the first round trip, after the first step; its
 // members are returned, nil when the key holds no sorted set.
 func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min string, retryArgs []any) ([]any, error) {
