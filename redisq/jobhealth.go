@@ -54,23 +54,30 @@ type HealthTracker struct {
 	// retryFrom the Redis time of the last read.
 	retrySeen map[uint64]int64
 	retryFrom int64
-	log       map[string][]model.Failure
+	// log holds each type's failures of the history by its name: one
+	// look-up a member, by the name's bytes (the name's string is made
+	// once, when the type enters the log).
+	log map[string]*typeLog
 	// norm caches NormalizeError by error text: a failing type's errors
-	// repeat, and the first read takes thousands. names holds each job
-	// name once, and text is the buffer members' escaped texts are read
-	// into (model.FailureText).
-	norm  map[string]string
-	names map[string]string
-	text  []byte
+	// repeat, and the first read takes thousands. text is the buffer
+	// members' escaped texts are read into (model.FailureText).
+	norm map[string]string
+	text []byte
 	// waits are each queued type's samples of the last polls, for a
 	// backlog by growth (model.WaitGrowing).
 	waits map[string][]model.WaitSample
 }
 
+// typeLog is one job type's failures in the tracker's log.
+type typeLog struct {
+	name string
+	fs   []model.Failure
+}
+
 // NewHealthTracker returns a tracker of the namespace judging with limits.
 func NewHealthTracker(namespace string, limits model.HealthLimits) *HealthTracker {
 	return &HealthTracker{keys: NewKeys(namespace), limits: limits, seed: maphash.MakeSeed(),
-		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string][]model.Failure{}, norm: map[string]string{}, names: map[string]string{},
+		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string]*typeLog{}, norm: map[string]string{},
 		waits: map[string][]model.WaitSample{}}
 }
 
@@ -302,18 +309,17 @@ func (t *HealthTracker) addDead(pairs []any) {
 		if hashed {
 			t.deadAtLast[h] = true
 		}
-		name, errText, _, ok := t.failureText(member)
+		tl, errText, _, ok := t.failureText(member)
 		if !ok {
 			continue
 		}
-		fs := t.log[name]
-		if fs == nil {
+		if tl.fs == nil {
 			// Room for a step's members: the first read takes an hour of
 			// deaths, and a slice grown one doubling at a time from empty
 			// copies them over and over.
-			fs = make([]model.Failure, 0, min(len(pairs)/2, healthStep))
+			tl.fs = make([]model.Failure, 0, min(len(pairs)/2, healthStep))
 		}
-		t.log[name] = append(fs, model.Failure{At: at, Err: t.normalize(errText), Dead: true})
+		tl.fs = append(tl.fs, model.Failure{At: at, Err: t.normalize(errText), Dead: true})
 	}
 }
 
@@ -341,31 +347,31 @@ func (t *HealthTracker) addRetry(pairs []any, since int64) {
 		if _, ok := t.retrySeen[h]; ok {
 			continue
 		}
-		name, errText, failedAt, ok := t.failureText(member)
+		tl, errText, failedAt, ok := t.failureText(member)
 		if !ok || failedAt <= since {
 			continue
 		}
 		t.retrySeen[h] = failedAt
-		t.log[name] = append(t.log[name], model.Failure{At: failedAt, Err: t.normalize(errText)})
+		tl.fs = append(tl.fs, model.Failure{At: failedAt, Err: t.normalize(errText)})
 	}
 }
 
-// failureText reads a member's type, error text and failed_at; ok is
-// false for a member that is not a job or has no name.
-func (t *HealthTracker) failureText(member []byte) (name string, errText []byte, failedAt int64, ok bool) {
+// failureText reads a member's error text and failed_at, and finds its
+// type's log (entered, empty, the first time: prune drops it while it
+// stays empty); ok is false for a member that is not a job or has no
+// name.
+func (t *HealthTracker) failureText(member []byte) (tl *typeLog, errText []byte, failedAt int64, ok bool) {
 	nameText, errText, failedAt, text, ok := model.FailureText(member, t.text)
 	t.text = text
 	if !ok || len(nameText) == 0 {
-		return "", nil, 0, false
+		return nil, nil, 0, false
 	}
-	name, ok = t.names[string(nameText)]
-	if !ok {
-		name = string(nameText)
-		if len(t.names) < 10_000 {
-			t.names[name] = name
-		}
+	tl = t.log[string(nameText)]
+	if tl == nil {
+		tl = &typeLog{name: string(nameText)}
+		t.log[tl.name] = tl
 	}
-	return name, errText, failedAt, true
+	return tl, errText, failedAt, true
 }
 
 // scoreSeconds reads a sorted set's score as whole seconds (a fraction
@@ -427,13 +433,14 @@ func (t *HealthTracker) prune(since int64) *model.FailureLog {
 		}
 	}
 	out := &model.FailureLog{Since: since, Jobs: make(map[string][]model.Failure, len(t.log))}
-	for job, fs := range t.log {
+	for job, tl := range t.log {
+		fs := tl.fs
 		if !failuresSorted(fs) {
 			// Sorted in an array of its own: the one shared with a log
 			// handed out before keeps its order.
 			fs = append([]model.Failure(nil), fs...)
 			sortFailures(fs)
-			t.log[job] = fs
+			tl.fs = fs
 		}
 		// The log handed out shares the tracker's array up to its length
 		// (capped there, so the tracker's appends never show in it): what
@@ -449,7 +456,7 @@ func (t *HealthTracker) prune(since int64) *model.FailureLog {
 		}
 		if drop > 0 {
 			fs = append([]model.Failure(nil), fs[drop:]...)
-			t.log[job] = fs
+			tl.fs = fs
 		}
 		out.Jobs[job] = fs[:len(fs):len(fs)]
 	}
