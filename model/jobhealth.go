@@ -244,8 +244,7 @@ func AssessJobs(snap *Snapshot, in HealthInput, l HealthLimits) *JobHealth {
 		}
 	}
 	workers := mergeWorkers(snap.Workers, in.Workers)
-	live := livePoolsByJob(snap)
-	full := saturatedSet(snap)
+	var served *servingPools
 	for i := range snap.JobTypes {
 		jt := &snap.JobTypes[i]
 		if jt.Queued == 0 {
@@ -255,7 +254,9 @@ func AssessJobs(snap *Snapshot, in HealthInput, l HealthLimits) *JobHealth {
 		if jt.Latency != nil {
 			wait = *jt.Latency
 		}
-		pools := live[jt.Name]
+		if served == nil && !jt.Paused {
+			served = newServingPools(snap)
+		}
 		switch {
 		case jt.Paused:
 			if wait > l.PausedLimit {
@@ -263,7 +264,7 @@ func AssessJobs(snap *Snapshot, in HealthInput, l HealthLimits) *JobHealth {
 					Short:  "paused, waiting " + ShortAge(wait),
 					Detail: fmt.Sprintf("paused with %d queued, the oldest waiting %s (over %s)", jt.Queued, FormatAge(wait), FormatAge(l.PausedLimit))})
 			}
-		case len(pools) == 0:
+		case !served.serves(jt.Name):
 			if jt.Latency == nil || wait > l.StarveAfter {
 				d := fmt.Sprintf("%d queued and no live pool lists it in job_names", jt.Queued)
 				short := "unserved"
@@ -274,7 +275,7 @@ func AssessJobs(snap *Snapshot, in HealthInput, l HealthLimits) *JobHealth {
 				h.Problems = append(h.Problems, JobProblem{Kind: FindingUnserved, Job: jt.Name, Wait: wait, Short: short, Detail: d})
 			}
 		default:
-			if p := assessStarving(snap, jt, pools, full, workers, wait, l); p != nil {
+			if p := assessStarving(snap, jt, served, workers, wait, l); p != nil {
 				h.Problems = append(h.Problems, *p)
 			} else if wait > l.WaitLimit {
 				h.Problems = append(h.Problems, JobProblem{Kind: FindingBacklog, Job: jt.Name, Wait: wait,
@@ -400,22 +401,6 @@ func failingSince(fs []Failure, end int64, baseRate float64, l HealthLimits) int
 	return end - (back+1)*60
 }
 
-// livePoolsByJob lists per job name the live (not dead) pools whose
-// heartbeat names it.
-func livePoolsByJob(snap *Snapshot) map[string][]*Pool {
-	out := map[string][]*Pool{}
-	for i := range snap.Pools {
-		p := &snap.Pools[i]
-		if p.Status == StatusDead || p.Heartbeat == nil {
-			continue
-		}
-		for _, n := range p.Heartbeat.JobNames {
-			out[n] = append(out[n], p)
-		}
-	}
-	return out
-}
-
 // mergeWorkers is the observations of a and b, one per worker ID (a's
 // first).
 func mergeWorkers(a, b []Worker) map[string]*Worker {
@@ -440,48 +425,21 @@ func SaturatedPools(pools []*Pool) (full []*Pool, all bool) {
 	return full, len(full) == len(pools) && len(pools) > 0
 }
 
-// saturatedSet are the live pools whose every worker holds a job, each
-// pool's lists summed once per judgement rather than once per job type.
-func saturatedSet(snap *Snapshot) map[*Pool]bool {
-	out := map[*Pool]bool{}
-	for i := range snap.Pools {
-		p := &snap.Pools[i]
-		if p.Status != StatusDead && p.Heartbeat != nil {
-			if full, _ := SaturatedPools([]*Pool{p}); len(full) == 1 {
-				out[p] = true
-			}
-		}
-	}
-	return out
-}
-
-func allSaturated(pools []*Pool, full map[*Pool]bool) bool {
-	for _, p := range pools {
-		if !full[p] {
-			return false
-		}
-	}
-	return len(pools) > 0
-}
-
 // assessStarving: jobs waited longer than StarveAfter while no slot was
 // free for them, every worker of every live pool serving the type busy or
 // the lock at max_concurrency held by live pools' running jobs (a lock
 // held by dead pools or drifted is a finding of its own).
-func assessStarving(snap *Snapshot, jt *JobType, pools []*Pool, full map[*Pool]bool, workers map[string]*Worker, wait time.Duration, l HealthLimits) *JobProblem {
+func assessStarving(snap *Snapshot, jt *JobType, served *servingPools, workers map[string]*Worker, wait time.Duration, l HealthLimits) *JobProblem {
 	if wait <= l.StarveAfter {
 		return nil
 	}
 	var why string
 	var holders []string
-	var liveHeld int64
-	for _, p := range pools {
-		liveHeld += jt.LockInfo[p.ID]
-	}
-	if jt.MaxConcurrency > 0 && jt.Lock >= jt.MaxConcurrency && liveHeld >= jt.MaxConcurrency {
+	if jt.MaxConcurrency > 0 && jt.Lock >= jt.MaxConcurrency && liveHeld(jt, served.of(jt.Name)) >= jt.MaxConcurrency {
 		why = fmt.Sprintf("lock %d at max_concurrency %d held by running jobs", jt.Lock, jt.MaxConcurrency)
-		holders = holdersOf(pools, workers, snap.RedisTime, jt.Name)
-	} else if allSaturated(pools, full) {
+		holders = holdersOf(served.of(jt.Name), workers, snap.RedisTime, jt.Name)
+	} else if served.allSaturated(jt.Name) {
+		pools := served.of(jt.Name)
 		var n int64
 		for _, p := range pools {
 			n += p.Heartbeat.Concurrency
@@ -500,6 +458,15 @@ func assessStarving(snap *Snapshot, jt *JobType, pools []*Pool, full map[*Pool]b
 		short += " (" + strings.SplitN(holders[0], ";", 2)[0] + ")"
 	}
 	return &JobProblem{Kind: FindingStarving, Job: jt.Name, Wait: wait, Short: short, Detail: d, Holders: holders}
+}
+
+// liveHeld is how much of jt's lock the pools hold (lock_info).
+func liveHeld(jt *JobType, pools []*Pool) int64 {
+	var n int64
+	for _, p := range pools {
+		n += jt.LockInfo[p.ID]
+	}
+	return n
 }
 
 // holdersOf says what holds the slots of pools: per job type running,

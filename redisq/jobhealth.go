@@ -54,23 +54,30 @@ type HealthTracker struct {
 	// retryFrom the Redis time of the last read.
 	retrySeen map[uint64]int64
 	retryFrom int64
-	log       map[string][]model.Failure
+	// log holds each type's failures of the history by its name: one
+	// look-up a member, by the name's bytes (the name's string is made
+	// once, when the type enters the log).
+	log map[string]*typeLog
 	// norm caches NormalizeError by error text: a failing type's errors
-	// repeat, and the first read takes thousands. names holds each job
-	// name once, and text is the buffer members' escaped texts are read
-	// into (model.FailureText).
-	norm  map[string]string
-	names map[string]string
-	text  []byte
+	// repeat, and the first read takes thousands. text is the buffer
+	// members' escaped texts are read into (model.FailureText).
+	norm map[string]string
+	text []byte
 	// waits are each queued type's samples of the last polls, for a
 	// backlog by growth (model.WaitGrowing).
 	waits map[string][]model.WaitSample
 }
 
+// typeLog is one job type's failures in the tracker's log.
+type typeLog struct {
+	name string
+	fs   []model.Failure
+}
+
 // NewHealthTracker returns a tracker of the namespace judging with limits.
 func NewHealthTracker(namespace string, limits model.HealthLimits) *HealthTracker {
 	return &HealthTracker{keys: NewKeys(namespace), limits: limits, seed: maphash.MakeSeed(),
-		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string][]model.Failure{}, norm: map[string]string{}, names: map[string]string{},
+		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string]*typeLog{}, norm: map[string]string{},
 		waits: map[string][]model.WaitSample{}}
 }
 
@@ -198,25 +205,15 @@ const healthStep = TimelineStep
 // readDead counts the dead members scored from min on, walked by score
 // healthStep at a time as WalkScores walks (each step from the last score
 // read, skipping the members at that score already read), the next step
-// sent as soon as a full one arrived and each counted (addDead) on a
-// goroutine of its own meanwhile: the first read takes an hour of deaths,
-// and its parse overlaps Redis's reply to the next step instead of
-// following the whole reply. The retry read (ZRANGEBYSCORE's arguments)
-// goes in the first round trip, after the first step; its members are
-// returned, nil when the key holds no sorted set.
+// sent as soon as a full one arrived and each counted (addDead) while
+// Redis answers the next: the first read takes an hour of deaths, and its
+// parse overlaps Redis's reply to the next step instead of following the
+// whole reply. The counting is done here, not on a goroutine of its own:
+// with Redis on one of two CPUs, a third thread bought no time (and cost
+// its hand-offs). The retry read (ZRANGEBYSCORE's arguments) goes in the
+// first round trip, after the first step; its members are returned, nil
+// when the key holds no sorted set.
 func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min string, retryArgs []any) ([]any, error) {
-	pages := make(chan []any, 2)
-	counted := make(chan struct{})
-	go func() {
-		defer close(counted)
-		for pairs := range pages {
-			t.addDead(pairs)
-		}
-	}()
-	defer func() {
-		close(pages)
-		<-counted
-	}()
 	skip := 0
 	send := func() error {
 		if err := conn.Send("ZRANGEBYSCORE", t.keys.Dead(), min, "+inf", "WITHSCORES", "LIMIT", skip, healthStep); err != nil {
@@ -264,9 +261,7 @@ func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min strin
 				return nil, err
 			}
 		}
-		if len(pairs) > 0 {
-			pages <- pairs
-		}
+		t.addDead(pairs)
 		if !full {
 			return retry, nil
 		}
@@ -279,39 +274,65 @@ func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min strin
 // addDead counts the dead members of pairs (member, score...) not counted
 // yet, at their score. The members are read as model.FailureText reads
 // them, nothing of a member kept but its type's name and its error's
-// normal form: the first read takes an hour of deaths.
+// normal form: the first read takes an hour of deaths. A member is hashed
+// only where it can be met again: at the newest score counted before pairs
+// (whose members counted then are skipped) or at the newest of pairs
+// (where the next step or read starts); a reply holds a member once, so
+// the members of the scores between need no hash.
 func (t *HealthTracker) addDead(pairs []any) {
+	top, found := newestSeconds(pairs)
+	if !found {
+		return
+	}
+	prev := t.deadLast
 	for i := 0; i+1 < len(pairs); i += 2 {
 		member, _ := pairs[i].([]byte)
 		score, _ := pairs[i+1].([]byte)
 		at, ok := scoreSeconds(score)
-		if !ok {
+		if !ok || at < t.deadLast {
 			continue
 		}
-		h := maphash.Bytes(t.seed, member)
+		hashed := at == prev || at == top
+		var h uint64
+		if hashed {
+			h = maphash.Bytes(t.seed, member)
+		}
 		switch {
-		case at < t.deadLast:
-			continue
-		case at == t.deadLast && t.deadAtLast[h]:
+		case hashed && at == t.deadLast && t.deadAtLast[h]:
 			continue
 		case at > t.deadLast:
 			t.deadLast = at
-			clear(t.deadAtLast)
+			if len(t.deadAtLast) > 0 {
+				clear(t.deadAtLast)
+			}
 		}
-		t.deadAtLast[h] = true
-		name, errText, _, ok := t.failureText(member)
+		if hashed {
+			t.deadAtLast[h] = true
+		}
+		tl, errText, _, ok := t.failureText(member)
 		if !ok {
 			continue
 		}
-		fs := t.log[name]
-		if fs == nil {
+		if tl.fs == nil {
 			// Room for a step's members: the first read takes an hour of
 			// deaths, and a slice grown one doubling at a time from empty
 			// copies them over and over.
-			fs = make([]model.Failure, 0, min(len(pairs)/2, healthStep))
+			tl.fs = make([]model.Failure, 0, min(len(pairs)/2, healthStep))
 		}
-		t.log[name] = append(fs, model.Failure{At: at, Err: t.normalize(errText), Dead: true})
+		tl.fs = append(tl.fs, model.Failure{At: at, Err: t.normalize(errText), Dead: true})
 	}
+}
+
+// newestSeconds is the newest score of pairs (member, score...) in whole
+// seconds (scoreSeconds); ok is false when no score reads as one.
+func newestSeconds(pairs []any) (newest int64, ok bool) {
+	for i := 1; i < len(pairs); i += 2 {
+		score, _ := pairs[i].([]byte)
+		if at, good := scoreSeconds(score); good && (!ok || at > newest) {
+			newest, ok = at, true
+		}
+	}
+	return newest, ok
 }
 
 // addRetry counts the retry members of pairs not counted yet, at their
@@ -326,31 +347,31 @@ func (t *HealthTracker) addRetry(pairs []any, since int64) {
 		if _, ok := t.retrySeen[h]; ok {
 			continue
 		}
-		name, errText, failedAt, ok := t.failureText(member)
+		tl, errText, failedAt, ok := t.failureText(member)
 		if !ok || failedAt <= since {
 			continue
 		}
 		t.retrySeen[h] = failedAt
-		t.log[name] = append(t.log[name], model.Failure{At: failedAt, Err: t.normalize(errText)})
+		tl.fs = append(tl.fs, model.Failure{At: failedAt, Err: t.normalize(errText)})
 	}
 }
 
-// failureText reads a member's type, error text and failed_at; ok is
-// false for a member that is not a job or has no name.
-func (t *HealthTracker) failureText(member []byte) (name string, errText []byte, failedAt int64, ok bool) {
+// failureText reads a member's error text and failed_at, and finds its
+// type's log (entered, empty, the first time: prune drops it while it
+// stays empty); ok is false for a member that is not a job or has no
+// name.
+func (t *HealthTracker) failureText(member []byte) (tl *typeLog, errText []byte, failedAt int64, ok bool) {
 	nameText, errText, failedAt, text, ok := model.FailureText(member, t.text)
 	t.text = text
 	if !ok || len(nameText) == 0 {
-		return "", nil, 0, false
+		return nil, nil, 0, false
 	}
-	name, ok = t.names[string(nameText)]
-	if !ok {
-		name = string(nameText)
-		if len(t.names) < 10_000 {
-			t.names[name] = name
-		}
+	tl = t.log[string(nameText)]
+	if tl == nil {
+		tl = &typeLog{name: string(nameText)}
+		t.log[tl.name] = tl
 	}
-	return name, errText, failedAt, true
+	return tl, errText, failedAt, true
 }
 
 // scoreSeconds reads a sorted set's score as whole seconds (a fraction
@@ -412,13 +433,14 @@ func (t *HealthTracker) prune(since int64) *model.FailureLog {
 		}
 	}
 	out := &model.FailureLog{Since: since, Jobs: make(map[string][]model.Failure, len(t.log))}
-	for job, fs := range t.log {
+	for job, tl := range t.log {
+		fs := tl.fs
 		if !failuresSorted(fs) {
 			// Sorted in an array of its own: the one shared with a log
 			// handed out before keeps its order.
 			fs = append([]model.Failure(nil), fs...)
 			sortFailures(fs)
-			t.log[job] = fs
+			tl.fs = fs
 		}
 		// The log handed out shares the tracker's array up to its length
 		// (capped there, so the tracker's appends never show in it): what
@@ -434,7 +456,7 @@ func (t *HealthTracker) prune(since int64) *model.FailureLog {
 		}
 		if drop > 0 {
 			fs = append([]model.Failure(nil), fs[drop:]...)
-			t.log[job] = fs
+			tl.fs = fs
 		}
 		out.Jobs[job] = fs[:len(fs):len(fs)]
 	}

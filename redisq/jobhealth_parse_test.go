@@ -186,3 +186,37 @@ func TestHealthTrackerLogHandedOutUnchanged(t *testing.T) {
 		t.Errorf("the second log changed under the third read: %+v", second.Jobs["mail"])
 	}
 }
+
+// A member met again in a later step or read is counted once, whether it
+// comes back at the newest score counted before (a step that starts
+// there and goes on to newer ones) or at the newest of its own step, and
+// members of older scores are never met again.
+func TestHealthTrackerCountsRepeatedMembersOnce(t *testing.T) {
+	member := func(id int) []byte {
+		return []byte(fmt.Sprintf(`{"name":"mail","id":"%d","t":1,"err":"boom","failed_at":1}`, id))
+	}
+	step := func(ids ...int) []any {
+		var pairs []any
+		for _, id := range ids {
+			// id/10 is the score: 10-19 at 1001, 20-29 at 1002...
+			pairs = append(pairs, member(id), []byte(strconv.Itoa(1000+id/10)))
+		}
+		return pairs
+	}
+	tr := NewHealthTracker("work", model.DefaultHealthLimits())
+	tr.addDead(step(10, 11, 20, 21, 22))
+	tr.addDead(step(21, 22, 23, 30))     // 21, 22 again at the newest score before
+	tr.addDead(step(11, 30, 31, 40, 41)) // 11 older than all counted, 30 again
+	tr.addDead(step(40, 41))             // the whole step again
+	tr.addDead(step(41, 42))
+	got := tr.prune(0).Jobs["mail"]
+	var ids []int64
+	for _, f := range got {
+		ids = append(ids, f.At)
+	}
+	// 10 11 | 20 21 22 23 | 30 31 | 40 41 42
+	want := []int64{1001, 1001, 1002, 1002, 1002, 1002, 1003, 1003, 1004, 1004, 1004}
+	if !reflect.DeepEqual(ids, want) {
+		t.Errorf("counted at %v, want %v", ids, want)
+	}
+}
