@@ -44,6 +44,9 @@ type UndoPlan struct {
 	// alone, at most ReportLimit of the latter listed.
 	Already, MovedOn int64
 	MovedOnItems     []journal.Item
+	// QueueLength is the length of a drain's queue as planned: how long
+	// the walks of its undo's calls are.
+	QueueLength int64
 }
 
 // UndoItem is one thing to put back. Item holds what the journal says;
@@ -88,7 +91,7 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 		return planUndoEdit(ctx, c, p)
 	}
 	if isDrainOp(a.Header.Op) {
-		return planUndoDrain(p, a), nil
+		return planUndoDrain(ctx, c, p, a)
 	}
 	var search []int // requeued items whose pushed bytes are to be looked for
 	seen := map[string]bool{}
