@@ -36,3 +36,32 @@ func TestDrainBatchLenGrowsWithDepth(t *testing.T) {
 		t.Fatalf("no items: %d", got)
 	}
 }
+
+// An undo's call takes few items whose LINSERTs walk a long queue: one
+// whose job ahead is near the queue's front (the far end from LINSERT's
+// start) goes alone, so that no call holds Redis for long; items near the
+// queue's back go together, up to drainUndoBatch.
+func TestDrainUndoBatchBoundsTheWalk(t *testing.T) {
+	u := &Undoer{batch: 1000}
+	const length = 1_000_000
+	items := func(pos int64) []UndoItem {
+		out := make([]UndoItem, 40)
+		for i := range out {
+			out[i].Item.Old = []byte("{}")
+			out[i].Item.Position = pos
+		}
+		return out
+	}
+	if n := u.drainBatchOf(items(10), length); n != 1 {
+		t.Errorf("near the front of a million: %d items a call, want 1", n)
+	}
+	if n := u.drainBatchOf(items(length/2), length); n != 2 {
+		t.Errorf("in the middle: %d items a call, want 2", n)
+	}
+	if n := u.drainBatchOf(items(length-100), length); n != drainUndoBatch {
+		t.Errorf("near the back: %d items a call, want %d", n, drainUndoBatch)
+	}
+	if n := u.drainBatchOf(items(10), 1000); n != drainUndoBatch {
+		t.Errorf("a short queue: %d items a call, want %d", n, drainUndoBatch)
+	}
+}

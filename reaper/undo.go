@@ -44,6 +44,9 @@ type UndoPlan struct {
 	// alone, at most ReportLimit of the latter listed.
 	Already, MovedOn int64
 	MovedOnItems     []journal.Item
+	// QueueLength is the length of a drain's queue as planned: how long
+	// the walks of its undo's calls are.
+	QueueLength int64
 }
 
 // UndoItem is one thing to put back. Item holds what the journal says;
@@ -71,7 +74,6 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 		return p, fmt.Errorf("action %s is an undo of %s and %w: undoing it would write that action again with new bytes and new times; run the action again instead", a.Header.ID, a.Header.UndoOf, ErrUndoRefused)
 	case journal.OpRequeue, journal.OpDelete, journal.OpQueueDelete, journal.OpRemoveLeaked, journal.OpPause, journal.OpUnpause, journal.OpThrottle, journal.OpDeleteUnique:
 	case journal.OpQueueDrain, journal.OpQueuePark:
-		return planUndoDrain(p, a), nil
 	case journal.OpEdit, journal.OpDuplicate:
 	default:
 		return p, fmt.Errorf("action %s: unknown operation %q: %w", a.Header.ID, a.Header.Op, ErrUndoRefused)
@@ -87,6 +89,9 @@ func PlanUndo(ctx context.Context, c redis.Conn, keys redisq.Keys, a *journal.Ac
 	}
 	if isEditOp(a.Header.Op) {
 		return planUndoEdit(ctx, c, p)
+	}
+	if isDrainOp(a.Header.Op) {
+		return planUndoDrain(ctx, c, p, a)
 	}
 	var search []int // requeued items whose pushed bytes are to be looked for
 	seen := map[string]bool{}

@@ -22,10 +22,10 @@ var luaUndoDrain string
 
 func isDrainOp(op string) bool { return op == journal.OpQueueDrain || op == journal.OpQueuePark }
 
-// planUndoDrain lists what a drain took, in run order. A job of a call
-// whose reply was never read has no job ahead recorded: if its call ran,
-// it goes back at the head.
-func planUndoDrain(p UndoPlan, a *journal.Action) UndoPlan {
+// planUndoDrain lists what a drain took, in run order, and reads the
+// length of its queue. A job of a call whose reply was never read has no
+// job ahead recorded: if its call ran, it goes back at the head.
+func planUndoDrain(ctx context.Context, c redis.Conn, p UndoPlan, a *journal.Action) (UndoPlan, error) {
 	for _, call := range a.Calls {
 		committed := call.Commit != nil && call.Commit.Error == ""
 		for i, it := range call.Intent.Items {
@@ -51,7 +51,14 @@ func planUndoDrain(p UndoPlan, a *journal.Action) UndoPlan {
 			p.Items = append(p.Items, ui)
 		}
 	}
-	return p
+	if len(p.Items) > 0 {
+		n, err := redis.Int64(redis.DoContext(c, ctx, "LLEN", p.Items[0].Item.Queue))
+		if err != nil {
+			return p, fmt.Errorf("plan the undo: read the queue's length: %w", err)
+		}
+		p.QueueLength = n
+	}
+	return p, nil
 }
 
 // executeDrain puts back a drain's jobs, the last taken first, so that
@@ -65,11 +72,12 @@ func (u *Undoer) executeDrain(ctx context.Context, c redis.Conn, plan UndoPlan, 
 	}
 	total := int64(len(items))
 	var done int64
+	length := plan.QueueLength
 	for len(items) > 0 {
 		if err := ctx.Err(); err != nil {
 			return res, fmt.Errorf("undo: stopped after %d of %d items: %w", done, total, err)
 		}
-		n := u.drainBatchOf(items)
+		n := u.drainBatchOf(items, length)
 		call := items[:n]
 		args, in := drainUndoArgs(plan, call, int64(len(items)))
 		codes, err := undoCall(ctx, c, w, script, args, in, plan.Of.Header.ID, n, &res)
@@ -80,6 +88,7 @@ func (u *Undoer) executeDrain(ctx context.Context, c redis.Conn, plan UndoPlan, 
 			res.count(codes[i], call[i].Item)
 		}
 		done += int64(n)
+		length += int64(n)
 		if progress != nil {
 			// What was put back, as the other undos count: a job that left
 			// the dead set since the park is not progress.
@@ -90,27 +99,35 @@ func (u *Undoer) executeDrain(ctx context.Context, c redis.Conn, plan UndoPlan, 
 	return res, nil
 }
 
-// drainBatchOf is how many items the next call takes: at most
-// drainUndoBatch (and batch), and drainUndoBytes of bytes. Each item costs
-// Redis a walk of the queue from its tail to the job ahead of it (LINSERT)
-// and, where it may be queued already, one from its head to its place
-// (LPOS): few per call keep each call short on a queue of millions.
-func (u *Undoer) drainBatchOf(items []UndoItem) int {
-	size := 0
+// drainBatchOf is how many items the next call takes from a queue of about
+// length jobs: at most drainUndoBatch (and batch), MaxBatchBytes of bytes,
+// and drainUndoWalk of walk. Each item costs Redis a walk of the queue from
+// its head to the job ahead of it (LINSERT looks for it from there): about
+// length-Position jobs, some 30 ns each, so on a queue of a million an item
+// near its front costs 30 ms, and such items go one per call, so that no
+// call holds Redis much longer than that.
+func (u *Undoer) drainBatchOf(items []UndoItem, length int64) int {
+	size, walk := 0, int64(0)
 	for i, it := range items {
 		if i == u.batch || i == drainUndoBatch {
 			return i
 		}
 		size += len(it.Item.Old) + len(it.Item.New) + len(it.Item.Ahead)
-		if i > 0 && size > MaxBatchBytes {
+		walk += max(length-it.Item.Position, 0)
+		if i > 0 && (size > MaxBatchBytes || walk > drainUndoWalk) {
 			return i
 		}
 	}
 	return len(items)
 }
 
-// drainUndoBatch is the most items of one call of a drain's undo.
-const drainUndoBatch = 16
+// drainUndoBatch is the most items of one call of a drain's undo;
+// drainUndoWalk the most jobs its LINSERTs walk together (the first item
+// of a call is never held back).
+const (
+	drainUndoBatch = 16
+	drainUndoWalk  = 1_000_000
+)
 
 // drainUndoArgs builds one call. A job queued already is looked for no
 // further from the head than where it would be if every job not put back
