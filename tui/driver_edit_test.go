@@ -21,12 +21,10 @@ func editedBy(t *testing.T) map[string]string {
 	return map[string]string{"VISUAL": script}
 }
 
-// e on a dead job's detail runs the operator's editor on its args (the
-// program's own editor session and planner); the dialog shows the diff,
-// and R plans the edit with the job moved onto its queue, which y runs:
-// the queue holds the job with its new args, the dead set no longer does.
-func TestDriveJobEditAndRequeue(t *testing.T) {
-	t.Parallel()
+// editDeadJob opens the screen on one dead mail job e1 (a live pool
+// serves mail) with editedBy's editor, and presses e on its detail.
+func editDeadJob(t *testing.T) (*screentest.Screen, *screentest.Seed) {
+	t.Helper()
 	srv := redistest.Start(t)
 	seed := screentest.NewSeed(t, srv, "work")
 	seed.LivePool(livePool, "mail")
@@ -37,6 +35,16 @@ func TestDriveJobEditAndRequeue(t *testing.T) {
 	s.Press("enter")
 	s.Wait("one job · esc back")
 	s.Press("e")
+	return s, seed
+}
+
+// e on a dead job's detail runs the operator's editor on its args (the
+// program's own editor session and planner); the dialog shows the diff,
+// and R plans the edit with the job moved onto its queue, which y runs:
+// the queue holds the job with its new args, the dead set no longer does.
+func TestDriveJobEditAndRequeue(t *testing.T) {
+	t.Parallel()
+	s, seed := editDeadJob(t)
 	s.Wait(`-   "n": 1`, `+   "n": 2`)
 	if got := s.DialogTitle(); got != "Edit the args of job e1 in dead?" {
 		t.Errorf("dialog title %q", got)
@@ -66,16 +74,7 @@ func TestDriveJobEditAndRequeue(t *testing.T) {
 // Without R, y saves the new args where the job is: it stays dead.
 func TestDriveJobEditSave(t *testing.T) {
 	t.Parallel()
-	srv := redistest.Start(t)
-	seed := screentest.NewSeed(t, srv, "work")
-	seed.LivePool(livePool, "mail")
-	seed.Dead("mail", "smtp 421", "e1")
-	s := screentest.StartWith(t, srv, editedBy(t))
-	s.Run("jobs dead")
-	s.Wait("e1")
-	s.Press("enter")
-	s.Wait("one job · esc back")
-	s.Press("e")
+	s, seed := editDeadJob(t)
 	s.Confirm()
 	s.WaitFor("the edit", func(string) bool {
 		m, _ := seed.Do("ZRANGE", seed.K.Dead(), 0, -1).([]any)
