@@ -224,8 +224,9 @@ const healthStep = TimelineStep
 // whole reply. The counting is done here, not on a goroutine of its own:
 // with Redis on one of two CPUs, a third thread bought no time (and cost
 // its hand-offs). The retry read (ZRANGEBYSCORE's arguments) goes in the
-// first round trip, after the first step; its members are returned, nil
-// when the key holds no sorted set.
+// first round trip, after the first step (and, on the tracker's first
+// read, a ZCOUNT of the dead members to take); its members are returned,
+// nil when the key holds no sorted set.
 func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min string, retryArgs []any) ([]any, error) {
 	skip := 0
 	send := func() error {
