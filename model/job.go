@@ -216,6 +216,9 @@ func scanJob(raw []byte, f *JobFields) (jobRead, [spanFields]textSpan) {
 // buf's; nothing is allocated unless buf must grow. buf is returned for
 // the next call.
 func FailureText(raw, buf []byte) (name, errText []byte, failedAt int64, out []byte, ok bool) {
+	if name, errText, failedAt, ok := failureTextLayout(raw); ok {
+		return name, errText, failedAt, buf, true
+	}
 	var f JobFields
 	r, spans := scanJob(raw, &f)
 	if r.state != scanDone {

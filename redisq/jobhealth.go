@@ -66,19 +66,32 @@ type HealthTracker struct {
 	// waits are each queued type's samples of the last polls, for a
 	// backlog by growth (model.WaitGrowing).
 	waits map[string][]model.WaitSample
+	// step holds a step's failures until each type's share is known
+	// (addDead); deadLeft is how many dead members the first read has
+	// still to count (ZCOUNT), -1 when unknown.
+	step     []stepFailure
+	deadLeft int64
 }
 
-// typeLog is one job type's failures in the tracker's log.
+// typeLog is one job type's failures in the tracker's log; inStep counts
+// its failures in the step being counted.
 type typeLog struct {
-	name string
-	fs   []model.Failure
+	name   string
+	fs     []model.Failure
+	inStep int
+}
+
+// stepFailure is a failure of a step, before it joins its type's log.
+type stepFailure struct {
+	tl *typeLog
+	f  model.Failure
 }
 
 // NewHealthTracker returns a tracker of the namespace judging with limits.
 func NewHealthTracker(namespace string, limits model.HealthLimits) *HealthTracker {
 	return &HealthTracker{keys: NewKeys(namespace), limits: limits, seed: maphash.MakeSeed(),
 		deadAtLast: map[uint64]bool{}, retrySeen: map[uint64]int64{}, log: map[string]*typeLog{}, norm: map[string]string{},
-		waits: map[string][]model.WaitSample{}}
+		waits: map[string][]model.WaitSample{}, deadLeft: -1}
 }
 
 // Limits are the thresholds the tracker judges with.
@@ -211,8 +224,9 @@ const healthStep = TimelineStep
 // whole reply. The counting is done here, not on a goroutine of its own:
 // with Redis on one of two CPUs, a third thread bought no time (and cost
 // its hand-offs). The retry read (ZRANGEBYSCORE's arguments) goes in the
-// first round trip, after the first step; its members are returned, nil
-// when the key holds no sorted set.
+// first round trip, after the first step (and, on the tracker's first
+// read, a ZCOUNT of the dead members to take); its members are returned,
+// nil when the key holds no sorted set.
 func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min string, retryArgs []any) ([]any, error) {
 	skip := 0
 	send := func() error {
@@ -231,19 +245,33 @@ func (t *HealthTracker) readDead(ctx context.Context, conn redis.Conn, min strin
 	if err := conn.Send("ZRANGEBYSCORE", retryArgs...); err != nil {
 		return nil, fmt.Errorf("read new failures: send ZRANGEBYSCORE: %w", err)
 	}
+	rs := make([]reply, 2, 3)
+	if !t.started {
+		// The first read's count of the members it is to take sizes
+		// each type's log once (addDead).
+		if err := conn.Send("ZCOUNT", t.keys.Dead(), min, "+inf"); err != nil {
+			return nil, fmt.Errorf("read new failures: send ZCOUNT: %w", err)
+		}
+		rs = rs[:3]
+	}
 	if err := conn.Flush(); err != nil {
 		return nil, fmt.Errorf("read new failures: send to redis: %w", err)
 	}
-	rs := make([]reply, 2)
 	if err := receiveInto(ctx, conn, rs); err != nil {
 		return nil, fmt.Errorf("read new failures: %w", err)
 	}
-	for i, key := range []string{t.keys.Dead(), t.keys.Retry()} {
+	for i, key := range []string{t.keys.Dead(), t.keys.Retry(), t.keys.Dead()}[:len(rs)] {
 		if err := fatalReply(rs[i], key); err != nil {
 			return nil, err
 		}
 	}
 	retry, _ := rs[1].v.([]any)
+	t.deadLeft = -1
+	if len(rs) == 3 {
+		if n, ok := rs[2].v.(int64); ok {
+			t.deadLeft = n
+		}
+	}
 	for {
 		r := rs[0]
 		if err := fatalReply(r, t.keys.Dead()); err != nil {
@@ -313,14 +341,41 @@ func (t *HealthTracker) addDead(pairs []any) {
 		if !ok {
 			continue
 		}
-		if tl.fs == nil {
-			// Room for a step's members: the first read takes an hour of
-			// deaths, and a slice grown one doubling at a time from empty
-			// copies them over and over.
-			tl.fs = make([]model.Failure, 0, min(len(pairs)/2, healthStep))
-		}
-		tl.fs = append(tl.fs, model.Failure{At: at, Err: t.normalize(errText), Dead: true})
+		tl.inStep++
+		t.step = append(t.step, stepFailure{tl: tl, f: model.Failure{At: at, Err: t.normalize(errText), Dead: true}})
 	}
+	t.joinStep(len(pairs) / 2)
+}
+
+// joinStep adds the step's failures (of members members) to their types'
+// logs, in their order. A log too short for its step's failures grows
+// once for what its type is likely to meet in the rest of the first read
+// too: its share of this step times the members left (deadLeft), so that
+// the hour's failures are not copied from array to array, each about
+// twice the last, as appends would.
+func (t *HealthTracker) joinStep(members int) {
+	if t.deadLeft >= 0 {
+		t.deadLeft = max(0, t.deadLeft-int64(members))
+	}
+	for _, sf := range t.step {
+		tl := sf.tl
+		if tl.inStep == 0 {
+			continue
+		}
+		if need := len(tl.fs) + tl.inStep; need > cap(tl.fs) {
+			more := need
+			if t.deadLeft >= 0 {
+				more = need + int(int64(tl.inStep)*t.deadLeft/int64(max(members, 1)))
+			}
+			tl.fs = slices.Grow(tl.fs, more-len(tl.fs))
+		}
+		tl.inStep = 0
+	}
+	for _, sf := range t.step {
+		sf.tl.fs = append(sf.tl.fs, sf.f)
+	}
+	clear(t.step)
+	t.step = t.step[:0]
 }
 
 // newestSeconds is the newest score of pairs (member, score...) in whole

@@ -146,6 +146,40 @@ func TestHealthTrackerWalksDeadSetInSteps(t *testing.T) {
 	}
 }
 
+// The first read sizes each type's log for its share of the members it
+// is to take (ZCOUNT), so that the hour's failures are not copied from
+// array to array as appends would, nor each type given room for a whole
+// step: the logs' capacity stays near the failures they hold.
+func TestHealthTrackerFirstReadSizesLogs(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	defer c.Close()
+	now := redistest.Time(t, c)
+	const types, members = 10, healthStep * 4
+	args := []any{"work:dead"}
+	for i := 0; i < members; i++ {
+		args = append(args, now.Add(-time.Duration(i)*time.Second/2).Unix(),
+			fmt.Sprintf(`{"name":"job%02d","id":"%06d","t":1,"args":{},"fails":4,"err":"boom","failed_at":1}`, i%types, i))
+	}
+	redistest.Do(t, c, "ZADD", args...)
+	tr := NewHealthTracker("work", model.DefaultHealthLimits())
+	got, err := tr.readFailures(context.Background(), c, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, room := 0, 0
+	for name, tl := range tr.log {
+		if n := len(got.Jobs[name]); n != members/types {
+			t.Errorf("%s: %d failures, want %d", name, n, members/types)
+		}
+		held += len(tl.fs)
+		room += cap(tl.fs)
+	}
+	if held != members || room > held*6/5 {
+		t.Errorf("logs hold %d failures in room for %d, want %d in at most %d", held, room, members, members*6/5)
+	}
+}
+
 // A log handed out by one read stays as it was while the tracker goes on:
 // the next reads append out of order (a retry's failed_at before the last
 // death), sort and drop what left the history, never in the array that
