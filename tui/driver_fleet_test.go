@@ -70,6 +70,8 @@ func TestDriveTargetOutsideFleet(t *testing.T) {
 	s := screentest.Start(t, srv)
 	s.Wait("DEAD   deadbeef")
 	s.Run("target west")
-	s.WaitFor("why", func(string) bool { return strings.Contains(s.StatusLine(), ":target switches between the targets of a fleet") })
+	s.WaitFor("why", func(string) bool {
+		return strings.Contains(s.StatusLine(), ":target switches between the targets of a fleet")
+	})
 	s.Wait("[Pools]", "DEAD   deadbeef")
 }
