@@ -78,3 +78,35 @@ func TestDriveCommandLineHistory(t *testing.T) {
 	next.Press("enter")
 	next.Wait("[Workers]")
 }
+
+// :refresh reads Redis at once, as r does: with polls an hour apart, a
+// pool that appeared shows only after it.
+func TestDriveRefreshCommand(t *testing.T) {
+	t.Parallel()
+	srv, seed := deadAndLive(t)
+	s := screentest.Start(t, srv, "--interval", "1h", "--sweep-interval", "1h")
+	s.Wait("DEAD   deadbeef", "2 pools")
+	seed.Pool("abcdef000000000000000009", 0, "mail")
+	seed.Do("SREM", seed.K.WorkerPools(), deadPool)
+	seed.Do("DEL", seed.K.Heartbeat(deadPool))
+	s.Run("refresh")
+	s.Wait("host-abcd", "2 pools")
+	s.WaitGone("DEAD   deadbeef")
+}
+
+// The commands' other names open the same views: :types and :job-types
+// the Job types view; :q ends the screen.
+func TestDriveCommandAliases(t *testing.T) {
+	t.Parallel()
+	srv, _ := deadAndLive(t)
+	s := screentest.Start(t, srv)
+	s.Wait("DEAD   deadbeef")
+	for _, name := range []string{"types", "job-types"} {
+		s.Run(name)
+		s.Wait("[Job types]")
+		s.Run("pools")
+		s.Wait("[Pools]")
+	}
+	s.Run("q")
+	s.WaitEnded()
+}
