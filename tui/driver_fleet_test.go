@@ -11,8 +11,8 @@ import (
 
 // fleet seeds two Redis servers, east with a dead pool holding a mail job
 // and west with a live pool alone, and opens the fleet screen of a
-// configuration file naming both.
-func fleet(t *testing.T) (s *screentest.Screen, east, west *screentest.Seed) {
+// configuration file naming both, with the flags args.
+func fleet(t *testing.T, args ...string) (s *screentest.Screen, east, west *screentest.Seed) {
 	t.Helper()
 	srvE, srvW := redistest.Start(t), redistest.Start(t)
 	east, west = screentest.NewSeed(t, srvE, "work"), screentest.NewSeed(t, srvW, "work")
@@ -20,7 +20,7 @@ func fleet(t *testing.T) (s *screentest.Screen, east, west *screentest.Seed) {
 	east.Running(deadPool, "mail", "m1")
 	west.LivePool(livePool, "mail")
 	cfg := screentest.Config(t, fmt.Sprintf("[targets.east]\nredis = %q\n\n[targets.west]\nredis = %q\n", srvE.Addr(), srvW.Addr()))
-	s = screentest.StartFleet(t, append(cfg, "--all-targets")...)
+	s = screentest.StartFleet(t, append(append(cfg, "--all-targets"), args...)...)
 	s.Wait("2 targets", "east", "west")
 	return s, east, west
 }
@@ -74,4 +74,48 @@ func TestDriveTargetOutsideFleet(t *testing.T) {
 		return strings.Contains(s.StatusLine(), ":target switches between the targets of a fleet")
 	})
 	s.Wait("[Pools]", "DEAD   deadbeef")
+}
+
+// The fleet's own keys: r reads every target at once (polls an hour
+// apart here), j and k move between the targets, enter opens the one
+// under the cursor and esc comes back, ? shows the help, q ends.
+func TestDriveFleetKeys(t *testing.T) {
+	t.Parallel()
+	s, _, west := fleet(t, "--interval", "1h", "--sweep-interval", "1h")
+	s.WaitFor("both targets read", func(screen string) bool {
+		return fleetDead(screen, "east") == "1" && fleetDead(screen, "west") == "0"
+	})
+	west.DeadPool("deadbeef0000000000000005", "mail")
+	west.Running("deadbeef0000000000000005", "mail", "w1")
+	s.Press("r")
+	s.WaitFor("west's dead pool", func(screen string) bool { return fleetDead(screen, "west") == "1" })
+	s.Wait("> east", "east: 127.0.0.1:")
+	s.Press("j")
+	s.Wait("> west", "west: 127.0.0.1:")
+	s.Press("enter")
+	s.Wait("fleet › west", "DEAD   deadbeef")
+	s.Press("esc")
+	s.Wait("2 targets", "> west")
+	s.Press("k")
+	s.Wait("> east")
+	s.Press("enter")
+	s.Wait("fleet › east", "DEAD   deadbeef")
+	s.Press("esc")
+	s.Wait("2 targets")
+	s.Press("?")
+	s.Wait("open target", "refresh all", "pgdn")
+	s.Press("q")
+	s.WaitEnded()
+}
+
+// fleetDead is the DEAD column of target name's row on the fleet view,
+// "" when there is no such row.
+func fleetDead(screen, name string) string {
+	for _, l := range strings.Split(screen, "\n") {
+		f := strings.Fields(strings.TrimPrefix(strings.TrimSpace(l), ">"))
+		if len(f) > 4 && f[0] == name {
+			return f[4]
+		}
+	}
+	return ""
 }
