@@ -18,8 +18,9 @@ func markMail(s *screentest.Screen) {
 }
 
 // + and - in the bulk requeue's dialog step its rate up and down the
-// ladder (no limit at the bottom), and the requeue runs at the rate shown:
-// one job a call at 10 a second is still running when esc stops it.
+// ladder (no limit at the bottom), and the requeue runs at the rate shown,
+// as its status line says: one job a call at 10 a second is still running
+// when esc stops it.
 func TestDriveRequeueRateSteps(t *testing.T) {
 	t.Parallel()
 	srv, seed := deadJobs(t)
@@ -35,6 +36,7 @@ func TestDriveRequeueRateSteps(t *testing.T) {
 		s.WaitFor("rate: "+step.rate, func(string) bool { return strings.Contains(s.Dialog(), "rate: "+step.rate+"   ") })
 	}
 	s.Confirm()
+	s.WaitFor("the requeue running at 10 a second", func(string) bool { return strings.Contains(s.StatusLine(), "40 jobs at 10/s") })
 	s.WaitFor("the first jobs moved", func(string) bool { return seed.Int("LLEN", seed.K.Queue("mail")) > 0 })
 	s.Press("esc")
 	s.WaitFor("the stop's outcome", func(string) bool { return strings.Contains(s.StatusLine(), "stopped: ") })
