@@ -151,8 +151,8 @@ func (s *Screen) run(root tea.Model, done func()) {
 		s.mu.Unlock()
 	}()
 	t.Cleanup(func() {
-		defer in.Close()
-		defer inW.Close()
+		defer func() { _ = in.Close() }() // a pipe: nothing to lose
+		defer func() { _ = inW.Close() }()
 		s.p.Quit()
 		select {
 		case <-ran:
