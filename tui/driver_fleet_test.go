@@ -76,32 +76,30 @@ func TestDriveTargetOutsideFleet(t *testing.T) {
 	s.Wait("[Pools]", "DEAD   deadbeef")
 }
 
-// The fleet's own keys: r reads every target at once (polls an hour
-// apart here), j and k move between the targets, enter opens the one
-// under the cursor and esc comes back, ? shows the help, q ends.
+// The fleet's own keys: j and k move between the targets, r reads every
+// target at once (polls an hour apart here), enter opens the one under
+// the cursor and esc comes back to it, ? shows the help, q ends.
 func TestDriveFleetKeys(t *testing.T) {
 	t.Parallel()
 	s, _, west := fleet(t, "--interval", "1h", "--sweep-interval", "1h")
 	s.WaitFor("both targets read", func(screen string) bool {
 		return fleetDead(screen, "east") == "1" && fleetDead(screen, "west") == "0"
 	})
+	s.Wait("> east", "east: 127.0.0.1:")
+	s.Press("j")
+	s.Wait("> west", "west: 127.0.0.1:")
+	s.Press("k")
+	s.Wait("> east", "east: 127.0.0.1:")
+	s.Press("j")
+	s.Wait("> west", "west: 127.0.0.1:")
 	west.DeadPool("deadbeef0000000000000005", "mail")
 	west.Running("deadbeef0000000000000005", "mail", "w1")
 	s.Press("r")
 	s.WaitFor("west's dead pool", func(screen string) bool { return fleetDead(screen, "west") == "1" })
-	s.Wait("> east", "east: 127.0.0.1:")
-	s.Press("j")
-	s.Wait("> west", "west: 127.0.0.1:")
 	s.Press("enter")
 	s.Wait("fleet › west", "DEAD   deadbeef")
 	s.Press("esc")
 	s.Wait("2 targets", "> west")
-	s.Press("k")
-	s.Wait("> east")
-	s.Press("enter")
-	s.Wait("fleet › east", "DEAD   deadbeef")
-	s.Press("esc")
-	s.Wait("2 targets")
 	s.Press("?")
 	s.Wait("open target", "refresh all", "pgdn")
 	s.Press("q")
