@@ -36,6 +36,10 @@ type cmdLine struct {
 	// targets are the fleet's targets :target goes to; none on a screen
 	// of one Redis.
 	targets []string
+	// saving is set while the history is being written, unsaved when a
+	// line was run meanwhile: one write at a time, so that an older
+	// history never lands after a newer one.
+	saving, unsaved bool
 }
 
 // cmdLineKey is the command line's share of a key: ':' opens it (not in
@@ -69,7 +73,7 @@ func (m Model) cmdLineKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
 			if len(c.history) > maxCmdLines {
 				c.history = c.history[len(c.history)-maxCmdLines:]
 			}
-			save = saveCmdLines(m.opts.CmdLineStore, c.history)
+			c, save = c.save(m.opts.CmdLineStore)
 		}
 		m.cmdline = c
 		mm, cmd := m.runCommand(line)
@@ -95,22 +99,40 @@ type LineStore interface {
 	Save(lines []string) error
 }
 
-// cmdLinesSavedMsg says the history could not be kept.
+// cmdLinesSavedMsg says a write of the history ended, and why it failed
+// when err is set.
 type cmdLinesSavedMsg struct{ err error }
 
-// saveCmdLines keeps a copy of lines in store, off the update loop; nil
-// without a store.
-func saveCmdLines(store LineStore, lines []string) tea.Cmd {
+// save writes the history to store, off the update loop, unless a write
+// runs: then the history is written again when that one ends (saved).
+// Commands run at once, so two writes in flight could end in either order
+// and leave the older history in the file.
+func (c cmdLine) save(store LineStore) (cmdLine, tea.Cmd) {
 	if store == nil {
-		return nil
+		return c, nil
 	}
-	lines = append([]string(nil), lines...)
-	return func() tea.Msg {
-		if err := store.Save(lines); err != nil {
-			return cmdLinesSavedMsg{err: err}
-		}
-		return nil
+	if c.saving {
+		c.unsaved = true
+		return c, nil
 	}
+	c.saving, c.unsaved = true, false
+	lines := append([]string(nil), c.history...)
+	return c, func() tea.Msg { return cmdLinesSavedMsg{err: store.Save(lines)} }
+}
+
+// saved is the end of a write of the history: the next one starts if a
+// line was run meanwhile, and a failure shows in the status line.
+func (m Model) saved(msg cmdLinesSavedMsg) (Model, tea.Cmd) {
+	m.cmdline.saving = false
+	var next tea.Cmd
+	if m.cmdline.unsaved {
+		m.cmdline, next = m.cmdline.save(m.opts.CmdLineStore)
+	}
+	if msg.err != nil {
+		m, status := m.setStatus("command history not kept: "+oneLine(msg.err.Error()), true)
+		return m, tea.Batch(status, next)
+	}
+	return m, next
 }
 
 // endCycle forgets the completions offered: the line was typed in.

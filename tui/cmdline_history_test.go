@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -53,5 +54,57 @@ func TestCmdLineHistoryNotRead(t *testing.T) {
 	view := runProgram(t, o, 120, 30, waitText("worker-a"))
 	if !strings.Contains(view, "command history not read: command history /x can be written by others (mode 0666): chmod 600 /x") {
 		t.Errorf("the reason is not on screen:\n%s", view)
+	}
+}
+
+// blockingStore holds its first write until release is closed and keeps
+// every history written, in the order the writes end; two is closed at
+// the second.
+type blockingStore struct {
+	release, two chan struct{}
+	mu           sync.Mutex
+	calls        int
+	written      [][]string
+}
+
+func (s *blockingStore) Save(lines []string) error {
+	s.mu.Lock()
+	s.calls++
+	first := s.calls == 1
+	s.mu.Unlock()
+	if first {
+		<-s.release
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.written = append(s.written, lines)
+	if len(s.written) == 2 {
+		close(s.two)
+	}
+	return nil
+}
+
+// TestCmdLineHistoryWritesInOrder: a line run while the history of the
+// line before is still being written is written after it, never before:
+// the file ends with every line run, however slow the first write.
+func TestCmdLineHistoryWritesInOrder(t *testing.T) {
+	st := &blockingStore{release: make(chan struct{}), two: make(chan struct{})}
+	o, _ := setsOptions(deadFixture())
+	o.CmdLineStore = st
+	runProgram(t, o, 100, 30, waitText("worker-a"),
+		keyMsg(":"), keyMsg("orphans"), keyMsg("enter"), waitText("[Orphans]"),
+		keyMsg(":"), keyMsg("workers"), keyMsg("enter"), waitText("[Workers]"),
+		func() { close(st.release) },
+		func() {
+			select {
+			case <-st.two:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the second history was never written")
+			}
+		})
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if got := strings.Join(st.written[len(st.written)-1], "|"); got != "orphans|workers" {
+		t.Errorf("the last history written is %q, want both lines (writes: %q)", got, st.written)
 	}
 }

@@ -134,10 +134,10 @@ func TestDriveRefreshAndViews(t *testing.T) {
 	s.Wait("[Pools]")
 }
 
-// q ends the screen, and so does :quit.
+// q ends the screen, and so do ctrl+c and :quit.
 func TestDriveQuit(t *testing.T) {
 	t.Parallel()
-	for _, keys := range [][]string{{"q"}, {":quit", "enter"}} {
+	for _, keys := range [][]string{{"q"}, {"ctrl+c"}, {":quit", "enter"}} {
 		t.Run(keys[0], func(t *testing.T) {
 			srv, _ := deadAndLive(t)
 			s := screentest.Start(t, srv)

@@ -43,3 +43,41 @@ func TestDriveQueueParkMarked(t *testing.T) {
 	s.Press("esc")
 	s.Wait("of 2")
 }
+
+// D on the marked jobs of a queue deletes them from it: the others stay
+// queued, nothing goes to the dead set, and the view reads the queue
+// again.
+func TestDriveQueueDeleteMarked(t *testing.T) {
+	t.Parallel()
+	srv := redistest.Start(t)
+	seed := screentest.NewSeed(t, srv, "work")
+	seed.LivePool(livePool, "report")
+	seed.Queue("report", "r1", "r2", "r3")
+	s := screentest.Start(t, srv)
+	s.Run("jobtypes report")
+	s.Wait("> report")
+	s.Press("enter")
+	s.Wait("of 3")
+	s.Press("/", "id:r1", "enter")
+	s.Wait("1–1 of 1 matching id:r1")
+	s.Press("A")
+	s.Wait("all 1 matching marked")
+	s.Press("D")
+	s.Wait("y: run it")
+	if got := s.DialogTitle(); !strings.Contains(got, "Delete 1 job from queue report") {
+		t.Errorf("dialog title %q", got)
+	}
+	s.Confirm()
+	s.WaitFor("the delete", func(string) bool { return seed.Int("LLEN", seed.K.Queue("report")) == 2 })
+	s.WaitFor("the outcome", func(string) bool { return s.Dialog() == "" && strings.Contains(s.StatusLine(), "delet") })
+	for _, id := range []string{"r2", "r3"} {
+		if n := seed.Int("EVAL", "local n = 0 for _, j in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do if cjson.decode(j).id == ARGV[1] then n = n + 1 end end return n", 1, seed.K.Queue("report"), id); n != 1 {
+			t.Errorf("%s is in the queue %d times after the delete, want once", id, n)
+		}
+	}
+	if n := seed.Int("ZCARD", seed.K.Dead()); n != 0 {
+		t.Errorf("a delete put %d jobs in the dead set", n)
+	}
+	s.Press("esc")
+	s.Wait("of 2")
+}

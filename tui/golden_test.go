@@ -22,7 +22,8 @@ func runProgram(t *testing.T, o Options, w, h int, script ...any) string {
 }
 
 // runModel runs a model in teatest at a fixed size: each waitText of the
-// script is waited for in turn, each other message sent; then it quits
+// script is waited for in turn, each func() called, each other message
+// sent; then it quits
 // and returns the final View().
 func runModel(t *testing.T, m tea.Model, w, h int, script ...any) string {
 	t.Helper()
@@ -32,6 +33,8 @@ func runModel(t *testing.T, m tea.Model, w, h int, script ...any) string {
 		case waitText:
 			teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
 				teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+		case func():
+			s()
 		case tea.Msg:
 			tm.Send(s)
 		}

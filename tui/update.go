@@ -132,7 +132,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		return m.startScan()
 	case cmdLinesSavedMsg:
-		return m.setStatus("command history not kept: "+oneLine(msg.err.Error()), true)
+		return m.saved(msg)
 	case statusMsg:
 		return m.setStatus(msg.text, msg.isErr)
 	case statusClearMsg:

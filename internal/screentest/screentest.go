@@ -69,8 +69,40 @@ func Start(t testing.TB, srv *redistest.Server, args ...string) *Screen {
 }
 
 // StartWith is Start with environment variables of the program's besides
-// its own (VISUAL, say, for an editor the test provides).
+// its own (VISUAL, say, for an editor the test provides; XDG_STATE_HOME, a
+// State of an earlier screen, for the state a run leaves to the next).
 func StartWith(t testing.TB, srv *redistest.Server, extra map[string]string, args ...string) *Screen {
+	t.Helper()
+	s, env := newScreen(t, extra)
+	flags := append([]string{"--redis", srv.Addr(), "--audit-log", s.Audit, "--interval", "250ms"}, args...)
+	opts, done, err := cli.ScreenOptions(context.Background(), flags, func(k string) string { return env[k] }, (*clipboard)(s))
+	if err != nil {
+		t.Fatalf("screen options %q: %v", flags, err)
+	}
+	opts.Now = s.clock.Now
+	s.run(tui.New(opts), done)
+	return s
+}
+
+// StartFleet opens the fleet screen of the program's flags args, which
+// name several targets (--all-targets with a Config, --target repeated),
+// as Start does the screen of one, and waits for its first frame.
+func StartFleet(t testing.TB, args ...string) *Screen {
+	t.Helper()
+	s, env := newScreen(t, nil)
+	flags := append([]string{"--audit-log", s.Audit, "--interval", "250ms"}, args...)
+	opts, done, err := cli.FleetOptions(context.Background(), flags, func(k string) string { return env[k] }, (*clipboard)(s))
+	if err != nil {
+		t.Fatalf("fleet options %q: %v", flags, err)
+	}
+	opts.Now = s.clock.Now
+	s.run(tui.NewFleet(opts), done)
+	return s
+}
+
+// newScreen is a screen not yet running, with its own home, state and
+// configuration directories, and the environment the program sees.
+func newScreen(t testing.TB, extra map[string]string) (*Screen, map[string]string) {
 	t.Helper()
 	dir := t.TempDir()
 	s := &Screen{t: t, clock: &Clock{}, changed: make(chan struct{}),
@@ -85,12 +117,15 @@ func StartWith(t testing.TB, srv *redistest.Server, extra map[string]string, arg
 	for k, v := range extra {
 		env[k] = v
 	}
-	flags := append([]string{"--redis", srv.Addr(), "--audit-log", s.Audit, "--interval", "250ms"}, args...)
-	opts, done, err := cli.ScreenOptions(context.Background(), flags, func(k string) string { return env[k] }, (*clipboard)(s))
-	if err != nil {
-		t.Fatalf("screen options %q: %v", flags, err)
-	}
-	opts.Now = s.clock.Now
+	s.State = env["XDG_STATE_HOME"]
+	return s, env
+}
+
+// run runs root at Width x Height until the test ends, then done, and
+// waits for its first data.
+func (s *Screen) run(root tea.Model, done func()) {
+	t := s.t
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	// The input is a pipe nothing is written to: keys come by Send. nil
 	// would do until the screen runs the operator's editor, when bubbletea
@@ -100,7 +135,7 @@ func StartWith(t testing.TB, srv *redistest.Server, extra map[string]string, arg
 	if err != nil {
 		t.Fatalf("the screen's input: %v", err)
 	}
-	s.p = tea.NewProgram(probe{inner: tui.New(opts), s: s}, tea.WithInput(in), tea.WithOutput(io.Discard),
+	s.p = tea.NewProgram(probe{inner: root, s: s}, tea.WithInput(in), tea.WithOutput(io.Discard),
 		tea.WithoutRenderer(), tea.WithoutSignalHandler(), tea.WithContext(ctx))
 	ran := make(chan struct{})
 	go func() {
@@ -116,8 +151,8 @@ func StartWith(t testing.TB, srv *redistest.Server, extra map[string]string, arg
 		s.mu.Unlock()
 	}()
 	t.Cleanup(func() {
-		defer in.Close()
-		defer inW.Close()
+		defer func() { _ = in.Close() }() // a pipe: nothing to lose
+		defer func() { _ = inW.Close() }()
 		s.p.Quit()
 		select {
 		case <-ran:
@@ -132,7 +167,6 @@ func StartWith(t testing.TB, srv *redistest.Server, extra map[string]string, arg
 	s.WaitFor("the first poll", func(screen string) bool {
 		return screen != "" && !strings.Contains(screen, "connecting to")
 	})
-	return s
 }
 
 // probe runs the screen's model and keeps the text of every frame: View

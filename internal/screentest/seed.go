@@ -76,9 +76,11 @@ func (s *Seed) Pool(id string, age time.Duration, jobs ...string) {
 		s.Do("SADD", s.K.KnownJobs(), j)
 	}
 	at := s.Now - int64(age/time.Second)
-	s.Do("SADD", s.K.WorkerPools(), id)
-	s.Do("HSET", s.K.Heartbeat(id), "heartbeat_at", at, "started_at", at-3600, "job_names", names,
-		"host", "host-"+id[:4], "pid", 4242, "concurrency", 4, "worker_ids", "w1,w2,w3,w4")
+	// At once, as a pool's heartbeat does: a screen reading meanwhile
+	// never sees the pool without its heartbeat.
+	s.Do("EVAL", "redis.call('SADD', KEYS[1], ARGV[1]) redis.call('HSET', KEYS[2], 'heartbeat_at', ARGV[2], 'started_at', ARGV[3], "+
+		"'job_names', ARGV[4], 'host', ARGV[5], 'pid', 4242, 'concurrency', 4, 'worker_ids', 'w1,w2,w3,w4')",
+		2, s.K.WorkerPools(), s.K.Heartbeat(id), id, at, at-3600, names, "host-"+id[:4])
 }
 
 // LivePool registers a pool serving jobs and beats for it every second
@@ -113,13 +115,14 @@ func (s *Seed) LivePool(id string, jobs ...string) {
 func (s *Seed) DeadPool(id string, jobs ...string) { s.t.Helper(); s.Pool(id, 10*time.Minute, jobs...) }
 
 // Running puts jobs of job type into pool's in-progress list, with the
-// lock and lock_info counting them, as a fetch does.
+// lock and lock_info counting them, as a fetch does: each job at once
+// (gocraft/work's fetch is one script), so that a screen reading meanwhile
+// never sees the list and the counters disagree.
 func (s *Seed) Running(pool, job string, ids ...string) {
 	s.t.Helper()
 	for _, id := range ids {
-		s.Do("RPUSH", s.K.InProgress(job, pool), Job(job, id, s.Now-60))
-		s.Do("INCR", s.K.Lock(job))
-		s.Do("HINCRBY", s.K.LockInfo(job), pool, 1)
+		s.Do("EVAL", "redis.call('RPUSH', KEYS[1], ARGV[1]) redis.call('INCR', KEYS[2]) redis.call('HINCRBY', KEYS[3], ARGV[2], 1)",
+			3, s.K.InProgress(job, pool), s.K.Lock(job), s.K.LockInfo(job), Job(job, id, s.Now-60), pool)
 	}
 }
 
