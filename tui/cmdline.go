@@ -36,10 +36,11 @@ type cmdLine struct {
 	// targets are the fleet's targets :target goes to; none on a screen
 	// of one Redis.
 	targets []string
-	// saving is set while the history is being written, unsaved when a
-	// line was run meanwhile: one write at a time, so that an older
-	// history never lands after a newer one.
-	saving, unsaved bool
+	// saving is set while lines are being added to the store; pending
+	// are the lines run and not yet added: one write at a time, so that
+	// the file holds them in the order they were run.
+	saving  bool
+	pending []string
 }
 
 // cmdLineKey is the command line's share of a key: ':' opens it (not in
@@ -73,6 +74,7 @@ func (m Model) cmdLineKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
 			if len(c.history) > maxCmdLines {
 				c.history = c.history[len(c.history)-maxCmdLines:]
 			}
+			c.pending = append(append([]string(nil), c.pending...), line)
 			c, save = c.save(m.opts.CmdLineStore)
 		}
 		m.cmdline = c
@@ -94,30 +96,31 @@ func (m Model) cmdLineKey(msg tea.KeyMsg) (Model, tea.Cmd, bool) {
 // bound).
 const maxCmdLines = 200
 
-// LineStore keeps the command line's history across runs.
+// LineStore keeps the command line's history across runs: Append adds
+// lines run to it.
 type LineStore interface {
-	Save(lines []string) error
+	Append(lines []string) error
 }
 
 // cmdLinesSavedMsg says a write of the history ended, and why it failed
 // when err is set.
 type cmdLinesSavedMsg struct{ err error }
 
-// save writes the history to store, off the update loop, unless a write
-// runs: then the history is written again when that one ends (saved).
+// save adds the lines run since the last write to store, off the update
+// loop, unless a write runs: then they go when that one ends (saved).
 // Commands run at once, so two writes in flight could end in either order
-// and leave the older history in the file.
+// and put the lines in the file out of the order they were run.
 func (c cmdLine) save(store LineStore) (cmdLine, tea.Cmd) {
 	if store == nil {
+		c.pending = nil
 		return c, nil
 	}
-	if c.saving {
-		c.unsaved = true
+	if c.saving || len(c.pending) == 0 {
 		return c, nil
 	}
-	c.saving, c.unsaved = true, false
-	lines := append([]string(nil), c.history...)
-	return c, func() tea.Msg { return cmdLinesSavedMsg{err: store.Save(lines)} }
+	lines := c.pending
+	c.saving, c.pending = true, nil
+	return c, func() tea.Msg { return cmdLinesSavedMsg{err: store.Append(lines)} }
 }
 
 // saved is the end of a write of the history: the next one starts if a
@@ -125,9 +128,7 @@ func (c cmdLine) save(store LineStore) (cmdLine, tea.Cmd) {
 func (m Model) saved(msg cmdLinesSavedMsg) (Model, tea.Cmd) {
 	m.cmdline.saving = false
 	var next tea.Cmd
-	if m.cmdline.unsaved {
-		m.cmdline, next = m.cmdline.save(m.opts.CmdLineStore)
-	}
+	m.cmdline, next = m.cmdline.save(m.opts.CmdLineStore)
 	if msg.err != nil {
 		m, status := m.setStatus("command history not kept: "+oneLine(msg.err.Error()), true)
 		return m, tea.Batch(status, next)

@@ -58,7 +58,7 @@ func TestCmdLineHistoryNotRead(t *testing.T) {
 }
 
 // blockingStore holds its first write until release is closed and keeps
-// every history written, in the order the writes end; two is closed at
+// the lines of every write, in the order the writes end; two is closed at
 // the second.
 type blockingStore struct {
 	release, two chan struct{}
@@ -67,7 +67,7 @@ type blockingStore struct {
 	written      [][]string
 }
 
-func (s *blockingStore) Save(lines []string) error {
+func (s *blockingStore) Append(lines []string) error {
 	s.mu.Lock()
 	s.calls++
 	first := s.calls == 1
@@ -84,9 +84,9 @@ func (s *blockingStore) Save(lines []string) error {
 	return nil
 }
 
-// TestCmdLineHistoryWritesInOrder: a line run while the history of the
-// line before is still being written is written after it, never before:
-// the file ends with every line run, however slow the first write.
+// TestCmdLineHistoryWritesInOrder: a line run while the line before is
+// still being written is written after it, never before: the file ends
+// with every line run, in order, however slow the first write.
 func TestCmdLineHistoryWritesInOrder(t *testing.T) {
 	st := &blockingStore{release: make(chan struct{}), two: make(chan struct{})}
 	o, _ := setsOptions(deadFixture())
@@ -104,7 +104,11 @@ func TestCmdLineHistoryWritesInOrder(t *testing.T) {
 		})
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if got := strings.Join(st.written[len(st.written)-1], "|"); got != "orphans|workers" {
-		t.Errorf("the last history written is %q, want both lines (writes: %q)", got, st.written)
+	var all []string
+	for _, w := range st.written {
+		all = append(all, w...)
+	}
+	if got := strings.Join(all, "|"); got != "orphans|workers" {
+		t.Errorf("the lines written are %q, want both in the order run (writes: %q)", got, st.written)
 	}
 }

@@ -104,6 +104,48 @@ func (f File) Save(lines []string) error {
 	return nil
 }
 
+// trimAt is the size past which Append rewrites the file with its newest
+// Max lines: appends let it grow a little past Max between rewrites.
+const trimAt = 64 << 10
+
+// Append adds lines (each passing Keep) to the end of the history as it is
+// in the file now, in one write to the file opened for appending (mode
+// 0600, its directory created 0700, under the rules Load reads it by), so
+// that screens writing the same history (a fleet's targets, or two
+// terminals) each add their own lines and none writes over another's.
+// Past trimAt the file is written again with its newest Max lines.
+func (f File) Append(lines []string) error {
+	var b strings.Builder
+	for _, l := range lines {
+		if k, ok := Keep(l); ok {
+			b.WriteString(k)
+			b.WriteByte('\n')
+		}
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(f.Path), 0o700); err != nil {
+		return fmt.Errorf("create command history directory: %w", err)
+	}
+	fh, fi, err := safefile.OpenAppend(f.Path, safefile.Rules{NoFollow: true, Private: true}, 0o600)
+	if err != nil {
+		return fmt.Errorf("open command history: %w", err)
+	}
+	_, werr := fh.WriteString(b.String())
+	if err := errors.Join(werr, fh.Close()); err != nil {
+		return fmt.Errorf("save command history: %w", err)
+	}
+	if fi.Size()+int64(b.Len()) <= trimAt {
+		return nil
+	}
+	kept, err := f.Load()
+	if err != nil {
+		return err
+	}
+	return f.Save(kept)
+}
+
 // Bound is the newest Max of lines.
 func Bound(lines []string) []string {
 	if len(lines) > Max {

@@ -86,3 +86,48 @@ func TestLoadRefuses(t *testing.T) {
 		t.Fatal("loading a FIFO as the history waits on it: the screen would never start")
 	}
 }
+
+// Two screens on the same history (a fleet's targets, two terminals) each
+// add their lines: none writes over the other's, and the file is the
+// owner's alone.
+func TestAppendFromTwoScreens(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", "cmdline_history")
+	a, b := File{Path: path}, File{Path: path}
+	for _, step := range []struct {
+		f    File
+		line string
+	}{{a, "jobs dead"}, {b, "target billing"}, {a, "where err~timeout"}, {b, "set-password hunter2"}} {
+		if err := step.f.Append([]string{step.line}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lines, err := a.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(lines, "|"); got != "jobs dead|target billing|where err~timeout" {
+		t.Errorf("history %q", got)
+	}
+	if st, err := os.Stat(path); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("mode: %v %v", st, err)
+	}
+}
+
+// Appends past trimAt write the file again with its newest Max lines.
+func TestAppendTrims(t *testing.T) {
+	f := File{Path: filepath.Join(t.TempDir(), "cmdline_history")}
+	line := strings.Repeat("x", 200)
+	for i := 0; i < trimAt/200+10; i++ {
+		if err := f.Append([]string{fmt.Sprintf("%s %d", line, i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, err := os.Stat(f.Path)
+	if err != nil || st.Size() > trimAt {
+		t.Fatalf("file of %v bytes (%v), want at most %d", st.Size(), err, trimAt)
+	}
+	lines, err := f.Load()
+	if err != nil || len(lines) != Max || !strings.HasSuffix(lines[Max-1], fmt.Sprintf(" %d", trimAt/200+9)) {
+		t.Fatalf("%d lines, the last %q (%v)", len(lines), lines[len(lines)-1], err)
+	}
+}
