@@ -155,7 +155,7 @@ func writePlaces(w io.Writer, places []redisq.Place, now time.Time, wide bool) {
 				where = fmt.Sprintf("unique key %s blocks a new enqueue of these arguments, its job in no other place, %s", c(p.Key), ttl)
 			}
 			if p.InValue {
-				where = fmt.Sprintf("unique key %s holds it: it runs, with these arguments, when a worker takes the placeholder that holds the key, %s", c(p.Key), ttl)
+				where = fmt.Sprintf("unique key %s holds it: it runs, with these arguments, when a worker takes the stand-in that holds the key, %s", c(p.Key), ttl)
 			}
 		}
 		if line := head + "  " + where; wide || textsafe.Width(line) <= findWidth {

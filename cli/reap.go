@@ -27,7 +27,7 @@ of each job type's lock and lock_info, delete their heartbeat and remove
 them from worker_pools. The plan is shown first; a pool that beats again
 before its turn is not reaped.
 
-Leaked in-progress entries (placeholders that gocraft/work master's
+Leaked in-progress entries (stand-ins that gocraft/work master's
 EnqueueUniqueByKey leaves behind after their job ran) are removed, not
 requeued, and the plan lists them apart: requeued, each would run its job
 again with older arguments. --requeue-leaked requeues them as gocraft/work's

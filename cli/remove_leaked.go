@@ -17,7 +17,7 @@ func removeLeakedCommand() command {
 		name:    "remove-leaked",
 		args:    "[JOB...]",
 		summary: "remove leaked in-progress entries (of job types JOB..., or all)",
-		help: `Remove leaked in-progress entries: placeholders that gocraft/work master's
+		help: `Remove leaked in-progress entries: stand-ins that gocraft/work master's
 (and gojek/work's) workers leave in their in-progress list after running a
 job enqueued with EnqueueUniqueByKey whose unique key a later enqueue
 rewrote. Their jobs have run; lock and lock_info no longer count them, so

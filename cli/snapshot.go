@@ -267,7 +267,7 @@ type jobTypeJSON struct {
 	MaxConcurrency int64    `json:"max_concurrency"`
 	Paused         bool     `json:"paused"`
 	Drift          bool     `json:"drift"`
-	// Leaked is how many of InProgress are leaked entries (placeholders
+	// Leaked is how many of InProgress are leaked entries (stand-ins
 	// of jobs that already ran); absent when none.
 	Leaked int64 `json:"leaked,omitempty"`
 	// Throttled is who capped max_concurrency and when, while that cap

@@ -2,7 +2,7 @@ package model
 
 import "fmt"
 
-// CauseLeaked: in-progress entries of the type are leaked placeholders
+// CauseLeaked: in-progress entries of the type are leaked stand-ins
 // (see LeakedEntry): they show as in progress while nothing runs in them.
 const CauseLeaked = "leaked_in_progress"
 
@@ -28,6 +28,6 @@ func explainLeaked(snap *Snapshot, jt *JobType) *Cause {
 		}
 		c.Evidence = append(c.Evidence, l.Why())
 	}
-	c.Evidence = append(c.Evidence, fmt.Sprintf("lock %d and lock_info total %d do not count them: gocraft/work master's worker removed the job it read from the unique key, not this placeholder", jt.Lock, jt.LockInfoTotal))
+	c.Evidence = append(c.Evidence, fmt.Sprintf("lock %d and lock_info total %d do not count them: gocraft/work master's worker removed the job it read from the unique key, not this stand-in", jt.Lock, jt.LockInfoTotal))
 	return c
 }

@@ -1,10 +1,10 @@
-// Leaked in-progress entries: placeholders that gocraft/work's master (and
+// Leaked in-progress entries: stand-ins that gocraft/work's master (and
 // the gojek/work fork) leave behind in an in-progress list. With
 // EnqueueUniqueByKey the unique key holds the whole job and a refused
 // enqueue rewrites it with a new job (new id, new arguments); the worker runs
 // the job it reads from the key and, when it ends, LREMs that job's bytes
-// from its in-progress list, which holds the queue's placeholder instead.
-// The placeholder stays while lock and lock_info go back down. It is not
+// from its in-progress list, which holds the queue's stand-in instead.
+// The stand-in stays while lock and lock_info go back down. It is not
 // drift (lock and lock_info are right: nothing runs) and no job waits behind
 // it: the job it stood for has run, or waits under its unique key.
 
@@ -20,7 +20,7 @@ import (
 // HasProblems: nothing is lost and nothing is blocked by it.
 const FindingLeaked = "leaked_in_progress"
 
-// LeakedEntry is one leaked placeholder.
+// LeakedEntry is one leaked stand-in.
 type LeakedEntry struct {
 	// Key is the in-progress list, PoolID and JobName parsed from it.
 	Key     string `json:"key"`
@@ -46,7 +46,7 @@ type LeakedEntry struct {
 // An entry is leaked when it carries a `unique_key` (only master and gojek
 // write one) and no busy worker of the pool runs its id, and the list holds
 // more entries than the pool counts. A worker that runs the job read from
-// the unique key runs another id than its placeholder's: its placeholder is
+// the unique key runs another id than its stand-in's: its stand-in is
 // counted in lock_info, so when more entries qualify than the list has in
 // excess, which of them is running cannot be told, and none is returned.
 // It returns the indexes of the leaked entries.
@@ -84,7 +84,7 @@ func LeakedCount(leaked []LeakedEntry, job, pool string) int64 {
 // Why says, in words, why an entry is leaked and what happened to its job.
 func (l LeakedEntry) Why() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "placeholder %s of %s stayed in pool %s's in-progress list after its job ended (no worker runs it, lock_info does not count it)", l.ID, l.JobName, l.PoolID)
+	fmt.Fprintf(&b, "stand-in %s of %s stayed in pool %s's in-progress list after its job ended (no worker runs it, lock_info does not count it)", l.ID, l.JobName, l.PoolID)
 	if l.Holder != "" && l.Holder != l.ID {
 		fmt.Fprintf(&b, "; its unique key holds job %s, which will run", l.Holder)
 	} else if l.Holder == "" {

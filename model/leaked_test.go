@@ -17,7 +17,7 @@ func TestClassifyLeaked(t *testing.T) {
 		busy    map[string]bool
 		want    []int
 	}{
-		{"leaked placeholder, nothing counted", [][]byte{ph("x")}, 0, nil, []int{0}},
+		{"leaked stand-in, nothing counted", [][]byte{ph("x")}, 0, nil, []int{0}},
 		{"counted: a running job", [][]byte{ph("x")}, 1, nil, nil},
 		{"v0.5.1 job without unique_key", [][]byte{plain}, 0, nil, nil},
 		{"a busy worker runs it", [][]byte{ph("x")}, 0, map[string]bool{"x": true}, nil},

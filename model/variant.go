@@ -2,7 +2,7 @@
 // v0.5.1 (the last tag), master (seven commits later, never tagged) and the
 // gojek/work fork (master's keys and JSON) share the key layout; master and
 // gojek add `unique_key` to unique jobs and keep the whole job in the unique
-// key, which changes what a placeholder in a queue or in-progress list
+// key, which changes what a stand-in in a queue or in-progress list
 // means. Harbor's job service runs v0.5.1 and adds keys of its own.
 
 package model
@@ -92,7 +92,7 @@ func VariantFinding(namespace string, v *Variant) (Finding, bool) {
 	var detail string
 	switch v.Name {
 	case VariantMaster:
-		detail = "written by gocraft/work master or gojek/work, not v0.5.1: a unique job's placeholder may stand for the job its unique key holds"
+		detail = "written by gocraft/work master or gojek/work, not v0.5.1: a unique job's stand-in may stand for the job its unique key holds"
 	case VariantHarbor:
 		detail = "written by Harbor's job service (gocraft/work v0.5.1 with keys of its own); Harbor writes its periodic runs back into scheduled"
 	case VariantOther:

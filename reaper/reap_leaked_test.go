@@ -12,11 +12,11 @@ import (
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
-// A dead pool holding a leaked placeholder: a reap planned from a snapshot
+// A dead pool holding a leaked stand-in: a reap planned from a snapshot
 // removes it instead of requeueing it; one planned from a read that did not
 // look for leaks (the screen's poll) leaves the pool alone; with
 // RequeueLeaked it goes back to the queue as upstream's reaper does.
-func TestReapLeakedPlaceholder(t *testing.T) {
+func TestReapLeakedStandIn(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
 		unaware       bool

@@ -1,7 +1,7 @@
 package reaper
 
 // This file owns what repair-locks does with leaked in-progress entries
-// (model.LeakedEntry): they are not counted. A placeholder that gocraft/work
+// (model.LeakedEntry): they are not counted. A stand-in that gocraft/work
 // master left behind holds no slot; counting it would raise lock over a
 // job that no longer runs, and at max_concurrency 1 stop the type for good.
 

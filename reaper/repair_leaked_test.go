@@ -12,12 +12,12 @@ import (
 	"github.com/workq-tui/workq-tui/redisq"
 )
 
-// leakedEntry is a placeholder as gocraft/work master writes one.
+// leakedEntry is a stand-in as gocraft/work master writes one.
 func leakedEntry(id string) string {
 	return `{"name":"sync","id":"` + id + `","t":1,"args":{"rev":1},"unique":true,"unique_key":"work:unique:sync:{\"a\":1}\n"}`
 }
 
-// Pool p1 holds a leaked placeholder and a running job (counted, its
+// Pool p1 holds a leaked stand-in and a running job (counted, its
 // worker busy); p2 a v0.5.1 job nothing counts. repair-locks counts the
 // running job and p2's, never the leaked one; removed before the script
 // runs, the leaked entry is not counted either.

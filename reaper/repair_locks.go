@@ -56,7 +56,7 @@ type JobLockPlan struct {
 	MaxConcurrency int64
 	Queued         int64
 	// Leaked are the in-progress entries left out of LockAfter and
-	// LockInfoAfter: placeholders of jobs that already ended (see
+	// LockInfoAfter: stand-ins of jobs that already ended (see
 	// model.LeakedEntry). The script re-checks that each is still there.
 	Leaked []model.LeakedEntry
 }

@@ -48,7 +48,7 @@ type PoolPlan struct {
 	// known job type when there is no heartbeat (Reap adds those of lists
 	// it finds by SCAN). Jobs lists only those with something to do.
 	JobNames []string
-	// Leaked are the pool's leaked in-progress entries (placeholders of
+	// Leaked are the pool's leaked in-progress entries (stand-ins of
 	// jobs that already ran, see model.LeakedEntry): removed from its
 	// lists before the reap moves the rest, not requeued, since requeueing
 	// one runs its job again with older arguments. Empty with

@@ -60,7 +60,7 @@ type Place struct {
 	TTL int64 `json:"ttl,omitempty"`
 	// InValue (unique): the job is the key's value, not only named by it
 	// (gocraft/work master and gojek/work keep EnqueueUniqueByKey's job
-	// there): the job that runs when a worker takes its placeholder.
+	// there): the job that runs when a worker takes its stand-in.
 	InValue bool `json:"in_value,omitempty"`
 
 	job *model.JobFields

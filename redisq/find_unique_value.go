@@ -4,7 +4,7 @@ package redisq
 // master and gojek/work keep the whole job of EnqueueUniqueByKey in its
 // unique key, and a refused enqueue rewrites it with its own job (a new id,
 // new arguments): that job is in no queue, only in the key, and it is the
-// one a worker runs when it takes the placeholder. find by id looks there
+// one a worker runs when it takes the stand-in. find by id looks there
 // too. A v0.5.1 key holds "1", never a job.
 
 import (

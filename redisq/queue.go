@@ -43,9 +43,9 @@ type QueuedJob struct {
 	// Position is the job's place in run order: 0 runs next.
 	Position int64
 	model.Job
-	// RunsAs is, for a placeholder of gocraft/work master's
+	// RunsAs is, for a stand-in of gocraft/work master's
 	// EnqueueUniqueByKey, the job its unique key holds when that is
-	// another: the one a worker runs when it takes the placeholder (see
+	// another: the one a worker runs when it takes the stand-in (see
 	// ReadRunsAs); nil otherwise.
 	RunsAs *model.Job
 }
@@ -165,7 +165,7 @@ func ReadQueuePage(ctx context.Context, conn redis.Conn, keys Keys, job string, 
 }
 
 // QueuePage reads one page of a job type's queue (see ReadQueuePage) on a
-// connection of its own, with the job each placeholder runs as
+// connection of its own, with the job each stand-in runs as
 // (ReadRunsAs).
 func (c *Client) QueuePage(ctx context.Context, job string, offset, limit int) (QueuePage, error) {
 	conn, err := c.conns.GetContext(ctx)
@@ -175,14 +175,14 @@ func (c *Client) QueuePage(ctx context.Context, job string, offset, limit int) (
 	defer conn.Close()
 	page, err := ReadQueuePage(ctx, conn, c.keys, job, offset, limit)
 	if err == nil {
-		// The job a placeholder runs as: one round trip, only when a job
+		// The job a stand-in runs as: one round trip, only when a job
 		// of the page names a unique key.
 		err = ReadRunsAs(ctx, conn, &page)
 	}
 	return page, c.wrap(err)
 }
 
-// runsAsJSON is the job a placeholder runs as, in --json: the one its
+// runsAsJSON is the job a stand-in runs as, in --json: the one its
 // unique key holds.
 type runsAsJSON struct {
 	ID   string          `json:"id"`

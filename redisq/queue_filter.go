@@ -71,7 +71,7 @@ func WalkQueue(ctx context.Context, conn redis.Conn, key string, each func(pos i
 
 // QueueFilterPage reads one page of the jobs q matches in job's queue (see
 // FilterQueuePage) on a connection of its own, with the job each
-// placeholder runs as (ReadRunsAs).
+// stand-in runs as (ReadRunsAs).
 func (c *Client) QueueFilterPage(ctx context.Context, job string, q *model.Query, offset, limit int) (QueuePage, error) {
 	conn, err := c.conns.GetContext(ctx)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 )
 
 // TestClientQueuePageRunsAs: the screen's page reads, plain and by query,
-// say which job a ByKey placeholder runs as (the one its unique key
+// say which job a ByKey stand-in runs as (the one its unique key
 // holds), as `jobs queue` does; a job whose key holds itself says
 // nothing.
 func TestClientQueuePageRunsAs(t *testing.T) {
@@ -19,7 +19,7 @@ func TestClientQueuePageRunsAs(t *testing.T) {
 	c := srv.Dial()
 	defer c.Close()
 	redistest.Do(t, c, "LPUSH", "work:jobs:sync_account",
-		`{"name":"sync_account","id":"placeholder1","t":1,"args":{"acct":1},"unique":true,"unique_key":"work:unique:sync_account:a"}`,
+		`{"name":"sync_account","id":"stand-in1","t":1,"args":{"acct":1},"unique":true,"unique_key":"work:unique:sync_account:a"}`,
 		`{"name":"sync_account","id":"self2","t":2,"args":{"acct":2},"unique":true,"unique_key":"work:unique:sync_account:b"}`)
 	redistest.Do(t, c, "SET", "work:unique:sync_account:a", `{"name":"sync_account","id":"rewritten9","t":3,"args":{"acct":1,"v":2}}`)
 	redistest.Do(t, c, "SET", "work:unique:sync_account:b", `{"name":"sync_account","id":"self2","t":2,"args":{"acct":2}}`)
@@ -35,8 +35,8 @@ func TestClientQueuePageRunsAs(t *testing.T) {
 				runs[j.ID] = j.RunsAs.ID
 			}
 		}
-		if len(runs) != 1 || runs["placeholder1"] != "rewritten9" {
-			t.Errorf("%s: runs as %v, want placeholder1 as rewritten9 alone", name, runs)
+		if len(runs) != 1 || runs["stand-in1"] != "rewritten9" {
+			t.Errorf("%s: runs as %v, want stand-in1 as rewritten9 alone", name, runs)
 		}
 	}
 	page, err := cl.QueuePage(context.Background(), "sync_account", 0, 20)

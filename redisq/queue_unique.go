@@ -1,9 +1,9 @@
 package redisq
 
 // This file owns what a queue page says of gocraft/work master's and
-// gojek/work's ByKey placeholders: the job a worker runs when it takes one
+// gojek/work's ByKey stand-ins: the job a worker runs when it takes one
 // is the job in its unique key (a refused enqueue rewrote it with its own
-// job, new id and new arguments), not the placeholder's bytes.
+// job, new id and new arguments), not the stand-in's bytes.
 
 import (
 	"context"
@@ -17,8 +17,8 @@ import (
 
 // ReadRunsAs reads, in one round trip, the unique key of each job of the
 // page that names one (`unique_key`), and sets RunsAs where the key holds
-// another job than the placeholder: the one that will run. A key absent,
-// of another type, or holding "1" or the placeholder's own id says
+// another job than the stand-in: the one that will run. A key absent,
+// of another type, or holding "1" or the stand-in's own id says
 // nothing.
 func ReadRunsAs(ctx context.Context, conn redis.Conn, page *QueuePage) error {
 	var idx []int

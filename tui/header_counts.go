@@ -54,7 +54,7 @@ func headerCounts(d headerData, st styles) (full, compact []string) {
 	}
 	if v := d.sweep.variant; v.Said() {
 		// The build that wrote the namespace changes what its lists mean
-		// (a master placeholder, Harbor's periodic runs): it stays.
+		// (a master stand-in, Harbor's periodic runs): it stays.
 		more = append(more, st.warn.Render("writer "+textsafe.Clean(v.Name)))
 	}
 	return append(full, more...), append(compact, more...)

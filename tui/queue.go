@@ -385,9 +385,9 @@ func queueQueryLine(q queueView, st styles) string {
 	return b.String()
 }
 
-// runsAsLines say which job a placeholder of gocraft/work master's or
+// runsAsLines say which job a stand-in of gocraft/work master's or
 // gojek/work's EnqueueUniqueByKey runs as: the one its unique key holds
-// (a refused enqueue rewrote it), not the placeholder's own arguments.
+// (a refused enqueue rewrote it), not the stand-in's own arguments.
 func runsAsLines(r *model.Job) []string {
 	args := "{}"
 	if len(r.Args) > 0 && string(r.Args) != "null" {

@@ -121,12 +121,12 @@ func TestQueueQuery(t *testing.T) {
 	}
 }
 
-// TestQueueRunsAs: a placeholder whose unique key holds another job says
+// TestQueueRunsAs: a stand-in whose unique key holds another job says
 // which one runs, with that job's arguments, cleaned.
 func TestQueueRunsAs(t *testing.T) {
 	held := model.ParseJob(`{"name":"sync_account","id":"rewritten9","t":3,"args":{"acct":"\u001b[2J1"}}`)
 	page := redisq.QueuePage{Length: 2, Jobs: []redisq.QueuedJob{
-		{Position: 0, Job: model.ParseJob(`{"name":"sync_account","id":"placeholder1","t":1,"args":{"acct":1}}`), RunsAs: &held},
+		{Position: 0, Job: model.ParseJob(`{"name":"sync_account","id":"stand-in1","t":1,"args":{"acct":1}}`), RunsAs: &held},
 		{Position: 1, Job: model.ParseJob(`{"name":"sync_account","id":"plain2","t":2,"args":{"acct":2}}`)},
 	}}
 	got := renderQueueJobs(page, "sync_account", time.Unix(10, 0), 120)

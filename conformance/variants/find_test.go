@@ -11,7 +11,7 @@ import (
 
 // TestFindJobInUniqueKeyValue: after a refused EnqueueUniqueByKey, the job
 // that will run is only in the unique key's value; find by its id finds it
-// there (it said "no job found" and exited 4), and the placeholder is still
+// there (it said "no job found" and exited 4), and the stand-in is still
 // found in the queue.
 func TestFindJobInUniqueKeyValue(t *testing.T) {
 	runCLI := cliIn(t)
@@ -23,13 +23,13 @@ func TestFindJobInUniqueKeyValue(t *testing.T) {
 			s := variants.Read(t, b+"-queued.json")
 			variants.Load(t, c, s, false)
 			uk := s.Key(t, "unique:sync_account:*")
-			var held, placeholder struct {
+			var held, standIn struct {
 				ID string `json:"id"`
 			}
 			if err := json.Unmarshal(uk.String, &held); err != nil {
 				t.Fatal(err)
 			}
-			if err := json.Unmarshal(s.Key(t, "jobs:sync_account").List[0], &placeholder); err != nil {
+			if err := json.Unmarshal(s.Key(t, "jobs:sync_account").List[0], &standIn); err != nil {
 				t.Fatal(err)
 			}
 			out, stderr, code := runCLI("--redis", srv.Addr(), "-n", s.Namespace, "find", held.ID, "--json")
@@ -46,12 +46,12 @@ func TestFindJobInUniqueKeyValue(t *testing.T) {
 				t.Errorf("places %+v, want the unique key holding %s", places, held.ID)
 			}
 			out, _, code = runCLI("--redis", srv.Addr(), "-n", s.Namespace, "find", "--wide", held.ID)
-			if code != 0 || !strings.Contains(out, "holds it: it runs, with these arguments, when a worker takes the placeholder") {
+			if code != 0 || !strings.Contains(out, "holds it: it runs, with these arguments, when a worker takes the stand-in") {
 				t.Errorf("find %s: exit %d\n%s", held.ID, code, out)
 			}
-			out, _, code = runCLI("--redis", srv.Addr(), "-n", s.Namespace, "find", placeholder.ID)
+			out, _, code = runCLI("--redis", srv.Addr(), "-n", s.Namespace, "find", standIn.ID)
 			if code != 0 || !strings.Contains(out, "queue") {
-				t.Errorf("find %s (the placeholder): exit %d\n%s", placeholder.ID, code, out)
+				t.Errorf("find %s (the stand-in): exit %d\n%s", standIn.ID, code, out)
 			}
 		})
 	}

@@ -82,7 +82,7 @@ func str(t *testing.T, c redis.Conn, cmd string, args ...any) string {
 }
 
 // TestRecordedLeak checks the recordings hold what the upstream lines say:
-// the placeholder of the first enqueue in the pool's in-progress list, with
+// the stand-in of the first enqueue in the pool's in-progress list, with
 // lock and lock_info back at 0.
 func TestRecordedLeak(t *testing.T) {
 	for _, b := range builds {
@@ -91,7 +91,7 @@ func TestRecordedLeak(t *testing.T) {
 			pool := s.PoolID(t)
 			list := s.Key(t, "jobs:sync_account:"+pool+":inprogress").List
 			if len(list) != 1 || !strings.Contains(string(list[0]), `"rev":1`) || !strings.Contains(string(list[0]), `"unique_key"`) {
-				t.Fatalf("in-progress list %q, want the rev 1 placeholder", list)
+				t.Fatalf("in-progress list %q, want the rev 1 stand-in", list)
 			}
 			if v := string(s.Key(t, "jobs:sync_account:lock").String); v != "0" {
 				t.Errorf("lock %s, want 0", v)
@@ -103,7 +103,7 @@ func TestRecordedLeak(t *testing.T) {
 	}
 }
 
-// TestSnapshotLeakedNotDrift: the leaked placeholder is a finding of its
+// TestSnapshotLeakedNotDrift: the leaked stand-in is a finding of its
 // own, and the job type does not drift.
 func TestSnapshotLeakedNotDrift(t *testing.T) {
 	for _, b := range builds {
@@ -181,7 +181,7 @@ func TestRepairLocksLeavesTypeRunnable(t *testing.T) {
 }
 
 // TestReapDoesNotRunFinishedJobAgain: the reap of a dead pool that holds a
-// leaked placeholder removes it instead of requeueing it, so a pool runs
+// leaked stand-in removes it instead of requeueing it, so a pool runs
 // only the job that waits; --requeue-leaked requeues it as gocraft/work's
 // reaper does, and the finished job runs again with its first arguments.
 func TestReapDoesNotRunFinishedJobAgain(t *testing.T) {

@@ -10,9 +10,9 @@ import (
 )
 
 // TestQueueShowsTheJobThatRuns: gocraft/work master's and gojek's queue
-// holds the first ByKey enqueue's placeholder while the unique key holds
+// holds the first ByKey enqueue's stand-in while the unique key holds
 // the refused second enqueue's job, the one a worker runs. `jobs queue`
-// shows that job beside the placeholder, marked as such, in the table and
+// shows that job beside the stand-in, marked as such, in the table and
 // in --json.
 func TestQueueShowsTheJobThatRuns(t *testing.T) {
 	for _, b := range builds {
@@ -23,16 +23,16 @@ func TestQueueShowsTheJobThatRuns(t *testing.T) {
 			defer c.Close()
 			s := variants.Read(t, b+"-queued.json")
 			variants.Load(t, c, s, false)
-			var placeholder, held struct {
+			var standIn, held struct {
 				ID   string          `json:"id"`
 				Args json.RawMessage `json:"args"`
 			}
 			q := s.Key(t, "jobs:sync_account").List
-			if len(q) != 1 || json.Unmarshal(q[0], &placeholder) != nil {
+			if len(q) != 1 || json.Unmarshal(q[0], &standIn) != nil {
 				t.Fatalf("queue %q", q)
 			}
-			if err := json.Unmarshal(s.Key(t, "unique:sync_account:*").String, &held); err != nil || held.ID == placeholder.ID {
-				t.Fatalf("unique key holds %+v (%v), placeholder %s", held, err, placeholder.ID)
+			if err := json.Unmarshal(s.Key(t, "unique:sync_account:*").String, &held); err != nil || held.ID == standIn.ID {
+				t.Fatalf("unique key holds %+v (%v), stand-in %s", held, err, standIn.ID)
 			}
 			out, stderr, code := runCLI("--redis", srv.Addr(), "-n", s.Namespace, "jobs", "queue", "sync_account")
 			var runs string
@@ -41,8 +41,8 @@ func TestQueueShowsTheJobThatRuns(t *testing.T) {
 					runs = l
 				}
 			}
-			if code != 0 || runs == "" || !strings.Contains(out, placeholder.ID) || !strings.Contains(runs, `"rev":2`) {
-				t.Fatalf("jobs queue: exit %d, want the placeholder %s and the held job %s (rev 2) marked\n%s%s", code, placeholder.ID, held.ID, out, stderr)
+			if code != 0 || runs == "" || !strings.Contains(out, standIn.ID) || !strings.Contains(runs, `"rev":2`) {
+				t.Fatalf("jobs queue: exit %d, want the stand-in %s and the held job %s (rev 2) marked\n%s%s", code, standIn.ID, held.ID, out, stderr)
 			}
 			out, stderr, code = runCLI("--redis", srv.Addr(), "-n", s.Namespace, "jobs", "queue", "sync_account", "--json")
 			var page struct {

@@ -10,10 +10,10 @@ import (
 )
 
 // TestScreenRepairLocksLeavesLeakOut: the program in a terminal on a real
-// Redis holding gocraft/work master's leaked placeholder, and real drift
+// Redis holding gocraft/work master's leaked stand-in, and real drift
 // besides (a lock that no list backs). The screen's polls do not look for
 // leaked entries; L on the drifted type, confirmed, repairs the lock
-// without counting the placeholder, so at max_concurrency 1 the type can
+// without counting the stand-in, so at max_concurrency 1 the type can
 // run again. The header names the build that wrote the namespace.
 func TestScreenRepairLocksLeavesLeakOut(t *testing.T) {
 	bin := redistest.Binary(t)
@@ -58,7 +58,7 @@ func TestScreenRepairLocksLeavesLeakOut(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	if got != "0" {
-		t.Fatalf("lock %s after the screen's repair, want 0 (the leaked placeholder holds no slot):\n%s", got, tm.Screen())
+		t.Fatalf("lock %s after the screen's repair, want 0 (the leaked stand-in holds no slot):\n%s", got, tm.Screen())
 	}
 	tm.Keys("q")
 	tm.WaitText(5*time.Second, "EXITED 0")

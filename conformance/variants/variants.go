@@ -14,16 +14,16 @@
 //   - master-live.json, gojek-live.json: EnqueueUniqueByKey of a job twice
 //     with the same key map (the second is refused and rewrites the unique
 //     key with its own job), then a pool with MaxConcurrency 1 ran the job
-//     read from the key: its placeholder stayed in the pool's in-progress
+//     read from the key: its stand-in stayed in the pool's in-progress
 //     list while lock and lock_info went back to 0. Read while the pool
 //     was alive and idle.
 //   - master-queued.json, gojek-queued.json: the two enqueues alone, no
-//     pool: the queue holds the first job's placeholder, the unique key the
+//     pool: the queue holds the first job's stand-in, the unique key the
 //     second job, the one a worker would run.
 //   - master-dead.json, gojek-dead.json: the same, then the pool's process
 //     killed with SIGKILL, and one more EnqueueUniqueByKey with the same key
 //     map, accepted (the worker had deleted the key): a dead pool holding a
-//     leaked placeholder, a new placeholder queued, the key holding its job.
+//     leaked stand-in, a new stand-in queued, the key holding its job.
 package variants
 
 import (
