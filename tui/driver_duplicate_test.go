@@ -5,8 +5,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/workq-tui/workq-tui/internal/screentest"
 )
 
 // d on a job's detail plans a copy of it with a new id onto its queue: n
@@ -14,10 +12,7 @@ import (
 // job stays where it is, and the audit log records the write.
 func TestDriveJobDuplicate(t *testing.T) {
 	t.Parallel()
-	srv, seed := deadJobs(t)
-	s := screentest.Start(t, srv)
-	s.Run("jobs dead")
-	s.Wait("1-20 of 42", "m39")
+	s, seed := deadJobsShown(t)
 	s.Press("enter")
 	s.Wait("one job · esc back", "m39")
 	s.Press("d")

@@ -3,18 +3,13 @@ package tui_test
 import (
 	"strings"
 	"testing"
-
-	"github.com/workq-tui/workq-tui/internal/screentest"
 )
 
 // R on a job's detail requeues that job; the detail closes, as the job
 // has left the set, and the list under it reads its page again.
 func TestDriveJobDetailRequeue(t *testing.T) {
 	t.Parallel()
-	srv, seed := deadJobs(t)
-	s := screentest.Start(t, srv)
-	s.Run("jobs dead")
-	s.Wait("1-20 of 42", "m39")
+	s, seed := deadJobsShown(t)
 	s.Press("enter")
 	s.Wait("one job · esc back")
 	s.Press("R")

@@ -26,6 +26,17 @@ func deadJobs(t *testing.T) (*redistest.Server, *screentest.Seed) {
 	return srv, seed
 }
 
+// deadJobsShown opens the Jobs view on deadJobs's dead set, its first
+// page (the newest, m39 first) read.
+func deadJobsShown(t *testing.T) (*screentest.Screen, *screentest.Seed) {
+	t.Helper()
+	srv, seed := deadJobs(t)
+	s := screentest.Start(t, srv)
+	s.Run("jobs dead")
+	s.Wait("1-20 of 42", "m39")
+	return s, seed
+}
+
 // The Jobs view reads the dead set a page at a time: pgdown pages on, v
 // turns the order, s goes to the next set.
 func TestDriveJobsPagingOrderAndSets(t *testing.T) {
@@ -53,10 +64,7 @@ func TestDriveJobsPagingOrderAndSets(t *testing.T) {
 // its jobs alone.
 func TestDriveJobsSummary(t *testing.T) {
 	t.Parallel()
-	srv, _ := deadJobs(t)
-	s := screentest.Start(t, srv)
-	s.Run("jobs dead")
-	s.Wait("1-20 of 42")
+	s, _ := deadJobsShown(t)
 	s.Press("S")
 	screen := s.Wait("summary of dead: 42 members", "COUNT JOB TYPE")
 	for _, want := range []string{"40 mail", "2 refund", "40 smtp N", "2 gateway down"} {
@@ -72,10 +80,7 @@ func TestDriveJobsSummary(t *testing.T) {
 // for their queue.
 func TestDriveJobsRequeueMarked(t *testing.T) {
 	t.Parallel()
-	srv, seed := deadJobs(t)
-	s := screentest.Start(t, srv)
-	s.Run("jobs dead")
-	s.Wait("1-20 of 42", "m39")
+	s, seed := deadJobsShown(t)
 	s.Press("space")
 	s.Wait("1 marked")
 	s.Press("j", "space")
@@ -97,10 +102,7 @@ func TestDriveJobsRequeueMarked(t *testing.T) {
 // them; the other jobs stay.
 func TestDriveJobsWhereMarkAllDelete(t *testing.T) {
 	t.Parallel()
-	srv, seed := deadJobs(t)
-	s := screentest.Start(t, srv)
-	s.Run("jobs dead")
-	s.Wait("1-20 of 42")
+	s, seed := deadJobsShown(t)
 	s.Run("where job:refund")
 	s.Wait("where job:refund", "1-2 of 2")
 	s.Press("A")
@@ -121,10 +123,7 @@ func TestDriveJobsWhereMarkAllDelete(t *testing.T) {
 // / in the Jobs view takes the same query as :where.
 func TestDriveJobsFilterQuery(t *testing.T) {
 	t.Parallel()
-	srv, _ := deadJobs(t)
-	s := screentest.Start(t, srv)
-	s.Run("jobs dead")
-	s.Wait("1-20 of 42")
+	s, _ := deadJobsShown(t)
 	s.Press("/", "err:gateway", "enter")
 	s.Wait("where err:gateway", "1-2 of 2", "rf0")
 	s.Press("esc")
@@ -136,10 +135,7 @@ func TestDriveJobsFilterQuery(t *testing.T) {
 // Through the program's planner: the dialog opens with the jobs counted.
 func TestDriveJobsRequeueUnserved(t *testing.T) {
 	t.Parallel()
-	srv, seed := deadJobs(t)
-	s := screentest.Start(t, srv)
-	s.Run("jobs dead")
-	s.Wait("1-20 of 42")
+	s, seed := deadJobsShown(t)
 	s.Run("where job:refund")
 	s.Wait("1-2 of 2")
 	s.Press("R")

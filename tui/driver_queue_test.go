@@ -8,11 +8,10 @@ import (
 	"github.com/workq-tui/workq-tui/internal/screentest"
 )
 
-// In a job type's queue, / filters by a query, A marks what it matches
-// and P parks the marked jobs in the dead set; the marks go with them,
-// so D then asks for new ones instead of planning. esc drops the query.
-func TestDriveQueueParkMarked(t *testing.T) {
-	t.Parallel()
+// markedInQueue opens the queue of report (r1, r2 and r3 queued, a live
+// pool serving it), filters it to job id and marks it with A.
+func markedInQueue(t *testing.T, id string) (*screentest.Screen, *screentest.Seed) {
+	t.Helper()
 	srv := redistest.Start(t)
 	seed := screentest.NewSeed(t, srv, "work")
 	seed.LivePool(livePool, "report")
@@ -22,10 +21,19 @@ func TestDriveQueueParkMarked(t *testing.T) {
 	s.Wait("> report")
 	s.Press("enter")
 	s.Wait("of 3")
-	s.Press("/", "id:r2", "enter")
-	s.Wait("1–1 of 1 matching id:r2")
+	s.Press("/", "id:"+id, "enter")
+	s.Wait("1–1 of 1 matching id:" + id)
 	s.Press("A")
 	s.Wait("all 1 matching marked")
+	return s, seed
+}
+
+// In a job type's queue, / filters by a query, A marks what it matches
+// and P parks the marked jobs in the dead set; the marks go with them,
+// so D then asks for new ones instead of planning. esc drops the query.
+func TestDriveQueueParkMarked(t *testing.T) {
+	t.Parallel()
+	s, seed := markedInQueue(t, "r2")
 	s.Press("P")
 	s.Wait("y: run it")
 	if got := s.DialogTitle(); got != "Park 1 job from queue report?" {
@@ -49,19 +57,7 @@ func TestDriveQueueParkMarked(t *testing.T) {
 // again.
 func TestDriveQueueDeleteMarked(t *testing.T) {
 	t.Parallel()
-	srv := redistest.Start(t)
-	seed := screentest.NewSeed(t, srv, "work")
-	seed.LivePool(livePool, "report")
-	seed.Queue("report", "r1", "r2", "r3")
-	s := screentest.Start(t, srv)
-	s.Run("jobtypes report")
-	s.Wait("> report")
-	s.Press("enter")
-	s.Wait("of 3")
-	s.Press("/", "id:r1", "enter")
-	s.Wait("1–1 of 1 matching id:r1")
-	s.Press("A")
-	s.Wait("all 1 matching marked")
+	s, seed := markedInQueue(t, "r1")
 	s.Press("D")
 	s.Wait("y: run it")
 	if got := s.DialogTitle(); !strings.Contains(got, "Delete 1 job from queue report") {
