@@ -14,15 +14,22 @@ const (
 	livePool = "feedface0000000000000002"
 )
 
+// deadPoolRunning seeds a dead pool of mail whose worker was running m1.
+func deadPoolRunning(t *testing.T) (*redistest.Server, *screentest.Seed) {
+	t.Helper()
+	srv := redistest.Start(t)
+	seed := screentest.NewSeed(t, srv, "work")
+	seed.DeadPool(deadPool, "mail")
+	seed.Running(deadPool, "mail", "m1")
+	return srv, seed
+}
+
 // x on a dead pool reaps it: the dialog shows the plan, y (once the
 // dialog has been read) runs it; its in-progress job goes back to its
 // queue, its heartbeat and its lock go, and the status line says so.
 func TestDriveReap(t *testing.T) {
 	t.Parallel()
-	srv := redistest.Start(t)
-	seed := screentest.NewSeed(t, srv, "work")
-	seed.DeadPool(deadPool, "mail")
-	seed.Running(deadPool, "mail", "m1")
+	srv, seed := deadPoolRunning(t)
 	seed.LivePool(livePool, "mail")
 	// Polls an hour apart: the pool leaves the screen by the refresh that
 	// follows the reap.
@@ -51,10 +58,7 @@ func TestDriveReap(t *testing.T) {
 // screen a while, and a y before that is refused and said.
 func TestDriveReapEarlyYIgnored(t *testing.T) {
 	t.Parallel()
-	srv := redistest.Start(t)
-	seed := screentest.NewSeed(t, srv, "work")
-	seed.DeadPool(deadPool, "mail")
-	seed.Running(deadPool, "mail", "m1")
+	srv, seed := deadPoolRunning(t)
 	s := screentest.Start(t, srv)
 	s.Wait("DEAD   deadbeef")
 	s.Press("x", "y")
@@ -105,10 +109,7 @@ func TestDriveReapAll(t *testing.T) {
 // :reap ID reaps that pool: tab completes a dead pool's ID.
 func TestDriveReapCommand(t *testing.T) {
 	t.Parallel()
-	srv := redistest.Start(t)
-	seed := screentest.NewSeed(t, srv, "work")
-	seed.DeadPool(deadPool, "mail")
-	seed.Running(deadPool, "mail", "m1")
+	srv, seed := deadPoolRunning(t)
 	seed.LivePool(livePool, "mail")
 	s := screentest.Start(t, srv)
 	s.Wait("DEAD   deadbeef")
@@ -143,10 +144,7 @@ func TestDriveReapLivePoolRefused(t *testing.T) {
 // --read-only: x is refused and says so, Redis untouched.
 func TestDriveReadOnlyRefusesWrites(t *testing.T) {
 	t.Parallel()
-	srv := redistest.Start(t)
-	seed := screentest.NewSeed(t, srv, "work")
-	seed.DeadPool(deadPool, "mail")
-	seed.Running(deadPool, "mail", "m1")
+	srv, _ := deadPoolRunning(t)
 	before := redistest.Dump(t, srv.Dial(), "*")
 	s := screentest.Start(t, srv, "--read-only")
 	s.Wait("DEAD   deadbeef")
