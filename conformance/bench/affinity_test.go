@@ -60,9 +60,9 @@ func apartCPUs(t *testing.T, c redis.Conn) (restore func(), note string) {
 	pinAll(t, redisPID, &redisSet)
 	pinAll(t, os.Getpid(), &ours)
 	return func() {
-			pinAll(t, os.Getpid(), &all)
-			pinAll(t, redisPID, &all)
-		}, fmt.Sprintf("redis-server alone on CPU %d, the client on the other %d", last, ours.Count())
+		pinAll(t, os.Getpid(), &all)
+		pinAll(t, redisPID, &all)
+	}, fmt.Sprintf("redis-server alone on CPU %d, the bench on %d other", last, ours.Count())
 }
 
 // pinAll sets the CPU affinity of every thread of process pid. A thread
