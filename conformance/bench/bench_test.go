@@ -133,7 +133,7 @@ func runBench(t *testing.T, sz sizes) *table {
 		{e.incident, []string{"7a", "7b", "7c", "7d"}},
 		{e.explainBench, []string{"8a"}},
 		{e.timelineBench, []string{"8b"}},
-		{e.health, []string{"9a", "9b", "9c"}},
+		{e.health, []string{"9a", "9b", "9c", "9d"}},
 		{e.drain, []string{"10a", "10b"}},
 	}
 	only := wantedLines(os.Getenv("BENCH_LINES"))
@@ -971,7 +971,7 @@ func TestBenchSmoke(t *testing.T) {
 			t.Errorf("line %s %q has ratio %v", l.id, l.what, l.ratio)
 		}
 	}
-	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "1h", "1i", "1j", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c", "5a", "5b", "5c", "5d", "5e", "5f", "5g", "5h", "5i", "5j", "6a", "6b", "6c", "6d", "6e", "6f", "7a", "7b", "7c", "7d", "8a", "8b", "9a", "9b", "9c", "10a", "10b"} {
+	for _, id := range []string{"1a", "1b", "1c", "1d", "1e", "1f", "1g", "1h", "1i", "1j", "2a", "2b", "3a", "3b", "3c", "3d", "4a", "4b", "4c", "5a", "5b", "5c", "5d", "5e", "5f", "5g", "5h", "5i", "5j", "6a", "6b", "6c", "6d", "6e", "6f", "7a", "7b", "7c", "7d", "8a", "8b", "9a", "9b", "9c", "9d", "10a", "10b"} {
 		if !ids[id] {
 			t.Errorf("line %s missing from the table", id)
 		}
