@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -104,8 +105,13 @@ func TestSetJobRedrawCostBounded(t *testing.T) {
 	const redraws = 200
 	big, small := bigMember(1<<20), bigMember(1<<10)
 	redrawCost(small, 10) // warm up
-	base := redrawCost(small, redraws)
-	cost := redrawCost(big, redraws)
+	// The least of five runs of each side, taking turns: a run the
+	// machine's load slowed shows in neither least.
+	base, cost := time.Duration(math.MaxInt64), time.Duration(math.MaxInt64)
+	for range 5 {
+		base = min(base, redrawCost(small, redraws))
+		cost = min(cost, redrawCost(big, redraws))
+	}
 	ratio := float64(cost) / float64(max(base, time.Microsecond))
 	t.Logf("%d redraws: 1 KB member %v, 1 MB member %v: ratio %.2f", redraws, base, cost, ratio)
 	if ratio > 4 {
