@@ -184,9 +184,31 @@ func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, er
 			}
 		}
 	}
+	// A find by id that looks at both the in-progress lists and the unique
+	// keys walks the keyspace once for both (the namespace's keys, each
+	// sorted out by its name): on a Redis of many keys the walk is most of
+	// find's time.
+	oneScan := f.looks(PlaceInProgress) && f.looks(PlaceUnique) && len(f.IDs) > 0 && keys.Prefix() != ""
+	var uniqueKeys []string
 	if f.looks(PlaceInProgress) {
-		err := scanKeys(ctx, c, keys.InProgressPattern(), func(batch []string) error {
-			return readLists(ctx, c, batch, func(key string, raw []byte) {
+		pattern, lists := keys.InProgressPattern(), func(batch []string) []string { return batch }
+		if oneScan {
+			pattern = escapeGlob(keys.Prefix()) + "*"
+			lists = func(batch []string) []string {
+				var in []string
+				for _, k := range batch {
+					switch {
+					case keys.MatchesInProgressPattern(k):
+						in = append(in, k)
+					case keys.MatchesUniquePattern(k):
+						uniqueKeys = append(uniqueKeys, k)
+					}
+				}
+				return in
+			}
+		}
+		err := scanKeys(ctx, c, pattern, func(batch []string) error {
+			return readLists(ctx, c, lists(batch), func(key string, raw []byte) {
 				_, pool, ok := keys.ParseInProgress(key)
 				if !ok || !mayHold(raw) {
 					return
@@ -243,7 +265,11 @@ func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, er
 		}
 		out = append(out, us...)
 		if len(f.IDs) > 0 {
-			if us, err = findUniqueValues(ctx, c, keys, f, out); err != nil {
+			batches := scanUniqueKeys(ctx, c, keys, f)
+			if oneScan {
+				batches = keyList(uniqueKeys)
+			}
+			if us, err = findUniqueValues(ctx, c, keys, f, out, batches); err != nil {
 				return nil, err
 			}
 			out = append(out, us...)

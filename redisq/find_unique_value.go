@@ -17,36 +17,25 @@ import (
 	"github.com/workq-tui/workq-tui/model"
 )
 
-// findUniqueValues scans the namespace's unique keys, reads their values a
-// SCAN batch at a time (one pipeline each), and reports those holding a job
+// findUniqueValues reads the values of the namespace's unique keys that
+// batches hands it (one pipeline a batch), and reports those holding a job
 // with one of f's ids that f's query matches, unless found already has the
 // same key and id.
-func findUniqueValues(ctx context.Context, c redis.Conn, keys Keys, f FindSpec, found []Place) ([]Place, error) {
+func findUniqueValues(ctx context.Context, c redis.Conn, keys Keys, f FindSpec, found []Place, batches keyBatches) ([]Place, error) {
 	have := map[[2]string]bool{}
 	for _, p := range found {
 		have[[2]string{p.Key, p.ID}] = true
 	}
 	mayHold := f.mayHold()
-	pattern := escapeGlob(keys.Prefix()+"unique:") + "*"
 	var out []Place
-	cursor := "0"
-	for {
-		start := time.Now()
-		v, err := redis.Values(redis.DoContext(c, ctx, "SCAN", cursor, "MATCH", pattern, "COUNT", UniqueScanCount))
-		if err != nil {
-			return nil, fmt.Errorf("find: scan %s: %w", pattern, err)
-		}
-		var ks []string
-		if _, err := redis.Scan(v, &cursor, &ks); err != nil {
-			return nil, fmt.Errorf("find: scan %s: %w", pattern, err)
-		}
+	err := batches(func(ks []string) error {
 		cmds := make([]cmd, 0, 2*len(ks))
 		for _, k := range ks {
 			cmds = append(cmds, cmd{name: "GET", args: []interface{}{k}}, cmd{name: "TTL", args: []interface{}{k}})
 		}
 		replies, err := pipeline(ctx, c, cmds)
 		if err != nil {
-			return nil, fmt.Errorf("find: read unique keys: %w", err)
+			return fmt.Errorf("find: read unique keys: %w", err)
 		}
 		for i, k := range ks {
 			raw, ok := replies[2*i].v.([]byte)
@@ -60,12 +49,52 @@ func findUniqueValues(ctx context.Context, c redis.Conn, keys Keys, f FindSpec, 
 			ttl, _ := replies[2*i+1].v.(int64)
 			out = append(out, Place{Kind: PlaceUnique, Key: k, ID: j.ID, Name: j.Name, TTL: ttl, InValue: true, job: j})
 		}
-		if cursor == "0" {
-			return out, nil
+		return nil
+	})
+	return out, err
+}
+
+// keyBatches hands keys to each, a batch at a time, until each fails.
+type keyBatches func(each func([]string) error) error
+
+// keyList hands the keys found already, UniqueScanCount at a time.
+func keyList(ks []string) keyBatches {
+	return func(each func([]string) error) error {
+		for lo := 0; lo < len(ks); lo += UniqueScanCount {
+			if err := each(ks[lo:min(lo+UniqueScanCount, len(ks))]); err != nil {
+				return err
+			}
 		}
-		if f.Paced {
-			if err := sleepCtx(ctx, model.ScanPause(time.Since(start))); err != nil {
-				return nil, fmt.Errorf("find: %w", err)
+		return nil
+	}
+}
+
+// scanUniqueKeys walks the namespace's unique keys with SCAN, pausing
+// after each call when f is paced.
+func scanUniqueKeys(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) keyBatches {
+	return func(each func([]string) error) error {
+		pattern := keys.UniquePattern()
+		cursor := "0"
+		for {
+			start := time.Now()
+			v, err := redis.Values(redis.DoContext(c, ctx, "SCAN", cursor, "MATCH", pattern, "COUNT", UniqueScanCount))
+			if err != nil {
+				return fmt.Errorf("find: scan %s: %w", pattern, err)
+			}
+			var ks []string
+			if _, err := redis.Scan(v, &cursor, &ks); err != nil {
+				return fmt.Errorf("find: scan %s: %w", pattern, err)
+			}
+			if err := each(ks); err != nil {
+				return err
+			}
+			if cursor == "0" {
+				return nil
+			}
+			if f.Paced {
+				if err := sleepCtx(ctx, model.ScanPause(time.Since(start))); err != nil {
+					return fmt.Errorf("find: %w", err)
+				}
 			}
 		}
 	}

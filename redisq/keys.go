@@ -66,6 +66,21 @@ func (k Keys) InProgressPattern() string {
 	return escapeGlob(k.prefix+"jobs:") + "*:inprogress"
 }
 
+// MatchesInProgressPattern reports whether key is one InProgressPattern
+// matches: the namespace's "jobs:", anything, then ":inprogress".
+func (k Keys) MatchesInProgressPattern(key string) bool {
+	head, tail := k.prefix+"jobs:", ":inprogress"
+	return len(key) >= len(head)+len(tail) && strings.HasPrefix(key, head) && strings.HasSuffix(key, tail)
+}
+
+// UniquePattern is the SCAN MATCH pattern for every unique key of the
+// namespace; MatchesUniquePattern reports whether key is one it matches.
+func (k Keys) UniquePattern() string { return escapeGlob(k.prefix+"unique:") + "*" }
+
+func (k Keys) MatchesUniquePattern(key string) bool {
+	return strings.HasPrefix(key, k.prefix+"unique:")
+}
+
 // ParseInProgress splits an in-progress key into job name and pool ID. It
 // parses from the right, because a job name may contain ':': the last part is
 // "inprogress", the one before it the pool ID, and everything between
