@@ -81,6 +81,49 @@ func TestFlagsOfOtherCommandsAreRefused(t *testing.T) {
 	}
 }
 
+// TestCommandFlagsAsTheWholeSet: the flags of every command, built only
+// as far as a look-up needs, answer every look-up as the flag set of all
+// of them does; a command line that names only the screen's flags and
+// its command's builds no other command's flags.
+func TestCommandFlagsAsTheWholeSet(t *testing.T) {
+	whole := pflag.NewFlagSet("all", pflag.ContinueOnError)
+	for _, c := range commands() {
+		whole.AddFlagSet(newFlagSet(c).FlagSet)
+	}
+	same := func(what string, got, want *pflag.Flag) {
+		t.Helper()
+		if (got == nil) != (want == nil) || got != nil && (got.Name != want.Name || got.Shorthand != want.Shorthand ||
+			got.NoOptDefVal != want.NoOptDefVal || got.Value.Type() != want.Value.Type() || got.Usage != want.Usage) {
+			t.Errorf("%s: %+v, want %+v", what, got, want)
+		}
+	}
+	whole.VisitAll(func(f *pflag.Flag) {
+		same("--"+f.Name, (&commandFlags{cmds: commands()}).Lookup(f.Name), f)
+		if f.Shorthand != "" {
+			same("-"+f.Shorthand, (&commandFlags{cmds: commands()}).ShorthandLookup(f.Shorthand), f)
+		}
+	})
+	none := &commandFlags{cmds: commands()}
+	if f := none.Lookup("no-such-flag"); f != nil || none.built != len(commands()) {
+		t.Errorf("a flag no command has: %v after %d of %d commands", f, none.built, len(commands()))
+	}
+	if f := none.ShorthandLookup("Q"); f != nil {
+		t.Errorf("-Q: %v", f)
+	}
+	if got, want := none.whole().FlagUsages(), whole.FlagUsages(); got != want {
+		t.Errorf("whole set:\n%s\nwant\n%s", got, want)
+	}
+
+	all := &commandFlags{cmds: commands()}
+	at, used := scanArgs([]string{"--redis", "h:1", "-n", "bench", "snapshot", "--json"}, all)
+	if at != 4 || strings.Join(used, " ") != "redis namespace json" {
+		t.Errorf("command at %d, flags %q", at, used)
+	}
+	if all.built > 2 {
+		t.Errorf("%d commands' flags built to find snapshot, want the screen's and snapshot's", all.built)
+	}
+}
+
 // TestCommandNameAmongFlags: flags go before or after the command name; a
 // flag's value is never taken for the command.
 func TestCommandNameAmongFlags(t *testing.T) {
@@ -107,6 +150,10 @@ func TestCommandNameAmongFlags(t *testing.T) {
 		at, used := scanArgs(tc.args, all)
 		if at != tc.at || strings.Join(used, " ") != tc.used {
 			t.Errorf("%q: command at %d, flags %q; want %d, %q", tc.args, at, used, tc.at, tc.used)
+		}
+		at, used = scanArgs(tc.args, &commandFlags{cmds: commands()})
+		if at != tc.at || strings.Join(used, " ") != tc.used {
+			t.Errorf("%q, flags built as needed: command at %d, flags %q; want %d, %q", tc.args, at, used, tc.at, tc.used)
 		}
 	}
 }

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"math/rand"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -122,7 +124,16 @@ func TestSnapshotJSONMatchesEncodingJSON(t *testing.T) {
 	for i := 0; i < 300; i++ {
 		p := poolJSON{ID: str(), Status: model.Status(str()), InProgress: map[string]int64{str(): r.Int63n(100) - 50, str(): 1},
 			Heartbeat: &heartbeatJSON{Host: str(), JobNames: []string{str(), str()}, WorkerIDs: []string{}}}
-		checkSameJSON(t, "random", snapshotJSON{Namespace: str(), Pools: []poolJSON{p, p}})
+		checkSameJSON(t, "random", snapshotJSON{Namespace: str(), Pools: []poolJSON{p, p},
+			Findings: []model.Finding{{Kind: str(), Subject: str(), Detail: str()}, {}}})
+	}
+
+	// The findings are written field by field: a field added to
+	// model.Finding must be added to appendFindingJSON too.
+	checkSameJSON(t, "no findings", snapshotJSON{Findings: []model.Finding{}})
+	checkSameJSON(t, "nil findings", snapshotJSON{})
+	if n := reflect.TypeOf(model.Finding{}).NumField(); n != 3 {
+		t.Errorf("model.Finding has %d fields; appendFindingJSON writes 3", n)
 	}
 }
 
@@ -217,6 +228,37 @@ func TestSnapshotJSONInChunks(t *testing.T) {
 	written := 0
 	if _, err := encodeSnapshotJSON(nil, v, nil, func(b []byte) error { written += len(b); return nil }); err == nil || written != 0 {
 		t.Fatalf("NaN age: err %v after %d bytes written, want an error before any", err, written)
+	}
+}
+
+// TestSnapshotJSONFindingsInChunks: the findings (one per dead pool, a
+// thousand when a large namespace stopped beating) are written in chunks
+// like the pools, not held whole: encoding them with encoding/json, then
+// indenting and escaping copies, took about 1 MB per 1,000 findings.
+func TestSnapshotJSONFindingsInChunks(t *testing.T) {
+	now := time.Unix(1795964200, 0)
+	snap := &model.Snapshot{Namespace: "work", RedisTime: now}
+	for i := 0; i < 2000; i++ {
+		snap.Findings = append(snap.Findings, model.Finding{Kind: model.FindingDeadPool, Subject: fmt.Sprintf("%024x", i),
+			Detail: "no heartbeat for 17m24s (cut-off 10s); 20 jobs in progress"})
+	}
+	var out chunkWriter
+	if err := writeSnapshotJSON(&out, snap); err != nil {
+		t.Fatal(err)
+	}
+	if want := encodingJSON(t, snapshotToJSON(snap)); !bytes.Equal(out.buf.Bytes(), want) {
+		t.Fatalf("chunked output (%d bytes) differs from encoding/json (%d bytes)", out.buf.Len(), len(want))
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := writeSnapshotJSON(io.Discard, snap)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The output buffer (a chunk) and the small parts.
+	if n := after.TotalAlloc - before.TotalAlloc; n > 2*jsonChunk {
+		t.Errorf("writing %d bytes of findings allocated %d bytes, want no more than two chunks (%d)", out.buf.Len(), n, 2*jsonChunk)
 	}
 }
 

@@ -98,7 +98,7 @@ func unknownFlag(name string, fs *pflag.FlagSet) error {
 // unknownFlagBefore is the first long flag of args[:at] that no command
 // has, "" when there is none: the word at at, taken for the command, may
 // be that flag's value ("--ns inc3 snapshot").
-func unknownFlagBefore(args []string, at int, all *pflag.FlagSet) string {
+func unknownFlagBefore(args []string, at int, all flagLookup) string {
 	for _, a := range args[:max(at, 0)] {
 		if a == "--" {
 			break

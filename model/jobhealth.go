@@ -243,7 +243,7 @@ func AssessJobs(snap *Snapshot, in HealthInput, l HealthLimits) *JobHealth {
 			}
 		}
 	}
-	workers := mergeWorkers(snap.Workers, in.Workers)
+	workers := &workerIndex{a: snap.Workers, b: in.Workers}
 	var served *servingPools
 	for i := range snap.JobTypes {
 		jt := &snap.JobTypes[i]
@@ -401,6 +401,25 @@ func failingSince(fs []Failure, end int64, baseRate float64, l HealthLimits) int
 	return end - (back+1)*60
 }
 
+// workerIndex finds the observations of a and b by worker ID (a's
+// first). Its map is made at the first look-up: a namespace whose pools
+// are all dead, or whose job types wait for nothing, never looks one up,
+// and at 10,000 workers the map is most of what the job health allocates.
+type workerIndex struct {
+	a, b []Worker
+	byID map[string]*Worker
+}
+
+func (x *workerIndex) get(id string) *Worker {
+	if x.byID == nil {
+		x.byID = mergeWorkers(x.a, x.b)
+	}
+	return x.byID[id]
+}
+
+// empty reports whether there is no observation at all.
+func (x *workerIndex) empty() bool { return len(x.a) == 0 && len(x.b) == 0 }
+
 // mergeWorkers is the observations of a and b, one per worker ID (a's
 // first).
 func mergeWorkers(a, b []Worker) map[string]*Worker {
@@ -429,7 +448,7 @@ func SaturatedPools(pools []*Pool) (full []*Pool, all bool) {
 // free for them, every worker of every live pool serving the type busy or
 // the lock at max_concurrency held by live pools' running jobs (a lock
 // held by dead pools or drifted is a finding of its own).
-func assessStarving(snap *Snapshot, jt *JobType, served *servingPools, workers map[string]*Worker, wait time.Duration, l HealthLimits) *JobProblem {
+func assessStarving(snap *Snapshot, jt *JobType, served *servingPools, workers *workerIndex, wait time.Duration, l HealthLimits) *JobProblem {
 	if wait <= l.StarveAfter {
 		return nil
 	}
@@ -473,13 +492,13 @@ func liveHeld(jt *JobType, pools []*Pool) int64 {
 // how many and for how long the longest ran ("export_csv x4 for 11m"),
 // from the observations; from the in-progress lists without them. only,
 // when set, keeps that job type alone.
-func holdersOf(pools []*Pool, workers map[string]*Worker, now time.Time, only string) []string {
+func holdersOf(pools []*Pool, workers *workerIndex, now time.Time, only string) []string {
 	count := map[string]int64{}
 	longest := map[string]time.Duration{}
 	observed := false
 	for _, p := range pools {
 		for _, id := range p.Heartbeat.WorkerIDs {
-			w := workers[id]
+			w := workers.get(id)
 			if w == nil || !w.Busy || only != "" && w.JobName != only {
 				continue
 			}
@@ -521,14 +540,14 @@ func holdersOf(pools []*Pool, workers map[string]*Worker, now time.Time, only st
 // assessStuck: busy workers of live pools that ran past LongAfter or whose
 // last check-in is older than CheckinLimit, while a type their pool serves
 // has jobs waiting. One problem per job type the stuck workers run.
-func assessStuck(snap *Snapshot, workers map[string]*Worker, l HealthLimits) []JobProblem {
+func assessStuck(snap *Snapshot, workers *workerIndex, l HealthLimits) []JobProblem {
 	queued := map[string]bool{}
 	for _, jt := range snap.JobTypes {
 		if jt.Queued > 0 && !jt.Paused {
 			queued[jt.Name] = true
 		}
 	}
-	if len(queued) == 0 || len(workers) == 0 {
+	if len(queued) == 0 || workers.empty() {
 		return nil
 	}
 	type stuck struct {
@@ -558,7 +577,7 @@ func assessStuck(snap *Snapshot, workers map[string]*Worker, l HealthLimits) []J
 			continue
 		}
 		for _, id := range p.Heartbeat.WorkerIDs {
-			w := workers[id]
+			w := workers.get(id)
 			if w == nil || !w.Busy || w.StartedAt <= 0 {
 				continue
 			}

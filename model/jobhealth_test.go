@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -228,5 +229,47 @@ func TestAssessStarvingNotForDeadPoolsLocks(t *testing.T) {
 	h := AssessJobs(snap, HealthInput{}, DefaultHealthLimits())
 	if p := h.Of("a"); len(p) != 1 || p[0].Kind != FindingBacklog {
 		t.Errorf("problems %+v, want a backlog alone", p)
+	}
+}
+
+// The workers' observations are indexed by ID only when a look-up needs
+// them: 1,000 dead pools of 10 workers each, their job types queued and
+// unserved, need none, and the index of 10,000 workers was most of what
+// the job health of a snapshot allocated (about 850 KB).
+func TestAssessJobsIndexesWorkersOnlyWhenNeeded(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	snap := &Snapshot{Namespace: "work", RedisTime: now,
+		JobTypes: []JobType{{Name: "resize", Queued: 40, OldestEnqueuedAt: now.Add(-2 * time.Minute).Unix()}}}
+	for p := 0; p < 1000; p++ {
+		pool := Pool{ID: fmt.Sprintf("%024x", p), Heartbeat: &Heartbeat{HeartbeatAt: now.Add(-time.Hour).Unix(), Concurrency: 10, JobNames: []string{"resize"}}}
+		for w := 0; w < 10; w++ {
+			id := fmt.Sprintf("%024x", p*10+w)
+			pool.Heartbeat.WorkerIDs = append(pool.Heartbeat.WorkerIDs, id)
+			snap.Workers = append(snap.Workers, Worker{WorkerID: id, PoolID: pool.ID})
+		}
+		snap.Pools = append(snap.Pools, pool)
+	}
+	Analyze(snap, DefaultDeadAfter)
+	var h *JobHealth
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	h = AssessJobs(snap, HealthInput{}, DefaultHealthLimits())
+	runtime.ReadMemStats(&after)
+	if got := h.Of("resize"); len(got) != 1 || got[0].Kind != FindingUnserved {
+		t.Fatalf("problems of resize %+v, want unserved", got)
+	}
+	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<10 {
+		t.Errorf("the job health of 1,000 dead pools allocated %d bytes, want under 64 KB", n)
+	}
+
+	// A live pool looks its workers up, and finds them.
+	busy := now.Add(-time.Hour).Unix()
+	live := healthSnap(now, []string{"resize"}, JobType{Name: "resize", Queued: 40, OldestEnqueuedAt: now.Add(-2 * time.Minute).Unix()})
+	for i, id := range live.Pools[0].Heartbeat.WorkerIDs {
+		live.Workers = append(live.Workers, Worker{WorkerID: id, PoolID: "p1", Busy: true, JobName: "resize", JobID: fmt.Sprint(i), StartedAt: busy})
+	}
+	live.LongAfter = time.Minute
+	if got := AssessJobs(live, HealthInput{}, DefaultHealthLimits()).Of("resize"); len(got) == 0 || !strings.Contains(got[0].Detail, "resize") {
+		t.Errorf("problems of resize with every worker busy %+v, want what holds the slots", got)
 	}
 }

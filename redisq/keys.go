@@ -3,7 +3,10 @@
 
 package redisq
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // Keys builds the Redis keys of one gocraft/work namespace, exactly as
 // gocraft/work v0.5.1 spells them.
@@ -97,6 +100,24 @@ func (k Keys) ParseInProgress(key string) (job, poolID string, ok bool) {
 	i := strings.LastIndexByte(rest, ':')
 	if i <= 0 || i == len(rest)-1 {
 		return "", "", false
+	}
+	return rest[:i], rest[i+1:], true
+}
+
+// parseInProgressBytes is ParseInProgress of a key as SCAN returns it,
+// without making a string of it: the orphan scan only looks the parts up.
+func (k Keys) parseInProgressBytes(key []byte) (job, poolID []byte, ok bool) {
+	rest, found := bytes.CutPrefix(key, []byte(k.prefix+"jobs:"))
+	if !found {
+		return nil, nil, false
+	}
+	rest, found = bytes.CutSuffix(rest, []byte(":inprogress"))
+	if !found {
+		return nil, nil, false
+	}
+	i := bytes.LastIndexByte(rest, ':')
+	if i <= 0 || i == len(rest)-1 {
+		return nil, nil, false
 	}
 	return rest[:i], rest[i+1:], true
 }

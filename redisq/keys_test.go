@@ -51,6 +51,10 @@ func TestParseInProgress(t *testing.T) {
 			if ok != tt.ok || job != tt.job || pid != tt.pid {
 				t.Errorf("ParseInProgress(%q) = %q, %q, %v; want %q, %q, %v", tt.key, job, pid, ok, tt.job, tt.pid, tt.ok)
 			}
+			bjob, bpid, bok := k.parseInProgressBytes([]byte(tt.key))
+			if bok != ok || string(bjob) != job || string(bpid) != pid {
+				t.Errorf("parseInProgressBytes(%q) = %q, %q, %v; ParseInProgress says %q, %q, %v", tt.key, bjob, bpid, bok, job, pid, ok)
+			}
 		})
 	}
 }
@@ -71,6 +75,9 @@ func FuzzParseInProgress(f *testing.F) {
 			if !ok || gotJob != job || gotPool != pool {
 				t.Fatalf("ParseInProgress(%q) = %q, %q, %v; want %q, %q", key, gotJob, gotPool, ok, job, pool)
 			}
+		}
+		if bjob, bpool, bok := k.parseInProgressBytes([]byte(key)); bok != ok || string(bjob) != gotJob || string(bpool) != gotPool {
+			t.Fatalf("parseInProgressBytes(%q) = %q, %q, %v; ParseInProgress says %q, %q, %v", key, bjob, bpool, bok, gotJob, gotPool, ok)
 		}
 		if ok && k.InProgress(gotJob, gotPool) != key {
 			t.Fatalf("accepted %q but it rebuilds to %q", key, k.InProgress(gotJob, gotPool))

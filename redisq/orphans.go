@@ -115,7 +115,7 @@ func (s *OrphanScan) Step(ctx context.Context, c redis.Conn) (done bool, err err
 	s.started = true
 	s.calls++
 	for _, k := range found {
-		s.add(string(k.([]byte))) // scanReply checked the type
+		s.add(k.([]byte)) // scanReply checked the type
 	}
 	s.cursor = next
 	if next == "0" {
@@ -167,25 +167,28 @@ func (s *OrphanScan) setPools(r reply) {
 	s.seenBits = make([][]uint64, len(s.poolIDs))
 }
 
-// add records one key the walk returned.
-func (s *OrphanScan) add(key string) {
-	job, poolID, ok := s.keys.ParseInProgress(key)
+// add records one key the walk returned. The key of a pool in the set
+// (nearly every key) is only looked up, never made a string: a string
+// each made as much garbage as the replies themselves.
+func (s *OrphanScan) add(key []byte) {
+	job, poolID, ok := s.keys.parseInProgressBytes(key)
 	if !ok {
 		return
 	}
-	p, known := s.pool[poolID]
+	p, known := s.pool[string(poolID)]
 	if !known {
-		if _, dup := s.others[key]; !dup {
-			s.others[key] = struct{}{}
+		if _, dup := s.others[string(key)]; !dup {
+			s.others[string(key)] = struct{}{}
 			s.seen++
 		}
 		return
 	}
-	j, ok := s.jobs[job]
+	j, ok := s.jobs[string(job)]
 	if !ok {
+		name := string(job)
 		j = len(s.jobNames)
-		s.jobs[job] = j
-		s.jobNames = append(s.jobNames, job)
+		s.jobs[name] = j
+		s.jobNames = append(s.jobNames, name)
 	}
 	bits := s.seenBits[p]
 	for len(bits) <= j/64 {

@@ -51,3 +51,36 @@ func TestReadVariantRoundTrips(t *testing.T) {
 		t.Errorf("evidence %q does not name Harbor's key", evidence)
 	}
 }
+
+// The variant looks at 50 lists at most, and builds the keys of no more
+// than those: at 1,000 pools x 20 job types, building all 20,000
+// in-progress keys to keep 50 made 20,000 allocations (1.2 MB) in every
+// snapshot command.
+func TestReadVariantBuildsOnlyTheSampledKeys(t *testing.T) {
+	srv := redistest.Start(t)
+	c := srv.Dial()
+	defer c.Close()
+	keys := NewKeys("work")
+	snap := &model.Snapshot{Namespace: "work"}
+	for i := 0; i < 20; i++ {
+		snap.JobTypes = append(snap.JobTypes, model.JobType{Name: fmt.Sprintf("job%02d", i)})
+	}
+	for p := 0; p < 1000; p++ {
+		pool := model.Pool{ID: fmt.Sprintf("%024x", p), InProgress: map[string]int64{}}
+		for _, jt := range snap.JobTypes {
+			pool.InProgress[jt.Name] = 1
+		}
+		snap.Pools = append(snap.Pools, pool)
+	}
+	var err error
+	allocs := testing.AllocsPerRun(1, func() {
+		_, err = ReadVariant(context.Background(), c, keys, snap)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%.0f allocations", allocs)
+	if allocs > 2000 {
+		t.Errorf("ReadVariant made %.0f allocations over 20,000 in-progress lists, want at most 2,000 (it looks at 50)", allocs)
+	}
+}
