@@ -114,11 +114,15 @@ func (e *JobsExecutor) Execute(ctx context.Context, c redis.Conn, plan JobsPlan,
 	case plan.everyKept:
 		// The plan holds every member it counted, oldest first: take
 		// exactly those (each re-checked by its script call), without a
-		// second scan.
+		// second scan, a step of its walk at a time.
 		for _, s := range plan.Skipped {
 			res.Skipped[s.Reason] += s.N
 		}
-		err = p.run(ctx, plan.every)
+		for _, items := range plan.kept {
+			if err = p.run(ctx, items); err != nil {
+				break
+			}
+		}
 	default:
 		err = e.rescan(ctx, c, plan, p)
 	}

@@ -120,6 +120,12 @@ func (j *JobsJournal) score(ctx context.Context, plan *JobsPlan, items []JobItem
 		return nil, b, fmt.Errorf("journal: read the time: %w", errOr(err, errors.New("bad reply")))
 	}
 	b.redisMs = tv[0]*1000 + tv[1]/1000
+	// Members that all carry their score (a walk by score range reads
+	// them) and no unique key to read come back as they are: no copy of
+	// the call's members.
+	if len(scoreless) == 0 && len(reads) == 0 {
+		return items, b, nil
+	}
 	out := make([]JobItem, 0, len(items))
 	gone := map[int]bool{}
 	scores := map[int]string{}
