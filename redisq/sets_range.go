@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"strconv"
 
 	"github.com/gomodule/redigo/redis"
@@ -69,6 +70,8 @@ type RangeScan struct {
 
 	seed maphash.Seed
 	seen map[uint64]struct{}
+	// got is the last reply, members and scores (read).
+	got  [][]byte
 	prog SetScanProgress
 }
 
@@ -171,8 +174,21 @@ func (s *RangeScan) read(ctx context.Context, c redis.Conn, again bool) ([][]byt
 			off, n = 0, s.tie+s.count
 		}
 	}
-	got, err := redis.ByteSlices(redis.DoContext(c, ctx, "ZRANGEBYSCORE", s.key, lo, s.hi, "WITHSCORES", "LIMIT", off, n))
-	return got, n, err
+	vals, err := redis.Values(redis.DoContext(c, ctx, "ZRANGEBYSCORE", s.key, lo, s.hi, "WITHSCORES", "LIMIT", off, n))
+	if err != nil {
+		return nil, n, err
+	}
+	// The reply's members and scores, in a slice the walk keeps for the
+	// next step (what Step keeps of them are the members themselves).
+	s.got = slices.Grow(s.got[:0], len(vals))
+	for _, v := range vals {
+		b, ok := v.([]byte)
+		if !ok {
+			return nil, n, fmt.Errorf("unexpected element %T in the reply", v)
+		}
+		s.got = append(s.got, b)
+	}
+	return s.got, n, nil
 }
 
 // startsAtPosition reports whether a reply starts at or before the member
