@@ -17,7 +17,7 @@ import (
 // such member, with `,"key":value` added at the end. A member that appears
 // twice, or raw that is not a JSON object, is ErrNotEditable.
 func ReplaceField(raw []byte, key string, value []byte) ([]byte, error) {
-	ms, open, _, err := objectMembers(raw)
+	ms, open, _, err := objectMembers(raw, make([]member, 0, 8))
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func ReplaceField(raw []byte, key string, value []byte) ([]byte, error) {
 // ArgsOf is the bytes of a job's args value as stored (nil when the job
 // has no args member), or ErrNotEditable.
 func ArgsOf(raw []byte) ([]byte, error) {
-	ms, _, _, err := objectMembers(raw)
+	ms, _, _, err := objectMembers(raw, make([]member, 0, 8))
 	if err != nil {
 		return nil, err
 	}

@@ -66,8 +66,8 @@ type JobsExecutor struct {
 	// rate bounds the jobs sent a second (jobs_rate.go); 0: no bound.
 	rate int
 
-	requeue, del, queueDel *redis.Script
-	journal                *JobsJournal // nil: none (journal_jobs.go)
+	queueDel *redis.Script
+	journal  *JobsJournal // nil: none (journal_jobs.go)
 }
 
 // NewJobsExecutor returns an executor; batch is the most members per script
@@ -79,8 +79,6 @@ func NewJobsExecutor(namespace string, batch int) *JobsExecutor {
 	return &JobsExecutor{
 		keys:     redisq.NewKeys(namespace),
 		batch:    batch,
-		requeue:  redis.NewScript(-1, luaJobsRequeue),
-		del:      redis.NewScript(-1, luaJobsDelete),
 		queueDel: redis.NewScript(-1, luaJobsQueueDelete),
 	}
 }
@@ -114,11 +112,15 @@ func (e *JobsExecutor) Execute(ctx context.Context, c redis.Conn, plan JobsPlan,
 	case plan.everyKept:
 		// The plan holds every member it counted, oldest first: take
 		// exactly those (each re-checked by its script call), without a
-		// second scan.
+		// second scan, a step of its walk at a time.
 		for _, s := range plan.Skipped {
 			res.Skipped[s.Reason] += s.N
 		}
-		err = p.run(ctx, plan.every)
+		for _, items := range plan.kept {
+			if err = p.run(ctx, items); err != nil {
+				break
+			}
+		}
 	default:
 		err = e.rescan(ctx, c, plan, p)
 	}
@@ -225,7 +227,7 @@ func (p *callPipe) run(ctx context.Context, items []JobItem) error {
 			return err
 		}
 		cl := p.e.callArgs(p.plan, batch)
-		script, args, sent := cl.script, cl.args, cl.sent
+		args, sent := cl.args, cl.sent
 		for r, k := range cl.skipped {
 			p.res.Skipped[r] += k
 		}
@@ -242,7 +244,7 @@ func (p *callPipe) run(ctx context.Context, items []JobItem) error {
 			werr := p.wait(ctx)
 			return fmt.Errorf("%s: stopped after %d jobs: %w", p.plan.Action, p.res.Done, errors.Join(err, werr))
 		}
-		if script != nil {
+		if len(args) > 0 {
 			if err := p.pace.wait(ctx, len(sent)); err != nil {
 				werr := p.wait(ctx)
 				return fmt.Errorf("%s: stopped after %d jobs: %w", p.plan.Action, p.res.Done, errors.Join(err, werr))
@@ -251,11 +253,11 @@ func (p *callPipe) run(ctx context.Context, items []JobItem) error {
 			if err != nil {
 				return err
 			}
-			if err := script.Send(p.c, args...); err != nil {
-				return fmt.Errorf("%s %s: %w", p.plan.Action, args[1], err)
+			if err := p.c.Send("EVAL", args...); err != nil {
+				return fmt.Errorf("%s %s: %w", p.plan.Action, args[2], err)
 			}
 			if err := p.c.Flush(); err != nil {
-				return fmt.Errorf("%s %s: %w", p.plan.Action, args[1], err)
+				return fmt.Errorf("%s %s: %w", p.plan.Action, args[2], err)
 			}
 			p.inFlight = append(p.inFlight, sentCall{items: sent, at: time.Now(), seq: seq})
 		}
@@ -312,11 +314,11 @@ func (p *callPipe) waitOne(ctx context.Context) error {
 	return nil
 }
 
-// call is one script call built: the script and its arguments (key count
-// first), the members it takes and, for a requeue, each one's edit (the
-// journal records the same bytes), and the members left out by reason.
+// call is one script call built: EVAL's arguments (the script's source,
+// the key count, the keys, then five arguments a member), the members it
+// takes and, for a requeue, each one's edit (the journal records the same
+// bytes), and the members left out by reason. No args: none is left.
 type call struct {
-	script  *redis.Script
 	args    []any
 	sent    []JobItem
 	edits   []model.RequeueEdit
@@ -324,26 +326,50 @@ type call struct {
 }
 
 // callArgs builds the call over items. A member whose requeue cannot be
-// cut is left out and counted by reason; a nil script means none is left.
+// cut is left out and counted by reason.
+//
+// The arguments go in one slice, sized once and sent as it is (what
+// redis.Script.Send sends, EVAL with the source, without its copy of
+// them): built in a slice of their own, then copied behind the keys and
+// again by Send, they were a fifth of the bytes a bulk requeue's
+// execution allocated.
 func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem) call {
 	setKey := redisq.SetKey(e.keys, plan.Target.Set)
-	keys := []any{setKey}
-	keyIndex := map[string]int{}
+	// keys are the call's keys after the set, in the order of their
+	// first member; KEYS is 1-based and KEYS[1] is the set.
+	// A requeue's members name a few queues, looked up in place; a
+	// delete's unique keys can be one a member, looked up in a map.
+	var keys []string
+	var keyIndex map[string]int
 	index := func(k string) int {
-		if i, ok := keyIndex[k]; ok {
-			return i
+		if keyIndex != nil {
+			if i, ok := keyIndex[k]; ok {
+				return i
+			}
+		} else {
+			for i, have := range keys {
+				if have == k {
+					return i + 2
+				}
+			}
 		}
 		keys = append(keys, k)
-		keyIndex[k] = len(keys) // KEYS is 1-based and KEYS[1] is the set
-		return keyIndex[k]
+		if keyIndex == nil && len(keys) > 8 {
+			keyIndex = make(map[string]int, len(items))
+			for i, have := range keys {
+				keyIndex[have] = i + 2
+			}
+		} else if keyIndex != nil {
+			keyIndex[k] = len(keys) + 1
+		}
+		return len(keys) + 1
 	}
-	argv := make([]any, 0, 5*len(items))
-	script := e.del
 	var skipped map[string]int64
 	var edits []model.RequeueEdit
 	sent := items
+	src := luaJobsDelete
 	if plan.Action == JobsRequeue {
-		script = e.requeue
+		src = luaJobsRequeue
 		edits = make([]model.RequeueEdit, 0, len(items))
 		for i, it := range items {
 			// Dead jobs lose their failure fields; every other byte stays.
@@ -360,27 +386,38 @@ func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem) call {
 				sent = append(sent, it)
 			}
 			edits = append(edits, edit)
-			argv = append(argv, it.Job.Raw, it.Job.ScoreText, edit.Before, edit.After, index(it.QueueKey))
-		}
-	} else {
-		for _, it := range items {
-			u, id := 0, ""
-			if it.UniqueKey != "" {
-				u = index(it.UniqueKey)
-			}
-			if it.Job.Job != nil {
-				id = it.Job.Job.ID
-			}
-			argv = append(argv, it.Job.Raw, it.Job.ScoreText, u, string([]byte{max(it.UniqueMode, '-')}), id)
 		}
 	}
-	if len(argv) == 0 {
+	if len(sent) == 0 {
 		return call{skipped: skipped}
 	}
-	args := make([]any, 0, 1+len(keys)+len(argv))
-	args = append(args, len(keys))
-	args = append(args, keys...)
-	return call{script: script, args: append(args, argv...), sent: sent, edits: edits, skipped: skipped}
+	// Each member's key index, known before the keys are written.
+	at := make([]int, len(sent))
+	for i, it := range sent {
+		switch {
+		case plan.Action == JobsRequeue:
+			at[i] = index(it.QueueKey)
+		case it.UniqueKey != "":
+			at[i] = index(it.UniqueKey)
+		}
+	}
+	args := make([]any, 0, 3+len(keys)+5*len(sent))
+	args = append(args, src, 1+len(keys), setKey)
+	for _, k := range keys {
+		args = append(args, k)
+	}
+	for i, it := range sent {
+		if plan.Action == JobsRequeue {
+			args = append(args, it.Job.Raw, it.Job.ScoreText, edits[i].Before, edits[i].After, at[i])
+			continue
+		}
+		id := ""
+		if it.Job.Job != nil {
+			id = it.Job.Job.ID
+		}
+		args = append(args, it.Job.Raw, it.Job.ScoreText, at[i], string([]byte{max(it.UniqueMode, '-')}), id)
+	}
+	return call{args: args, sent: sent, edits: edits, skipped: skipped}
 }
 
 // record reads one call's reply: a code per member the call took.

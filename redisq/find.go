@@ -231,6 +231,10 @@ func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, er
 			filter.ID = f.IDs[0]
 		}
 		s := NewSetWalk(keys, set, filter, BulkFindCount)
+		// Redis reads the next step while this one is searched: the walk
+		// is stepped to its end or to an error, which ends Find, so no
+		// call stays in flight on the connection.
+		s.ReadAhead()
 		var hits []model.SetJob
 		for !s.Progress().Done {
 			jobs, err := s.Step(ctx, c)
