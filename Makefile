@@ -96,7 +96,7 @@ test-conformance:
 # benchmarks (go test -bench) still run on their own.
 bench:
 	$(GO) test -tags bench -run '^(TestReapBench100k|TestJobsRequeueJournalBench)$$' -count=1 -v ./reaper
-	cd conformance && $(GO) test -tags bench -run '^TestBenchTable$$' -count=1 -timeout 10m -v ./bench/
+	cd conformance && $(GO) test -tags bench -run '^TestBenchTable$$' -count=1 -timeout 20m -v ./bench/
 
 # stress: the long versions of the reliability tests (reliability/,
 # conformance/reliability/, the bulk requeue of dead jobs in reaper/).

@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -595,12 +596,18 @@ func (e *env) reap() {
 // slowScripts reads the slow log: the longest EVAL/EVALSHA and how many
 // there are.
 func slowScripts(t *testing.T, c redis.Conn) (time.Duration, int) {
+	calls := scriptCalls(t, c)
+	return calls[len(calls)-1], len(calls)
+}
+
+// scriptCalls are the times of the EVAL/EVALSHA calls in the slow log,
+// shortest first; the test fails when there is none.
+func scriptCalls(t *testing.T, c redis.Conn) []time.Duration {
 	entries, err := redis.Values(c.Do("SLOWLOG", "GET", -1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var longest time.Duration
-	n := 0
+	var calls []time.Duration
 	for _, en := range entries {
 		f, err := redis.Values(en, nil)
 		if err != nil || len(f) < 4 {
@@ -609,14 +616,21 @@ func slowScripts(t *testing.T, c redis.Conn) (time.Duration, int) {
 		us, _ := redis.Int64(f[2], nil)
 		args, _ := redis.Strings(f[3], nil)
 		if len(args) > 0 && strings.HasPrefix(strings.ToUpper(args[0]), "EVAL") {
-			n++
-			longest = max(longest, time.Duration(us)*time.Microsecond)
+			calls = append(calls, time.Duration(us)*time.Microsecond)
 		}
 	}
-	if n == 0 {
+	if len(calls) == 0 {
 		t.Fatal("no script call in the slow log")
 	}
-	return longest, n
+	slices.Sort(calls)
+	return calls
+}
+
+// percentile is the p-th percentile (0 < p <= 100) of sorted: the least
+// value at least p% of them do not exceed.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	i := int(math.Ceil(p/100*float64(len(sorted)))) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
 }
 
 // longestScript is the longest EVAL/EVALSHA in the slow log (see
