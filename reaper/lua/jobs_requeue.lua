@@ -44,10 +44,38 @@ end
 
 local now = redis.call('TIME')[1]
 
+-- unpack passes at most a few thousand values to one call.
+local step = 1000
+
+-- Every member's score, in the members' order (false when it is not in
+-- the set): one ZMSCORE a step of members where Redis has it (6.2 and
+-- later), else one ZSCORE a member. Nothing is written before all are
+-- read, so reading them first reads what reading each in turn would.
+local members, scores = {}, {}
+for i = 1, #ARGV, 5 do
+  members[#members + 1] = ARGV[i]
+end
+for s = 1, #members, step do
+  local got = redis.pcall('ZMSCORE', KEYS[1], unpack(members, s, math.min(s + step - 1, #members)))
+  if type(got) ~= 'table' or got.err then
+    scores = nil
+    break
+  end
+  for j = 1, math.min(step, #members - s + 1) do
+    scores[s + j - 1] = got[j]
+  end
+end
+if not scores then
+  scores = {}
+  for j = 1, #members do
+    scores[j] = redis.call('ZSCORE', KEYS[1], members[j])
+  end
+end
+
 local codes, taken, moved, pushes = {}, {}, {}, {}
 for i = 1, #ARGV, 5 do
   local member = ARGV[i]
-  local score = not taken[member] and redis.call('ZSCORE', KEYS[1], member)
+  local score = not taken[member] and scores[(i + 4) / 5]
   if not score then
     codes[#codes + 1] = 'g'
   elseif ARGV[i + 1] ~= '' and score ~= ARGV[i + 1] and tonumber(score) ~= tonumber(ARGV[i + 1]) then
@@ -66,8 +94,6 @@ for i = 1, #ARGV, 5 do
   end
 end
 
--- unpack passes at most a few thousand values to one call.
-local step = 1000
 local function each(cmd, key, values)
   for s = 1, #values, step do
     redis.call(cmd, key, unpack(values, s, math.min(s + step - 1, #values)))
