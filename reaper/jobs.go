@@ -98,6 +98,33 @@ type JobItem struct {
 	// (deleted with the job) or 'o' (deleted only if it names this job).
 	UniqueKey  string
 	UniqueMode byte
+	// slim is set on a kept item of a bulk requeue whose decoded fields
+	// (Job.Job) the plan let go once it had counted them: the execution
+	// needs only the member's bytes, its queue and name. A plan of
+	// millions holds a few hundred bytes less a job.
+	slim bool
+	name string
+}
+
+// jobName is the name the item's job is counted under, and whether it
+// has one (a member that is not a job has none).
+func (it JobItem) jobName() (string, bool) {
+	if it.slim {
+		return it.name, true
+	}
+	if it.Job.Job != nil {
+		return it.Job.Job.Name, true
+	}
+	return "", false
+}
+
+// reported is the member as a result lists it (gone or rescored), its
+// fields read again when the plan let them go.
+func (it JobItem) reported() model.SetJob {
+	if it.slim {
+		return model.ParseSetJob(it.Job.Set, it.Job.Raw, it.Job.ScoreText)
+	}
+	return it.Job
 }
 
 // SkipCount is members a bulk action leaves alone, and why.
@@ -145,8 +172,10 @@ type JobsPlan struct {
 
 	known, served map[string]bool
 	// paused are the job names of a requeue's jobs that are paused.
-	paused      map[string]bool
-	queues      map[string]string
+	paused map[string]bool
+	queues map[string]string
+	// names holds each job name once (internName).
+	names       map[string]string
 	keys        redisq.Keys
 	noUniqueKey int
 	// kept holds every member a bulk plan takes, sorted by score, while
@@ -397,7 +426,30 @@ func (p *JobsPlan) keep(items []JobItem) {
 		p.kept, p.everyKept = nil, false
 		return
 	}
+	if p.Action == JobsRequeue {
+		// A requeue cuts each job from its bytes: the decoded fields,
+		// counted already, are let go (the name kept, one string a name).
+		for i := range items {
+			if j := items[i].Job.Job; j != nil {
+				items[i].name, items[i].slim = p.internName(j.Name), true
+				items[i].Job.Job = nil
+			}
+		}
+	}
 	p.kept = append(p.kept, items)
+}
+
+// internName is name as the plan holds it: one string a name, however
+// many jobs carry it.
+func (p *JobsPlan) internName(name string) string {
+	if n, ok := p.names[name]; ok {
+		return n
+	}
+	if p.names == nil {
+		p.names = map[string]string{}
+	}
+	p.names[name] = name
+	return name
 }
 
 // scoreItems reads the scores of the jobs a bulk plan lists. A job that left

@@ -442,8 +442,8 @@ func (e *JobsExecutor) record(plan JobsPlan, items []JobItem, reply any, res *Jo
 		switch code {
 		case 'm', 'd', 'u':
 			res.Done++
-			if it.Job.Job != nil {
-				res.ByName[it.Job.Job.Name]++
+			if name, ok := it.jobName(); ok {
+				res.ByName[name]++
 			}
 			if code == 'u' {
 				res.UniqueDeleted++
@@ -451,12 +451,12 @@ func (e *JobsExecutor) record(plan JobsPlan, items []JobItem, reply any, res *Jo
 		case 'g':
 			res.GoneCount++
 			if len(res.Gone) < ReportLimit {
-				res.Gone = append(res.Gone, it.Job)
+				res.Gone = append(res.Gone, it.reported())
 			}
 		case 's':
 			res.RescoredCount++
 			if len(res.Rescored) < ReportLimit {
-				res.Rescored = append(res.Rescored, it.Job)
+				res.Rescored = append(res.Rescored, it.reported())
 			}
 		default:
 			return fmt.Errorf("%s %s: unexpected script code %q", plan.Action, setKey, code)
@@ -512,14 +512,14 @@ func (e *JobsExecutor) queueDelete(ctx context.Context, c redis.Conn, plan JobsP
 		if removed == 0 {
 			res.GoneCount++
 			if len(res.Gone) < ReportLimit {
-				res.Gone = append(res.Gone, it.Job)
+				res.Gone = append(res.Gone, it.reported())
 			}
 			continue
 		}
 		res.Done++
 		res.UniqueDeleted += unique
-		if it.Job.Job != nil {
-			res.ByName[it.Job.Job.Name]++
+		if name, ok := it.jobName(); ok {
+			res.ByName[name]++
 		}
 		if progress != nil {
 			progress(res.Done, plan.Total)
