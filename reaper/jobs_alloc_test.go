@@ -63,8 +63,14 @@ func TestJobsRequeueWindowAllocations(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("plan %d bytes a job, execution %d", planBytes/n, execBytes/n)
-	if planBytes/n > 1000 || execBytes/n > 600 {
-		t.Fatalf("plan allocates %d bytes a job, execution %d: budget 1000 and 600", planBytes/n, execBytes/n)
+	// The plan allocates about 965 bytes a job, 1,015 under the race
+	// detector; a copy of the members (about 170 bytes each, and the
+	// slice they are copied into) takes it past 1,200: the plan took
+	// 1,432 when it copied them. The execution: about 470, 505 under
+	// the race detector, 1,358 when it built each call's arguments
+	// three times.
+	if planBytes/n > 1200 || execBytes/n > 600 {
+		t.Fatalf("plan allocates %d bytes a job, execution %d: budget 1200 and 600", planBytes/n, execBytes/n)
 	}
 }
 
