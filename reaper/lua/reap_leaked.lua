@@ -1,5 +1,5 @@
 -- Removes a dead pool's leaked in-progress entries before its reap moves
--- the rest: placeholders that gocraft/work master's workers left in the
+-- the rest: stand-ins that gocraft/work master's workers left in the
 -- list after running the job read from the unique key (see
 -- model.LeakedEntry). Requeued, one would run its job again with older
 -- arguments. They are not counted in lock_info, so no lock changes.

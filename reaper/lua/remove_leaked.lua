@@ -1,4 +1,4 @@
--- remove_leaked.lua: remove one leaked in-progress entry (a placeholder
+-- remove_leaked.lua: remove one leaked in-progress entry (a stand-in
 -- that gocraft/work master's worker left in its in-progress list after
 -- running the job read from the unique key; see model.LeakedEntry), in one
 -- atomic step.

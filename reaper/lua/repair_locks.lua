@@ -7,7 +7,7 @@
 -- KEYS[3+i]  <ns>:jobs:<job>:<pool i>:inprogress, one per pool of the set
 -- ARGV[i]    pool i's ID, in the same order as KEYS[3+i], for i = 1..#KEYS-3
 -- then pairs (pool index i, exact bytes): leaked in-progress entries of
---            pool i's list, placeholders of jobs that already ended (they
+--            pool i's list, stand-ins of jobs that already ended (they
 --            hold no slot): each one still in the list is not counted
 --
 -- The plan read the set; if it is not exactly ARGV now, a pool came or went
