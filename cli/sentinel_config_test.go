@@ -82,7 +82,7 @@ func TestSentinelConfigTarget(t *testing.T) {
 	if got := poolStatuses(t, out); got[st.live] != "alive" || got[st.dead] != "dead" {
 		t.Fatalf("snapshot -t r: pools %v", got)
 	}
-	if calls := commandCalls(t, replica); calls["smembers"] == 0 {
+	if calls := redistest.CommandCalls(t, replica); calls["smembers"] == 0 {
 		t.Fatalf("the replica got none of the snapshot's reads: %v", calls)
 	}
 }

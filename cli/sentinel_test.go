@@ -84,28 +84,6 @@ func dialServer(t *testing.T, s *redistest.Server) redis.Conn {
 	return s.Dial() // closed by the test's cleanup
 }
 
-// commandCalls is INFO commandstats as command name -> calls.
-func commandCalls(t *testing.T, c redis.Conn) map[string]int64 {
-	t.Helper()
-	info, err := redis.String(c.Do("INFO", "commandstats"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]int64{}
-	for _, line := range strings.Split(info, "\n") {
-		name, rest, ok := strings.Cut(strings.TrimSpace(line), ":")
-		if !ok || !strings.HasPrefix(name, "cmdstat_") {
-			continue
-		}
-		for _, kv := range strings.Split(rest, ",") {
-			if k, v, _ := strings.Cut(kv, "="); k == "calls" {
-				out[strings.TrimPrefix(name, "cmdstat_")], _ = strconv.ParseInt(v, 10, 64)
-			}
-		}
-	}
-	return out
-}
-
 // sentinelArgs are the flags that point a command at the set, with a
 // sentinel that is down in front: the first that answers is used.
 func sentinelArgs(t *testing.T, set *redistest.SentinelSet) []string {
@@ -173,7 +151,7 @@ func TestSentinelSnapshotReadsMasterAndReplica(t *testing.T) {
 	if got := poolStatuses(t, out); got[st.live] != "alive" || got[st.dead] != "dead" {
 		t.Fatalf("snapshot from the replica: pools %v", got)
 	}
-	onMaster, onReplica := commandCalls(t, master), commandCalls(t, replica)
+	onMaster, onReplica := redistest.CommandCalls(t, master), redistest.CommandCalls(t, replica)
 	for cmd, n := range onMaster {
 		// The sentinels PING and INFO the master; the replica sends it
 		// REPLCONF. No read of the namespace may show here.
@@ -327,7 +305,7 @@ func TestSentinelFailoverScreenAndReap(t *testing.T) {
 	}
 	// Redis 7 replicates a script by its effects, so a script call on the
 	// old master (demoted meanwhile or not) can only come from the reap.
-	onOld, onNew := commandCalls(t, set.Master.Dial()), commandCalls(t, set.Replica.Dial())
+	onOld, onNew := redistest.CommandCalls(t, set.Master.Dial()), redistest.CommandCalls(t, set.Replica.Dial())
 	for _, cmd := range []string{"evalsha", "eval", "script|load", "set"} {
 		if onOld[cmd] > 0 {
 			t.Errorf("the old master got %d %s calls from the reap: %v", onOld[cmd], cmd, onOld)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/gomodule/redigo/redis"
@@ -12,26 +11,6 @@ import (
 	"github.com/workq-tui/workq-tui/internal/redistest"
 	"github.com/workq-tui/workq-tui/model"
 )
-
-// scriptCalls are the calls of cmd Redis counted since the last CONFIG
-// RESETSTAT (INFO commandstats; a script's own calls count too).
-func scriptCalls(t *testing.T, c redis.Conn, cmd string) int {
-	t.Helper()
-	info, err := redis.String(c.Do("INFO", "commandstats"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(info, "\r\n") {
-		if rest, ok := strings.CutPrefix(l, "cmdstat_"+cmd+":calls="); ok {
-			var n int
-			if _, err := fmt.Sscanf(rest, "%d", &n); err != nil {
-				t.Fatalf("parse %q: %v", l, err)
-			}
-			return n
-		}
-	}
-	return 0
-}
 
 // A requeue's script reads its members' scores with one ZMSCORE a step,
 // and where Redis refuses it (before 6.2, or an ACL without it) one ZSCORE
@@ -46,7 +25,7 @@ func TestJobsRequeueReadsScoresEitherWay(t *testing.T) {
 		dead                 []string
 		queued               int
 	}
-	run := func(c redis.Conn) (outcome, int, int) {
+	run := func(c redis.Conn) (outcome, int64, int64) {
 		t.Helper()
 		jobsDo(t, admin, "FLUSHALL")
 		keys := jobsNS(t, admin, []string{"mail"}, "mail")
@@ -72,7 +51,8 @@ func TestJobsRequeueReadsScoresEitherWay(t *testing.T) {
 		o := outcome{done: res.Done, gone: res.GoneCount, rescored: res.RescoredCount}
 		o.dead, _ = redis.Strings(admin.Do("ZRANGE", "work:dead", 0, -1))
 		o.queued, _ = redis.Int(admin.Do("LLEN", "work:jobs:mail"))
-		return o, scriptCalls(t, admin, "zmscore"), scriptCalls(t, admin, "zscore")
+		calls := redistest.CommandCalls(t, admin)
+		return o, calls["zmscore"], calls["zscore"]
 	}
 	full := srv.Dial()
 	defer full.Close()

@@ -57,7 +57,7 @@ func TestFindByIDWalksTheKeyspaceOnce(t *testing.T) {
 			break
 		}
 	}
-	onePass := orphCommandCalls(t, c)["scan"]
+	onePass := redistest.CommandCalls(t, c)["scan"]
 
 	find := func(in ...string) []Place {
 		t.Helper()
@@ -76,7 +76,7 @@ func TestFindByIDWalksTheKeyspaceOnce(t *testing.T) {
 	}
 	redistest.Do(t, c, "CONFIG", "RESETSTAT")
 	both := find(PlaceInProgress, PlaceUnique)
-	if got := orphCommandCalls(t, c)["scan"]; got != onePass {
+	if got := redistest.CommandCalls(t, c)["scan"]; got != onePass {
 		t.Errorf("find by id ran %d SCAN calls, want %d: one walk of the keyspace", got, onePass)
 	}
 	alone := append(find(PlaceInProgress), find(PlaceUnique)...)

@@ -8,34 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gomodule/redigo/redis"
-
 	"github.com/workq-tui/workq-tui/internal/redistest"
 	"github.com/workq-tui/workq-tui/model"
 )
-
-// orphCommandCalls reads INFO commandstats and returns calls per command name
-// (lower case, without the "cmdstat_" prefix).
-func orphCommandCalls(t *testing.T, c redis.Conn) map[string]int {
-	t.Helper()
-	info, err := redis.String(c.Do("INFO", "commandstats"))
-	if err != nil {
-		t.Fatalf("INFO commandstats: %v", err)
-	}
-	out := map[string]int{}
-	for _, line := range strings.Split(info, "\r\n") {
-		name, rest, ok := strings.Cut(line, ":")
-		if !ok || !strings.HasPrefix(name, "cmdstat_") {
-			continue
-		}
-		var calls int
-		if _, err := fmt.Sscanf(rest, "calls=%d", &calls); err != nil {
-			t.Fatalf("parse %q: %v", line, err)
-		}
-		out[strings.TrimPrefix(name, "cmdstat_")] = calls
-	}
-	return out
-}
 
 func TestOrphanScanFindsOrphansAmongManyKeys(t *testing.T) {
 	srv := redistest.Start(t)
@@ -85,7 +60,7 @@ func TestOrphanScanFindsOrphansAmongManyKeys(t *testing.T) {
 	if err != nil {
 		t.Fatalf("scan: %v", err)
 	}
-	stats := orphCommandCalls(t, c)
+	stats := redistest.CommandCalls(t, c)
 
 	// Sort want by key as the result is.
 	orphSortLists(want)
@@ -102,7 +77,7 @@ func TestOrphanScanFindsOrphansAmongManyKeys(t *testing.T) {
 	if stats["keys"] != 0 {
 		t.Errorf("KEYS was called %d times", stats["keys"])
 	}
-	if stats["scan"] != res.Calls || res.Calls < 10 {
+	if stats["scan"] != int64(res.Calls) || res.Calls < 10 {
 		t.Errorf("SCAN calls: commandstats %d, result %d; want the same and at least 10 for ~3,600 keys at COUNT 100", stats["scan"], res.Calls)
 	}
 	if len(progress) != res.Calls || !progress[len(progress)-1].Done {

@@ -42,7 +42,7 @@ func TestReadQueuePageRunOrder(t *testing.T) {
 	for i := 0; i < n; i++ {
 		srv.Do("LPUSH", keys.Queue("send_email"), fmt.Sprintf(`{"name":"send_email","id":"id%02d","t":%d,"args":{"i":%d}}`, i, 1700000000+i, i))
 	}
-	before := orphCommandCalls(t, c)
+	before := redistest.CommandCalls(t, c)
 	ctx := context.Background()
 	var got []string
 	pages := 0
@@ -75,11 +75,11 @@ func TestReadQueuePageRunOrder(t *testing.T) {
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("run order:\n got %v\nwant %v", got, want)
 	}
-	after := orphCommandCalls(t, c)
-	if d := after["llen"] - before["llen"]; d != pages {
+	after := redistest.CommandCalls(t, c)
+	if d := after["llen"] - before["llen"]; d != int64(pages) {
 		t.Errorf("%d LLEN for %d pages", d, pages)
 	}
-	if d := after["lrange"] - before["lrange"]; d != pages {
+	if d := after["lrange"] - before["lrange"]; d != int64(pages) {
 		t.Errorf("%d LRANGE for %d pages", d, pages)
 	}
 	for cmd := range after {
