@@ -29,16 +29,26 @@ var ErrNotEditable = errors.New("job JSON cannot be edited")
 // fails, err and failed_at are removed, as gocraft/work does. Nothing else
 // changes.
 func EditForRequeue(raw []byte, dropFailure bool) (RequeueEdit, error) {
+	// One buffer for both halves: at most the stored bytes and `,"t":`.
+	_, edit, err := AppendRequeued(make([]byte, 0, len(raw)+5), raw, dropFailure, "")
+	return edit, err
+}
+
+// AppendRequeued appends to dst the requeued job EditForRequeue describes,
+// with t as its `t`: the edit's Before and After are the bytes around t in
+// what was appended. A caller that cuts many jobs into one buffer
+// allocates once for all of them. On an error dst is returned as it was.
+func AppendRequeued(dst, raw []byte, dropFailure bool, t string) ([]byte, RequeueEdit, error) {
 	var buf [8]member
 	ms, open, closeAt, err := objectMembers(raw, buf[:])
 	if err != nil {
-		return RequeueEdit{}, err
+		return dst, RequeueEdit{}, err
 	}
 	tIndex := -1
 	for i, m := range ms {
 		if m.key == "t" {
 			if tIndex >= 0 {
-				return RequeueEdit{}, fmt.Errorf("%w: field t appears twice", ErrNotEditable)
+				return dst, RequeueEdit{}, fmt.Errorf("%w: field t appears twice", ErrNotEditable)
 			}
 			tIndex = i
 		}
@@ -46,8 +56,8 @@ func EditForRequeue(raw []byte, dropFailure bool) (RequeueEdit, error) {
 	if len(ms) > 0 {
 		open = ms[0].start // keep the space after '{'
 	}
-	// One buffer for both halves: at most the stored bytes and `,"t":`.
-	out := make([]byte, 0, len(raw)+5)
+	from := len(dst)
+	out := dst
 	keep := func(start, end int) { out = append(out, raw[start:end]...) }
 	cut := -1
 	keep(0, open)
@@ -63,6 +73,7 @@ func EditForRequeue(raw []byte, dropFailure bool) (RequeueEdit, error) {
 		if i == tIndex {
 			keep(m.start, m.valStart)
 			cut = len(out)
+			out = append(out, t...)
 		} else {
 			keep(m.start, m.valEnd)
 		}
@@ -74,6 +85,7 @@ func EditForRequeue(raw []byte, dropFailure bool) (RequeueEdit, error) {
 		}
 		out = append(out, `"t":`...)
 		cut = len(out)
+		out = append(out, t...)
 	}
 	tailFrom := closeAt
 	if len(ms) > 0 {
@@ -82,7 +94,8 @@ func EditForRequeue(raw []byte, dropFailure bool) (RequeueEdit, error) {
 	keep(tailFrom, len(raw))
 	// Whole members of a valid object were kept or dropped, with their
 	// separators, and t's value is a number: the result is valid JSON.
-	return RequeueEdit{Before: out[:cut:cut], After: out[cut:]}, nil
+	edit := RequeueEdit{Before: out[from:cut:cut], After: out[cut+len(t) : len(out) : len(out)]}
+	return out, edit, nil
 }
 
 // objectMembers lists the members of a JSON text that is an object, with

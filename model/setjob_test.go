@@ -40,6 +40,15 @@ func TestEditForRequeueKeepsEveryOtherByte(t *testing.T) {
 			if got := string(e.Before) + "42" + string(e.After); got != tt.want {
 				t.Fatalf("got  %s\nwant %s", got, tt.want)
 			}
+			// Appended behind other bytes, with t written in: the same
+			// job, and the edit's halves around t in what was appended.
+			out, a, err := AppendRequeued([]byte("prefix"), []byte(tt.raw), tt.dropFailure, "42")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(out) != "prefix"+tt.want || string(a.Before) != string(e.Before) || string(a.After) != string(e.After) {
+				t.Fatalf("appended %s (before %s, after %s), want prefix%s", out, a.Before, a.After, tt.want)
+			}
 		})
 	}
 }
@@ -48,6 +57,9 @@ func TestEditForRequeueRefuses(t *testing.T) {
 	for _, raw := range []string{`not json`, `[1]`, `{"t":1,"t":2}`, `"s"`} {
 		if _, err := EditForRequeue([]byte(raw), true); !errors.Is(err, ErrNotEditable) {
 			t.Errorf("%s: err = %v, want ErrNotEditable", raw, err)
+		}
+		if out, _, err := AppendRequeued([]byte("prefix"), []byte(raw), true, "42"); !errors.Is(err, ErrNotEditable) || string(out) != "prefix" {
+			t.Errorf("%s: appended %q, err = %v, want the buffer as it was and ErrNotEditable", raw, out, err)
 		}
 	}
 }

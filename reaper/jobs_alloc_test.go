@@ -90,7 +90,7 @@ func TestJobsCallArgsKeyIndex(t *testing.T) {
 			})
 		}
 		items[7].UniqueKey = "" // none: index 0
-		cl := x.callArgs(plan, items)
+		cl := x.callArgs(plan, items, 0)
 		nkeys := cl.args[1].(int)
 		if nkeys != 1+distinct || cl.args[2] != "work:retry" {
 			t.Fatalf("%d keys: key count %v, first key %v", distinct, cl.args[1], cl.args[2])

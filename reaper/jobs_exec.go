@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/gomodule/redigo/redis"
@@ -206,6 +207,36 @@ type callPipe struct {
 	// inFlight are the calls sent and not read yet, oldest first.
 	inFlight []sentCall
 	pace     pacer
+
+	// clockMs is Redis's clock (unix milliseconds) as read at clockAt, on
+	// this process's monotonic clock, for a requeue without a journal
+	// (whose reads bring the clock with them).
+	clockMs int64
+	clockAt time.Time
+}
+
+// clock is the `t` of a requeue's next call, Redis's clock in seconds: as
+// the journal read it for the call, else the pipe's own reading of it
+// (taken once, before the first call, so that nothing waits for it behind
+// calls in flight) plus the time passed since. Deletes read no clock.
+func (p *callPipe) clock(ctx context.Context, b before) (int64, error) {
+	if p.plan.Action != JobsRequeue {
+		return 0, nil
+	}
+	if b.redisMs != 0 {
+		return b.redisMs / 1000, nil
+	}
+	if p.clockAt.IsZero() {
+		if err := p.wait(ctx); err != nil {
+			return 0, err
+		}
+		now, err := redisq.Time(ctx, p.c)
+		if err != nil {
+			return 0, fmt.Errorf("%s: read Redis's clock: %w", p.plan.Action, err)
+		}
+		p.clockMs, p.clockAt = now.UnixMilli(), time.Now()
+	}
+	return (p.clockMs + time.Since(p.clockAt).Milliseconds()) / 1000, nil
 }
 
 // sentCall is a script call sent: its members and when it was sent.
@@ -226,7 +257,11 @@ func (p *callPipe) run(ctx context.Context, items []JobItem) error {
 		if err != nil {
 			return err
 		}
-		cl := p.e.callArgs(p.plan, batch)
+		t, err := p.clock(ctx, seen)
+		if err != nil {
+			return err
+		}
+		cl := p.e.callArgs(p.plan, batch, t)
 		args, sent := cl.args, cl.sent
 		for r, k := range cl.skipped {
 			p.res.Skipped[r] += k
@@ -315,7 +350,8 @@ func (p *callPipe) waitOne(ctx context.Context) error {
 }
 
 // call is one script call built: EVAL's arguments (the script's source,
-// the key count, the keys, then five arguments a member), the members it
+// the key count, the keys, then the members' arguments as the script
+// takes them), the members it
 // takes and, for a requeue, each one's edit (the journal records the same
 // bytes), and the members left out by reason. No args: none is left.
 type call struct {
@@ -325,15 +361,15 @@ type call struct {
 	skipped map[string]int64
 }
 
-// callArgs builds the call over items. A member whose requeue cannot be
-// cut is left out and counted by reason.
+// callArgs builds the call over items; a requeue's new jobs carry t. A
+// member whose requeue cannot be cut is left out and counted by reason.
 //
 // The arguments go in one slice, sized once and sent as it is (what
 // redis.Script.Send sends, EVAL with the source, without its copy of
 // them): built in a slice of their own, then copied behind the keys and
 // again by Send, they were a fifth of the bytes a bulk requeue's
 // execution allocated.
-func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem) call {
+func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem, t int64) call {
 	setKey := redisq.SetKey(e.keys, plan.Target.Set)
 	// keys are the call's keys after the set, in the order of their
 	// first member; KEYS is 1-based and KEYS[1] is the set.
@@ -366,14 +402,27 @@ func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem) call {
 	}
 	var skipped map[string]int64
 	var edits []model.RequeueEdit
+	var jobs [][]byte // the new jobs of a requeue, each Before, t, After
 	sent := items
 	src := luaJobsDelete
 	if plan.Action == JobsRequeue {
 		src = luaJobsRequeue
+		tText := strconv.FormatInt(t, 10)
+		// The new jobs in one buffer: each at most its stored bytes,
+		// `,"t":` and t.
+		size := 0
+		for _, it := range items {
+			size += len(it.Job.Raw) + len(`,"t":`) + len(tText)
+		}
+		buf := make([]byte, 0, size)
 		edits = make([]model.RequeueEdit, 0, len(items))
+		jobs = make([][]byte, 0, len(items))
 		for i, it := range items {
 			// Dead jobs lose their failure fields; every other byte stays.
-			edit, err := model.EditForRequeue(it.Job.Raw, it.Job.Set == model.SetDead)
+			from := len(buf)
+			var edit model.RequeueEdit
+			var err error
+			buf, edit, err = model.AppendRequeued(buf, it.Job.Raw, it.Job.Set == model.SetDead, tText)
 			if err != nil {
 				if skipped == nil {
 					skipped = map[string]int64{}
@@ -386,6 +435,7 @@ func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem) call {
 				sent = append(sent, it)
 			}
 			edits = append(edits, edit)
+			jobs = append(jobs, buf[from:len(buf):len(buf)])
 		}
 	}
 	if len(sent) == 0 {
@@ -401,16 +451,30 @@ func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem) call {
 			at[i] = index(it.UniqueKey)
 		}
 	}
-	args := make([]any, 0, 3+len(keys)+5*len(sent))
+	args := make([]any, 0, 4+len(keys)+5*len(sent))
 	args = append(args, src, 1+len(keys), setKey)
 	for _, k := range keys {
 		args = append(args, k)
 	}
-	for i, it := range sent {
-		if plan.Action == JobsRequeue {
-			args = append(args, it.Job.Raw, it.Job.ScoreText, edits[i].Before, edits[i].After, at[i])
-			continue
+	if plan.Action == JobsRequeue {
+		// t, then the members, their scores, the new jobs and their
+		// queues, each kind together (see jobs_requeue.lua).
+		args = append(args, t)
+		for _, it := range sent {
+			args = append(args, it.Job.Raw)
 		}
+		for _, it := range sent {
+			args = append(args, it.Job.ScoreText)
+		}
+		for _, j := range jobs {
+			args = append(args, j)
+		}
+		for _, k := range at {
+			args = append(args, k)
+		}
+		return call{args: args, sent: sent, edits: edits, skipped: skipped}
+	}
+	for i, it := range sent {
 		id := ""
 		if it.Job.Job != nil {
 			id = it.Job.Job.ID
