@@ -12,6 +12,7 @@ import (
 	"hash/maphash"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gomodule/redigo/redis"
 
@@ -68,11 +69,19 @@ type RangeScan struct {
 	last      []byte
 	tie       int
 
+	// ahead: a call may be in flight while the caller works (ReadAhead);
+	// sent: one is, asking for asked members.
+	ahead bool
+	sent  bool
+	asked int
+
 	seed maphash.Seed
 	seen map[uint64]struct{}
-	// got is the last reply, members and scores (read).
-	got  [][]byte
-	prog SetScanProgress
+	// got is the last reply, members and scores (read); scores holds the
+	// scores of its members as numbers.
+	got    [][]byte
+	scores []float64
+	prog   SetScanProgress
 }
 
 // NewRangeScan starts a walk of the scores lo to hi (as ZRANGEBYSCORE takes
@@ -90,8 +99,12 @@ func NewRangeScan(keys Keys, set model.SetName, f SetFilter, lo, hi string, coun
 // goes.
 const maxSeenHint = 1 << 16
 
-// ReadAhead does nothing: each call starts where the one before ended.
-func (s *RangeScan) ReadAhead() {}
+// ReadAhead sends each call as soon as the reply before it says where the
+// walk got to, before its members are parsed, so that Redis reads the next
+// members while this process parses these. The caller must then step the
+// walk to its end or to an error (after which nothing is in flight)
+// before it uses the connection for anything else.
+func (s *RangeScan) ReadAhead() { s.ahead = true }
 
 // Progress is how far the walk has got; Size is the members in the range
 // when it started (ZCOUNT).
@@ -114,10 +127,18 @@ func (s *RangeScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, err
 		// went (a tenth of the walk's CPU at 10,000 members).
 		s.seen = make(map[uint64]struct{}, min(n, maxSeenHint))
 	}
-	got, asked, err := s.read(ctx, c, false)
+	if !s.sent {
+		if err := s.send(c, false); err != nil {
+			s.prog.Done = true
+			return nil, fmt.Errorf("scan %s: %w", s.key, err)
+		}
+	}
+	got, asked, err := s.receive(ctx, c)
 	if err == nil && s.started && !s.startsAtPosition(got) {
-		got, asked, err = s.read(ctx, c, true)
-		s.recount(got)
+		if err = s.send(c, true); err == nil {
+			got, asked, err = s.receive(ctx, c)
+			s.recount(got)
+		}
 	}
 	if err != nil {
 		s.prog.Done = true
@@ -127,27 +148,47 @@ func (s *RangeScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, err
 	if len(got)/2 < asked {
 		s.prog.Done = true
 	}
+	// The position first: the members after it, and the member and score
+	// the walk gets to with them.
+	from, err := s.moveOver(got)
+	if err != nil {
+		s.prog.Done = true
+		return nil, err
+	}
+	s.started = true
+	if s.ahead && !s.prog.Done {
+		// The next call goes now; these members are parsed while Redis
+		// reads it.
+		if err := s.send(c, false); err != nil {
+			s.prog.Done = true
+			return nil, fmt.Errorf("scan %s: %w", s.key, err)
+		}
+	}
 	// Without a needle most members read are kept: room for all of them
 	// at once, instead of copying the jobs again as the slice grows.
 	var sel []model.SetJob
 	if s.needle == nil {
-		sel = make([]model.SetJob, 0, len(got)/2)
+		sel = make([]model.SetJob, 0, len(got)/2-from)
 	}
-	for i := 0; i+1 < len(got); i += 2 {
-		m, text := got[i], string(got[i+1])
-		score, perr := strconv.ParseFloat(text, 64)
-		if perr != nil {
-			return nil, fmt.Errorf("scan %s: score %q is not a number", s.key, text)
+	// The scores' text in one string: a string each was a third of the
+	// walk's allocations.
+	var text strings.Builder
+	if s.needle == nil {
+		n := 0
+		for i := 2*from + 1; i < len(got); i += 2 {
+			n += len(got[i])
 		}
-		if s.started && !s.after(score, m) {
-			continue
-		}
-		s.advance(score, text, m)
+		text.Grow(n)
+	}
+	for i := 2 * from; i+1 < len(got); i += 2 {
+		m := got[i]
 		s.prog.Seen++
 		if s.needle != nil && !holds(m, s.needle) {
 			continue
 		}
-		sj := model.ParseSetJob(s.set, m, text)
+		at := text.Len()
+		text.Write(got[i+1])
+		sj := model.ParseSetJob(s.set, m, text.String()[at:])
 		if !s.filter.Match(sj) || !s.filter.Query.MatchSetJob(sj) {
 			continue
 		}
@@ -158,14 +199,41 @@ func (s *RangeScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, err
 		s.seen[h] = struct{}{}
 		sel = append(sel, sj)
 	}
-	s.started = true
 	s.prog.Matched += int64(len(sel))
 	return sel, nil
 }
 
-// read sends one ZRANGEBYSCORE from the walk's position; again starts at
+// moveOver moves the walk's position over the members of a reply that lie
+// after it, and returns the index (in members) of the first of them.
+func (s *RangeScan) moveOver(got [][]byte) (int, error) {
+	s.scores = s.scores[:0]
+	from := -1
+	for i := 0; i+1 < len(got); i += 2 {
+		score, perr := strconv.ParseFloat(string(got[i+1]), 64)
+		if perr != nil {
+			return 0, fmt.Errorf("scan %s: score %q is not a number", s.key, got[i+1])
+		}
+		s.scores = append(s.scores, score)
+		if from < 0 && s.started && !s.after(score, got[i]) {
+			continue
+		}
+		if from < 0 {
+			from = i / 2
+		}
+		s.advance(score, got[i])
+	}
+	if from < 0 {
+		return len(got) / 2, nil
+	}
+	if n := len(got); n >= 2 {
+		s.lastText = string(got[n-1])
+	}
+	return from, nil
+}
+
+// send sends one ZRANGEBYSCORE from the walk's position; again starts at
 // the first member of the position's score.
-func (s *RangeScan) read(ctx context.Context, c redis.Conn, again bool) ([][]byte, int, error) {
+func (s *RangeScan) send(c redis.Conn, again bool) error {
 	lo, off, n := s.lo, 0, s.count
 	if s.started {
 		lo = s.lastText
@@ -174,21 +242,34 @@ func (s *RangeScan) read(ctx context.Context, c redis.Conn, again bool) ([][]byt
 			off, n = 0, s.tie+s.count
 		}
 	}
-	vals, err := redis.Values(redis.DoContext(c, ctx, "ZRANGEBYSCORE", s.key, lo, s.hi, "WITHSCORES", "LIMIT", off, n))
-	if err != nil {
-		return nil, n, err
+	if err := c.Send("ZRANGEBYSCORE", s.key, lo, s.hi, "WITHSCORES", "LIMIT", off, n); err != nil {
+		return err
 	}
-	// The reply's members and scores, in a slice the walk keeps for the
-	// next step (what Step keeps of them are the members themselves).
+	if err := c.Flush(); err != nil {
+		return err
+	}
+	s.sent, s.asked = true, n
+	return nil
+}
+
+// receive reads the reply of the call sent, its members and scores, into a
+// slice the walk keeps for the next step (what Step keeps of them are the
+// members themselves), and the members it asked for.
+func (s *RangeScan) receive(ctx context.Context, c redis.Conn) ([][]byte, int, error) {
+	s.sent = false
+	vals, err := redis.Values(redis.ReceiveContext(c, ctx))
+	if err != nil {
+		return nil, s.asked, err
+	}
 	s.got = slices.Grow(s.got[:0], len(vals))
 	for _, v := range vals {
 		b, ok := v.([]byte)
 		if !ok {
-			return nil, n, fmt.Errorf("unexpected element %T in the reply", v)
+			return nil, s.asked, fmt.Errorf("unexpected element %T in the reply", v)
 		}
 		s.got = append(s.got, b)
 	}
-	return s.got, n, nil
+	return s.got, s.asked, nil
 }
 
 // startsAtPosition reports whether a reply starts at or before the member
@@ -212,14 +293,15 @@ func (s *RangeScan) after(score float64, m []byte) bool {
 	return bytes.Compare(m, s.last) > 0
 }
 
-// advance moves the position to a member read.
-func (s *RangeScan) advance(score float64, text string, m []byte) {
+// advance moves the position to a member read (moveOver sets the text of
+// its score).
+func (s *RangeScan) advance(score float64, m []byte) {
 	if s.last != nil && score == s.lastScore {
 		s.tie++
 	} else {
 		s.tie = 1
 	}
-	s.lastScore, s.lastText, s.last = score, text, m
+	s.lastScore, s.last = score, m
 }
 
 // recount sets tie from a reply that starts at the first member of the

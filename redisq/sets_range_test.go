@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"slices"
 	"testing"
 	"time"
 
@@ -55,6 +56,11 @@ func TestRangeScanUnderChanges(t *testing.T) {
 		s := NewSetWalk(keys, model.SetDead, SetFilter{Query: q}, 20+r.Intn(50))
 		if _, ok := s.(*RangeScan); !ok {
 			t.Fatalf("a query with time terms walks with %T", s)
+		}
+		if seed%3 == 0 {
+			// Each call goes before the changes below: its reply may
+			// start before or after them.
+			s.ReadAhead()
 		}
 		got := map[string]int{}
 		for steps := 0; !s.Progress().Done; steps++ {
@@ -145,5 +151,59 @@ func TestRangeScanReadsOnlyTheWindow(t *testing.T) {
 	}
 	if p := s.Progress(); p.Seen != 600 || p.Size != 600 || p.Calls != 7 {
 		t.Fatalf("progress %+v: want 600 members read of a window of 600 in 7 calls", p)
+	}
+}
+
+// A range walk that reads ahead has the next call in flight while the
+// members of a step are parsed, returns what a walk that does not read
+// ahead returns, and leaves nothing in flight once stepped to its end.
+func TestRangeScanReadAhead(t *testing.T) {
+	srv := redistest.Start(t)
+	c, admin := srv.Dial(), srv.Dial()
+	for i := 0; i < 1000; i++ {
+		// Three members a score: calls start among ties.
+		redistest.Do(t, admin, "ZADD", "work:dead", 1000+i/3, fmt.Sprintf(`{"name":"a","id":"%04d"}`, i))
+	}
+	q, err := model.ParseQuery("since:1970-01-01T00:20:00Z until:1970-01-01T00:24:00Z", model.QueryClock{Now: time.Unix(10000, 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := NewKeys("work")
+	walk := func(ahead bool) ([]string, []int64) {
+		redistest.Do(t, admin, "CONFIG", "RESETSTAT")
+		s := NewRangeScan(keys, model.SetDead, SetFilter{Query: q}, "1200", "1440", 50)
+		if ahead {
+			s.ReadAhead()
+		}
+		var ids []string
+		var calls []int64
+		for !s.Progress().Done {
+			jobs, err := s.Step(context.Background(), c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, sj := range jobs {
+				ids = append(ids, sj.Job.ID+"@"+sj.ScoreText)
+			}
+			calls = append(calls, redistest.CommandCalls(t, admin)["zrangebyscore"])
+		}
+		return ids, calls
+	}
+	plain, plainCalls := walk(false)
+	ahead, aheadCalls := walk(true)
+	want, err := redis.Int(admin.Do("ZCOUNT", "work:dead", 1200, 1440))
+	if err != nil || want != 400 || len(plain) != want || !slices.Equal(plain, ahead) {
+		t.Fatalf("plain walk %d members, read-ahead %d, want the same %d (%v)", len(plain), len(ahead), want, err)
+	}
+	// After its first step the read-ahead walk has sent one call more
+	// than it read; at the end, none.
+	if plainCalls[0] != 1 || aheadCalls[0] != 2 {
+		t.Fatalf("calls sent after the first step: %d plain, %d read ahead; want 1 and 2", plainCalls[0], aheadCalls[0])
+	}
+	if last := aheadCalls[len(aheadCalls)-1]; last != int64(len(aheadCalls)) {
+		t.Fatalf("read-ahead walk sent %d calls in %d steps", last, len(aheadCalls))
+	}
+	if v, err := redis.String(c.Do("ECHO", "in step")); err != nil || v != "in step" {
+		t.Fatalf("after the walk: %q %v", v, err)
 	}
 }
