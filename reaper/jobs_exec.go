@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -207,6 +208,8 @@ type callPipe struct {
 	// inFlight are the calls sent and not read yet, oldest first.
 	inFlight []sentCall
 	pace     pacer
+	// bufs hold the arguments of the call being built.
+	bufs callBufs
 
 	// clockMs is Redis's clock (unix milliseconds) as read at clockAt, on
 	// this process's monotonic clock, for a requeue without a journal
@@ -261,7 +264,7 @@ func (p *callPipe) run(ctx context.Context, items []JobItem) error {
 		if err != nil {
 			return err
 		}
-		cl := p.e.callArgs(p.plan, batch, t)
+		cl := p.e.callArgs(p.plan, batch, t, &p.bufs)
 		args, sent := cl.args, cl.sent
 		for r, k := range cl.skipped {
 			p.res.Skipped[r] += k
@@ -349,6 +352,20 @@ func (p *callPipe) waitOne(ctx context.Context) error {
 	return nil
 }
 
+// callBufs are the buffers of the script calls of one execution, each
+// call built in those of the call before: a call's arguments are copied
+// out when it is sent, and its edits once the journal wrote them, so the
+// next call can take their place. Built afresh, they were most of the
+// bytes an execution allocated (a fresh page of memory for every 4 KB, as
+// the collector could not keep up).
+type callBufs struct {
+	args     []any
+	jobBytes []byte
+	jobs     [][]byte
+	edits    []model.RequeueEdit
+	at       []int
+}
+
 // call is one script call built: EVAL's arguments (the script's source,
 // the key count, the keys, then the members' arguments as the script
 // takes them), the members it
@@ -369,7 +386,10 @@ type call struct {
 // them): built in a slice of their own, then copied behind the keys and
 // again by Send, they were a fifth of the bytes a bulk requeue's
 // execution allocated.
-func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem, t int64) call {
+func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem, t int64, bufs *callBufs) call {
+	if bufs == nil {
+		bufs = &callBufs{}
+	}
 	setKey := redisq.SetKey(e.keys, plan.Target.Set)
 	// keys are the call's keys after the set, in the order of their
 	// first member; KEYS is 1-based and KEYS[1] is the set.
@@ -414,9 +434,9 @@ func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem, t int64) call {
 		for _, it := range items {
 			size += len(it.Job.Raw) + len(`,"t":`) + len(tText)
 		}
-		buf := make([]byte, 0, size)
-		edits = make([]model.RequeueEdit, 0, len(items))
-		jobs = make([][]byte, 0, len(items))
+		buf := slices.Grow(bufs.jobBytes[:0], size)
+		edits = slices.Grow(bufs.edits[:0], len(items))
+		jobs = slices.Grow(bufs.jobs[:0], len(items))
 		for i, it := range items {
 			// Dead jobs lose their failure fields; every other byte stays.
 			from := len(buf)
@@ -437,12 +457,14 @@ func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem, t int64) call {
 			edits = append(edits, edit)
 			jobs = append(jobs, buf[from:len(buf):len(buf)])
 		}
+		bufs.jobBytes, bufs.edits, bufs.jobs = buf, edits, jobs
 	}
 	if len(sent) == 0 {
 		return call{skipped: skipped}
 	}
 	// Each member's key index, known before the keys are written.
-	at := make([]int, len(sent))
+	at := slices.Grow(bufs.at[:0], len(sent))[:len(sent)]
+	bufs.at = at
 	for i, it := range sent {
 		switch {
 		case plan.Action == JobsRequeue:
@@ -451,7 +473,9 @@ func (e *JobsExecutor) callArgs(plan *JobsPlan, items []JobItem, t int64) call {
 			at[i] = index(it.UniqueKey)
 		}
 	}
-	args := make([]any, 0, 4+len(keys)+5*len(sent))
+	clear(bufs.args) // what the last call's arguments held
+	args := slices.Grow(bufs.args[:0], 4+len(keys)+5*len(sent))
+	defer func() { bufs.args = args }()
 	args = append(args, src, 1+len(keys), setKey)
 	for _, k := range keys {
 		args = append(args, k)
