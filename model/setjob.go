@@ -74,6 +74,17 @@ func ParseSetJob(set SetName, raw []byte, scoreText string) SetJob {
 	return sj
 }
 
+// ParseSetJobInto reads a member as ParseSetJob does, into fields the
+// caller provides (f is overwritten): a caller that reads many members and
+// keeps few reads each into the same memory.
+func ParseSetJobInto(set SetName, raw []byte, scoreText string, f *JobFields) SetJob {
+	sj := SetJob{Set: set, Raw: raw}
+	sj.setScore(scoreText)
+	*f = JobFields{}
+	sj.setJob(f, readJob(raw, f, nil))
+	return sj
+}
+
 // ParseMember reads a member whose score is not known yet, as ParseSetJob
 // reads it; SetScore completes it.
 func ParseMember(set SetName, raw []byte) SetJob {

@@ -54,6 +54,17 @@ func (b *BulkSummary) add(sj model.SetJob) {
 	b.Valid = true
 }
 
+// own gives the ends their own copy of their decoded fields, for a walk
+// that reuses them at its next step (redisq.SetWalk.Reuse).
+func (b *BulkSummary) own() {
+	for _, sj := range []*model.SetJob{&b.First, &b.Last, &b.first, &b.last} {
+		if sj.Job != nil {
+			f := *sj.Job
+			sj.Job = &f
+		}
+	}
+}
+
 // readSpan reads the scores of the first and last members of a walk that
 // read none.
 func (b *BulkSummary) readSpan(ctx context.Context, c redis.Conn, keys redisq.Keys, set model.SetName) error {

@@ -29,6 +29,11 @@ type SetWalk interface {
 	// ReadAhead lets the walk keep a call in flight while the caller works
 	// (see SetScan.ReadAhead).
 	ReadAhead()
+	// Reuse lets each Step return its jobs in the memory of those the
+	// Step before returned: the slice, and each job's decoded fields
+	// (Job). A caller that keeps a job, or its Job, past the next Step
+	// keeps a copy. A walk may ignore it.
+	Reuse()
 }
 
 // NewSetWalk starts the walk a filter needs: a RangeScan when its query
@@ -74,6 +79,11 @@ type RangeScan struct {
 	ahead bool
 	sent  bool
 	asked int
+	// reuse: a step returns its jobs in sel and their fields in fields,
+	// the memory of the step before (Reuse).
+	reuse  bool
+	sel    []model.SetJob
+	fields []model.JobFields
 
 	seed maphash.Seed
 	seen map[uint64]struct{}
@@ -105,6 +115,11 @@ const maxSeenHint = 1 << 16
 // walk to its end or to an error (after which nothing is in flight)
 // before it uses the connection for anything else.
 func (s *RangeScan) ReadAhead() { s.ahead = true }
+
+// Reuse makes each step return its jobs in the memory of the step before:
+// a bulk plan that keeps only the members' bytes of a million jobs made
+// garbage of a slice entry and the decoded fields of each.
+func (s *RangeScan) Reuse() { s.reuse = true }
 
 // Progress is how far the walk has got; Size is the members in the range
 // when it started (ZCOUNT).
@@ -167,7 +182,13 @@ func (s *RangeScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, err
 	// Without a needle most members read are kept: room for all of them
 	// at once, instead of copying the jobs again as the slice grows.
 	var sel []model.SetJob
-	if s.needle == nil {
+	switch {
+	case s.reuse:
+		clear(s.sel)
+		sel = slices.Grow(s.sel[:0], len(got)/2-from)
+		clear(s.fields)
+		s.fields = slices.Grow(s.fields[:0], len(got)/2-from)
+	case s.needle == nil:
 		sel = make([]model.SetJob, 0, len(got)/2-from)
 	}
 	// The scores' text in one string: a string each was a third of the
@@ -188,7 +209,13 @@ func (s *RangeScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, err
 		}
 		at := text.Len()
 		text.Write(got[i+1])
-		sj := model.ParseSetJob(s.set, m, text.String()[at:])
+		var sj model.SetJob
+		if s.reuse {
+			s.fields = append(s.fields, model.JobFields{})
+			sj = model.ParseSetJobInto(s.set, m, text.String()[at:], &s.fields[len(s.fields)-1])
+		} else {
+			sj = model.ParseSetJob(s.set, m, text.String()[at:])
+		}
 		if !s.filter.Match(sj) || !s.filter.Query.MatchSetJob(sj) {
 			continue
 		}
@@ -200,6 +227,9 @@ func (s *RangeScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, err
 		sel = append(sel, sj)
 	}
 	s.prog.Matched += int64(len(sel))
+	if s.reuse {
+		s.sel = sel
+	}
 	return sel, nil
 }
 

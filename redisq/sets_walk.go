@@ -156,6 +156,9 @@ func NewSetScan(keys Keys, set model.SetName, filter SetFilter, count int) *SetS
 // connection for anything else.
 func (s *SetScan) ReadAhead() { s.depth = 2 }
 
+// Reuse does nothing: each step returns jobs of its own.
+func (s *SetScan) Reuse() {}
+
 // Progress is how far the walk has got.
 func (s *SetScan) Progress() SetScanProgress { return s.prog }
 
