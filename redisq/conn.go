@@ -255,7 +255,7 @@ func (d *Dialer) dial(ctx context.Context, hostport string, tlsConf *tls.Config)
 	if err != nil {
 		return nil, fmt.Errorf("connect to redis at %s: %s", shown, d.scrub(describeDialError(err)))
 	}
-	c = &cancelConn{Conn: c, nc: nc}
+	c = &cancelConn{Conn: c, nc: nc, tls: tlsConf != nil}
 	if d.opts.ReadOnly {
 		c = ReadOnlyConn(c)
 	}

@@ -32,12 +32,28 @@ func (c *deadlineNetConn) interrupt() {
 type cancelConn struct {
 	redis.Conn
 	nc *deadlineNetConn
+	// tls: redigo's TLS is above nc, so its bytes are not the protocol's.
+	tls bool
+
+	// pending is the replies redigo owes (pendingLost when not known),
+	// bulkOwed those of sendBulk; cmdBuf is sendBulk's last command (see
+	// conn_bulk.go).
+	pending  int
+	bulkOwed int
+	cmdBuf   []byte
 }
 
 // ReceiveContext reads one reply, within ctx's deadline, and ends early
 // with ctx's error when ctx is cancelled; the connection is then broken
 // (Err says so, and a pool drops it).
 func (c *cancelConn) ReceiveContext(ctx context.Context) (any, error) {
+	c.settleBulk()
+	v, err := c.receiveContext(ctx)
+	c.received(err)
+	return v, err
+}
+
+func (c *cancelConn) receiveContext(ctx context.Context) (any, error) {
 	if err := ctx.Err(); err != nil {
 		c.nc.interrupt()
 		return nil, err
@@ -66,10 +82,11 @@ func (c *cancelConn) ReceiveContext(ctx context.Context) (any, error) {
 
 // DoContext sends one command and reads its reply as ReceiveContext does.
 func (c *cancelConn) DoContext(ctx context.Context, cmd string, args ...any) (any, error) {
-	if err := c.Conn.Send(cmd, args...); err != nil {
+	if err := c.Send(cmd, args...); err != nil {
 		return nil, err
 	}
 	if err := c.Conn.Flush(); err != nil {
+		c.pending = pendingLost
 		return nil, err
 	}
 	return c.ReceiveContext(ctx)
@@ -78,11 +95,17 @@ func (c *cancelConn) DoContext(ctx context.Context, cmd string, args ...any) (an
 // ReceiveWithTimeout and DoWithTimeout are redigo's: the connection keeps
 // every way of reading its own connection offers.
 func (c *cancelConn) ReceiveWithTimeout(d time.Duration) (any, error) {
-	return redis.ReceiveWithTimeout(c.Conn, d)
+	c.settleBulk()
+	v, err := redis.ReceiveWithTimeout(c.Conn, d)
+	c.received(err)
+	return v, err
 }
 
 func (c *cancelConn) DoWithTimeout(d time.Duration, cmd string, args ...any) (any, error) {
-	return redis.DoWithTimeout(c.Conn, d, cmd, args...)
+	c.settleBulk()
+	v, err := redis.DoWithTimeout(c.Conn, d, cmd, args...)
+	c.readAll(err)
+	return v, err
 }
 
 // Flush sends what Send buffered: redigo writes it to the socket's own

@@ -84,6 +84,10 @@ type RangeScan struct {
 	reuse  bool
 	sel    []model.SetJob
 	fields []model.JobFields
+	// bulk is the connection whose raw side reads the call in flight, into
+	// arena (nil: redigo reads it).
+	bulk  *cancelConn
+	arena bulkArena
 
 	seed maphash.Seed
 	seen map[uint64]struct{}
@@ -230,6 +234,24 @@ func (s *RangeScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, err
 	if s.reuse {
 		s.sel = sel
 	}
+	if 4*len(sel) < len(got)/2 {
+		// Few kept: they take copies of their bytes, and the next step
+		// reads into the memory of this one, so that a walk that keeps
+		// one member in a thousand holds no more than those.
+		for i := range sel {
+			// Read again from the copy: the decoded args are a slice
+			// of the bytes.
+			sj := &sel[i]
+			raw := bytes.Clone(sj.Raw)
+			if sj.Job != nil {
+				*sj = model.ParseSetJobInto(s.set, raw, sj.ScoreText, sj.Job)
+			} else {
+				*sj = model.ParseSetJob(s.set, raw, sj.ScoreText)
+			}
+		}
+		s.last = bytes.Clone(s.last)
+		s.arena.reset()
+	}
 	return sel, nil
 }
 
@@ -272,6 +294,16 @@ func (s *RangeScan) send(c redis.Conn, again bool) error {
 			off, n = 0, s.tie+s.count
 		}
 	}
+	if bc := bulkConnOf(c); bc != nil {
+		ok, err := bc.sendBulk("ZRANGEBYSCORE", s.key, lo, s.hi, "WITHSCORES", "LIMIT", off, n)
+		if err != nil {
+			return err
+		}
+		if ok {
+			s.sent, s.asked, s.bulk = true, n, bc
+			return nil
+		}
+	}
 	if err := c.Send("ZRANGEBYSCORE", s.key, lo, s.hi, "WITHSCORES", "LIMIT", off, n); err != nil {
 		return err
 	}
@@ -287,6 +319,15 @@ func (s *RangeScan) send(c redis.Conn, again bool) error {
 // members themselves), and the members it asked for.
 func (s *RangeScan) receive(ctx context.Context, c redis.Conn) ([][]byte, int, error) {
 	s.sent = false
+	if bc := s.bulk; bc != nil {
+		s.bulk = nil
+		got, err := bc.receiveBulk(ctx, &s.arena, s.got[:0])
+		if err != nil {
+			return nil, s.asked, err
+		}
+		s.got = got
+		return got, s.asked, nil
+	}
 	vals, err := redis.Values(redis.ReceiveContext(c, ctx))
 	if err != nil {
 		return nil, s.asked, err
