@@ -74,8 +74,12 @@ func (c *cancelConn) readAll(err error) {
 
 // bulkArena holds the elements of bulk replies: each a slice of a buffer
 // of at least bulkChunk bytes, never moved, so an element stays valid for
-// as long as it is held.
-type bulkArena struct{ buf []byte }
+// as long as it is held. held: the buffer holds elements a caller keeps
+// (hold), which reset leaves alone.
+type bulkArena struct {
+	buf  []byte
+	held bool
+}
 
 // bulkChunk is the least a bulkArena allocates at once.
 const bulkChunk = 64 << 10
@@ -85,15 +89,24 @@ const bulkChunk = 64 << 10
 func (a *bulkArena) take(n int) []byte {
 	if cap(a.buf)-len(a.buf) < n {
 		a.buf = make([]byte, 0, max(n, bulkChunk))
+		a.held = false
 	}
 	at := len(a.buf)
 	a.buf = a.buf[:at+n]
 	return a.buf[at : at+n : at+n]
 }
 
-// reset lets the arena write over its buffer: the caller holds none of
-// what it took.
-func (a *bulkArena) reset() { a.buf = a.buf[:0] }
+// hold says the caller keeps elements of the arena's buffer: reset then
+// leaves it, and the arena writes on after them.
+func (a *bulkArena) hold() { a.held = true }
+
+// reset lets the arena write over its buffer, unless it holds elements a
+// caller keeps (hold): the caller keeps none of the elements taken since.
+func (a *bulkArena) reset() {
+	if !a.held {
+		a.buf = a.buf[:0]
+	}
+}
 
 // bulkConnOf is the connection of the Dialer under c, when the raw side
 // can read on it: its socket is not under TLS (redigo's TLS sits above

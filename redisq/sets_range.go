@@ -251,6 +251,8 @@ func (s *RangeScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, err
 		}
 		s.last = bytes.Clone(s.last)
 		s.arena.reset()
+	} else {
+		s.arena.hold()
 	}
 	return sel, nil
 }
