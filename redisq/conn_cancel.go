@@ -112,9 +112,11 @@ func (c *cancelConn) DoWithTimeout(d time.Duration, cmd string, args ...any) (an
 // buffer (deadlineNetConn.Write), which is then written out.
 func (c *cancelConn) Flush() error {
 	if err := c.Conn.Flush(); err != nil {
+		c.pending = pendingLost
 		return err
 	}
 	if err := c.nc.flush(); err != nil {
+		c.pending = pendingLost
 		return fmt.Errorf("redis connection: %w", err)
 	}
 	return nil

@@ -91,11 +91,9 @@ type RangeScan struct {
 
 	seed maphash.Seed
 	seen map[uint64]struct{}
-	// got is the last reply, members and scores (read); scores holds the
-	// scores of its members as numbers.
-	got    [][]byte
-	scores []float64
-	prog   SetScanProgress
+	// got is the last reply, members and scores (read).
+	got  [][]byte
+	prog SetScanProgress
 }
 
 // NewRangeScan starts a walk of the scores lo to hi (as ZRANGEBYSCORE takes
@@ -260,14 +258,12 @@ func (s *RangeScan) Step(ctx context.Context, c redis.Conn) ([]model.SetJob, err
 // moveOver moves the walk's position over the members of a reply that lie
 // after it, and returns the index (in members) of the first of them.
 func (s *RangeScan) moveOver(got [][]byte) (int, error) {
-	s.scores = s.scores[:0]
 	from := -1
 	for i := 0; i+1 < len(got); i += 2 {
 		score, perr := strconv.ParseFloat(string(got[i+1]), 64)
 		if perr != nil {
 			return 0, fmt.Errorf("scan %s: score %q is not a number", s.key, got[i+1])
 		}
-		s.scores = append(s.scores, score)
 		if from < 0 && s.started && !s.after(score, got[i]) {
 			continue
 		}
