@@ -111,7 +111,7 @@ func readSnap(t *testing.T, srv *redistest.Server, ns string) *model.Snapshot {
 func TestExporterCommand(t *testing.T) {
 	tt := startTwoTargets(t)
 	ca, cb := tt.a.Dial(), tt.b.Dial()
-	statsA, statsB := exportertest.CommandStats(t, ca), exportertest.CommandStats(t, cb)
+	statsA, statsB := redistest.CommandCalls(t, ca), redistest.CommandCalls(t, cb)
 
 	// Target a is not read-only in the file: the exporter is, all the same.
 	p := startExporter(t, "--config", tt.config, "-t", "a", "-t", "b", "--min-interval", "1s", "--dead-after", "1m")
@@ -143,8 +143,8 @@ func TestExporterCommand(t *testing.T) {
 	if !strings.Contains(p.stderr.String(), "serving http://") || !strings.Contains(p.stderr.String(), "stopped") {
 		t.Errorf("stderr: %q", p.stderr)
 	}
-	onlyReads(t, "target a", exportertest.Delta(statsA, exportertest.CommandStats(t, ca)))
-	onlyReads(t, "target b", exportertest.Delta(statsB, exportertest.CommandStats(t, cb)))
+	onlyReads(t, "target a", exportertest.Delta(statsA, redistest.CommandCalls(t, ca)))
+	onlyReads(t, "target b", exportertest.Delta(statsB, redistest.CommandCalls(t, cb)))
 }
 
 func TestExporterFromFlags(t *testing.T) {

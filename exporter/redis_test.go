@@ -91,7 +91,7 @@ func TestExporterMatchesSnapshot(t *testing.T) {
 	srv := redistest.Start(t)
 	c := srv.Dial()
 	buildState(t, c)
-	stats0 := exportertest.CommandStats(t, c)
+	stats0 := redistest.CommandCalls(t, c)
 
 	clock := NewClock()
 	e, err := exporter.New([]exporter.Target{redisTarget(t, "prod", srv.Addr(), 5*time.Second)},
@@ -147,22 +147,22 @@ func TestExporterMatchesSnapshot(t *testing.T) {
 
 	// 50 scrapes at once, the minimum interval over: one read of Redis
 	// (a snapshot sends TIME once).
-	before := exportertest.CommandStats(t, c)
+	before := redistest.CommandCalls(t, c)
 	clock.Add(16 * time.Second)
 	scrapeConcurrently(t, hs.URL, 50)
-	delta := exportertest.Delta(before, exportertest.CommandStats(t, c))
+	delta := exportertest.Delta(before, redistest.CommandCalls(t, c))
 	if delta["time"] != 1 {
 		t.Errorf("50 concurrent scrapes sent TIME %d times, want 1 (one read); commands: %v", delta["time"], delta)
 	}
 	// And within the interval, none.
-	before = exportertest.CommandStats(t, c)
+	before = redistest.CommandCalls(t, c)
 	clock.Add(14 * time.Second)
 	scrapeConcurrently(t, hs.URL, 10)
-	if delta := exportertest.Delta(before, exportertest.CommandStats(t, c)); len(delta) != 1 {
+	if delta := exportertest.Delta(before, redistest.CommandCalls(t, c)); len(delta) != 1 {
 		t.Errorf("scrapes within the minimum interval reached Redis: %v", delta)
 	}
 
-	readOnlyCommands(t, exportertest.Delta(stats0, exportertest.CommandStats(t, c)))
+	readOnlyCommands(t, exportertest.Delta(stats0, redistest.CommandCalls(t, c)))
 }
 
 // hangingRedis accepts connections and never answers.
@@ -199,7 +199,7 @@ func TestDownTargetDoesNotBlockTheOthers(t *testing.T) {
 	downSrv := redistest.Start(t)
 	c := upSrv.Dial()
 	buildState(t, c)
-	stats0 := exportertest.CommandStats(t, c)
+	stats0 := redistest.CommandCalls(t, c)
 	e, err := exporter.New([]exporter.Target{
 		redisTarget(t, "up", upSrv.Addr(), 5*time.Second),
 		redisTarget(t, "down", downSrv.Addr(), 5*time.Second),
@@ -235,7 +235,7 @@ func TestDownTargetDoesNotBlockTheOthers(t *testing.T) {
 			t.Errorf("workq_read_errors_total{down} = %v", errs)
 		}
 	}
-	readOnlyCommands(t, exportertest.Delta(stats0, exportertest.CommandStats(t, c)))
+	readOnlyCommands(t, exportertest.Delta(stats0, redistest.CommandCalls(t, c)))
 }
 
 // The source's connections refuse writes whatever the options say.

@@ -59,35 +59,6 @@ var hardWrites = map[string]bool{
 	"flushdb": true, "flushall": true, "swapdb": true, "multi": true, "exec": true,
 }
 
-// commandStats reads INFO commandstats: command name (lower case, with
-// "|sub" for subcommands) to calls, rejected calls included.
-func commandStats(t testing.TB, c redis.Conn) map[string]int64 {
-	t.Helper()
-	info, err := redis.String(c.Do("INFO", "commandstats"))
-	if err != nil {
-		t.Fatalf("INFO commandstats: %v", err)
-	}
-	out := map[string]int64{}
-	for _, line := range strings.Split(info, "\n") {
-		line = strings.TrimSpace(line)
-		name, rest, ok := strings.Cut(line, ":")
-		if !ok || !strings.HasPrefix(name, "cmdstat_") {
-			continue
-		}
-		name = strings.TrimPrefix(name, "cmdstat_")
-		var n int64
-		for _, kv := range strings.Split(rest, ",") {
-			k, v, _ := strings.Cut(kv, "=")
-			if k == "calls" || k == "rejected_calls" {
-				x, _ := strconv.ParseInt(v, 10, 64)
-				n += x
-			}
-		}
-		out[name] = n
-	}
-	return out
-}
-
 // writeFlagged asks the server whether a command is flagged "write".
 func writeFlagged(t testing.TB, c redis.Conn, name string) bool {
 	t.Helper()
@@ -145,7 +116,7 @@ func watchWrites(t testing.TB, c redis.Conn) *writeWatch {
 // INFO left out) and the number of write commands seen (0 unless failed).
 func (w *writeWatch) check(t testing.TB) (seen map[string]int64, writes int64) {
 	t.Helper()
-	stats := commandStats(t, w.c)
+	stats := redistest.CommandAttempts(t, w.c)
 	seen = map[string]int64{}
 	var bad []string
 	for name, n := range stats {

@@ -1,6 +1,6 @@
 // Package exportertest holds what the exporter's tests share: a scrape
 // parsed with the Prometheus text parser, the series a snapshot should give,
-// and Redis's per-command call counts.
+// and the commands that grew between two counts of Redis's calls.
 package exportertest
 
 import (
@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gomodule/redigo/redis"
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 	pmodel "github.com/prometheus/common/model"
@@ -218,34 +217,6 @@ func Diff(got, want Series, tol float64) string {
 	}
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
-}
-
-// CommandStats is INFO commandstats: calls per command, lower-case
-// ("config|resetstat" for subcommands).
-func CommandStats(t testing.TB, c redis.Conn) map[string]int64 {
-	t.Helper()
-	info, err := redis.String(c.Do("INFO", "commandstats"))
-	if err != nil {
-		t.Fatalf("INFO commandstats: %v", err)
-	}
-	out := map[string]int64{}
-	for _, line := range strings.Split(info, "\n") {
-		line = strings.TrimSpace(line)
-		name, rest, ok := strings.Cut(strings.TrimPrefix(line, "cmdstat_"), ":")
-		if !ok || !strings.HasPrefix(line, "cmdstat_") {
-			continue
-		}
-		for _, f := range strings.Split(rest, ",") {
-			if v, ok := strings.CutPrefix(f, "calls="); ok {
-				n, err := strconv.ParseInt(v, 10, 64)
-				if err != nil {
-					t.Fatalf("INFO commandstats: %q: %v", line, err)
-				}
-				out[name] = n
-			}
-		}
-	}
-	return out
 }
 
 // Delta is after minus before, keeping the commands whose count grew.
