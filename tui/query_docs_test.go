@@ -67,25 +67,25 @@ type docQuery struct {
 }
 
 var (
-	docWhereFlag   = regexp.MustCompile(`--where[ =]('[^'\n]*'|"(?:[^"\\\n]|\\.)*"|[^\s` + "`" + `'"\]]+)`)
-	docPlaceholder = regexp.MustCompile(`^([a-z.]+(:|~|>=|<=))?[A-Z_]+$`)
-	docSaved       = regexp.MustCompile(`^[A-Za-z0-9_-]+ *= *('[^']*'|"(?:[^"\\]|\\.)*")$`)
-	docCodeSpan    = regexp.MustCompile("`([^`]+)`")
-	docTermSpan    = regexp.MustCompile(`^(job|err|id|args(\.[A-Za-z0-9_.]+)?|fails|since|until)(:|~|>=|<=)\S`)
-	docScreen      = regexp.MustCompile(`^(:where |/)(.*[:~<>].*)$`)
+	docWhereFlag = regexp.MustCompile(`--where[ =]('[^'\n]*'|"(?:[^"\\\n]|\\.)*"|[^\s` + "`" + `'"\]]+)`)
+	docMetaName  = regexp.MustCompile(`^([a-z.]+(:|~|>=|<=))?[A-Z_]+$`)
+	docSaved     = regexp.MustCompile(`^[A-Za-z0-9_-]+ *= *('[^']*'|"(?:[^"\\]|\\.)*")$`)
+	docCodeSpan  = regexp.MustCompile("`([^`]+)`")
+	docTermSpan  = regexp.MustCompile(`^(job|err|id|args(\.[A-Za-z0-9_.]+)?|fails|since|until)(:|~|>=|<=)\S`)
+	docScreen    = regexp.MustCompile(`^(:where |/)(.*[:~<>].*)$`)
 )
 
 // docQueryExamples are the queries a markdown file shows, with their
-// lines. A placeholder (QUERY, N, …) is not an example.
+// lines. A name that stands for a value (QUERY, N, …) is not an example.
 func docQueryExamples(doc string) []docQuery {
 	var out []docQuery
-	placeholder := func(s string) bool {
-		return strings.Contains(s, "…") || strings.Contains(s, "...") || docPlaceholder.MatchString(s) || strings.HasPrefix(s, "@")
+	metaName := func(s string) bool {
+		return strings.Contains(s, "…") || strings.Contains(s, "...") || docMetaName.MatchString(s) || strings.HasPrefix(s, "@")
 	}
 	lineAt := func(text string, off int) int { return strings.Count(text[:off], "\n") + 1 }
 	for _, m := range docWhereFlag.FindAllStringSubmatchIndex(doc, -1) {
 		text := shellWord(doc[m[2]:m[3]])
-		if !placeholder(text) {
+		if !metaName(text) {
 			out = append(out, docQuery{text: text, line: lineAt(doc, m[0])})
 		}
 	}
@@ -114,11 +114,11 @@ func docQueryExamples(doc string) []docQuery {
 		span := strings.Join(strings.Fields(prose[m[2]:m[3]]), " ")
 		line := lineAt(prose, m[0])
 		switch {
-		case strings.HasPrefix(span, "--where") || placeholder(span):
+		case strings.HasPrefix(span, "--where") || metaName(span):
 		case docTermSpan.MatchString(span):
 			out = append(out, docQuery{text: span, line: line})
 		default:
-			if s := docScreen.FindStringSubmatch(span); len(s) == 3 && !placeholder(s[2]) {
+			if s := docScreen.FindStringSubmatch(span); len(s) == 3 && !metaName(s[2]) {
 				out = append(out, docQuery{text: s[2], screen: true, line: line})
 			}
 		}
