@@ -211,25 +211,23 @@ type callPipe struct {
 	// bufs hold the arguments of the call being built.
 	bufs callBufs
 
-	// clockMs is Redis's clock (unix milliseconds) as read at clockAt, on
-	// this process's monotonic clock, for a requeue without a journal
-	// (whose reads bring the clock with them).
-	clockMs int64
-	clockAt time.Time
+	// clock is Redis's clock for a requeue without a journal (whose reads
+	// bring the clock with them).
+	clock redisClock
 }
 
-// clock is the `t` of a requeue's next call, Redis's clock in seconds: as
+// callTime is the `t` of a requeue's next call, Redis's clock in seconds: as
 // the journal read it for the call, else the pipe's own reading of it
 // (taken once, before the first call, so that nothing waits for it behind
 // calls in flight) plus the time passed since. Deletes read no clock.
-func (p *callPipe) clock(ctx context.Context, b before) (int64, error) {
+func (p *callPipe) callTime(ctx context.Context, b before) (int64, error) {
 	if p.plan.Action != JobsRequeue {
 		return 0, nil
 	}
 	if b.redisMs != 0 {
 		return b.redisMs / 1000, nil
 	}
-	if p.clockAt.IsZero() {
+	if !p.clock.read() {
 		if err := p.wait(ctx); err != nil {
 			return 0, err
 		}
@@ -237,9 +235,9 @@ func (p *callPipe) clock(ctx context.Context, b before) (int64, error) {
 		if err != nil {
 			return 0, fmt.Errorf("%s: read Redis's clock: %w", p.plan.Action, err)
 		}
-		p.clockMs, p.clockAt = now.UnixMilli(), time.Now()
+		p.clock.set(now.UnixMilli())
 	}
-	return (p.clockMs + time.Since(p.clockAt).Milliseconds()) / 1000, nil
+	return p.clock.nowMs() / 1000, nil
 }
 
 // sentCall is a script call sent: its members and when it was sent.
@@ -260,7 +258,7 @@ func (p *callPipe) run(ctx context.Context, items []JobItem) error {
 		if err != nil {
 			return err
 		}
-		t, err := p.clock(ctx, seen)
+		t, err := p.callTime(ctx, seen)
 		if err != nil {
 			return err
 		}

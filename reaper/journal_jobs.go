@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/gomodule/redigo/redis"
 
@@ -36,10 +35,8 @@ type JobsJournal struct {
 	read redis.Conn
 	// zmscore is whether Redis has ZMSCORE (6.2 and later).
 	zmscore bool
-	// clockMs is Redis's clock as its last TIME read it, at clockAt on
-	// this process's monotonic clock (clockAt zero: not read yet).
-	clockMs int64
-	clockAt time.Time
+	// clock is Redis's clock as its last TIME read it.
+	clock redisClock
 	// items is the slice of the last intent's items, used again for the
 	// next: a bulk requeue's calls take 150 or so members each, and a new
 	// slice for each call was a quarter of the bytes its execution
@@ -88,8 +85,8 @@ type before struct {
 func (j *JobsJournal) score(ctx context.Context, plan *JobsPlan, items []JobItem, res *JobsResult) ([]JobItem, before, error) {
 	b := before{unique: map[string]*journal.Key{}}
 	setKey := redisq.SetKey(plan.keys, plan.Target.Set)
-	if !j.clockAt.IsZero() && !needsRead(plan, items) {
-		b.redisMs = j.clockMs + time.Since(j.clockAt).Milliseconds()
+	if j.clock.read() && !needsRead(plan, items) {
+		b.redisMs = j.clock.nowMs()
 		return items, b, nil
 	}
 	type read struct {
@@ -145,7 +142,7 @@ func (j *JobsJournal) score(ctx context.Context, plan *JobsPlan, items []JobItem
 		return nil, b, fmt.Errorf("journal: read the time: %w", errOr(err, errors.New("bad reply")))
 	}
 	b.redisMs = tv[0]*1000 + tv[1]/1000
-	j.clockMs, j.clockAt = b.redisMs, time.Now()
+	j.clock.set(b.redisMs)
 	// Members that all carry their score (a walk by score range reads
 	// them) and no unique key to read come back as they are: no copy of
 	// the call's members.
