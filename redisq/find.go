@@ -92,9 +92,11 @@ type FindSpec struct {
 	Query *model.Query
 	In    map[string]bool
 	Now   time.Time
-	// Paced makes the scan of the unique keys (a query by name and
-	// arguments only, see find_unique.go) pause after each call as the
-	// orphan scan does; Progress, when not nil, is told how far it got.
+	// Paced makes the scans of the unique keys (a query by name and
+	// arguments only, see find_unique.go; the values of a find by id, and
+	// the walk that finds them with the in-progress lists) pause after
+	// each call as the orphan scan does; Progress, when not nil, is told
+	// how far the first got.
 	Paced    bool
 	Progress func(FindProgress)
 }
@@ -207,7 +209,9 @@ func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, er
 				return in
 			}
 		}
-		err := scanKeys(ctx, c, pattern, func(batch []string) error {
+		// The walk that also finds the unique keys pauses as their own
+		// walk does when paced.
+		err := scanKeys(ctx, c, pattern, f.Paced && oneScan, func(batch []string) error {
 			return readLists(ctx, c, lists(batch), func(key string, raw []byte) {
 				_, pool, ok := keys.ParseInProgress(key)
 				if !ok || !mayHold(raw) {
@@ -291,12 +295,18 @@ func Find(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) ([]Place, er
 // BulkFindCount is the members each call of find's set walks reads.
 const BulkFindCount = 5 * DefaultSetScanCount
 
+// keyScanCount is the COUNT hint of each SCAN of find's walks of the
+// keyspace (the unique-key scan of a query takes UniqueScanCount).
+const keyScanCount = 1000
+
 // scanKeys hands the keys matching pattern to each, one SCAN's batch at a
-// time.
-func scanKeys(ctx context.Context, c redis.Conn, pattern string, each func([]string) error) error {
+// time (keyScanCount a call, empty batches left out); paced, it pauses
+// after each call as the orphan scan does.
+func scanKeys(ctx context.Context, c redis.Conn, pattern string, paced bool, each func([]string) error) error {
 	cursor := "0"
 	for {
-		v, err := redis.Values(redis.DoContext(c, ctx, "SCAN", cursor, "MATCH", pattern, "COUNT", 1000))
+		start := time.Now()
+		v, err := redis.Values(redis.DoContext(c, ctx, "SCAN", cursor, "MATCH", pattern, "COUNT", keyScanCount))
 		if err != nil {
 			return fmt.Errorf("scan %s: %w", pattern, err)
 		}
@@ -311,6 +321,11 @@ func scanKeys(ctx context.Context, c redis.Conn, pattern string, each func([]str
 		}
 		if cursor == "0" {
 			return nil
+		}
+		if paced {
+			if err := sleepCtx(ctx, model.ScanPause(time.Since(start))); err != nil {
+				return err
+			}
 		}
 	}
 }

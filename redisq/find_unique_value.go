@@ -10,7 +10,6 @@ package redisq
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/gomodule/redigo/redis"
 
@@ -57,11 +56,11 @@ func findUniqueValues(ctx context.Context, c redis.Conn, keys Keys, f FindSpec, 
 // keyBatches hands keys to each, a batch at a time, until each fails.
 type keyBatches func(each func([]string) error) error
 
-// keyList hands the keys found already, UniqueScanCount at a time.
+// keyList hands the keys found already, keyScanCount at a time.
 func keyList(ks []string) keyBatches {
 	return func(each func([]string) error) error {
-		for lo := 0; lo < len(ks); lo += UniqueScanCount {
-			if err := each(ks[lo:min(lo+UniqueScanCount, len(ks))]); err != nil {
+		for lo := 0; lo < len(ks); lo += keyScanCount {
+			if err := each(ks[lo:min(lo+keyScanCount, len(ks))]); err != nil {
 				return err
 			}
 		}
@@ -73,29 +72,9 @@ func keyList(ks []string) keyBatches {
 // after each call when f is paced.
 func scanUniqueKeys(ctx context.Context, c redis.Conn, keys Keys, f FindSpec) keyBatches {
 	return func(each func([]string) error) error {
-		pattern := keys.UniquePattern()
-		cursor := "0"
-		for {
-			start := time.Now()
-			v, err := redis.Values(redis.DoContext(c, ctx, "SCAN", cursor, "MATCH", pattern, "COUNT", UniqueScanCount))
-			if err != nil {
-				return fmt.Errorf("find: scan %s: %w", pattern, err)
-			}
-			var ks []string
-			if _, err := redis.Scan(v, &cursor, &ks); err != nil {
-				return fmt.Errorf("find: scan %s: %w", pattern, err)
-			}
-			if err := each(ks); err != nil {
-				return err
-			}
-			if cursor == "0" {
-				return nil
-			}
-			if f.Paced {
-				if err := sleepCtx(ctx, model.ScanPause(time.Since(start))); err != nil {
-					return fmt.Errorf("find: %w", err)
-				}
-			}
+		if err := scanKeys(ctx, c, keys.UniquePattern(), f.Paced, each); err != nil {
+			return fmt.Errorf("find: %w", err)
 		}
+		return nil
 	}
 }
